@@ -1,0 +1,66 @@
+// The catalog: every GPU, link, switch, NIC, system, fabric, cloud offer and model gpuplan
+// knows, loaded from the embedded defaults and then from user files (--catalog PATH), which
+// add entries or replace entries with the same id. Immutable once loaded.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "catalog/cloud.h"
+#include "catalog/gpu.h"
+#include "catalog/topology.h"
+#include "workload/model.h"
+
+namespace gpuplan {
+
+struct Catalog {
+  std::vector<Gpu> gpus;
+  std::vector<Link> links;
+  std::vector<Switch> switches;
+  std::vector<Nic> nics;
+  std::vector<System> systems;
+  std::vector<Fabric> fabrics;
+  std::vector<CloudOffer> offers;
+  std::vector<ModelSpec> models;
+
+  // Lookups by id or alias, case-insensitive ("H100 SXM" finds "h100-sxm").
+  // The find_* forms return nullptr; the others throw Error with the nearest names.
+  const Gpu* find_gpu(std::string_view name) const;
+  const Link* find_link(std::string_view name) const;
+  const Switch* find_switch(std::string_view name) const;
+  const Nic* find_nic(std::string_view name) const;
+  const System* find_system(std::string_view name) const;
+  const Fabric* find_fabric(std::string_view name) const;
+  const ModelSpec* find_model(std::string_view name) const;
+
+  const Gpu& gpu(std::string_view name) const;
+  const Link& link(std::string_view name) const;
+  const Switch& switch_(std::string_view name) const;
+  const Nic& nic(std::string_view name) const;
+  const System& system(std::string_view name) const;
+  const Fabric& fabric(std::string_view name) const;
+  const ModelSpec& model(std::string_view name) const;
+};
+
+struct CatalogOptions {
+  bool embedded = true;                 // start from the built-in data
+  std::vector<std::string> user_paths;  // files or directories (*.toml), in order
+};
+
+// Loads and validates everything; throws Error naming file, line and key on bad data, and
+// on references to unknown ids (a system naming a GPU the catalog lacks).
+Catalog load_catalog(const CatalogOptions& options = {});
+
+// The built-in catalog, loaded once (thread-safe).
+const Catalog& default_catalog();
+
+// Parses one data file's text into `catalog` (used by the loader, tests and the fuzzer).
+// `replace` lets an entry with an existing id replace it (user files); otherwise a
+// duplicate id is an error.
+void load_catalog_text(Catalog& catalog, std::string_view text, const std::string& file, bool replace);
+
+// Checks cross-references (system → gpu, nic, switch; fabric → system; offer → gpu).
+void validate_catalog(const Catalog& catalog);
+
+}  // namespace gpuplan

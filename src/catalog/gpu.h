@@ -1,0 +1,69 @@
+// One accelerator as the catalog knows it, in SI units (FLOP/s, bytes, bytes/s, Hz, W).
+// Loaded from data/hardware/gpus/*.toml by gpu_parse.cpp.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "catalog/provenance.h"
+#include "core/precision.h"
+
+namespace gpuplan {
+
+struct Gpu {
+  std::string id;  // "h100-sxm"; what users type (aliases too), case-insensitive
+  std::vector<std::string> aliases;
+  std::string name;  // "NVIDIA H100 SXM5 80GB"
+  std::string vendor;
+  std::string device_kind = "gpu";  // gpu | tpu | hpu | npu: non-GPU rows are comparison only
+  std::string architecture;
+  std::string form_factor;
+  int release_year = 0;
+
+  // Compute units: SMs on NVIDIA, CUs on AMD, cores on TPUs.
+  int sm_count = 0;
+  std::optional<int> cuda_cores_per_sm;    // FP32 lanes per SM
+  std::optional<int> tensor_cores_per_sm;
+  std::optional<double> base_clock_hz;
+  std::optional<double> boost_clock_hz;
+  std::optional<double> tensor_clock_hz;   // clock the tensor peaks are quoted at
+
+  // Peak throughput, FP32 accumulate unless said otherwise. 0 = not supported/published.
+  PerPrecision dense_flops_per_s{};
+  PerPrecision sparse_flops_per_s{};  // 2:4 structured sparsity, kept apart from dense
+  // GeForce parts run FP16/BF16/FP8 tensor math at half rate with FP32 accumulate; their
+  // headline figures are FP16-accumulate. Those go here; dense_flops_per_s holds FP32-acc.
+  bool fp32_acc_half_rate = false;
+  PerPrecision fp16_acc_dense_flops_per_s{};
+
+  double memory_bytes = 0;         // vendor capacity (as labelled)
+  double usable_memory_bytes = 0;  // what software sees (B200: 180 of 192 GB)
+  std::string memory_type;
+  double memory_bw_bytes_per_s = 0;
+  std::optional<double> l2_bytes;
+  std::optional<double> l1_smem_per_sm_bytes;    // combined L1 / shared-memory array per SM
+  std::optional<double> smem_per_sm_bytes;       // max shared-memory carve-out per SM
+  std::optional<double> registers_per_sm_bytes;  // register file per SM
+
+  double tdp_w = 0;
+  std::string scaleup_link;  // link id in the catalog ("nvlink4"), empty when none
+  double scaleup_bw_uni_bytes_per_s = 0;  // one direction, per GPU, all links
+  int pcie_gen = 0;
+  std::optional<bool> ecc;
+  int mig_max_instances = 0;
+  std::optional<double> price_usd;
+  std::string price_date;
+  std::string confidence;  // A, B or C (see data/README.md)
+  std::string notes;
+  Provenance provenance;
+  // Sections whose figures come from a source other than the file's (e.g. "price").
+  std::vector<std::pair<std::string, Provenance>> section_provenance;
+
+  double dense(Precision p) const { return dense_flops_per_s[index_of(p)]; }
+  double sparse(Precision p) const { return sparse_flops_per_s[index_of(p)]; }
+  bool is_gpu() const { return device_kind == "gpu"; }
+};
+
+}  // namespace gpuplan

@@ -1,0 +1,70 @@
+// Strict reading of one TOML table: every key a parser does not ask for is an error naming
+// the file, the line and the known keys. Only catalog parsers include this header.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <toml++/toml.h>
+
+#include "catalog/provenance.h"
+
+namespace gpuplan {
+
+class Fields {
+ public:
+  Fields(const toml::table& table, std::string file, std::string section);
+
+  // Required values throw Error("file:line: missing key ...") when absent.
+  std::string str(std::string_view key);
+  std::optional<std::string> opt_str(std::string_view key);
+  double num(std::string_view key);  // any finite number
+  std::optional<double> opt_num(std::string_view key);
+  double pos(std::string_view key);  // finite and > 0
+  std::optional<double> opt_pos(std::string_view key);
+  std::optional<double> opt_nonneg(std::string_view key);
+  std::int64_t integer(std::string_view key);  // integer >= 0
+  std::optional<std::int64_t> opt_integer(std::string_view key);
+  bool boolean(std::string_view key);
+  std::optional<bool> opt_boolean(std::string_view key);
+  std::vector<std::string> str_list(std::string_view key);  // optional; empty when absent
+  std::vector<double> num_list(std::string_view key);       // optional; empty when absent
+
+  Fields sub(std::string_view key);
+  std::optional<Fields> opt_sub(std::string_view key);
+  std::vector<Fields> table_array(std::string_view key);  // optional; empty when absent
+
+  // `source` and `retrieved` of this table, falling back to `parent` when absent.
+  Provenance provenance(const Provenance& parent);
+
+  bool has(std::string_view key) const;
+  // Throws for keys nobody read: a typo in a data file must never be silently ignored.
+  void finish() const;
+
+  [[noreturn]] void fail(std::string_view key, std::string_view message) const;
+  // A required key is absent: names it, and a present unknown key that looks like a typo of it.
+  [[noreturn]] void missing(std::string_view key, std::string_view what) const;
+  std::string where(std::string_view key) const;  // "file:line"
+  const std::string& file() const { return file_; }
+  const std::string& section() const { return section_; }
+  const toml::table& table() const { return *table_; }
+
+ private:
+  const toml::node* get(std::string_view key);
+  std::optional<double> number(std::string_view key);
+
+  const toml::table* table_;
+  std::string file_;
+  std::string section_;
+  std::set<std::string, std::less<>> used_;   // keys present and read
+  std::set<std::string, std::less<>> asked_;  // every key a parser asked for
+};
+
+// Parses TOML text; a syntax error becomes Error("file:line:col: ...").
+toml::table parse_toml(std::string_view text, const std::string& file);
+
+}  // namespace gpuplan

@@ -1,0 +1,33 @@
+// The table of subcommands: one row per command, each set up by a function in its own file.
+#pragma once
+
+#include <iosfwd>
+#include <span>
+
+namespace CLI {
+class App;
+}
+
+namespace gpuplan {
+
+class CliContext;
+
+using CommandSetup = void (*)(CLI::App& command, CliContext& ctx);
+
+struct CommandRow {
+  const char* name;
+  const char* help;
+  CommandSetup setup;
+};
+
+std::span<const CommandRow> command_table();
+
+// Runs the CLI as `main` would; returns the exit code (0 ok, 2 bad input, 1 internal error).
+int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+
+// One setup function per command (defined in cmd_*.cpp).
+void setup_gpus(CLI::App& command, CliContext& ctx);
+void setup_gpu(CLI::App& command, CliContext& ctx);
+void setup_compare(CLI::App& command, CliContext& ctx);
+
+}  // namespace gpuplan

@@ -1,0 +1,1 @@
+# Sources of src/cost (paths relative to src/).

@@ -1,0 +1,277 @@
+#include "report/gpu_report.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "catalog/gpu_derived.h"
+#include "core/units.h"
+#include "report/table.h"
+
+namespace gpuplan {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json opt(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+json nonzero(double v) { return v > 0 ? json(v) : json(nullptr); }
+
+std::string tflops(double flops) { return flops > 0 ? fmt_number(flops / kTera, flops < 100 * kTera ? 1 : 0) : "-"; }
+
+json provenance_json(const Provenance& p) {
+  return json{{"source", p.source}, {"retrieved", p.retrieved}, {"file", p.file}};
+}
+
+}  // namespace
+
+json gpu_json(const Gpu& g) {
+  json j;
+  j["id"] = g.id;
+  j["name"] = g.name;
+  j["aliases"] = g.aliases;
+  j["vendor"] = g.vendor;
+  j["device_kind"] = g.device_kind;
+  j["is_gpu"] = g.is_gpu();
+  j["architecture"] = g.architecture;
+  j["form_factor"] = g.form_factor;
+  j["release_year"] = g.release_year;
+  j["sm_count"] = g.sm_count;
+  j["cuda_cores_per_sm"] = g.cuda_cores_per_sm ? json(*g.cuda_cores_per_sm) : json(nullptr);
+  j["cuda_cores"] = opt(cuda_cores(g));
+  j["tensor_cores_per_sm"] = g.tensor_cores_per_sm ? json(*g.tensor_cores_per_sm) : json(nullptr);
+  j["base_clock_hz"] = opt(g.base_clock_hz);
+  j["boost_clock_hz"] = opt(g.boost_clock_hz);
+  j["tensor_clock_hz"] = opt(g.tensor_clock_hz);
+  for (Precision p : kAllPrecisions) {
+    j[fmt::format("{}_dense_flops_per_s", precision_name(p))] = nonzero(g.dense(p));
+  }
+  for (Precision p : kAllPrecisions) {
+    if (g.sparse(p) > 0) j[fmt::format("{}_sparse_flops_per_s", precision_name(p))] = g.sparse(p);
+  }
+  j["fp32_acc_half_rate"] = g.fp32_acc_half_rate;
+  if (g.fp32_acc_half_rate) {
+    for (Precision p : kAllPrecisions) {
+      const double v = g.fp16_acc_dense_flops_per_s[index_of(p)];
+      if (v > 0) j[fmt::format("{}_fp16_acc_dense_flops_per_s", precision_name(p))] = v;
+    }
+  }
+  j["hbm_bytes"] = g.memory_bytes;
+  j["hbm_usable_bytes"] = g.usable_memory_bytes;
+  j["memory_type"] = g.memory_type;
+  j["hbm_bw_bytes_per_s"] = g.memory_bw_bytes_per_s;
+  j["l2_bytes"] = opt(g.l2_bytes);
+  j["l1_smem_per_sm_bytes"] = opt(g.l1_smem_per_sm_bytes);
+  j["smem_per_sm_bytes"] = opt(g.smem_per_sm_bytes);
+  j["registers_per_sm_bytes"] = opt(g.registers_per_sm_bytes);
+  j["tdp_w"] = g.tdp_w;
+  j["scaleup_link"] = g.scaleup_link;
+  j["scaleup_bw_uni_bytes_per_s"] = g.scaleup_bw_uni_bytes_per_s;
+  j["pcie_gen"] = g.pcie_gen;
+  j["ecc"] = g.ecc ? json(*g.ecc) : json(nullptr);
+  j["mig_max_instances"] = g.mig_max_instances;
+  j["price_usd"] = opt(g.price_usd);
+  j["price_date"] = g.price_date;
+  j["confidence"] = g.confidence;
+  j["notes"] = g.notes;
+
+  json derived;
+  if (g.base_clock_hz) {
+    derived["vector_fp32_flops_per_s_base_no_fma"] = opt(vector_fp32_flops_per_s(g, *g.base_clock_hz, false));
+    derived["vector_fp32_flops_per_s_base_fma"] = opt(vector_fp32_flops_per_s(g, *g.base_clock_hz, true));
+  }
+  if (g.boost_clock_hz) {
+    derived["vector_fp32_flops_per_s_boost_no_fma"] = opt(vector_fp32_flops_per_s(g, *g.boost_clock_hz, false));
+    derived["vector_fp32_flops_per_s_boost_fma"] = opt(vector_fp32_flops_per_s(g, *g.boost_clock_hz, true));
+  }
+  json per_cycle = json::object();
+  json ridge = json::object();
+  for (Precision p : kAllPrecisions) {
+    if (auto v = tensor_flops_per_sm_per_cycle(g, p)) per_cycle[precision_name(p)] = *v;
+    if (auto v = ridge_point_flops_per_byte(g, p)) ridge[precision_name(p)] = *v;
+  }
+  derived["tensor_flops_per_sm_per_cycle"] = per_cycle;
+  derived["ridge_point_flops_per_byte"] = ridge;
+  derived["total_smem_bytes"] = opt(total_smem_bytes(g));
+  derived["total_max_shared_bytes"] = opt(total_max_shared_bytes(g));
+  derived["total_register_bytes"] = opt(total_register_bytes(g));
+  j["derived"] = derived;
+
+  j["provenance"] = provenance_json(g.provenance);
+  json sections = json::object();
+  for (const auto& [section, p] : g.section_provenance) sections[section] = provenance_json(p);
+  j["section_provenance"] = sections;
+  return j;
+}
+
+std::string gpus_table_text(const std::vector<const Gpu*>& gpus) {
+  using A = TextTable::Align;
+  TextTable table({"id", "vendor", "kind", "SMs", "FP32", "TF32", "BF16", "FP8", "FP4", "memory", "HBM TB/s",
+                   "ridge bf16", "scale-up GB/s", "TDP W"},
+                  {A::left, A::left, A::left, A::right, A::right, A::right, A::right, A::right, A::right,
+                   A::right, A::right, A::right, A::right, A::right});
+  for (const Gpu* g : gpus) {
+    const auto ridge = ridge_point_flops_per_byte(*g, Precision::bf16);
+    table.add_row({g->id, g->vendor, g->device_kind, fmt_number(g->sm_count), tflops(g->dense(Precision::fp32)),
+                   tflops(g->dense(Precision::tf32)), tflops(g->dense(Precision::bf16)),
+                   tflops(g->dense(Precision::fp8)), tflops(g->dense(Precision::fp4)),
+                   fmt::format("{} GB {}", fmt_number(g->memory_bytes / kGiga), g->memory_type),
+                   fmt_number(g->memory_bw_bytes_per_s / kTera, 2), ridge ? fmt_number(*ridge) : "-",
+                   g->scaleup_bw_uni_bytes_per_s > 0 ? fmt_number(g->scaleup_bw_uni_bytes_per_s / kGiga) : "-",
+                   fmt_number(g->tdp_w)});
+  }
+  return table.render() +
+         "Peaks are dense TFLOP/s (FP32 accumulate); sparse figures are kept apart (gpuplan gpu ID).\n"
+         "Scale-up bandwidth is one direction per GPU. Rows with kind other than gpu are comparison only.\n";
+}
+
+std::string gpu_detail_text(const Gpu& g) {
+  std::string out = fmt::format("{} ({})\n", g.name, g.id);
+  out += fmt::format("  {} {}, {}, {}; confidence {}\n", g.vendor, g.architecture, g.form_factor, g.release_year,
+                     g.confidence.empty() ? "-" : g.confidence);
+  if (!g.aliases.empty()) {
+    std::string aliases;
+    for (const auto& a : g.aliases) aliases += (aliases.empty() ? "" : ", ") + a;
+    out += "  aliases: " + aliases + "\n";
+  }
+  out += "\nCompute\n";
+  const auto cores = cuda_cores(g);
+  out += fmt::format("  SMs {}{}{}\n", g.sm_count,
+                     cores ? fmt::format(", {} FP32 lanes/SM = {} CUDA cores", *g.cuda_cores_per_sm,
+                                         fmt_number(*cores))
+                           : "",
+                     g.tensor_cores_per_sm ? fmt::format(", {} tensor cores/SM", *g.tensor_cores_per_sm) : "");
+  auto mhz = [](const std::optional<double>& hz) { return hz ? fmt_number(*hz / kMega) + " MHz" : "-"; };
+  out += fmt::format("  clocks: base {}, boost {}, tensor peaks quoted at {}\n", mhz(g.base_clock_hz),
+                     mhz(g.boost_clock_hz), mhz(g.tensor_clock_hz ? g.tensor_clock_hz : g.boost_clock_hz));
+  for (const auto& [label, clock] : {std::pair{"base", g.base_clock_hz}, std::pair{"boost", g.boost_clock_hz}}) {
+    if (!clock) continue;
+    const auto no_fma = vector_fp32_flops_per_s(g, *clock, false);
+    const auto fma = vector_fp32_flops_per_s(g, *clock, true);
+    if (no_fma && fma) {
+      out += fmt::format("  vector FP32 at {} clock: {:.1f} TFLOP/s (1 op/lane/cycle), {:.1f} with FMA\n", label,
+                         *no_fma / kTera, *fma / kTera);
+    }
+  }
+
+  using A = TextTable::Align;
+  TextTable peaks({"precision", "dense TFLOP/s", "sparse TFLOP/s", "FLOP/SM/cycle", "ridge FLOP/B"},
+                  {A::left, A::right, A::right, A::right, A::right});
+  for (Precision p : kAllPrecisions) {
+    if (g.dense(p) <= 0 && g.sparse(p) <= 0) continue;
+    const auto per_cycle = tensor_flops_per_sm_per_cycle(g, p);
+    const auto ridge = ridge_point_flops_per_byte(g, p);
+    peaks.add_row({std::string(precision_name(p)), tflops(g.dense(p)), tflops(g.sparse(p)),
+                   per_cycle ? fmt_number(*per_cycle) : "-", ridge ? fmt_number(*ridge) : "-"});
+  }
+  out += "\nPeak throughput (int8/int4 in TOPS; FP32 accumulate)\n" + peaks.render();
+  if (g.fp32_acc_half_rate) {
+    out += "  GeForce part: FP16/BF16/FP8 tensor math with FP32 accumulate runs at half the FP16-accumulate rate.\n";
+    for (Precision p : kAllPrecisions) {
+      const double v = g.fp16_acc_dense_flops_per_s[index_of(p)];
+      if (v > 0) out += fmt::format("  {} with FP16 accumulate: {} TFLOP/s dense\n", precision_name(p), tflops(v));
+    }
+  }
+
+  out += "\nMemory\n";
+  out += fmt::format("  {} GB {} ({} usable), {:.2f} TB/s\n", fmt_number(g.memory_bytes / kGiga), g.memory_type,
+                     format_bytes(g.usable_memory_bytes), g.memory_bw_bytes_per_s / kTera);
+  if (g.l2_bytes) out += fmt::format("  L2 {} MB\n", fmt_number(*g.l2_bytes / kMega));
+  if (g.l1_smem_per_sm_bytes) {
+    out += fmt::format("  L1/SMEM {} KB/SM x {} SMs = {:.1f} MB on chip\n", fmt_number(*g.l1_smem_per_sm_bytes / kKilo),
+                       g.sm_count, *total_smem_bytes(g) / kMega);
+  }
+  if (auto smem = total_max_shared_bytes(g)) {
+    out += fmt::format("  shared memory (max carve-out) {} KB/SM x {} SMs = {:.1f} MB\n",
+                       fmt_number(*g.smem_per_sm_bytes / kKilo), g.sm_count, *smem / kMega);
+  }
+  if (auto regs = total_register_bytes(g)) {
+    out += fmt::format("  registers {} KB/SM x {} SMs = {:.1f} MB\n", fmt_number(*g.registers_per_sm_bytes / kKilo),
+                       g.sm_count, *regs / kMega);
+  }
+  out += "\nPower and I/O\n";
+  out += fmt::format("  TDP {} W; PCIe gen {}; ECC {}; MIG {}\n", fmt_number(g.tdp_w),
+                     g.pcie_gen ? std::to_string(g.pcie_gen) : "-", g.ecc ? (*g.ecc ? "yes" : "no") : "-",
+                     g.mig_max_instances ? std::to_string(g.mig_max_instances) + " instances" : "none");
+  if (g.scaleup_bw_uni_bytes_per_s > 0) {
+    out += fmt::format("  scale-up: {} at {} GB/s per direction ({} GB/s bidirectional)\n",
+                       g.scaleup_link.empty() ? "-" : g.scaleup_link, fmt_number(g.scaleup_bw_uni_bytes_per_s / kGiga),
+                       fmt_number(2 * g.scaleup_bw_uni_bytes_per_s / kGiga));
+  } else {
+    out += "  scale-up: none (PCIe only)\n";
+  }
+  if (g.price_usd) out += fmt::format("  price ≈ ${} ({})\n", fmt_number(*g.price_usd), g.price_date);
+  if (!g.notes.empty()) out += "\nNotes: " + g.notes + "\n";
+  out += fmt::format("\nSource ({}): {}\n", g.provenance.retrieved, g.provenance.source);
+  for (const auto& [section, p] : g.section_provenance) {
+    out += fmt::format("  [{}] ({}): {}\n", section, p.retrieved, p.source);
+  }
+  return out;
+}
+
+std::string gpu_compare_text(const std::vector<const Gpu*>& gpus) {
+  std::vector<std::string> header{"figure"};
+  std::vector<TextTable::Align> align{TextTable::Align::left};
+  for (const Gpu* g : gpus) {
+    header.push_back(g->id);
+    align.push_back(TextTable::Align::right);
+  }
+  for (std::size_t i = 1; i < gpus.size(); ++i) {
+    header.push_back(gpus[i]->id + "/" + gpus[0]->id);
+    align.push_back(TextTable::Align::right);
+  }
+  TextTable table(header, align);
+  auto row = [&](const std::string& label, auto value_of, int decimals) {
+    std::vector<std::string> cells{label};
+    std::vector<double> values;
+    for (const Gpu* g : gpus) {
+      const double v = value_of(*g);
+      values.push_back(v);
+      cells.push_back(v > 0 ? fmt_number(v, decimals) : "-");
+    }
+    for (std::size_t i = 1; i < values.size(); ++i) {
+      cells.push_back(values[0] > 0 && values[i] > 0 ? fmt::format("{:.2f}x", values[i] / values[0]) : "-");
+    }
+    table.add_row(cells);
+  };
+  for (Precision p : {Precision::fp64, Precision::fp32, Precision::tf32, Precision::bf16, Precision::fp8,
+                      Precision::fp4, Precision::int8}) {
+    row(fmt::format("{} dense TFLOP/s", precision_name(p)), [p](const Gpu& g) { return g.dense(p) / kTera; }, 1);
+  }
+  row("memory GB", [](const Gpu& g) { return g.memory_bytes / kGiga; }, 0);
+  row("HBM TB/s", [](const Gpu& g) { return g.memory_bw_bytes_per_s / kTera; }, 2);
+  row("ridge bf16 FLOP/B",
+      [](const Gpu& g) { return ridge_point_flops_per_byte(g, Precision::bf16).value_or(0); }, 0);
+  row("scale-up GB/s (one way)", [](const Gpu& g) { return g.scaleup_bw_uni_bytes_per_s / kGiga; }, 0);
+  row("L2 MB", [](const Gpu& g) { return g.l2_bytes.value_or(0) / kMega; }, 0);
+  row("TDP W", [](const Gpu& g) { return g.tdp_w; }, 0);
+  row("bf16 TFLOP/s per W", [](const Gpu& g) { return g.tdp_w > 0 ? g.dense(Precision::bf16) / kTera / g.tdp_w : 0; }, 2);
+  row("price USD", [](const Gpu& g) { return g.price_usd.value_or(0); }, 0);
+  return table.render();
+}
+
+json gpu_compare_json(const std::vector<const Gpu*>& gpus) {
+  json j;
+  j["baseline"] = gpus.front()->id;
+  json list = json::array();
+  for (const Gpu* g : gpus) list.push_back(gpu_json(*g));
+  j["gpus"] = list;
+  json ratios = json::array();
+  const Gpu& base = *gpus.front();
+  for (const Gpu* g : gpus) {
+    json r;
+    r["id"] = g->id;
+    for (Precision p : {Precision::fp64, Precision::fp32, Precision::tf32, Precision::bf16, Precision::fp8,
+                        Precision::fp4, Precision::int8}) {
+      const double a = base.dense(p);
+      const double b = g->dense(p);
+      r[fmt::format("{}_dense_flops_ratio", precision_name(p))] = a > 0 && b > 0 ? json(b / a) : json(nullptr);
+    }
+    r["hbm_bytes_ratio"] = g->memory_bytes / base.memory_bytes;
+    r["hbm_bw_ratio"] = g->memory_bw_bytes_per_s / base.memory_bw_bytes_per_s;
+    r["tdp_ratio"] = g->tdp_w / base.tdp_w;
+    ratios.push_back(r);
+  }
+  j["ratios_to_baseline"] = ratios;
+  return j;
+}
+
+}  // namespace gpuplan

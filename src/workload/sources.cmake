@@ -1,0 +1,1 @@
+# Sources of src/workload (paths relative to src/).

@@ -1,0 +1,146 @@
+// Malformed data files: every error names the file, the line and the key.
+#include <gtest/gtest.h>
+
+#include "catalog/catalog.h"
+#include "core/error.h"
+
+namespace gpuplan {
+namespace {
+
+const char* kMinimalGpu = R"(kind = "gpu"
+id = "test-gpu"
+name = "Test GPU"
+vendor = "Test"
+architecture = "T"
+release_year = 2024
+source = "unit test"
+retrieved = "2026-11-22"
+[compute]
+sm_count = 10
+[dense_tflops]
+bf16 = 100
+[memory]
+capacity_gb = 10
+type = "HBM3"
+bandwidth_tb_per_s = 1
+[power]
+tdp_w = 100
+[interconnect]
+)";
+
+std::string error_of(const std::string& text, const std::string& file = "test.toml") {
+  Catalog c;
+  try {
+    load_catalog_text(c, text, file, false);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(CatalogBadInput, MinimalGpuLoads) {
+  Catalog c;
+  load_catalog_text(c, kMinimalGpu, "test.toml", false);
+  ASSERT_EQ(c.gpus.size(), 1u);
+  EXPECT_DOUBLE_EQ(c.gpus[0].dense(Precision::bf16), 100e12);
+}
+
+TEST(CatalogBadInput, UnknownKeyNamesFileLineAndKey) {
+  const std::string text = std::string(kMinimalGpu) + "\n[power2]\nx = 1\n";
+  const std::string msg = error_of(text, "my.toml");
+  EXPECT_NE(msg.find("my.toml:"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("power2"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("unknown key"), std::string::npos) << msg;
+}
+
+TEST(CatalogBadInput, MisspelledKeySuggestsTheRightOne) {
+  std::string text = kMinimalGpu;
+  text.replace(text.find("tdp_w"), 5, "tdp_ww");
+  const std::string msg = error_of(text);
+  EXPECT_NE(msg.find("tdp_ww"), std::string::npos) << msg;
+  EXPECT_NE(msg.find(":18"), std::string::npos) << msg;  // the line of the typo
+  EXPECT_NE(msg.find("misspelled"), std::string::npos) << msg;
+}
+
+TEST(CatalogBadInput, DuplicateKeyIsASyntaxErrorWithLine) {
+  const std::string text = std::string(kMinimalGpu) + "tdp_w = 5\n[power]\n";
+  const std::string msg = error_of(text);
+  EXPECT_NE(msg.find("test.toml:"), std::string::npos) << msg;
+}
+
+TEST(CatalogBadInput, DuplicateIdAcrossFilesIsAnError) {
+  Catalog c;
+  load_catalog_text(c, kMinimalGpu, "a.toml", false);
+  try {
+    load_catalog_text(c, kMinimalGpu, "b.toml", false);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("duplicate"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("a.toml"), std::string::npos);
+  }
+  // A user file with the same id replaces the entry instead.
+  std::string changed = kMinimalGpu;
+  changed.replace(changed.find("tdp_w = 100"), 11, "tdp_w = 250");
+  load_catalog_text(c, changed, "user.toml", true);
+  ASSERT_EQ(c.gpus.size(), 1u);
+  EXPECT_DOUBLE_EQ(c.gpus[0].tdp_w, 250);
+}
+
+TEST(CatalogBadInput, WrongTypesAndSignsAreRejected) {
+  std::string text = kMinimalGpu;
+  text.replace(text.find("tdp_w = 100"), 11, "tdp_w = \"100\"");
+  EXPECT_NE(error_of(text).find("expected a number"), std::string::npos);
+  text = kMinimalGpu;
+  text.replace(text.find("tdp_w = 100"), 11, "tdp_w = -5");
+  EXPECT_NE(error_of(text).find("positive"), std::string::npos);
+  text = kMinimalGpu;
+  text.replace(text.find("tdp_w = 100"), 11, "tdp_w = nan");
+  EXPECT_NE(error_of(text).find("finite"), std::string::npos);
+}
+
+TEST(CatalogBadInput, MissingRequiredKeyIsNamed) {
+  std::string text = kMinimalGpu;
+  text.erase(text.find("vendor = \"Test\"\n"), 16);
+  EXPECT_NE(error_of(text).find("'vendor'"), std::string::npos);
+}
+
+TEST(CatalogBadInput, UnknownKindListsTheKinds) {
+  const std::string msg = error_of("kind = \"gpuu\"\n");
+  EXPECT_NE(msg.find("unknown kind 'gpuu'"), std::string::npos) << msg;
+}
+
+TEST(CatalogBadInput, SparseBelowDenseIsCaught) {
+  const std::string text = std::string(kMinimalGpu) + "[sparse_tflops]\nbf16 = 50\n";
+  EXPECT_NE(error_of(text).find("swapped"), std::string::npos);
+}
+
+TEST(CatalogBadInput, RandomBytesNeverCrash) {
+  // Bounded random-input test of the data-file parser (the libFuzzer target is fuzz/).
+  std::uint64_t state = 12345;
+  auto next = [&state] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<unsigned>(state >> 33);
+  };
+  const std::string base = kMinimalGpu;
+  for (int iter = 0; iter < 3000; ++iter) {
+    std::string text = base;
+    const int edits = 1 + static_cast<int>(next() % 6);
+    for (int e = 0; e < edits; ++e) {
+      const std::size_t pos = next() % text.size();
+      switch (next() % 3) {
+        case 0: text[pos] = static_cast<char>(next() % 128); break;
+        case 1: text.erase(pos, 1 + next() % 8); break;
+        default: text.insert(pos, 1, "=[]\"\n.#0-e"[next() % 11]); break;
+      }
+      if (text.empty()) text = "x";
+    }
+    Catalog c;
+    try {
+      load_catalog_text(c, text, "fuzz.toml", false);
+    } catch (const Error&) {
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpuplan

@@ -1,0 +1,1 @@
+list(APPEND GPUPLAN_TEST_SOURCES core/units_test.cpp core/strings_test.cpp)

@@ -1,0 +1,44 @@
+// Helpers shared by the tests: run the CLI in-process, write temporary files.
+#pragma once
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+
+namespace gpuplan::testing {
+
+struct CliResult {
+  int code = 0;
+  std::string out;
+  std::string err;
+};
+
+inline CliResult run(const std::vector<std::string>& args) {
+  std::vector<const char*> argv{"gpuplan"};
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out;
+  std::ostringstream err;
+  const int code = run_cli(static_cast<int>(argv.size()), argv.data(), out, err);
+  return {code, out.str(), err.str()};
+}
+
+// A scratch directory unique to the test, removed by the caller if it cares.
+inline std::filesystem::path scratch_dir(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() / ("gpuplan-test-" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+inline std::filesystem::path write_file(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream(path) << text;
+  return path;
+}
+
+inline std::string source_dir() { return GPUPLAN_SOURCE_DIR; }
+
+}  // namespace gpuplan::testing
