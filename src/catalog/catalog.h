@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "catalog/cloud.h"
+#include "catalog/collective_params.h"
+#include "catalog/efficiency.h"
 #include "catalog/gpu.h"
 #include "catalog/topology.h"
 #include "workload/model.h"
@@ -23,6 +25,8 @@ struct Catalog {
   std::vector<Fabric> fabrics;
   std::vector<CloudOffer> offers;
   std::vector<ModelSpec> models;
+  std::vector<CollectiveParams> collective_params;  // collective cost model constants (data/fitted/collectives/)
+  std::vector<Efficiency> efficiencies;  // fitted achievable-efficiency factors per GPU family
 
   // Lookups by id or alias, case-insensitive ("H100 SXM" finds "h100-sxm").
   // The find_* forms return nullptr; the others throw Error with the nearest names.

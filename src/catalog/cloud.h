@@ -15,11 +15,15 @@ struct CloudOffer {
   std::string gpu;       // gpu id
   int gpu_count = 0;
   std::string region;
-  std::string pricing;   // on-demand | spot | reserved-1y | reserved-3y | reserved | capacity-block
+  // on-demand | spot | reserved-1y | reserved-3y | reserved (term not stated) | capacity-block |
+  // index (a published price index, not an offer one can buy)
+  std::string pricing;
   double usd_per_hour = 0;      // whole instance
   double usd_per_gpu_hour = 0;  // usd_per_hour / gpu_count
   std::string price_date;       // ISO date the price was observed
+  bool price_date_estimated = false;  // the source gives no exact date; see notes
   bool historical = false;      // superseded price kept to reproduce older studies
+  bool gpu_component_only = false;  // GCP bills GPU and VM apart: this price leaves the VM out
   std::string system;           // system id, when the instance matches one
   std::string notes;
   Provenance provenance;

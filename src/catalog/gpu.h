@@ -47,7 +47,7 @@ struct Gpu {
   std::optional<double> smem_per_sm_bytes;       // max shared-memory carve-out per SM
   std::optional<double> registers_per_sm_bytes;  // register file per SM
 
-  double tdp_w = 0;
+  double tdp_w = 0;  // 0 = not published
   std::string scaleup_link;  // link id in the catalog ("nvlink4"), empty when none
   double scaleup_bw_uni_bytes_per_s = 0;  // one direction, per GPU, all links
   int pcie_gen = 0;

@@ -98,10 +98,13 @@ Gpu parse_gpu(Fields& top) {
   note_provenance(gpu, memory, "memory");
   memory.finish();
 
-  Fields power = top.sub("power");
-  gpu.tdp_w = power.pos("tdp_w");
-  note_provenance(gpu, power, "power");
-  power.finish();
+  // [power] may be absent where the vendor publishes no chip power (Google TPUs): tdp_w = 0
+  // then means unknown, and energy figures say so instead of guessing.
+  if (auto power = top.opt_sub("power")) {
+    gpu.tdp_w = power->pos("tdp_w");
+    note_provenance(gpu, *power, "power");
+    power->finish();
+  }
 
   Fields io = top.sub("interconnect");
   gpu.scaleup_link = io.opt_str("scaleup_link").value_or("");

@@ -137,9 +137,13 @@ void load_catalog_text(Catalog& catalog, std::string_view text, const std::strin
     for (auto& offer : parse_offers(top)) catalog.offers.push_back(std::move(offer));
   } else if (kind == "model") {
     insert(catalog.models, parse_model(top), replace, "model");
+  } else if (kind == "collective_params") {
+    insert(catalog.collective_params, parse_collective_params(top), replace, "collective_params");
+  } else if (kind == "efficiency") {
+    insert(catalog.efficiencies, parse_efficiency(top), replace, "efficiency");
   } else {
-    top.fail("kind", fmt::format("unknown kind '{}'; use gpu, link, switch, nic, system, fabric, offers "
-                                 "or model", kind));
+    top.fail("kind", fmt::format("unknown kind '{}'; use gpu, link, switch, nic, system, fabric, offers, "
+                                 "model, efficiency or collective_params", kind));
   }
   top.finish();
 }

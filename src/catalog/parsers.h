@@ -17,5 +17,7 @@ System parse_system(Fields& top);
 Fabric parse_fabric(Fields& top);
 std::vector<CloudOffer> parse_offers(Fields& top);
 ModelSpec parse_model(Fields& top);
+CollectiveParams parse_collective_params(Fields& top);
+Efficiency parse_efficiency(Fields& top);
 
 }  // namespace gpuplan

@@ -6,6 +6,9 @@ list(APPEND GPUPLAN_LIB_SOURCES
   catalog/gpu_parse.cpp
   catalog/gpu_derived.cpp
   catalog/topology_parse.cpp
+  catalog/system_derived.cpp
   catalog/cloud_parse.cpp
   catalog/model_parse.cpp
+  catalog/collective_params_parse.cpp
+  catalog/efficiency_parse.cpp
 )

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "catalog/provenance.h"
@@ -66,12 +67,14 @@ struct System {
   std::string vendor;
   std::string gpu;   // gpu id
   int gpus = 0;      // GPUs in the scale-up domain
+  int gpus_per_host = 0;  // GPUs per OS instance / compute tray (NVL72: 4; DGX: 8 = gpus)
   std::string scaleup_link;      // link id
-  std::string scaleup_topology;  // switched | mesh (point-to-point, AMD) | pcie | none
+  std::string scaleup_topology;  // switched | mesh (point-to-point, AMD) | pcie | torus | none
   double scaleup_bw_uni_bytes_per_s = 0;  // per GPU, one direction, into the domain
   double scaleup_per_peer_bw_uni_bytes_per_s = 0;  // mesh only: to one peer
   std::string nvswitch;          // switch id, empty when not switched
-  int nvswitch_count = 0;
+  int nvswitch_count = 0;        // switch chips in the domain (NVL72: 18)
+  int nvswitch_trays = 0;        // trays holding them, where they come in trays (NVL72: 9); 0 = n/a
   bool in_network_reduction = false;  // NVLS (NVSwitch 3+) available inside the domain
   std::string nic;                    // nic id for scale-out
   int nics = 0;                       // per scale-up domain
@@ -79,6 +82,8 @@ struct System {
   std::optional<double> power_w;      // whole node/rack
   std::string notes;
   Provenance provenance;
+  // Sections whose figures come from a source other than the file's ("scaleup", "scaleout").
+  std::vector<std::pair<std::string, Provenance>> section_provenance;
 
   // Scale-out bandwidth per GPU, one direction (H100 DGX: 8 × 50 GB/s / 8 GPUs = 50 GB/s).
   double scaleout_bw_uni_bytes_per_s_per_gpu() const {
@@ -91,11 +96,17 @@ struct FabricLevel {
   std::string name;  // "leaf", "spine", "core"
   int gpus = 0;      // GPUs under one unit of this level (SU: 256; pod: 1,024)
   std::string switch_id;
-  int switches = 0;                     // switches in one unit of this level
-  double bw_uni_bytes_per_s = 0;        // aggregate one-way switch bandwidth of one unit, W_i
+  int switches = 0;                     // switches in one unit of this level (0 = not stated)
+  int down_ports_per_switch = 0;        // ports of each switch facing the level below (0 = not stated)
+  double port_bw_uni_bytes_per_s = 0;   // line rate of those ports, one direction
+  // Aggregate one-way bandwidth into one unit of this level, W_i: switches x down ports x port
+  // rate when the ports are given (SuperPOD spine: 16 x 64 x 50 GB/s = 51.2 TB/s).
+  double bw_uni_bytes_per_s = 0;
   double oversubscription = 1.0;        // downlink : uplink ratio (1 = full bisection)
+  std::string notes;
 
-  // Per-GPU share at this level: W_i / GPUs (SuperPOD: leaf 50 GB/s, spine 25 GB/s).
+  // Per-GPU share at this level: W_i / GPUs (H100 SuperPOD: leaf and spine 50 GB/s; seed 004
+  // says 25 GB/s at the spine, see docs/seed-errata.md).
   double bw_per_gpu_uni_bytes_per_s() const { return gpus > 0 ? bw_uni_bytes_per_s / gpus : 0; }
 };
 

@@ -7,6 +7,16 @@ std::span<const CommandRow> command_table() {
       {"gpus", "List the GPU catalog as a comparison table", setup_gpus},
       {"gpu", "One GPU with the figures derived from its datasheet", setup_gpu},
       {"compare", "Compare GPUs side by side, with ratios to the first", setup_compare},
+      {"collective", "Time and bus bandwidth of one collective (or a size sweep) on a system/fabric", setup_collective},
+      {"validate", "Score the models against measured runs (validate collectives FILE.csv)", setup_validate},
+      {"systems", "List nodes, racks and fabrics with their bandwidth per GPU", setup_systems},
+      {"system", "One system or fabric: bandwidth per level, node totals, bisection", setup_system},
+      {"clouds", "Dated cloud GPU prices (current by default; --all adds historical)", setup_clouds},
+      {"models", "List the model zoo: shape, total and active parameters", setup_models},
+      {"model", "One model (zoo id or config.json): parameters, FLOPs per token, weight and KV bytes", setup_model},
+      {"train", "Estimate one training plan: step time, tokens/s, MFU, memory per GPU, where the time goes", setup_train},
+      {"memory", "Training memory per GPU for a plan, and whether it fits (--rule-of-thumb: the seed table)", setup_memory},
+      {"rooflines", "The seed's scaling rooflines per fabric level: min tokens/GPU for DP, FSDP, MoE; max TP", setup_rooflines},
   };
   return rows;
 }

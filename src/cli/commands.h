@@ -29,5 +29,17 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
 void setup_gpus(CLI::App& command, CliContext& ctx);
 void setup_gpu(CLI::App& command, CliContext& ctx);
 void setup_compare(CLI::App& command, CliContext& ctx);
+void setup_collective(CLI::App& command, CliContext& ctx);
+void setup_validate(CLI::App& command, CliContext& ctx);
+void setup_systems(CLI::App& command, CliContext& ctx);
+void setup_system(CLI::App& command, CliContext& ctx);
+void setup_clouds(CLI::App& command, CliContext& ctx);
+void setup_models(CLI::App& command, CliContext& ctx);
+void setup_model(CLI::App& command, CliContext& ctx);
+void setup_train(CLI::App& command, CliContext& ctx);
+void setup_memory(CLI::App& command, CliContext& ctx);
+void setup_rooflines(CLI::App& command, CliContext& ctx);
+// `validate training` (cmd_validate_training.cpp), added to `validate` by cmd_validate.cpp.
+void add_validate_training(CLI::App& validate, CliContext& ctx);
 
 }  // namespace gpuplan

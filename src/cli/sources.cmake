@@ -4,4 +4,12 @@ list(APPEND GPUPLAN_CLI_SOURCES
   cli/context.cpp
   cli/command_table.cpp
   cli/cmd_gpus.cpp
+  cli/cmd_collective.cpp
+  cli/cmd_validate.cpp
+  cli/cmd_models.cpp
+  cli/cmd_systems.cpp
+  cli/train_flags.cpp
+  cli/cmd_train.cpp
+  cli/cmd_rooflines.cpp
+  cli/cmd_validate_training.cpp
 )

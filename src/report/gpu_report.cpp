@@ -62,7 +62,7 @@ json gpu_json(const Gpu& g) {
   j["l1_smem_per_sm_bytes"] = opt(g.l1_smem_per_sm_bytes);
   j["smem_per_sm_bytes"] = opt(g.smem_per_sm_bytes);
   j["registers_per_sm_bytes"] = opt(g.registers_per_sm_bytes);
-  j["tdp_w"] = g.tdp_w;
+  j["tdp_w"] = nonzero(g.tdp_w);
   j["scaleup_link"] = g.scaleup_link;
   j["scaleup_bw_uni_bytes_per_s"] = g.scaleup_bw_uni_bytes_per_s;
   j["pcie_gen"] = g.pcie_gen;
@@ -116,7 +116,7 @@ std::string gpus_table_text(const std::vector<const Gpu*>& gpus) {
                    fmt::format("{} GB {}", fmt_number(g->memory_bytes / kGiga), g->memory_type),
                    fmt_number(g->memory_bw_bytes_per_s / kTera, 2), ridge ? fmt_number(*ridge) : "-",
                    g->scaleup_bw_uni_bytes_per_s > 0 ? fmt_number(g->scaleup_bw_uni_bytes_per_s / kGiga) : "-",
-                   fmt_number(g->tdp_w)});
+                   g->tdp_w > 0 ? fmt_number(g->tdp_w) : "-"});
   }
   return table.render() +
          "Peaks are dense TFLOP/s (FP32 accumulate); sparse figures are kept apart (gpuplan gpu ID).\n"
@@ -164,7 +164,7 @@ std::string gpu_detail_text(const Gpu& g) {
   }
   out += "\nPeak throughput (int8/int4 in TOPS; FP32 accumulate)\n" + peaks.render();
   if (g.fp32_acc_half_rate) {
-    out += "  GeForce part: FP16/BF16/FP8 tensor math with FP32 accumulate runs at half the FP16-accumulate rate.\n";
+    out += "  FP16/BF16/FP8 tensor math with FP32 accumulate runs at half the FP16-accumulate rate on this part.\n";
     for (Precision p : kAllPrecisions) {
       const double v = g.fp16_acc_dense_flops_per_s[index_of(p)];
       if (v > 0) out += fmt::format("  {} with FP16 accumulate: {} TFLOP/s dense\n", precision_name(p), tflops(v));
@@ -188,7 +188,7 @@ std::string gpu_detail_text(const Gpu& g) {
                        g.sm_count, *regs / kMega);
   }
   out += "\nPower and I/O\n";
-  out += fmt::format("  TDP {} W; PCIe gen {}; ECC {}; MIG {}\n", fmt_number(g.tdp_w),
+  out += fmt::format("  TDP {}; PCIe gen {}; ECC {}; MIG {}\n", g.tdp_w > 0 ? fmt_number(g.tdp_w) + " W" : "not published",
                      g.pcie_gen ? std::to_string(g.pcie_gen) : "-", g.ecc ? (*g.ecc ? "yes" : "no") : "-",
                      g.mig_max_instances ? std::to_string(g.mig_max_instances) + " instances" : "none");
   if (g.scaleup_bw_uni_bytes_per_s > 0) {
@@ -265,9 +265,9 @@ json gpu_compare_json(const std::vector<const Gpu*>& gpus) {
       const double b = g->dense(p);
       r[fmt::format("{}_dense_flops_ratio", precision_name(p))] = a > 0 && b > 0 ? json(b / a) : json(nullptr);
     }
-    r["hbm_bytes_ratio"] = g->memory_bytes / base.memory_bytes;
+    r["hbm_bytes_ratio"] = g->memory_bytes / base.memory_bytes;  // both > 0: the parser requires it
     r["hbm_bw_ratio"] = g->memory_bw_bytes_per_s / base.memory_bw_bytes_per_s;
-    r["tdp_ratio"] = g->tdp_w / base.tdp_w;
+    r["tdp_ratio"] = base.tdp_w > 0 && g->tdp_w > 0 ? json(g->tdp_w / base.tdp_w) : json(nullptr);
     ratios.push_back(r);
   }
   j["ratios_to_baseline"] = ratios;

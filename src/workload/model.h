@@ -56,6 +56,9 @@ struct ModelSpec {
   bool attn_out_bias = false;
   bool mlp_bias = false;
   bool qk_norm = false;  // Qwen3: RMSNorm on q and k per head
+  bool norm_bias = false;      // LayerNorm with a bias vector (GPT-2, Nemotron); MPT's no_bias drops it
+  bool attn_sinks = false;     // gpt-oss: one learned attention-sink logit per head per layer
+  double rotary_fraction = 1;  // share of head_dim rotated by RoPE (Nemotron partial_rotary_factor 0.5)
 
   bool mla = false;
   MlaShape mla_shape;
@@ -64,17 +67,33 @@ struct ModelSpec {
   // Sliding-window attention: window size and which layers use it (gpt-oss alternates).
   std::int64_t sliding_window = 0;
   std::vector<bool> layer_is_sliding;  // empty = no sliding layers
+  // Explicit MoE/dense pattern when dense_layers/layer_freq cannot say it (Qwen3-MoE
+  // mlp_only_layers; DeepSeek moe_layer_freq > 1); empty = use dense_layers/layer_freq.
+  std::vector<bool> layer_is_moe;
 
   // Extra prediction heads (DeepSeek-V3 multi-token prediction); not in the headline count.
   std::int64_t mtp_layers = 0;
 
   double published_params = 0;         // total parameters as published, for checks
   double published_active_params = 0;  // MoE: active per token
+  // How the publisher counted active parameters: OpenAI (gpt-oss) and DeepSeek leave out the
+  // input-embedding table (a lookup); Mistral and Qwen count it.
+  bool published_active_excludes_input_embedding = false;
+  std::string notes;
   Provenance provenance;
 
   bool is_moe() const { return moe.experts > 0; }
   bool is_moe_layer(std::int64_t layer_idx) const {
-    return is_moe() && layer_idx >= moe.dense_layers && (layer_idx - moe.dense_layers) % moe.layer_freq == 0;
+    if (!is_moe()) return false;
+    if (!layer_is_moe.empty()) {
+      return layer_idx >= 0 && layer_idx < static_cast<std::int64_t>(layer_is_moe.size()) &&
+             layer_is_moe[static_cast<std::size_t>(layer_idx)];
+    }
+    return layer_idx >= moe.dense_layers && (layer_idx - moe.dense_layers) % moe.layer_freq == 0;
+  }
+  bool is_sliding_layer(std::int64_t layer_idx) const {
+    return sliding_window > 0 && layer_idx >= 0 && layer_idx < static_cast<std::int64_t>(layer_is_sliding.size()) &&
+           layer_is_sliding[static_cast<std::size_t>(layer_idx)];
   }
 };
 

@@ -1,1 +1,5 @@
 list(APPEND GPUPLAN_TEST_SOURCES cli/cli_test.cpp)
+list(APPEND GPUPLAN_TEST_SOURCES cli/models_cli_test.cpp)
+list(APPEND GPUPLAN_TEST_SOURCES cli/systems_cli_test.cpp)
+list(APPEND GPUPLAN_TEST_SOURCES cli/collective_cli_test.cpp)
+list(APPEND GPUPLAN_TEST_SOURCES cli/train_cli_test.cpp)

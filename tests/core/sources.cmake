@@ -1,1 +1,2 @@
 list(APPEND GPUPLAN_TEST_SOURCES core/units_test.cpp core/strings_test.cpp)
+list(APPEND GPUPLAN_TEST_SOURCES core/csv_test.cpp)

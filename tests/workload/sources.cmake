@@ -1,1 +1,3 @@
 list(APPEND GPUPLAN_TEST_SOURCES)
+list(APPEND GPUPLAN_TEST_SOURCES workload/ops_test.cpp workload/activations_test.cpp)
+list(APPEND GPUPLAN_TEST_SOURCES workload/params_test.cpp workload/hf_config_test.cpp)

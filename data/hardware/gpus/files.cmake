@@ -1,3 +1,42 @@
+# One file per accelerator, oldest architecture first (data/hardware/gpus/).
 list(APPEND GPUPLAN_DATA_FILES
+  hardware/gpus/p100-sxm2.toml
+  hardware/gpus/v100-sxm2-32gb.toml
+  hardware/gpus/t4.toml
+  hardware/gpus/rtx-2080-ti.toml
+  hardware/gpus/a100-sxm-40gb.toml
+  hardware/gpus/a100-sxm-80gb.toml
+  hardware/gpus/a100-pcie-40gb.toml
+  hardware/gpus/a100-pcie-80gb.toml
+  hardware/gpus/a800-sxm.toml
+  hardware/gpus/rtx-3090.toml
   hardware/gpus/h100-sxm.toml
+  hardware/gpus/h100-pcie.toml
+  hardware/gpus/h100-nvl.toml
+  hardware/gpus/h800-sxm.toml
+  hardware/gpus/h20.toml
+  hardware/gpus/h200-sxm.toml
+  hardware/gpus/h200-nvl.toml
+  hardware/gpus/gh200.toml
+  hardware/gpus/l4.toml
+  hardware/gpus/l40s.toml
+  hardware/gpus/rtx-4090.toml
+  hardware/gpus/rtx-6000-ada.toml
+  hardware/gpus/b100.toml
+  hardware/gpus/b200.toml
+  hardware/gpus/gb200.toml
+  hardware/gpus/b300.toml
+  hardware/gpus/gb300.toml
+  hardware/gpus/rtx-5090.toml
+  hardware/gpus/mi250x.toml
+  hardware/gpus/mi300x.toml
+  hardware/gpus/mi325x.toml
+  hardware/gpus/mi355x.toml
+  hardware/gpus/gaudi2.toml
+  hardware/gpus/gaudi3.toml
+  hardware/gpus/tpu-v4.toml
+  hardware/gpus/tpu-v5e.toml
+  hardware/gpus/tpu-v5p.toml
+  hardware/gpus/tpu-v6e.toml
+  hardware/gpus/trainium2.toml
 )

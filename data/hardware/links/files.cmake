@@ -1,3 +1,32 @@
 list(APPEND GPUPLAN_DATA_FILES
+  hardware/links/eth-100g.toml
+  hardware/links/eth-200g.toml
+  hardware/links/eth-400g.toml
+  hardware/links/eth-800g.toml
+  hardware/links/gaudi2-roce.toml
+  hardware/links/gaudi3-roce.toml
+  hardware/links/ib-edr.toml
+  hardware/links/ib-hdr.toml
+  hardware/links/ib-ndr.toml
+  hardware/links/ib-xdr.toml
+  hardware/links/ici-tpu-v4.toml
+  hardware/links/ici-tpu-v5e.toml
+  hardware/links/ici-tpu-v5p.toml
+  hardware/links/ici-tpu-v6e.toml
+  hardware/links/neuronlink-v3.toml
+  hardware/links/nvlink-c2c.toml
+  hardware/links/nvlink1.toml
+  hardware/links/nvlink2.toml
+  hardware/links/nvlink3.toml
   hardware/links/nvlink4.toml
+  hardware/links/nvlink5.toml
+  hardware/links/pcie3.toml
+  hardware/links/pcie4.toml
+  hardware/links/pcie5.toml
+  hardware/links/pcie6.toml
+  hardware/links/pcie7.toml
+  hardware/links/xgmi-mi250x.toml
+  hardware/links/xgmi-mi300x.toml
+  hardware/links/xgmi-mi325x.toml
+  hardware/links/xgmi-mi355x.toml
 )

@@ -1,0 +1,91 @@
+// Speed of the training evaluator (docs/performance.md, "Training evaluator"): one evaluate()
+// per iteration, the plan changing every call, the context built once per model and cluster.
+#include <benchmark/benchmark.h>
+
+#include "catalog/catalog.h"
+#include "plan/evaluate.h"
+#include "plan/resolve.h"
+
+namespace gpuplan {
+namespace {
+
+struct Setup {
+  const Catalog& catalog = default_catalog();
+  TrainContext ctx;
+  Setup(const char* model, const char* system)
+      : ctx(make_train_context(catalog, catalog.model(model), catalog.gpu(catalog.system(system).gpu),
+                               &catalog.system(system), nullptr)) {}
+};
+
+void BM_EvaluateDense70B(benchmark::State& state) {
+  static const Setup s("llama3-70b", "dgx-h100");
+  Plan p;
+  p.tp = 4;
+  p.pp = 4;
+  p.vp = 5;
+  p.dp = 4;
+  p.sp = true;
+  p.zero = 1;
+  p.seq_len = 8192;
+  p.global_batch = 128;
+  p.precision = Precision::fp8;
+  int i = 0;
+  for (auto _ : state) {
+    p.micro_batch = 1 << (i & 1);
+    p.recompute = (i & 2) ? Recompute::selective : Recompute::none;
+    ++i;
+    benchmark::DoNotOptimize(evaluate(s.ctx, p));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_EvaluateDense70B);
+
+void BM_EvaluateMoeDeepSeekV3(benchmark::State& state) {
+  static const Setup s("deepseek-v3", "dgx-h100");
+  Plan p;
+  p.pp = 16;
+  p.dp = 32;
+  p.ep = 32;
+  p.zero = 1;
+  p.seq_len = 4096;
+  p.global_batch = 4096;
+  p.precision = Precision::fp8;
+  int i = 0;
+  for (auto _ : state) {
+    p.vp = 1 + (i & 1);
+    p.recompute = (i & 2) ? Recompute::full : Recompute::none;
+    ++i;
+    benchmark::DoNotOptimize(evaluate(s.ctx, p));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_EvaluateMoeDeepSeekV3);
+
+void BM_EvaluateFsdp8B(benchmark::State& state) {
+  static const Setup s("llama3-8b", "dgx-h100");
+  Plan p;
+  p.dp = 64;
+  p.zero = 3;
+  p.seq_len = 8192;
+  p.global_batch = 512;
+  int i = 0;
+  for (auto _ : state) {
+    p.micro_batch = 1 << (i & 3);
+    ++i;
+    benchmark::DoNotOptimize(evaluate(s.ctx, p));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_EvaluateFsdp8B);
+
+void BM_MakeTrainContext(benchmark::State& state) {
+  const Catalog& c = default_catalog();
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(
+        make_train_context(c, c.model("deepseek-v3"), c.gpu("h100-sxm"), &c.system("dgx-h100"), nullptr));
+  }
+}
+BENCHMARK(BM_MakeTrainContext);
+
+}  // namespace
+}  // namespace gpuplan

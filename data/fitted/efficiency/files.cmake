@@ -1,0 +1,6 @@
+list(APPEND GPUPLAN_DATA_FILES
+  fitted/efficiency/ampere.toml
+  fitted/efficiency/hopper.toml
+  fitted/efficiency/blackwell.toml
+  fitted/efficiency/generic.toml
+)

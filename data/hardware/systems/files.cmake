@@ -1,0 +1,21 @@
+list(APPEND GPUPLAN_DATA_FILES
+  hardware/systems/aws-p4d.toml
+  hardware/systems/aws-p4de.toml
+  hardware/systems/aws-p5.toml
+  hardware/systems/aws-p5en.toml
+  hardware/systems/aws-p6-b200.toml
+  hardware/systems/aws-p6-b300.toml
+  hardware/systems/dgx-a100-40gb.toml
+  hardware/systems/dgx-a100.toml
+  hardware/systems/dgx-b200.toml
+  hardware/systems/dgx-b300.toml
+  hardware/systems/dgx-h100.toml
+  hardware/systems/dgx-h200.toml
+  hardware/systems/gb200-nvl72.toml
+  hardware/systems/gb300-nvl72.toml
+  hardware/systems/gcp-a3-high.toml
+  hardware/systems/gcp-a3-mega.toml
+  hardware/systems/hgx-h800.toml
+  hardware/systems/mi300x-8.toml
+  hardware/systems/workstation-4x-rtx4090.toml
+)

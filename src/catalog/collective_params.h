@@ -1,0 +1,81 @@
+// The constants of the collective cost model (src/cost/collective*.cpp), in SI units: NCCL's
+// own latency constants, measured link efficiencies and the few figures fitted to nccl-tests.
+// Loaded from data/fitted/collectives/*.toml (`kind = "collective_params"`) by
+// collective_params_parse.cpp; every figure carries its source in the data file.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "catalog/provenance.h"
+
+namespace gpuplan {
+
+// NCCL's three wire protocols, in the order every per-protocol array below uses.
+enum class Protocol { ll = 0, ll128 = 1, simple = 2 };
+inline constexpr int kProtocolCount = 3;
+using PerProtocol = std::array<double, kProtocolCount>;  // LL, LL128, Simple
+
+// How one kind of link behaves under collectives. `link` names a catalog link id ("nvlink4"),
+// a link family ("nvlink", "infiniband", "pcie", "xgmi") or "default"; the model takes the
+// most specific entry that matches.
+struct CollectiveLinkParams {
+  std::string link;
+  // Achieved / line rate for large messages with the Simple protocol (nccl-tests busbw / link
+  // rate at multi-GB sizes).
+  double bw_efficiency = 1.0;
+  // In-network reduction (NVLS inside a domain, SHARP in a fabric): achieved AllReduce algbw /
+  // line rate. Absent: the link's switches cannot reduce, or nobody measured it (then the
+  // model uses bw_efficiency).
+  std::optional<double> reduction_bw_efficiency;
+  PerProtocol ring_hop_latency_s{};  // one ring step over this link
+  PerProtocol tree_hop_latency_s{};  // one tree step over this link
+  std::string notes;
+  Provenance provenance;
+};
+
+struct CollectiveParams {
+  std::string id;  // "nccl"
+  std::vector<std::string> aliases;
+  std::string name;
+  std::string notes;
+
+  // Fixed cost of launching one collective, per algorithm (NCCL tuning.cc baseLat).
+  PerProtocol ring_base_latency_s{};
+  PerProtocol tree_base_latency_s{};
+  // Share of the Simple bandwidth each protocol reaches (LL spends half of each 8-byte word on
+  // a flag; LL128 one 8-byte flag per 128-byte line). Simple is 1 by definition.
+  double ll_bw_fraction = 1.0;
+  double ll128_bw_fraction = 1.0;
+  // Simple pipelines each step in chunks; before the pipe is full a step costs one chunk set
+  // at the link's rate: per-step latency += simple_step_bytes / bandwidth.
+  double simple_step_bytes = 0;
+  // Multi-node Ring/Simple network latency multiplier (NCCL's "plateau" correction).
+  double net_ring_simple_latency_factor = 1.0;
+
+  // In-switch reduction (NVLS): fixed cost, and the smallest group NCCL uses it for.
+  double nvls_latency_s = 0;
+  int nvls_min_gpus = 2;
+
+  // AllToAll and send/receive (grouped point-to-point): fixed cost, and the bandwidth it
+  // reaches relative to a ring over the same scale-up links.
+  double p2p_latency_s = 0;
+  double alltoall_bw_fraction = 1.0;
+
+  std::vector<CollectiveLinkParams> links;
+  Provenance provenance;           // the file
+  Provenance latency_provenance;   // [latency]: NCCL's constants
+  Provenance protocol_provenance;  // [protocols]: the fitted figures
+
+  // The entry for `link_id`, else for `family`, else "default"; nullptr when none matches.
+  const CollectiveLinkParams* find_link(std::string_view link_id, std::string_view family) const;
+};
+
+// Line rate, zero latency, every protocol at full rate: the idealised bounds the seed
+// documents compute (`gpuplan collective --ideal`, golden tests).
+CollectiveParams ideal_collective_params();
+
+}  // namespace gpuplan

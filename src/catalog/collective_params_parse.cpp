@@ -1,0 +1,118 @@
+// Parser for `kind = "collective_params"` files (data/fitted/collectives/), and the idealised
+// parameter set the seed documents' bounds use. Schema: the commented shipped file
+// data/fitted/collectives/nccl.toml; meaning of each figure: docs/model/collectives.md.
+#include <fmt/format.h>
+
+#include "catalog/collective_params.h"
+#include "catalog/parsers.h"
+#include "core/strings.h"
+
+namespace gpuplan {
+namespace {
+
+// `[LL, LL128, Simple]` in microseconds, each >= 0.
+PerProtocol per_protocol_us(Fields& f, std::string_view key) {
+  const std::vector<double> values = f.num_list(key);
+  if (!f.has(key)) f.missing(key, "[LL, LL128, Simple] in microseconds");
+  if (values.size() != kProtocolCount) {
+    f.fail(key, fmt::format("expected 3 values [LL, LL128, Simple], got {}", values.size()));
+  }
+  PerProtocol out{};
+  for (int p = 0; p < kProtocolCount; ++p) {
+    if (values[p] < 0) f.fail(key, "latencies must not be negative");
+    out[p] = values[p] * 1e-6;
+  }
+  return out;
+}
+
+double fraction(Fields& f, std::string_view key) {
+  const double v = f.pos(key);
+  if (v > 1.0) f.fail(key, fmt::format("a fraction of the line rate must be in (0, 1], got {}", v));
+  return v;
+}
+
+CollectiveLinkParams parse_link_params(Fields& f, const Provenance& parent) {
+  CollectiveLinkParams l;
+  l.link = f.str("link");
+  l.bw_efficiency = fraction(f, "bw_efficiency");
+  if (f.has("reduction_bw_efficiency")) l.reduction_bw_efficiency = fraction(f, "reduction_bw_efficiency");
+  l.ring_hop_latency_s = per_protocol_us(f, "ring_hop_us");
+  l.tree_hop_latency_s = per_protocol_us(f, "tree_hop_us");
+  l.notes = f.opt_str("notes").value_or("");
+  l.provenance = f.provenance(parent);
+  f.finish();
+  return l;
+}
+
+}  // namespace
+
+const CollectiveLinkParams* CollectiveParams::find_link(std::string_view link_id, std::string_view family) const {
+  const std::string id_key = normalize_name(link_id);
+  const std::string family_key = normalize_name(family);
+  const CollectiveLinkParams* by_family = nullptr;
+  const CollectiveLinkParams* fallback = nullptr;
+  for (const auto& l : links) {
+    const std::string key = normalize_name(l.link);
+    if (!id_key.empty() && key == id_key) return &l;
+    if (!family_key.empty() && key == family_key && !by_family) by_family = &l;
+    if (key == "default" && !fallback) fallback = &l;
+  }
+  return by_family ? by_family : fallback;
+}
+
+CollectiveParams parse_collective_params(Fields& top) {
+  CollectiveParams c;
+  c.id = top.str("id");
+  c.aliases = top.str_list("aliases");
+  c.name = top.str("name");
+  c.notes = top.opt_str("notes").value_or("");
+  c.provenance.file = top.file();
+  c.provenance.source = top.str("source");
+  c.provenance.retrieved = top.str("retrieved");
+
+  Fields lat = top.sub("latency");
+  c.latency_provenance = lat.provenance(c.provenance);
+  c.ring_base_latency_s = per_protocol_us(lat, "ring_base_us");
+  c.tree_base_latency_s = per_protocol_us(lat, "tree_base_us");
+  c.net_ring_simple_latency_factor = lat.opt_pos("net_ring_simple_factor").value_or(1.0);
+  c.nvls_latency_s = lat.opt_nonneg("nvls_us").value_or(0) * 1e-6;
+  c.p2p_latency_s = lat.opt_nonneg("p2p_us").value_or(0) * 1e-6;
+  lat.finish();
+
+  Fields proto = top.sub("protocols");
+  c.protocol_provenance = proto.provenance(c.provenance);
+  c.ll_bw_fraction = fraction(proto, "ll_bw_fraction");
+  c.ll128_bw_fraction = fraction(proto, "ll128_bw_fraction");
+  c.simple_step_bytes = proto.opt_nonneg("simple_step_mb").value_or(0) * 1e6;
+  c.alltoall_bw_fraction = fraction(proto, "alltoall_bw_fraction");
+  const std::int64_t nvls_min = proto.opt_integer("nvls_min_gpus").value_or(2);
+  if (nvls_min < 2 || nvls_min > 1'000'000) proto.fail("nvls_min_gpus", "must be between 2 and 1,000,000");
+  c.nvls_min_gpus = static_cast<int>(nvls_min);
+  proto.finish();
+
+  for (Fields& f : top.table_array("link")) c.links.push_back(parse_link_params(f, c.provenance));
+  if (c.links.empty()) top.missing("link", "at least one [[link]] table");
+  bool has_default = false;
+  for (const auto& l : c.links) has_default = has_default || normalize_name(l.link) == "default";
+  if (!has_default) top.fail("link", "one [[link]] table must have link = \"default\" (used for unknown links)");
+  return c;
+}
+
+CollectiveParams ideal_collective_params() {
+  CollectiveParams c;
+  c.id = "ideal";
+  c.name = "Idealised: line rate, no latency, every protocol at full rate";
+  c.provenance.source = "seed 004 (shared/seeds/004_97caa601c296245a.txt): T = max_i(bytes * N_i / W_i)";
+  c.provenance.file = "<built-in>";
+  c.nvls_min_gpus = 2;
+  CollectiveLinkParams any;
+  any.link = "default";
+  any.reduction_bw_efficiency = 1.0;
+  any.provenance = c.provenance;
+  c.links.push_back(any);
+  c.latency_provenance = c.provenance;
+  c.protocol_provenance = c.provenance;
+  return c;
+}
+
+}  // namespace gpuplan

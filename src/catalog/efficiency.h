@@ -1,0 +1,72 @@
+// Achievable efficiency of one GPU family: what fraction of the datasheet peaks real kernels
+// reach, as a function of GEMM shape. Fitted factors, kept apart from datasheet figures.
+// Loaded from data/fitted/efficiency/*.toml by efficiency_parse.cpp; used by cost/roofline.h.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "catalog/provenance.h"
+#include "core/precision.h"
+
+namespace gpuplan {
+
+struct Gpu;
+
+struct Efficiency {
+  std::string id;  // "hopper"
+  std::vector<std::string> aliases;
+  std::string name;
+  // Matches a GPU whose `architecture` starts with one of these words (case-insensitive),
+  // e.g. "Hopper" matches "Hopper GH100". The entry with `fallback = true` serves the rest.
+  std::vector<std::string> architectures;
+  bool fallback = false;
+
+  // Large, square GEMMs: achieved / dense peak, per precision (0 = no figure: use bf16's).
+  PerPrecision gemm_peak_fraction{};
+  // Shape: a GEMM is cut into output tiles of tile_m × tile_n run in waves over the SMs
+  // (wave quantisation), and a short reduction dimension K pays a fixed prologue/epilogue:
+  // efficiency × K / (K + k_half).
+  double tile_m = 128;
+  double tile_n = 128;
+  double k_half = 0;
+  // FlashAttention-style fused attention, achieved / dense peak of the attention precision.
+  // Short spans do not fill the tiles: efficiency × keys / (keys + kv_half).
+  double attention_fwd_fraction = 0;
+  double attention_bwd_fraction = 0;
+  double attention_kv_half = 0;
+  // Memory-bound kernels (norms, element-wise, optimizer): achieved / HBM bandwidth.
+  double memory_bw_fraction = 0;
+  // Share of tensor-parallel communication the framework hides behind GEMMs on this
+  // architecture (Transformer Engine's userbuffers overlap on Hopper and later).
+  double tp_comm_overlap_fraction = 0;
+  // Host time to issue one kernel (framework dispatch + launch). The CPU runs ahead of the
+  // GPU, so a layer takes max(GPU time, kernels × this): it binds only for small kernels.
+  double kernel_launch_s = 0;
+  // Dropless MoE layers synchronise host and device once per pass (the token counts that size
+  // the AllToAll and the grouped GEMM come back to the CPU), draining the launch queue: a
+  // fixed cost per MoE layer per forward or backward pass.
+  double moe_layer_overhead_s = 0;
+  // Memory the training runtime holds besides tensors: CUDA context and kernels, NCCL
+  // buffers, and the allocator's fragmentation as a fraction of the tensors it holds.
+  double cuda_context_bytes = 0;
+  double nccl_buffer_bytes = 0;
+  double fragmentation_fraction = 0;
+  std::string notes;
+  Provenance provenance;
+
+  double gemm_fraction(Precision p) const {
+    const double f = gemm_peak_fraction[index_of(p)];
+    return f > 0 ? f : gemm_peak_fraction[index_of(Precision::bf16)];
+  }
+};
+
+}  // namespace gpuplan
+
+namespace gpuplan {
+
+// The efficiency entry for `gpu`: the first whose architectures match, else the fallback
+// entry, else nullptr.
+const Efficiency* efficiency_for(const std::vector<Efficiency>& entries, const Gpu& gpu);
+
+}  // namespace gpuplan

@@ -1,0 +1,92 @@
+// Parser for `kind = "efficiency"` files (data/fitted/efficiency/). Schema: docs/data-format.md.
+#include <algorithm>
+
+#include "catalog/efficiency.h"
+#include "catalog/gpu.h"
+#include "catalog/parsers.h"
+#include "core/strings.h"
+#include "core/units.h"
+
+namespace gpuplan {
+namespace {
+
+double fraction(Fields& f, std::string_view key) {
+  const double v = f.pos(key);
+  if (v > 1.0) f.fail(key, "a fraction of the peak must be in (0, 1]");
+  return v;
+}
+
+}  // namespace
+
+Efficiency parse_efficiency(Fields& top) {
+  Efficiency e;
+  e.id = top.str("id");
+  e.aliases = top.str_list("aliases");
+  e.name = top.str("name");
+  e.architectures = top.str_list("architectures");
+  e.fallback = top.opt_boolean("fallback").value_or(false);
+  if (e.architectures.empty() && !e.fallback) {
+    top.fail("architectures", "name the GPU architectures this entry serves (e.g. [\"Hopper\"]), or set "
+                              "fallback = true");
+  }
+  e.notes = top.opt_str("notes").value_or("");
+  e.provenance.file = top.file();
+  e.provenance.source = top.str("source");
+  e.provenance.retrieved = top.str("retrieved");
+
+  Fields gemm = top.sub("gemm");
+  Fields peak = gemm.sub("peak_fraction");
+  for (Precision p : kAllPrecisions) {
+    if (peak.has(precision_name(p))) e.gemm_peak_fraction[index_of(p)] = fraction(peak, precision_name(p));
+  }
+  if (e.gemm_peak_fraction[index_of(Precision::bf16)] <= 0) peak.missing("bf16", "the BF16 GEMM peak fraction");
+  peak.finish();
+  e.tile_m = gemm.pos("tile_m");
+  e.tile_n = gemm.pos("tile_n");
+  e.k_half = gemm.opt_nonneg("k_half").value_or(0);
+  gemm.finish();
+
+  Fields attn = top.sub("attention");
+  e.attention_fwd_fraction = fraction(attn, "fwd_peak_fraction");
+  e.attention_bwd_fraction = fraction(attn, "bwd_peak_fraction");
+  e.attention_kv_half = attn.opt_nonneg("kv_half").value_or(0);
+  attn.finish();
+
+  Fields mem = top.sub("memory");
+  e.memory_bw_fraction = fraction(mem, "bw_fraction");
+  mem.finish();
+
+  if (auto k = top.opt_sub("kernel")) {
+    e.kernel_launch_s = k->opt_nonneg("launch_us").value_or(0) * 1e-6;
+    e.moe_layer_overhead_s = k->opt_nonneg("moe_layer_overhead_us").value_or(0) * 1e-6;
+    k->finish();
+  }
+  if (auto o = top.opt_sub("overlap")) {
+    e.tp_comm_overlap_fraction = o->opt_nonneg("tp_comm_fraction").value_or(0);
+    if (e.tp_comm_overlap_fraction > 1) o->fail("tp_comm_fraction", "a fraction in [0, 1]");
+    o->finish();
+  }
+  if (auto r = top.opt_sub("runtime_memory")) {
+    e.cuda_context_bytes = r->opt_nonneg("cuda_context_gib").value_or(0) * kGiB;
+    e.nccl_buffer_bytes = r->opt_nonneg("nccl_buffers_gib").value_or(0) * kGiB;
+    e.fragmentation_fraction = r->opt_nonneg("fragmentation_fraction").value_or(0);
+    if (e.fragmentation_fraction >= 1) r->fail("fragmentation_fraction", "must be below 1");
+    r->finish();
+  }
+  return e;
+}
+
+const Efficiency* efficiency_for(const std::vector<Efficiency>& entries, const Gpu& gpu) {
+  const std::string arch = to_lower(gpu.architecture);
+  const Efficiency* fallback = nullptr;
+  for (const auto& e : entries) {
+    for (const auto& a : e.architectures) {
+      const std::string word = to_lower(a);
+      if (arch.rfind(word, 0) == 0) return &e;
+    }
+    if (e.fallback && !fallback) fallback = &e;
+  }
+  return fallback;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,46 @@
+// gpuplan train ... | gpuplan memory ... [--rule-of-thumb]
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/context.h"
+#include "cli/train_flags.h"
+#include "core/error.h"
+#include "report/train_report.h"
+
+namespace gpuplan {
+
+void setup_train(CLI::App& cmd, CliContext& ctx) {
+  auto flags = std::make_shared<TrainFlags>();
+  add_train_flags(cmd, *flags);
+  cmd.callback([flags, &ctx] {
+    const TrainSetup s = make_train_setup(ctx, *flags);
+    const Estimate e = evaluate(s.ctx, s.plan);
+    if (flags->json) ctx.print_json(train_json(s.ctx, s.plan, e));
+    else ctx.out << train_text(s.ctx, s.plan, e);
+  });
+}
+
+void setup_memory(CLI::App& cmd, CliContext& ctx) {
+  auto flags = std::make_shared<TrainFlags>();
+  auto thumb = std::make_shared<bool>(false);
+  add_train_flags(cmd, *flags);
+  cmd.get_option("--model")->required(false);
+  cmd.add_flag("--rule-of-thumb", *thumb,
+               "Show the seed documents' rule-of-thumb table (8 bytes/param) and why the full accounting differs");
+  cmd.callback([flags, thumb, &ctx] {
+    if (*thumb) {
+      const Gpu& gpu = ctx.catalog().gpu(flags->gpu.empty() ? "h100-sxm" : flags->gpu);
+      if (flags->json) ctx.print_json(rule_of_thumb_json(gpu, StateBytes{}));
+      else ctx.out << rule_of_thumb_text(gpu, StateBytes{});
+      if (flags->model.empty()) return;
+    }
+    if (flags->model.empty()) throw Error("--model is required (or --rule-of-thumb alone)");
+    const TrainSetup s = make_train_setup(ctx, *flags);
+    const Estimate e = evaluate(s.ctx, s.plan);
+    if (flags->json) ctx.print_json(memory_json(s.ctx, s.plan, e));
+    else ctx.out << memory_text(s.ctx, s.plan, e);
+  });
+}
+
+}  // namespace gpuplan

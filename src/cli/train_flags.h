@@ -1,0 +1,43 @@
+// The flags `gpuplan train` and `gpuplan memory` share: model, GPU, cluster and the plan.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "plan/evaluate.h"
+
+namespace CLI {
+class App;
+}
+
+namespace gpuplan {
+
+class CliContext;
+
+struct TrainFlags {
+  std::string model;
+  std::string gpu;
+  std::string system;
+  std::string fabric;
+  int gpus = 0;
+  Plan plan;
+  int dp = 0;  // 0 = gpus / (tp × pp × cp)
+  std::string recompute = "none";
+  std::string precision = "bf16";
+  double overhead_gib = -1;
+  bool json = false;
+};
+
+// Adds the shared options to `cmd`, storing into `flags`.
+void add_train_flags(CLI::App& cmd, TrainFlags& flags);
+
+// The model, GPU and cluster named by the flags, and the plan, checked: throws Error on bad
+// input (unknown names, --gpus that do not match the degrees). Keeps the loaded model alive.
+struct TrainSetup {
+  std::shared_ptr<ModelSpec> model;  // when read from a config.json
+  TrainContext ctx;
+  Plan plan;
+};
+TrainSetup make_train_setup(CliContext& cli, const TrainFlags& flags);
+
+}  // namespace gpuplan

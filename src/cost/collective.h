@@ -1,0 +1,141 @@
+// Collective communication cost (AllReduce, AllGather, ReduceScatter, AllToAll, Broadcast,
+// SendRecv) on a real topology: a scale-up domain (NVLink/NVSwitch node, NVL72 rack, xGMI mesh,
+// PCIe box) and optionally the fat tree above it. Formulas and sources: docs/model/collectives.md.
+//
+// Build a CollectiveTopology once per (system, fabric, parameters); estimate_collective is then
+// a pure function that allocates nothing and looks nothing up by name, cheap enough for a plan
+// search to call millions of times.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "catalog/collective_params.h"
+
+namespace gpuplan {
+
+enum class CollectiveOp { all_reduce, all_gather, reduce_scatter, all_to_all, broadcast, send_recv };
+// auto_ picks the cheapest, as NCCL's tuner does. direct is AllToAll/SendRecv point-to-point.
+enum class CollectiveAlgorithm { auto_, ring, tree, nvls, direct };
+
+inline constexpr int kMaxCollectiveLevels = 6;  // scale-up domain + up to five fabric levels
+
+// Who takes part, and how they sit in the topology.
+struct CollectiveRequest {
+  CollectiveOp op = CollectiveOp::all_reduce;
+  // The nccl-tests "size": the buffer each rank holds at the end (AllGather: the gathered
+  // output; ReduceScatter: the full input; AllToAll: everything one rank sends).
+  double bytes = 0;
+  int gpus_per_domain = 1;  // ranks of the group inside each scale-up domain it spans
+  int domains = 1;          // scale-up domains (nodes, racks) the group spans
+  // Placement: consecutive domains of the group are this many domains apart. 1 = packed;
+  // a data-parallel group under 256-way model parallelism on 8-GPU nodes has stride 32.
+  int domain_stride = 1;
+  CollectiveAlgorithm algorithm = CollectiveAlgorithm::auto_;
+  // Collectives running at once over the same links; each gets 1/concurrent of every level.
+  int concurrent = 1;
+
+  int gpus() const { return gpus_per_domain * domains; }
+};
+
+// One level of the hierarchy, as the model sees it (precomputed, SI units, per GPU).
+struct CollectiveLevel {
+  int gpus_per_unit = 0;     // GPUs under one unit (level 0: the domain's GPUs)
+  int domains_per_unit = 1;  // scale-up domains under one unit (level 0: 1)
+  double line_bw = 0;        // per GPU, one direction, line rate
+  double bw = 0;             // per GPU, one direction, achieved (Simple, large messages)
+  double reduction_bw = 0;   // per GPU, in-network reduction (NVLS/SHARP); 0 = none
+  PerProtocol ring_hop_s{};
+  PerProtocol tree_hop_s{};
+};
+
+enum class ScaleupKind { switched, mesh, pcie, none };
+
+// Everything estimate_collective needs about one system (+ fabric), computed once.
+struct CollectiveTopology {
+  int domain_gpus = 1;  // GPUs in one scale-up domain
+  ScaleupKind scaleup = ScaleupKind::switched;
+  double mesh_peer_bw = 0;       // mesh only: per peer, achieved
+  double mesh_peer_line_bw = 0;  // mesh only: per peer, line rate
+  int level_count = 1;           // level 0 = scale-up domain; 1.. = network/fabric levels
+  std::array<CollectiveLevel, kMaxCollectiveLevels> levels{};
+  int max_domains = 0;  // domains the fabric holds (0 = unbounded)
+  bool rail_optimized = false;
+
+  PerProtocol ring_base_s{};
+  PerProtocol tree_base_s{};
+  PerProtocol protocol_bw_fraction{1.0, 1.0, 1.0};
+  double simple_step_bytes = 0;
+  double net_ring_simple_factor = 1.0;
+  double nvls_latency_s = 0;
+  int nvls_min_gpus = 2;
+  double p2p_latency_s = 0;
+  double alltoall_bw_fraction = 1.0;
+
+  // For reports only (never read by estimate_collective).
+  std::array<std::string, kMaxCollectiveLevels> level_names;
+  std::string system_id;
+  std::string fabric_id;
+  std::string params_id;
+
+  bool nvls() const { return levels[0].reduction_bw > 0; }
+  bool sharp() const { return level_count > 1 && levels[1].reduction_bw > 0; }
+};
+
+// Precomputes the per-GPU bandwidths and latencies of every level. `fabric` may be null (then
+// domains talk over their NICs with no switch limit). Throws Error on data the model cannot use
+// (a fabric built from another system, a system without scale-up bandwidth).
+CollectiveTopology make_collective_topology(const Catalog& catalog, const System& system, const Fabric* fabric,
+                                            const CollectiveParams& params);
+
+// The parameter set the catalog ships ("nccl"); throws Error when the catalog has none.
+const CollectiveParams& default_collective_params(const Catalog& catalog);
+
+struct CollectiveEstimate {
+  bool feasible = true;
+  const char* reason = "";  // why not, when infeasible (static text; details: check_collective_request)
+  double time_s = 0;
+  double latency_s = 0;          // the fixed part
+  double transfer_s = 0;         // the bandwidth part (slowest level)
+  double algbw_bytes_per_s = 0;  // bytes / time
+  double busbw_bytes_per_s = 0;  // nccl-tests bus bandwidth
+  CollectiveAlgorithm algorithm = CollectiveAlgorithm::ring;
+  Protocol protocol = Protocol::simple;
+  int bottleneck_level = 0;                                         // index into CollectiveTopology::levels
+  std::array<double, kMaxCollectiveLevels> level_bytes{};           // per GPU, through each level
+  std::array<double, kMaxCollectiveLevels> level_bw_bytes_per_s{};  // per GPU, as run (protocol, sharing)
+  std::array<double, kMaxCollectiveLevels> level_time_s{};
+};
+
+// The cost of one collective. Never throws and never allocates; an impossible request (wrong
+// group shape, an algorithm the hardware lacks) comes back with feasible = false.
+CollectiveEstimate estimate_collective(const CollectiveRequest& request, const CollectiveTopology& topology);
+
+// One algorithm and protocol forced (auto_ is not allowed here): the building block of
+// estimate_collective, exposed so reports can show every candidate.
+CollectiveEstimate estimate_collective_with(const CollectiveRequest& request, const CollectiveTopology& topology,
+                                            CollectiveAlgorithm algorithm, Protocol protocol);
+
+// Every (algorithm, protocol) the request may use, each costed: the "why" behind a choice.
+std::vector<CollectiveEstimate> collective_candidates(const CollectiveRequest& request,
+                                                      const CollectiveTopology& topology);
+
+// Throws Error with a message naming the problem and the fix, for bad user input.
+void check_collective_request(const CollectiveRequest& request, const CollectiveTopology& topology);
+
+// nccl-tests bus-bandwidth factor: 2(n-1)/n AllReduce; (n-1)/n AllGather, ReduceScatter,
+// AllToAll; 1 Broadcast and SendRecv.
+double busbw_factor(CollectiveOp op, int gpus);
+
+// Names as users type them ("allreduce", "ring", "ll128") and back.
+std::string_view op_name(CollectiveOp op);
+std::string_view algorithm_name(CollectiveAlgorithm algorithm);
+std::string_view protocol_name(Protocol protocol);
+std::optional<CollectiveOp> parse_op(std::string_view text);
+std::optional<CollectiveAlgorithm> parse_algorithm(std::string_view text);
+
+}  // namespace gpuplan

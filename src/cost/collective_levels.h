@@ -1,0 +1,48 @@
+// Internal to src/cost/collective*.cpp: where a group sits in the hierarchy, and how many bytes
+// each GPU pushes through each level for a given algorithm (collective_hierarchical.cpp).
+#pragma once
+
+#include <array>
+
+#include "cost/collective.h"
+
+namespace gpuplan::collective_detail {
+
+// The group as the levels see it. Level 0's children are GPUs; level i's children are the
+// level-(i-1) units the group touches inside one level-i unit.
+struct GroupShape {
+  int ranks = 1;       // n
+  int per_domain = 1;  // g
+  int domains = 1;     // M
+  int top = 0;         // outermost level that carries traffic (0: the group is inside one domain)
+  std::array<int, kMaxCollectiveLevels> children{};            // N_i
+  std::array<double, kMaxCollectiveLevels> ranks_per_child{};  // m_{i-1}: group ranks in one child
+};
+
+// False when the group does not fit the topology (too many GPUs per domain, more domains than
+// the fabric holds, non-positive counts).
+bool group_shape(const CollectiveRequest& request, const CollectiveTopology& topology, GroupShape& shape);
+
+// Bytes each GPU sends through each level, and whether that level's traffic is reduced in the
+// network (then it runs at the level's reduction bandwidth).
+struct LevelTraffic {
+  std::array<double, kMaxCollectiveLevels> bytes{};
+  std::array<bool, kMaxCollectiveLevels> in_network{};
+};
+
+// Per-level traffic of `algorithm` (ring, tree, nvls or direct) for `op` on `shape`.
+LevelTraffic level_traffic(CollectiveOp op, CollectiveAlgorithm algorithm, double bytes, const GroupShape& shape,
+                           const CollectiveTopology& topology);
+
+// Achieved bandwidth per GPU at `level` for this group, before protocol and sharing factors
+// (mesh domains: only the links to the group's own peers count).
+double level_bandwidth(const CollectiveTopology& topology, const GroupShape& shape, int level, bool in_network);
+
+// The pipelined bound: the slowest level sets the pace, T = max_i(bytes_i / bw_i), each level's
+// bandwidth scaled by `bw_scale` (protocol fraction / concurrent collectives) and level 0's also
+// by `level0_scale` (AllToAll's share of a ring's rate). Fills the estimate's per-level
+// bandwidth and time and its bottleneck level; returns the bound.
+double transfer_time(const LevelTraffic& traffic, const GroupShape& shape, const CollectiveTopology& topology,
+                     double bw_scale, double level0_scale, CollectiveEstimate& estimate);
+
+}  // namespace gpuplan::collective_detail

@@ -1,0 +1,280 @@
+// Latency + bandwidth per algorithm and protocol, and the choice among them: NCCL's tuner
+// (src/graph/tuning.cc) costs every (algorithm, protocol) pair as
+//   time = base latency + steps x per-hop latency + bytes / bandwidth
+// and runs the cheapest; one such line does not fit a measured curve, the cheapest of the LL,
+// LL128 and Simple lines does (docs/model/collectives.md). The bandwidth term comes from the
+// per-level bound in collective_hierarchical.cpp.
+#include <algorithm>
+#include <cmath>
+
+#include "cost/collective_levels.h"
+
+namespace gpuplan {
+namespace {
+
+using collective_detail::GroupShape;
+
+int ceil_log2(int value) {
+  int steps = 0;
+  while ((1 << steps) < value) ++steps;
+  return steps;
+}
+
+bool is_reduction_ring_op(CollectiveOp op) {
+  return op == CollectiveOp::all_reduce || op == CollectiveOp::all_gather || op == CollectiveOp::reduce_scatter ||
+         op == CollectiveOp::broadcast;
+}
+
+// Which (algorithm, protocol) pairs may run `op` on this group: NCCL runs Tree and NVLS for
+// AllReduce only, NVLS with the Simple protocol only, and AllToAll/SendRecv point-to-point.
+const char* unavailable(CollectiveOp op, CollectiveAlgorithm algorithm, Protocol protocol, const GroupShape& shape,
+                        const CollectiveTopology& topology) {
+  switch (algorithm) {
+    case CollectiveAlgorithm::ring:
+      return is_reduction_ring_op(op) ? nullptr : "ring does not run AllToAll or SendRecv";
+    case CollectiveAlgorithm::tree:
+      return op == CollectiveOp::all_reduce ? nullptr : "tree runs AllReduce only";
+    case CollectiveAlgorithm::nvls:
+      // In-network reduction: NVLS in the domain and/or SHARP in the fabric.
+      if (op != CollectiveOp::all_reduce) return "in-switch reduction (NVLS/SHARP) speeds up AllReduce only";
+      if (!(topology.nvls() && shape.per_domain > 1) && !(topology.sharp() && shape.domains > 1)) {
+        return topology.nvls() ? "NVLS needs at least 2 GPUs of the group in a domain"
+                               : "no switch on the group's path can reduce (no NVLS in the domain, no SHARP in "
+                                 "the fabric)";
+      }
+      return protocol == Protocol::simple ? nullptr : "in-network reduction runs the Simple protocol only";
+    case CollectiveAlgorithm::direct:
+      if (op == CollectiveOp::send_recv) return shape.ranks == 2 ? nullptr : "SendRecv is between exactly 2 GPUs";
+      return op == CollectiveOp::all_to_all ? nullptr : "direct runs AllToAll and SendRecv only";
+    case CollectiveAlgorithm::auto_:
+      return "auto is not an algorithm";
+  }
+  return "unknown algorithm";
+}
+
+// Sequential steps of one line inside the domain and across domains, with NCCL's counts
+// (tuning.cc): a ring AllReduce takes 2(n-1) steps, 2M of them across nodes; AllGather,
+// ReduceScatter and Broadcast n-1, M-1 across; a tree 2(g-1) in the chain and 2 log2(M) across.
+struct Steps {
+  int intra = 0;
+  int inter = 0;
+};
+
+Steps steps(CollectiveOp op, CollectiveAlgorithm algorithm, const GroupShape& shape, const CollectiveTopology& t) {
+  const int n = shape.ranks;
+  const int g = shape.per_domain;
+  const int m = shape.domains;
+  Steps s;
+  switch (algorithm) {
+    case CollectiveAlgorithm::ring: {
+      const int total = op == CollectiveOp::all_reduce ? 2 * (n - 1) : n - 1;
+      int inter = op == CollectiveOp::all_reduce ? (m > 1 ? 2 * m : 0) : m - 1;
+      if (g == 1) inter = total;
+      s.inter = std::min(inter, total);
+      s.intra = total - s.inter;
+      break;
+    }
+    case CollectiveAlgorithm::tree:
+      s.intra = 2 * (g - 1);
+      s.inter = 2 * ceil_log2(m);
+      break;
+    case CollectiveAlgorithm::nvls:
+      // NVLS: one switch round trip; without it (CollNet) a ring reduce-scatter + all-gather.
+      s.intra = g > 1 ? (t.nvls() ? 1 : 2 * (g - 1)) : 0;
+      s.inter = m > 1 ? (t.sharp() ? 2 : 2 * (m - 1)) : 0;
+      break;
+    case CollectiveAlgorithm::direct:
+      s.intra = g > 1 ? 1 : 0;
+      s.inter = m > 1 ? 1 : 0;
+      break;
+    case CollectiveAlgorithm::auto_:
+      break;
+  }
+  return s;
+}
+
+// The fixed part of one (algorithm, protocol) line: base + steps x per-hop latency.
+double latency(CollectiveAlgorithm algorithm, Protocol protocol, const GroupShape& shape, const Steps& s,
+               const CollectiveTopology& topology) {
+  const int p = static_cast<int>(protocol);
+  const CollectiveLevel& in = topology.levels[0];
+  const CollectiveLevel& net = topology.levels[topology.level_count > 1 ? 1 : 0];
+  const double net_factor = protocol == Protocol::simple && shape.domains > 1 ? topology.net_ring_simple_factor : 1.0;
+  switch (algorithm) {
+    case CollectiveAlgorithm::ring:
+      return topology.ring_base_s[p] + s.intra * in.ring_hop_s[p] + s.inter * net.ring_hop_s[p] * net_factor;
+    case CollectiveAlgorithm::tree:
+      return topology.tree_base_s[p] + s.intra * in.tree_hop_s[p] + s.inter * net.tree_hop_s[p];
+    case CollectiveAlgorithm::nvls: {
+      const double inside = topology.nvls() ? (shape.per_domain > 1 ? topology.nvls_latency_s : 0.0)
+                                            : topology.ring_base_s[p] + s.intra * in.ring_hop_s[p];
+      const double across = topology.sharp() ? s.inter * net.tree_hop_s[p] : s.inter * net.ring_hop_s[p] * net_factor;
+      return inside + across;
+    }
+    case CollectiveAlgorithm::direct:
+      return topology.p2p_latency_s + s.intra * in.ring_hop_s[p] + s.inter * net.ring_hop_s[p];
+    case CollectiveAlgorithm::auto_:
+      break;
+  }
+  return 0;
+}
+
+// Simple pipelines each step in chunks; until the pipe is full every step costs one chunk set
+// at the rate of the link it crosses. Never more than the transfer itself (a small buffer goes
+// in smaller chunks).
+double simple_fill(const Steps& s, const CollectiveEstimate& e, const GroupShape& shape,
+                   const CollectiveTopology& topology) {
+  double net_bw = 0;
+  for (int i = 1; i <= shape.top; ++i) {
+    const double bw = e.level_bw_bytes_per_s[i];
+    if (bw > 0 && (net_bw == 0 || bw < net_bw)) net_bw = bw;
+  }
+  const double in_bw = e.level_bw_bytes_per_s[0];
+  double fill = 0;
+  if (s.intra > 0 && in_bw > 0) fill += s.intra * topology.simple_step_bytes / in_bw;
+  if (s.inter > 0 && net_bw > 0) fill += s.inter * topology.simple_step_bytes / net_bw;
+  return std::min(fill, e.transfer_s);
+}
+
+}  // namespace
+
+double busbw_factor(CollectiveOp op, int gpus) {
+  const double n = gpus;
+  if (gpus <= 1) return 0;
+  switch (op) {
+    case CollectiveOp::all_reduce:
+      return 2 * (n - 1) / n;
+    case CollectiveOp::all_gather:
+    case CollectiveOp::reduce_scatter:
+    case CollectiveOp::all_to_all:
+      return (n - 1) / n;
+    case CollectiveOp::broadcast:
+    case CollectiveOp::send_recv:
+      return 1;
+  }
+  return 1;
+}
+
+namespace {
+
+// The checks every line shares; false (and the reason in `e`) when the request cannot run.
+bool group_ok(const CollectiveRequest& request, const CollectiveTopology& topology, GroupShape& shape,
+              CollectiveEstimate& e) {
+  if (!(request.bytes > 0) || !std::isfinite(request.bytes)) {
+    e.reason = "bytes must be positive";
+  } else if (request.concurrent < 1) {
+    e.reason = "concurrent must be at least 1";
+  } else if (!collective_detail::group_shape(request, topology, shape)) {
+    e.reason = "the group does not fit this system or fabric";
+  } else {
+    return true;
+  }
+  e.feasible = false;
+  return false;
+}
+
+// One (algorithm, protocol) line on a checked group, its traffic and steps already computed.
+CollectiveEstimate line(const CollectiveRequest& request, const CollectiveTopology& topology, const GroupShape& shape,
+                        const collective_detail::LevelTraffic& traffic, const Steps& st, CollectiveAlgorithm algorithm,
+                        Protocol protocol) {
+  CollectiveEstimate e;
+  e.algorithm = algorithm;
+  e.protocol = protocol;
+  if (shape.ranks == 1) return e;  // one GPU: nothing to move, nothing to pay
+  const double bw_scale = topology.protocol_bw_fraction[static_cast<int>(protocol)] / request.concurrent;
+  const double level0_scale = request.op == CollectiveOp::all_to_all ? topology.alltoall_bw_fraction : 1.0;
+  e.transfer_s = collective_detail::transfer_time(traffic, shape, topology, bw_scale, level0_scale, e);
+  e.latency_s = latency(algorithm, protocol, shape, st, topology);
+  if (protocol == Protocol::simple && topology.simple_step_bytes > 0) {
+    e.latency_s += simple_fill(st, e, shape, topology);
+  }
+  e.time_s = e.latency_s + e.transfer_s;
+  if (e.time_s > 0) {
+    e.algbw_bytes_per_s = request.bytes / e.time_s;
+    e.busbw_bytes_per_s = e.algbw_bytes_per_s * busbw_factor(request.op, shape.ranks);
+  }
+  return e;
+}
+
+}  // namespace
+
+CollectiveEstimate estimate_collective_with(const CollectiveRequest& request, const CollectiveTopology& topology,
+                                            CollectiveAlgorithm algorithm, Protocol protocol) {
+  CollectiveEstimate e;
+  e.algorithm = algorithm;
+  e.protocol = protocol;
+  GroupShape shape;
+  if (!group_ok(request, topology, shape, e)) return e;
+  if (const char* why = unavailable(request.op, algorithm, protocol, shape, topology)) {
+    e.feasible = false;
+    e.reason = why;
+    return e;
+  }
+  const auto traffic = collective_detail::level_traffic(request.op, algorithm, request.bytes, shape, topology);
+  return line(request, topology, shape, traffic, steps(request.op, algorithm, shape, topology), algorithm, protocol);
+}
+
+namespace {
+
+constexpr CollectiveAlgorithm kAlgorithms[] = {CollectiveAlgorithm::ring, CollectiveAlgorithm::tree,
+                                               CollectiveAlgorithm::nvls, CollectiveAlgorithm::direct};
+constexpr Protocol kProtocols[] = {Protocol::ll, Protocol::ll128, Protocol::simple};
+
+// The pairs auto_ considers: NCCL leaves Tree to multi-domain groups, NVLS to groups of at
+// least nvls_min_gpus in a domain (collective_params: "NVLS only above 4 GPUs on H200") and
+// SHARP to groups that span domains.
+bool auto_considers(const CollectiveRequest& request, const CollectiveTopology& topology, CollectiveAlgorithm a) {
+  if (request.algorithm != CollectiveAlgorithm::auto_) return a == request.algorithm;
+  if (a == CollectiveAlgorithm::tree) return request.domains > 1;
+  if (a == CollectiveAlgorithm::nvls) {
+    return (topology.nvls() && request.gpus_per_domain >= topology.nvls_min_gpus) ||
+           (topology.sharp() && request.domains > 1);
+  }
+  return true;
+}
+
+}  // namespace
+
+CollectiveEstimate estimate_collective(const CollectiveRequest& request, const CollectiveTopology& topology) {
+  CollectiveEstimate best;
+  GroupShape shape;
+  if (!group_ok(request, topology, shape, best)) return best;
+  best.feasible = false;
+  best.reason = "no algorithm runs this collective here";
+  for (CollectiveAlgorithm a : kAlgorithms) {
+    if (!auto_considers(request, topology, a)) continue;
+    bool costed = false;  // traffic and steps depend on the algorithm only: once per algorithm
+    collective_detail::LevelTraffic traffic;
+    Steps st;
+    for (Protocol p : kProtocols) {
+      if (const char* why = unavailable(request.op, a, p, shape, topology)) {
+        if (!best.feasible) best.reason = why;
+        continue;
+      }
+      if (!costed) {
+        traffic = collective_detail::level_traffic(request.op, a, request.bytes, shape, topology);
+        st = steps(request.op, a, shape, topology);
+        costed = true;
+      }
+      const CollectiveEstimate e = line(request, topology, shape, traffic, st, a, p);
+      if (!best.feasible || e.time_s < best.time_s) best = e;
+    }
+  }
+  return best;
+}
+
+std::vector<CollectiveEstimate> collective_candidates(const CollectiveRequest& request,
+                                                      const CollectiveTopology& topology) {
+  std::vector<CollectiveEstimate> out;
+  for (CollectiveAlgorithm a : kAlgorithms) {
+    if (!auto_considers(request, topology, a)) continue;
+    for (Protocol p : kProtocols) {
+      CollectiveEstimate e = estimate_collective_with(request, topology, a, p);
+      if (e.feasible) out.push_back(e);
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.time_s < y.time_s; });
+  return out;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,155 @@
+// Builds the per-system struct the collective model reads: per-GPU line and achieved bandwidth
+// at each level (the scale-up domain, then the NICs or each fabric level), per-hop latencies and
+// the protocol constants, all looked up once so estimate_collective never touches a string.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <climits>
+
+#include "core/error.h"
+#include "core/strings.h"
+#include "cost/collective.h"
+
+namespace gpuplan {
+namespace {
+
+ScaleupKind scaleup_kind(const System& s) {
+  if (s.scaleup_topology == "mesh") return ScaleupKind::mesh;
+  if (s.scaleup_topology == "pcie") return ScaleupKind::pcie;
+  if (s.scaleup_topology == "none") return ScaleupKind::none;
+  return ScaleupKind::switched;  // switched; a torus is costed at its per-chip rate (comparison rows only)
+}
+
+const CollectiveLinkParams& link_params(const Catalog& catalog, const CollectiveParams& params,
+                                        const std::string& link_id, const std::string& context) {
+  const Link* link = catalog.find_link(link_id);
+  const CollectiveLinkParams* p = params.find_link(link_id, link ? link->family : std::string_view{});
+  if (!p) {
+    throw Error(fmt::format("collective parameters '{}' have no entry for link '{}' ({}) and no link = \"default\"",
+                            params.id, link_id, context));
+  }
+  return *p;
+}
+
+void set_hops(CollectiveLevel& level, const CollectiveLinkParams& p) {
+  level.ring_hop_s = p.ring_hop_latency_s;
+  level.tree_hop_s = p.tree_hop_latency_s;
+}
+
+}  // namespace
+
+const CollectiveParams& default_collective_params(const Catalog& catalog) {
+  for (const auto& p : catalog.collective_params) {
+    if (normalize_name(p.id) == "nccl") return p;
+  }
+  throw Error(
+      "the catalog has no collective parameters with id 'nccl' (data/fitted/collectives/nccl.toml); "
+      "add one with --catalog, or drop --no-builtin");
+}
+
+CollectiveTopology make_collective_topology(const Catalog& catalog, const System& system, const Fabric* fabric,
+                                            const CollectiveParams& params) {
+  CollectiveTopology t;
+  t.system_id = system.id;
+  t.params_id = params.id;
+  if (system.gpus < 1) throw Error(fmt::format("system '{}' has no GPUs", system.id));
+  t.domain_gpus = system.gpus;
+  t.scaleup = scaleup_kind(system);
+
+  // Level 0: the scale-up domain, per GPU.
+  CollectiveLevel& up = t.levels[0];
+  up.gpus_per_unit = system.gpus;
+  up.domains_per_unit = 1;
+  up.line_bw = system.scaleup_bw_uni_bytes_per_s;
+  if (system.gpus > 1 && up.line_bw <= 0) {
+    throw Error(fmt::format("system '{}' has {} GPUs but no scale-up bandwidth", system.id, system.gpus));
+  }
+  const CollectiveLinkParams& up_params =
+      link_params(catalog, params, system.scaleup_link, fmt::format("scale-up link of system '{}'", system.id));
+  up.bw = up.line_bw * up_params.bw_efficiency;
+  if (system.in_network_reduction) {
+    up.reduction_bw = up.line_bw * up_params.reduction_bw_efficiency.value_or(up_params.bw_efficiency);
+  }
+  set_hops(up, up_params);
+  if (t.scaleup == ScaleupKind::mesh) {
+    t.mesh_peer_line_bw = system.scaleup_per_peer_bw_uni_bytes_per_s > 0 ? system.scaleup_per_peer_bw_uni_bytes_per_s
+                                                                         : up.line_bw / std::max(1, system.gpus - 1);
+    t.mesh_peer_bw = t.mesh_peer_line_bw * up_params.bw_efficiency;
+  }
+  t.level_names[0] =
+      system.scaleup_link.empty() ? std::string("scale-up") : fmt::format("scale-up ({})", system.scaleup_link);
+
+  // Levels 1..: the NICs, alone or under each fabric level.
+  const double nic_line = system.scaleout_bw_uni_bytes_per_s_per_gpu();
+  if (fabric) {
+    t.fabric_id = fabric->id;
+    if (normalize_name(fabric->system) != normalize_name(system.id) && catalog.find_system(fabric->system) != &system) {
+      throw Error(
+          fmt::format("fabric '{}' is built from system '{}', not '{}'", fabric->id, fabric->system, system.id));
+    }
+    if (fabric->levels.empty()) throw Error(fmt::format("fabric '{}' has no levels", fabric->id));
+    if (static_cast<int>(fabric->levels.size()) + 1 > kMaxCollectiveLevels) {
+      throw Error(fmt::format("fabric '{}' has {} levels; the collective model handles at most {}", fabric->id,
+                              fabric->levels.size(), kMaxCollectiveLevels - 1));
+    }
+  }
+  if (nic_line <= 0) {
+    if (fabric)
+      throw Error(fmt::format("system '{}' has no scale-out NICs to reach fabric '{}'", system.id, fabric->id));
+    t.level_count = 1;
+  } else {
+    const Nic* nic = catalog.find_nic(system.nic);
+    const std::string nic_link = nic ? nic->link : std::string();
+    const CollectiveLinkParams& net =
+        link_params(catalog, params, nic_link, fmt::format("NIC '{}' of system '{}'", system.nic, system.id));
+    const double reduction_eff = net.reduction_bw_efficiency.value_or(net.bw_efficiency);
+    if (!fabric) {
+      CollectiveLevel& l = t.levels[1];
+      l.gpus_per_unit = INT_MAX;
+      l.domains_per_unit = INT_MAX;  // one flat network: every domain one hop away
+      l.line_bw = nic_line;
+      l.bw = nic_line * net.bw_efficiency;
+      set_hops(l, net);
+      t.level_names[1] = fmt::format("network ({})", system.nic.empty() ? std::string("NIC") : system.nic);
+      t.level_count = 2;
+    } else {
+      t.rail_optimized = fabric->rail_optimized;
+      double uplink_share = nic_line;  // per-GPU bandwidth the level below can send upwards
+      int idx = 1;
+      for (const FabricLevel& fl : fabric->levels) {
+        CollectiveLevel& l = t.levels[idx];
+        l.gpus_per_unit = fl.gpus;
+        // A rail-optimised leaf joins NIC i of every node of the unit (rail-aligned traffic
+        // stays under it); otherwise a leaf switch holds whole domains, gpus / switches of them.
+        int gpus_reached = fl.gpus;
+        if (idx == 1 && !fabric->rail_optimized && fl.switches > 0) gpus_reached = fl.gpus / fl.switches;
+        l.domains_per_unit = std::max(1, gpus_reached / system.gpus);
+        // Fair share per GPU when every GPU talks at once: W_i / GPUs, and never more than the
+        // level below can send up (its share / oversubscription) or than the NIC carries.
+        const double share = std::min(fl.bw_per_gpu_uni_bytes_per_s(), uplink_share);
+        l.line_bw = share;
+        l.bw = share * net.bw_efficiency;
+        if (fabric->in_network_reduction) l.reduction_bw = share * reduction_eff;
+        set_hops(l, net);
+        t.level_names[idx] = fl.name;
+        uplink_share = share / fl.oversubscription;
+        ++idx;
+      }
+      t.level_count = idx;
+      t.max_domains = std::max(1, fabric->levels.back().gpus / system.gpus);
+    }
+  }
+
+  t.ring_base_s = params.ring_base_latency_s;
+  t.tree_base_s = params.tree_base_latency_s;
+  t.protocol_bw_fraction = {params.ll_bw_fraction, params.ll128_bw_fraction, 1.0};
+  t.simple_step_bytes = params.simple_step_bytes;
+  t.net_ring_simple_factor = params.net_ring_simple_latency_factor;
+  t.nvls_latency_s = params.nvls_latency_s;
+  t.nvls_min_gpus = params.nvls_min_gpus;
+  t.p2p_latency_s = params.p2p_latency_s;
+  t.alltoall_bw_fraction = params.alltoall_bw_fraction;
+  return t;
+}
+
+}  // namespace gpuplan

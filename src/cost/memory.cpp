@@ -1,0 +1,31 @@
+// Memory per GPU. ZeRO stage z shards, over its group: z >= 1 the optimizer states, z >= 2 the
+// gradients, z >= 3 the weights (Rajbhandari et al. 2020, fig. 1). FSDP's FULL_SHARD is
+// stage 3; hybrid sharding (HSDP) shards over a subgroup and replicates across the rest.
+#include "cost/memory.h"
+
+#include <algorithm>
+
+namespace gpuplan {
+
+MemoryBreakdown memory_per_gpu(const MemoryInputs& in) {
+  const double dense_shard = std::max(1.0, in.dense_shard);
+  const double expert_shard = std::max(1.0, in.expert_shard);
+  auto sharded = [&](double per_param, int from_stage) {
+    if (in.zero_stage < from_stage) return (in.dense_params + in.expert_params) * per_param;
+    return in.dense_params * per_param / dense_shard + in.expert_params * per_param / expert_shard;
+  };
+  MemoryBreakdown m;
+  m.weights = sharded(in.bytes.weight, 3) + in.extra_weight_bytes;
+  m.gradients = sharded(in.bytes.grad, 2);
+  m.optimizer = sharded(in.bytes.optimizer, 1);
+  m.gathered_weights = in.zero_stage >= 3 ? in.gathered_weight_bytes : 0;
+  m.activations = in.stored_activation_bytes + in.working_activation_bytes;
+  m.head_buffers = in.head_buffer_bytes;
+  const double tensors = m.weights + m.gradients + m.optimizer + m.gathered_weights + m.activations + m.head_buffers;
+  m.fragmentation = tensors * in.fragmentation_fraction;
+  m.runtime = in.runtime_bytes;
+  m.total = tensors + m.fragmentation + m.runtime;
+  return m;
+}
+
+}  // namespace gpuplan

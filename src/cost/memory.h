@@ -1,0 +1,48 @@
+// Memory per GPU during training: weights, gradients and optimizer states (mixed-precision
+// Adam, ZeRO-1/2/3 and FSDP with hybrid sharding groups), activations of the micro-batches in
+// flight, the output-head buffer, gathered-parameter buffers, and the runtime's own overhead
+// as an explicit term. Formulas and sources: docs/model/training.md.
+#pragma once
+
+namespace gpuplan {
+
+// Bytes per parameter (Rajbhandari et al. 2020, ZeRO, sec. 3.1: mixed-precision Adam keeps
+// 2 + 2 + 12 = 16 bytes per parameter before activations).
+struct StateBytes {
+  double weight = 2;     // 16-bit working weights
+  double grad = 2;       // 16-bit gradients
+  double optimizer = 12; // fp32 master weights, Adam m and v
+};
+
+struct MemoryInputs {
+  double dense_params = 0;   // non-expert parameters this GPU holds (after TP and PP)
+  double expert_params = 0;  // routed-expert parameters this GPU holds (after EP and PP)
+  int zero_stage = 0;        // 0 none, 1 optimizer, 2 + gradients, 3 + weights (FSDP)
+  double dense_shard = 1;    // GPUs the dense states are sharded over (DP, or the HSDP group)
+  double expert_shard = 1;   // GPUs the expert states are sharded over (expert data parallel)
+  StateBytes bytes;
+  double extra_weight_bytes = 0;    // fp8 weight copies and similar, per GPU
+  double gathered_weight_bytes = 0; // ZeRO-3: unsharded layers held while in use (prefetch)
+
+  double stored_activation_bytes = 0;  // all micro-batches in flight, all layers of the stage
+  double working_activation_bytes = 0; // one layer's full set during its backward
+  double head_buffer_bytes = 0;        // logits and loss buffers (last stage)
+  double runtime_bytes = 0;            // CUDA context, NCCL buffers
+  double fragmentation_fraction = 0;   // allocator slack, a fraction of the tensors
+};
+
+struct MemoryBreakdown {
+  double weights = 0;
+  double gradients = 0;
+  double optimizer = 0;
+  double activations = 0;  // stored + working
+  double head_buffers = 0;
+  double gathered_weights = 0;
+  double runtime = 0;
+  double fragmentation = 0;
+  double total = 0;
+};
+
+MemoryBreakdown memory_per_gpu(const MemoryInputs& in);
+
+}  // namespace gpuplan

@@ -1,0 +1,104 @@
+// Roofline per op. Wave quantisation: a GEMM launches ceil(M/tm)·ceil(N/tn) output tiles per
+// matrix; the SMs run them in ceil(tiles/SMs) waves, so the useful fraction is
+// M·N·count / (waves · SMs · tm · tn) (NVIDIA, "Matrix Multiplication Background User's
+// Guide", sections on tile and wave quantisation). cuBLAS may pick either orientation of the
+// tile; we take the better of the two. GEMMs with fewer tiles than SMs split K to fill them.
+#include "cost/roofline.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gpuplan {
+namespace {
+
+double wave_efficiency(double m, double n, double count, double tm, double tn, double sms) {
+  const double tiles = std::ceil(m / tm) * std::ceil(n / tn) * count;
+  // Too few tiles to fill the SMs: cuBLAS splits K across CTAs (split-K / stream-K).
+  const double split = tiles < sms ? std::floor(sms / tiles) : 1;
+  const double waves = std::ceil(tiles * split / sms);
+  return (m * n * count * split) / (waves * sms * tm * tn);
+}
+
+}  // namespace
+
+RooflineDevice make_roofline_device(const Gpu& gpu, const Efficiency& e) {
+  RooflineDevice dev;
+  dev.sm_count = std::max(1, gpu.sm_count);
+  dev.memory_bw_bytes_per_s = gpu.memory_bw_bytes_per_s * e.memory_bw_fraction;
+  for (Precision p : kAllPrecisions) {
+    const double peak = gpu.dense(p);
+    dev.gemm_flops_per_s[index_of(p)] = peak * e.gemm_fraction(p);
+    dev.attention_fwd_flops_per_s[index_of(p)] = peak * e.attention_fwd_fraction;
+    dev.attention_bwd_flops_per_s[index_of(p)] = peak * e.attention_bwd_fraction;
+  }
+  dev.tile_m = e.tile_m;
+  dev.tile_n = e.tile_n;
+  dev.k_half = e.k_half;
+  dev.attention_kv_half = e.attention_kv_half;
+  dev.kernel_launch_s = e.kernel_launch_s;
+  return dev;
+}
+
+double gemm_shape_efficiency(const RooflineDevice& dev, double m, double n, double k, double count) {
+  if (m <= 0 || n <= 0 || k <= 0 || count <= 0) return 1;
+  const double waves = std::max(wave_efficiency(m, n, count, dev.tile_m, dev.tile_n, dev.sm_count),
+                                wave_efficiency(m, n, count, dev.tile_n, dev.tile_m, dev.sm_count));
+  return waves * k / (k + dev.k_half);
+}
+
+double gemm_time_s(const RooflineDevice& dev, Precision p, double m, double n, double k, double count,
+                   double bytes) {
+  const double flops = 2 * m * n * k * count;
+  const double rate = dev.gemm_flops_per_s[index_of(p)] * gemm_shape_efficiency(dev, m, n, k, count);
+  const double compute_s = rate > 0 ? flops / rate : 0;
+  return std::max(compute_s, bytes / dev.memory_bw_bytes_per_s);
+}
+
+OpTime op_time(const RooflineDevice& dev, const Op& op, Precision gemm, Precision act) {
+  OpTime t;
+  switch (op.kind) {
+    case OpKind::gemm: {
+      const Precision p = op.low_precision ? gemm : act;
+      t.fwd_s = gemm_time_s(dev, p, op.m, op.n, op.k, op.count, op.fwd_bytes);
+      // Backward: dgrad (M×K, reduce N) and wgrad (K×N, reduce M), half the traffic each.
+      t.bwd_s = gemm_time_s(dev, p, op.m, op.k, op.n, op.count, op.bwd_bytes / 2) +
+                gemm_time_s(dev, p, op.k, op.n, op.m, op.count, op.bwd_bytes / 2);
+      t.host_fwd_s = op.count * dev.kernel_launch_s;
+      t.host_bwd_s = 2 * op.count * dev.kernel_launch_s;
+      break;
+    }
+    case OpKind::attention: {
+      // Long key spans fill the kernel's tiles; short ones pay per-tile overheads.
+      const double keys = op.m > 0 ? op.m : 0;
+      const double span = keys > 0 ? keys / (keys + dev.attention_kv_half) : 1;
+      const double fwd_rate = dev.attention_fwd_flops_per_s[index_of(act)] * span;
+      const double bwd_rate = dev.attention_bwd_flops_per_s[index_of(act)] * span;
+      t.fwd_s = std::max(fwd_rate > 0 ? op.fwd_flops / fwd_rate : 0, op.fwd_bytes / dev.memory_bw_bytes_per_s);
+      t.bwd_s = std::max(bwd_rate > 0 ? op.bwd_flops / bwd_rate : 0, op.bwd_bytes / dev.memory_bw_bytes_per_s);
+      t.host_fwd_s = dev.kernel_launch_s;
+      t.host_bwd_s = dev.kernel_launch_s;
+      break;
+    }
+    case OpKind::memory:
+      t.fwd_s = op.fwd_bytes / dev.memory_bw_bytes_per_s;
+      t.bwd_s = op.bwd_bytes / dev.memory_bw_bytes_per_s;
+      t.host_fwd_s = dev.kernel_launch_s;
+      t.host_bwd_s = 2 * dev.kernel_launch_s;
+      break;
+  }
+  return t;
+}
+
+OpTime layer_time(const RooflineDevice& dev, const LayerOps& ops, Precision gemm, Precision act) {
+  OpTime sum;
+  for (const Op& op : ops) {
+    const OpTime t = op_time(dev, op, gemm, act);
+    sum.fwd_s += t.fwd_s;
+    sum.bwd_s += t.bwd_s;
+    sum.host_fwd_s += t.host_fwd_s;
+    sum.host_bwd_s += t.host_bwd_s;
+  }
+  return sum;
+}
+
+}  // namespace gpuplan

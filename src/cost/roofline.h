@@ -1,0 +1,57 @@
+// Time of one op on one GPU: a roofline (compute at the achievable peak vs HBM traffic at the
+// achievable bandwidth) with shape-dependent GEMM efficiency. The achievable fractions are
+// fitted data (data/fitted/efficiency/, catalog/efficiency.h), never constants in code.
+#pragma once
+
+#include "catalog/efficiency.h"
+#include "catalog/gpu.h"
+#include "core/precision.h"
+#include "workload/ops.h"
+
+namespace gpuplan {
+
+// A GPU with its efficiency entry folded in, precomputed once per GPU for fast evaluation.
+struct RooflineDevice {
+  double sm_count = 1;
+  double memory_bw_bytes_per_s = 0;  // achievable: datasheet × bw_fraction
+  PerPrecision gemm_flops_per_s{};   // achievable on large GEMMs: dense peak × peak fraction
+  PerPrecision attention_fwd_flops_per_s{};
+  PerPrecision attention_bwd_flops_per_s{};
+  double tile_m = 128;
+  double tile_n = 128;
+  double k_half = 0;
+  double attention_kv_half = 0;
+  double kernel_launch_s = 0;
+};
+
+RooflineDevice make_roofline_device(const Gpu& gpu, const Efficiency& efficiency);
+
+// Fraction of the large-GEMM rate a GEMM of `count` × (M×N output, reduction K) reaches:
+// wave quantisation of its output tiles over the SMs, times K / (K + k_half). In (0, 1].
+double gemm_shape_efficiency(const RooflineDevice& dev, double m, double n, double k, double count);
+
+// One GEMM group: max(FLOPs / (rate × shape efficiency), bytes / bandwidth).
+double gemm_time_s(const RooflineDevice& dev, Precision p, double m, double n, double k, double count,
+                   double bytes);
+
+// GPU time of an op, and the host time to launch its kernels (one per GEMM of a group: the
+// grouped expert GEMMs launch per local expert; backward runs two per forward one).
+struct OpTime {
+  double fwd_s = 0;
+  double bwd_s = 0;
+  double host_fwd_s = 0;
+  double host_bwd_s = 0;
+};
+
+// Forward and backward time of one op; GEMM ops in `gemm` precision when marked low-precision,
+// everything else (attention, the output head) in `act` precision.
+OpTime op_time(const RooflineDevice& dev, const Op& op, Precision gemm, Precision act);
+
+// Sum over the ops of a layer (GPU and host times summed separately).
+OpTime layer_time(const RooflineDevice& dev, const LayerOps& ops, Precision gemm, Precision act);
+
+// What a stretch of ops takes when the host issues kernels ahead of the GPU: the slower of
+// the two.
+inline double issue_bound_s(double gpu_s, double host_s) { return gpu_s > host_s ? gpu_s : host_s; }
+
+}  // namespace gpuplan

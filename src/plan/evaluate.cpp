@@ -1,0 +1,523 @@
+// The training evaluator. One step of a plan, on the most loaded pipeline rank:
+//   step = m·τ + (p−1)/v·τ + exposed DP/FSDP + exposed PP + optimizer
+// where τ is that rank's forward + backward (+ recompute, + exposed TP/CP/EP communication)
+// time for one micro-batch, m the micro-batches per step, p the pipeline stages and v the
+// virtual stages per rank (Narayanan et al. 2021, sec. 2.2). Sources: docs/model/training.md.
+#include "plan/evaluate.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "core/error.h"
+#include "workload/params.h"
+
+namespace gpuplan {
+namespace {
+
+double d(std::int64_t v) { return static_cast<double>(v); }
+
+// Per-kind costs of one layer for one micro-batch on one GPU, under one plan.
+struct KindCost {
+  bool present = false;
+  double fwd_s = 0;
+  double bwd_s = 0;        // includes recompute
+  double recompute_s = 0;
+  double attn_fwd_s = 0;
+  double tp_comm_s = 0;    // total, fwd + bwd (+ recomputed fwd)
+  double tp_exposed_s = 0;
+  double cp_comm_s = 0;
+  double cp_exposed_s = 0;
+  double ep_comm_s = 0;
+  double ep_exposed_s = 0;
+  double params = 0;        // on this GPU
+  double expert_params = 0; // of which routed experts
+  double low_precision_params = 0;
+  double hw_flops = 0;      // fwd + bwd + recompute
+  double recompute_flops = 0;
+  double stored_bytes = 0;
+  double working_bytes = 0;
+  double tau() const { return fwd_s + bwd_s + tp_exposed_s + cp_exposed_s + ep_exposed_s; }
+};
+
+struct Eval {
+  const TrainContext& ctx;
+  const Plan& plan;
+  Estimate& est;
+  bool ok = true;
+
+  void fail(const char* fmt, auto... args) {
+    if (!ok) return;
+    ok = false;
+    std::snprintf(est.reason.data(), est.reason.size(), fmt, args...);
+  }
+
+  // One collective over a group; 0 for a group of one.
+  double coll(CollectiveOp op, double bytes, const GroupPlacement& g) {
+    if (g.size <= 1 || bytes <= 0) return 0;
+    const CollectiveEstimate e = estimate_collective(collective_request(op, bytes, g), ctx.topology);
+    if (!e.feasible) {
+      fail("%s over %d GPUs: %s", op_name(op).data(), g.size, e.reason);
+      return 0;
+    }
+    return e.time_s;
+  }
+};
+
+void check_structure(Eval& ev) {
+  const Plan& p = ev.plan;
+  const ModelSpec& m = *ev.ctx.model;
+  if (p.tp < 1 || p.pp < 1 || p.vp < 1 || p.dp < 1 || p.cp < 1 || p.ep < 1 || p.micro_batch < 1) {
+    return ev.fail("parallel degrees and the micro-batch must be at least 1");
+  }
+  if (p.zero < 0 || p.zero > 3) return ev.fail("ZeRO stage %d: use 0, 1, 2 or 3 (FSDP)", p.zero);
+  if (m.heads % p.tp != 0) return ev.fail("TP %d does not divide the %lld attention heads", p.tp, static_cast<long long>(m.heads));
+  if (!m.mla && m.kv_heads > 0 && m.kv_heads % p.tp != 0 && p.tp % m.kv_heads != 0) {
+    return ev.fail("TP %d and the %lld KV heads do not divide one another", p.tp, static_cast<long long>(m.kv_heads));
+  }
+  if (p.vp > 1 && p.pp == 1) return ev.fail("virtual pipeline stages (vp %d) need pp > 1", p.vp);
+  if (p.pp * p.vp > m.layers) {
+    return ev.fail("pp %d x vp %d exceeds the %lld layers", p.pp, p.vp, static_cast<long long>(m.layers));
+  }
+  if (m.is_moe()) {
+    if (m.moe.experts % p.ep != 0) return ev.fail("EP %d does not divide the %lld experts", p.ep, static_cast<long long>(m.moe.experts));
+    if ((p.tp * p.cp * p.dp) % p.ep != 0) return ev.fail("EP %d must divide tp x cp x dp = %d", p.ep, p.tp * p.cp * p.dp);
+  } else if (p.ep > 1) {
+    return ev.fail("EP %d on a dense model: expert parallelism needs a MoE model", p.ep);
+  }
+  const int seq = p.seq_len > 0 ? p.seq_len : static_cast<int>(m.max_seq_len);
+  if (seq <= 0) return ev.fail("no sequence length: pass --seq-len");
+  if (seq % p.cp != 0) return ev.fail("CP %d does not divide the sequence length %d", p.cp, seq);
+  if (p.global_batch > 0 && p.global_batch % (p.dp * p.micro_batch) != 0) {
+    return ev.fail("global batch %d is not a multiple of dp %d x micro-batch %d", p.global_batch, p.dp, p.micro_batch);
+  }
+  if (p.dp_shard > 0 && p.dp % p.dp_shard != 0) return ev.fail("dp_shard %d does not divide dp %d", p.dp_shard, p.dp);
+  if (ev.ctx.gpu->dense(p.precision) <= 0) {
+    return ev.fail("%s has no dense %s tensor-core rate", ev.ctx.gpu->id.c_str(), precision_name(p.precision).data());
+  }
+  if (p.gpus() > 1 && ev.ctx.system == nullptr) return ev.fail("%d GPUs need a system (--system)", p.gpus());
+}
+
+// Layers [start, end) of the model, counted by kind.
+std::array<std::int32_t, kLayerKinds> kinds_in(const TrainContext& ctx, std::int64_t start, std::int64_t end) {
+  std::array<std::int32_t, kLayerKinds> n{};
+  for (int k = 0; k < kLayerKinds; ++k) {
+    n[static_cast<std::size_t>(k)] = ctx.prefix[static_cast<std::size_t>(end)][static_cast<std::size_t>(k)] -
+                                     ctx.prefix[static_cast<std::size_t>(start)][static_cast<std::size_t>(k)];
+  }
+  return n;
+}
+
+KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const Placement& pl) {
+  const TrainContext& ctx = ev.ctx;
+  const ModelSpec& m = *ctx.model;
+  const Plan& p = ev.plan;
+  KindCost k;
+  k.present = true;
+  LayerOps ops;
+  build_layer_ops(m, layer_idx, shape, ops);
+  double attn_bwd_s = 0;
+  double gemm_s = 0;
+  double attn_flops = 0;
+  double host_fwd_s = 0;
+  double host_bwd_s = 0;
+  double attn_host_s = 0;
+  for (const Op& op : ops) {
+    const OpTime t = op_time(ctx.device, op, shape.gemm, shape.act);
+    k.fwd_s += t.fwd_s;
+    k.bwd_s += t.bwd_s;
+    host_fwd_s += t.host_fwd_s;
+    host_bwd_s += t.host_bwd_s;
+    if (op.kind == OpKind::attention) {
+      k.attn_fwd_s += t.fwd_s;
+      attn_bwd_s += t.bwd_s;
+      attn_flops += op.fwd_flops;
+      attn_host_s += t.host_fwd_s;
+    }
+    if (op.kind == OpKind::gemm) gemm_s += t.fwd_s + t.bwd_s;
+    k.params += op.params;
+    if (op.routed_expert) k.expert_params += op.params;
+    if (op.low_precision) k.low_precision_params += op.params;
+    k.hw_flops += op.fwd_flops + op.bwd_flops;
+  }
+  // The host issues kernels ahead of the GPU; a pass takes the slower of the two. A dropless
+  // MoE layer also waits once per pass for the token counts (host-device synchronisation).
+  const double sync_s = m.is_moe_layer(layer_idx) ? ctx.efficiency->moe_layer_overhead_s : 0;
+  k.fwd_s = issue_bound_s(k.fwd_s, host_fwd_s) + sync_s;
+  k.bwd_s = issue_bound_s(k.bwd_s, host_bwd_s) + sync_s;
+  const double fwd_compute_s = k.fwd_s;
+  if (p.recompute == Recompute::full) {
+    k.recompute_s = fwd_compute_s;
+    k.recompute_flops = ops.fwd_flops();
+  } else if (p.recompute == Recompute::selective) {
+    k.recompute_s = issue_bound_s(k.attn_fwd_s, attn_host_s);
+    k.recompute_flops = attn_flops;
+  }
+  k.hw_flops += k.recompute_flops;
+  k.bwd_s += k.recompute_s;
+
+  const double a = precision_bytes(shape.act);
+  const double tokens = shape.tokens();
+  const double h = d(m.hidden);
+  const bool moe = m.is_moe_layer(layer_idx);
+  const double fwd_passes = p.recompute == Recompute::full ? 2 : 1;
+
+  // Tensor parallelism: per block, one AllReduce of the block output (or AllGather +
+  // ReduceScatter of the same size with SP) forward, and the same backward (Shoeybi et al.
+  // 2019, fig. 4; Korthikanti et al. 2022, fig. 5). A MoE block with expert TP = 1 needs one
+  // only for its shared experts.
+  if (p.tp > 1) {
+    const double blocks = 1 + ((!moe || m.moe.shared_experts > 0) ? 1 : 0);
+    const double bytes = tokens * h * a;
+    const double one = p.sp ? ev.coll(CollectiveOp::all_gather, bytes, pl.tp) + ev.coll(CollectiveOp::reduce_scatter, bytes, pl.tp)
+                            : ev.coll(CollectiveOp::all_reduce, bytes, pl.tp);
+    k.tp_comm_s = blocks * one * (fwd_passes + 1);
+    // Hidden at most behind the layer's GEMMs, and only the share the software overlaps.
+    const double hidden = p.tp_comm_overlap ? std::min(gemm_s, k.tp_comm_s * ctx.efficiency->tp_comm_overlap_fraction) : 0;
+    k.tp_exposed_s = k.tp_comm_s - hidden;
+  }
+  // Context parallelism (ring attention): the K and V of the whole sequence pass every rank
+  // forward; backward passes them again and returns their gradients. Overlapped with the
+  // attention kernels of the chunks already received (Liu et al. 2023, Ring Attention).
+  if (p.cp > 1) {
+    double kv_width = 0;
+    if (m.mla) {
+      kv_width = d(m.heads) / p.tp * d(m.mla_shape.qk_nope_head_dim + m.mla_shape.qk_rope_head_dim + m.mla_shape.v_head_dim);
+    } else {
+      kv_width = std::max(1.0, d(m.kv_heads) / p.tp) * 2 * d(m.head_dim);
+    }
+    const double bytes = shape.micro_batch * shape.seq_len * kv_width * a;
+    const double ag = ev.coll(CollectiveOp::all_gather, bytes, pl.cp);
+    const double rs = ev.coll(CollectiveOp::reduce_scatter, bytes, pl.cp);
+    const double fwd = ag * fwd_passes;
+    const double bwd = ag + rs;
+    k.cp_comm_s = fwd + bwd;
+    k.cp_exposed_s = std::max(0.0, fwd - k.attn_fwd_s * fwd_passes) + std::max(0.0, bwd - attn_bwd_s);
+  }
+  // Expert parallelism: AllToAll dispatch and combine of every routed token copy, forward
+  // and backward (Lepikhin et al. 2020, GShard; DeepSeek-AI 2024, sec. 3.2).
+  if (moe && p.ep > 1) {
+    const double rows = tokens / p.tp;
+    const double bytes = rows * d(m.moe.top_k) * h * a;
+    const double one = ev.coll(CollectiveOp::all_to_all, bytes, pl.ep);
+    k.ep_comm_s = one * 2 * (fwd_passes + 1);
+    k.ep_exposed_s = k.ep_comm_s;
+  }
+
+  const LayerActivations act = layer_activations(m, layer_idx, shape, p.recompute);
+  k.stored_bytes = act.stored_bytes;
+  k.working_bytes = p.recompute == Recompute::full ? act.working_bytes : 0;
+  return k;
+}
+
+// What one pipeline rank holds and spends per micro-batch.
+struct RankLoad {
+  double tau_s = 0;
+  double fwd_s = 0;
+  double bwd_s = 0;
+  double recompute_s = 0;
+  double tp_s = 0, tp_exposed_s = 0, cp_s = 0, cp_exposed_s = 0, ep_s = 0, ep_exposed_s = 0;
+  double params = 0;
+  double expert_params = 0;
+  double low_precision_params = 0;
+  double stored_bytes = 0;  // one micro-batch, all layers of the rank
+  double working_bytes = 0;
+  double max_layer_params = 0;
+};
+
+void add_ops_to_rank(const TrainContext& ctx, const LayerOps& ops, const OpShape& shape, RankLoad& r) {
+  const OpTime t = layer_time(ctx.device, ops, shape.gemm, shape.act);
+  r.fwd_s += issue_bound_s(t.fwd_s, t.host_fwd_s);
+  r.bwd_s += issue_bound_s(t.bwd_s, t.host_bwd_s);
+  r.params += ops.params();
+}
+
+}  // namespace
+
+const char* bottleneck_name(Bottleneck b) {
+  switch (b) {
+    case Bottleneck::compute: return "compute";
+    case Bottleneck::pipeline_bubble: return "pipeline bubble";
+    case Bottleneck::tp_comm: return "TP communication";
+    case Bottleneck::cp_comm: return "CP communication";
+    case Bottleneck::ep_comm: return "EP communication";
+    case Bottleneck::pp_comm: return "PP communication";
+    case Bottleneck::dp_comm: return "DP communication";
+    case Bottleneck::optimizer: return "optimizer step";
+    case Bottleneck::memory: return "memory (does not fit)";
+  }
+  return "?";
+}
+
+TrainContext make_train_context(const Catalog& catalog, const ModelSpec& model, const Gpu& gpu,
+                                const System* system, const Fabric* fabric, const TrainOptions& options) {
+  TrainContext ctx;
+  ctx.model = &model;
+  ctx.gpu = &gpu;
+  ctx.system = system;
+  ctx.fabric = fabric;
+  ctx.options = options;
+  ctx.efficiency = options.efficiency ? options.efficiency : efficiency_for(catalog.efficiencies, gpu);
+  if (!ctx.efficiency) {
+    throw Error("no efficiency data for GPU '" + gpu.id + "' (architecture '" + gpu.architecture +
+                "'): add a kind = \"efficiency\" file naming it, or one with fallback = true");
+  }
+  if (model.layers <= 0 || model.hidden <= 0 || model.heads <= 0) {
+    throw Error("model '" + model.id + "' has no layers, hidden size or heads");
+  }
+  ctx.device = make_roofline_device(gpu, *ctx.efficiency);
+  if (system) {
+    ctx.topology = make_collective_topology(catalog, *system, fabric, default_collective_params(catalog));
+    ctx.domain_gpus = system->gpus;
+  }
+  ctx.usable_memory_bytes = options.usable_memory_bytes > 0 ? options.usable_memory_bytes : gpu.usable_memory_bytes;
+  ctx.runtime_overhead_bytes = options.runtime_overhead_bytes >= 0
+                                   ? options.runtime_overhead_bytes
+                                   : ctx.efficiency->cuda_context_bytes + ctx.efficiency->nccl_buffer_bytes;
+  ctx.fragmentation_fraction =
+      options.fragmentation_fraction >= 0 ? options.fragmentation_fraction : ctx.efficiency->fragmentation_fraction;
+  ctx.matmul_active_params = count_params(model).matmul_active;
+  ctx.layer_kind.resize(static_cast<std::size_t>(model.layers));
+  ctx.prefix.assign(static_cast<std::size_t>(model.layers) + 1, {});
+  for (std::int64_t i = 0; i < model.layers; ++i) {
+    const int kind = layer_kind(model, i);
+    ctx.layer_kind[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(kind);
+    ctx.prefix[static_cast<std::size_t>(i) + 1] = ctx.prefix[static_cast<std::size_t>(i)];
+    ++ctx.prefix[static_cast<std::size_t>(i) + 1][static_cast<std::size_t>(kind)];
+  }
+  return ctx;
+}
+
+Estimate evaluate(const TrainContext& ctx, const Plan& plan) {
+  Estimate est;
+  Eval ev{ctx, plan, est};
+  check_structure(ev);
+  if (!ev.ok) return est;
+  const ModelSpec& m = *ctx.model;
+  const Plan& p = plan;
+
+  OpShape shape;
+  shape.micro_batch = p.micro_batch;
+  shape.seq_len = p.seq_len > 0 ? p.seq_len : d(m.max_seq_len);
+  shape.tp = p.tp;
+  shape.cp = p.cp;
+  shape.ep = p.ep;
+  shape.sp = p.sp && p.tp > 1;
+  shape.gemm = p.precision;
+  shape.act = (p.precision == Precision::fp32 || p.precision == Precision::tf32) ? Precision::fp32
+              : p.precision == Precision::fp16                                  ? Precision::fp16
+                                                                                 : Precision::bf16;
+  if (p.precision == Precision::tf32) shape.act = Precision::tf32;
+  const Placement pl = place_plan(p, ctx.domain_gpus);
+  const double a = precision_bytes(shape.act);
+  const double tokens = shape.tokens();
+  const double h = d(m.hidden);
+
+  // One layer of each kind present.
+  std::array<KindCost, kLayerKinds> kinds{};
+  for (std::int64_t i = 0; i < m.layers; ++i) {
+    const int kind = ctx.layer_kind[static_cast<std::size_t>(i)];
+    if (!kinds[static_cast<std::size_t>(kind)].present) kinds[static_cast<std::size_t>(kind)] = cost_kind(ev, i, shape, pl);
+  }
+  LayerOps emb;
+  LayerOps head;
+  build_embedding_ops(m, shape, emb);
+  build_head_ops(m, shape, head);
+  if (!ev.ok) return est;
+
+  // Micro-batches and pipeline schedule.
+  const int micro_batches = p.micro_batches();
+  const int stages = p.pp;
+  const int chunks = p.pp * p.vp;
+
+  // Every pipeline rank: its chunks r, r + p, ... (layers spread evenly over the chunks).
+  RankLoad worst;
+  MemoryBreakdown worst_memory;
+  int worst_memory_rank = 0;
+  double total_hw_flops_per_mb = 0;  // all ranks, one micro-batch of one DP replica
+  double total_recompute_flops_per_mb = 0;
+  for (int rank = 0; rank < stages; ++rank) {
+    RankLoad r;
+    std::array<std::int32_t, kLayerKinds> n{};
+    for (int v = 0; v < p.vp; ++v) {
+      const std::int64_t chunk = rank + static_cast<std::int64_t>(v) * stages;
+      const auto c = kinds_in(ctx, chunk * m.layers / chunks, (chunk + 1) * m.layers / chunks);
+      for (int k = 0; k < kLayerKinds; ++k) n[static_cast<std::size_t>(k)] += c[static_cast<std::size_t>(k)];
+    }
+    for (int kind = 0; kind < kLayerKinds; ++kind) {
+      const KindCost& k = kinds[static_cast<std::size_t>(kind)];
+      const double count = n[static_cast<std::size_t>(kind)];
+      if (count == 0) continue;
+      r.fwd_s += count * k.fwd_s;
+      r.bwd_s += count * k.bwd_s;
+      r.recompute_s += count * k.recompute_s;
+      r.tp_s += count * k.tp_comm_s;
+      r.tp_exposed_s += count * k.tp_exposed_s;
+      r.cp_s += count * k.cp_comm_s;
+      r.cp_exposed_s += count * k.cp_exposed_s;
+      r.ep_s += count * k.ep_comm_s;
+      r.ep_exposed_s += count * k.ep_exposed_s;
+      r.params += count * k.params;
+      r.expert_params += count * k.expert_params;
+      r.low_precision_params += count * k.low_precision_params;
+      r.stored_bytes += count * k.stored_bytes;
+      r.working_bytes = std::max(r.working_bytes, k.working_bytes);
+      r.max_layer_params = std::max(r.max_layer_params, k.params);
+      total_hw_flops_per_mb += count * k.hw_flops * p.tp * p.cp;
+      total_recompute_flops_per_mb += count * k.recompute_flops * p.tp * p.cp;
+    }
+    if (rank == 0) add_ops_to_rank(ctx, emb, shape, r);
+    if (rank == stages - 1) {
+      add_ops_to_rank(ctx, head, shape, r);
+      // Tied embeddings split over stages keep a copy of the table on the last stage.
+      if (m.tied_embeddings && stages > 1) r.params += d(m.vocab) * h / p.tp;
+      total_hw_flops_per_mb += (head.fwd_flops() + head.bwd_flops()) * p.tp * p.cp;
+    }
+    r.tau_s = r.fwd_s + r.bwd_s + r.tp_exposed_s + r.cp_exposed_s + r.ep_exposed_s;
+    if (r.tau_s > worst.tau_s) worst = r;
+
+    // Memory of this rank: micro-batches in flight under 1F1B, or chunks under interleaving
+    // (Narayanan et al. 2021; Korthikanti et al. 2022, sec. 4.2.3).
+    double in_flight_mb = 0;
+    if (p.vp == 1) {
+      in_flight_mb = std::min(micro_batches, stages - rank);
+    } else {
+      const double in_flight_chunks = std::min<double>(static_cast<double>(micro_batches) * p.vp,
+                                                       2.0 * (stages - rank - 1) + (p.vp - 1.0) * stages + 1);
+      in_flight_mb = in_flight_chunks / p.vp;
+    }
+    MemoryInputs mi;
+    mi.dense_params = r.params - r.expert_params;
+    mi.expert_params = r.expert_params;
+    mi.zero_stage = p.zero;
+    mi.dense_shard = static_cast<double>(std::min(p.shard_group(), p.dp)) * p.cp;
+    mi.expert_shard = std::max(1.0, static_cast<double>(p.tp) * p.cp * p.dp / p.ep);
+    mi.bytes = ctx.options.state;
+    // Transformer Engine keeps an fp8 copy of the fp8 GEMMs' weights.
+    mi.extra_weight_bytes = r.low_precision_params * precision_bytes(p.precision) *
+                            (p.precision == Precision::fp8 ? 1.0 : 0.0);
+    mi.gathered_weight_bytes = 2 * r.max_layer_params * ctx.options.state.weight;
+    mi.stored_activation_bytes = r.stored_bytes * in_flight_mb;
+    mi.working_activation_bytes = r.working_bytes;
+    if (rank == stages - 1) mi.head_buffer_bytes = tokens * d(m.vocab) / p.tp * (a + 4);
+    mi.runtime_bytes = ctx.runtime_overhead_bytes;
+    mi.fragmentation_fraction = ctx.fragmentation_fraction;
+    const MemoryBreakdown mem = memory_per_gpu(mi);
+    if (mem.total > worst_memory.total) {
+      worst_memory = mem;
+      worst_memory_rank = rank;
+    }
+  }
+
+  // Data parallelism: gradient reduction and (ZeRO/FSDP) parameter gathers of the rank.
+  const double dense_params = worst.params - worst.expert_params;
+  const double grad_bytes = dense_params * ctx.options.grad_reduce_bytes;
+  const double expert_grad_bytes = worst.expert_params * ctx.options.grad_reduce_bytes;
+  const double weight_bytes = dense_params * ctx.options.state.weight;
+  const double one_fwd = worst.fwd_s;
+  const double one_bwd = worst.bwd_s;
+  CommCost dp;
+  const bool hsdp = p.shard_group() < p.dp;
+  const double replica_ar = hsdp ? ev.coll(CollectiveOp::all_reduce, grad_bytes / (p.shard_group() * p.cp), pl.replica) : 0;
+  const double expert_ar = ev.coll(CollectiveOp::all_reduce, expert_grad_bytes, pl.expert_dp);
+  if (p.zero == 0) {
+    // DDP: bucketed AllReduce overlapped with the last micro-batch's backward.
+    dp.total_s = ev.coll(CollectiveOp::all_reduce, grad_bytes, pl.grad) + expert_ar;
+    dp.exposed_s = std::max(0.0, dp.total_s - one_bwd);
+  } else if (p.zero <= 2) {
+    // Distributed optimizer: ReduceScatter gradients after the last backward, AllGather the
+    // updated weights before the next forward; both overlapped with that micro-batch.
+    const GroupPlacement& g = hsdp ? pl.shard : pl.grad;
+    const double rs = ev.coll(CollectiveOp::reduce_scatter, grad_bytes, g) + replica_ar + expert_ar;
+    const double ag = ev.coll(CollectiveOp::all_gather, weight_bytes, g);
+    dp.total_s = rs + ag;
+    dp.exposed_s = std::max(0.0, rs - one_bwd) + std::max(0.0, ag - one_fwd);
+  } else {
+    // FSDP / ZeRO-3: every micro-batch gathers the weights for forward and again for
+    // backward and reduce-scatters the gradients, prefetched one layer ahead.
+    const double ag = ev.coll(CollectiveOp::all_gather, weight_bytes, pl.shard);
+    const double rs = ev.coll(CollectiveOp::reduce_scatter, grad_bytes, pl.shard);
+    const double layers = std::max(1.0, d(m.layers) / p.pp);
+    const double per_mb = 2 * ag + rs;
+    const double exposed_mb = std::max(0.0, ag - one_fwd) + std::max(0.0, ag + rs - one_bwd) + ag / layers;
+    dp.total_s = per_mb * micro_batches + replica_ar + expert_ar;
+    dp.exposed_s = exposed_mb * micro_batches + replica_ar + std::max(0.0, expert_ar - one_bwd);
+  }
+
+  // Pipeline: activations (1/tp of them with SP, as Megatron scatters them) between stages,
+  // forward and backward, for every micro-batch and chunk.
+  CommCost pp;
+  if (stages > 1) {
+    const double bytes = tokens * h * a / (shape.sp ? p.tp : 1);
+    const double one = ev.coll(CollectiveOp::send_recv, bytes, place_group(2, p.tp * p.cp * p.dp, ctx.domain_gpus));
+    pp.total_s = 2.0 * p.vp * (micro_batches + stages - 1) * one;
+    // 1F1B waits on each transfer; the interleaved schedule overlaps them except in the fill.
+    pp.exposed_s = p.vp == 1 ? pp.total_s : 2.0 * p.vp * (stages - 1) * one;
+  }
+  if (!ev.ok) return est;
+
+  // Optimizer step: Adam reads the gradient and the fp32 master weight and moments, writes
+  // them back and the 16-bit weight, on this GPU's shard (memory-bound).
+  const double shard = p.zero >= 1 ? static_cast<double>(std::min(p.shard_group(), p.dp)) * p.cp : 1.0;
+  const double expert_shard = p.zero >= 1 ? std::max(1.0, static_cast<double>(p.tp) * p.cp * p.dp / p.ep) : 1.0;
+  const double opt_params = dense_params / shard + worst.expert_params / expert_shard;
+  const double opt_bytes_per_param = ctx.options.state.grad + 2 * ctx.options.state.optimizer + ctx.options.state.weight;
+  const double optimizer_s = opt_params * opt_bytes_per_param / ctx.device.memory_bw_bytes_per_s;
+
+  const double tau = worst.tau_s;
+  const double bubble_s = (stages - 1.0) / p.vp * tau;
+  const double step = micro_batches * tau + bubble_s + dp.exposed_s + pp.exposed_s + optimizer_s;
+
+  est.valid = true;
+  est.gpus = p.gpus();
+  est.micro_batches = micro_batches;
+  est.tokens_per_step = static_cast<double>(p.global_batch_seqs()) * shape.seq_len;
+  est.step_time_s = step;
+  est.tokens_per_s = est.tokens_per_step / step;
+  est.tokens_per_s_per_gpu = est.tokens_per_s / est.gpus;
+  // 6N + causal attention per token (params.h), N the weights a token multiplies.
+  const double attn_per_token = 3 * attention_flops_per_token(m, static_cast<std::int64_t>(shape.seq_len), true);
+  est.model_flops_per_step = est.tokens_per_step * (6 * ctx.matmul_active_params + attn_per_token);
+  est.hardware_flops_per_step = total_hw_flops_per_mb * micro_batches * p.dp;
+  const double peak = ctx.gpu->dense(p.precision);
+  est.tflops_per_gpu = est.model_flops_per_step / step / est.gpus / 1e12;
+  est.mfu = est.model_flops_per_step / (step * est.gpus * peak);
+  // HFU counts the recomputed forward too (Korthikanti et al. 2022, sec. 6).
+  est.hfu = (est.model_flops_per_step + total_recompute_flops_per_mb * micro_batches * p.dp) / (step * est.gpus * peak);
+  est.bubble_fraction = (stages - 1.0) / (p.vp * static_cast<double>(micro_batches));
+  est.memory = worst_memory;
+  est.memory_stage = worst_memory_rank;
+  est.memory_capacity_bytes = ctx.usable_memory_bytes;
+  est.fits = worst_memory.total <= ctx.usable_memory_bytes;
+
+  TrainBreakdown& b = est.breakdown;
+  b.forward_s = micro_batches * worst.fwd_s;
+  b.backward_s = micro_batches * worst.bwd_s;
+  b.recompute_s = micro_batches * worst.recompute_s;
+  b.bubble_s = bubble_s;
+  b.optimizer_s = optimizer_s;
+  b.tp = {micro_batches * worst.tp_s, micro_batches * worst.tp_exposed_s};
+  b.cp = {micro_batches * worst.cp_s, micro_batches * worst.cp_exposed_s};
+  b.ep = {micro_batches * worst.ep_s, micro_batches * worst.ep_exposed_s};
+  b.pp = pp;
+  b.dp = dp;
+
+  const std::array<std::pair<double, Bottleneck>, 8> parts{{{b.forward_s + b.backward_s, Bottleneck::compute},
+                                                            {b.bubble_s, Bottleneck::pipeline_bubble},
+                                                            {b.tp.exposed_s, Bottleneck::tp_comm},
+                                                            {b.cp.exposed_s, Bottleneck::cp_comm},
+                                                            {b.ep.exposed_s, Bottleneck::ep_comm},
+                                                            {b.pp.exposed_s, Bottleneck::pp_comm},
+                                                            {b.dp.exposed_s, Bottleneck::dp_comm},
+                                                            {b.optimizer_s, Bottleneck::optimizer}}};
+  est.bottleneck = std::max_element(parts.begin(), parts.end())->second;
+  if (!est.fits) {
+    est.bottleneck = Bottleneck::memory;
+    std::snprintf(est.reason.data(), est.reason.size(), "needs %.1f GiB per GPU (pipeline rank %d), %.1f GiB usable",
+                  worst_memory.total / (1024.0 * 1024 * 1024), worst_memory_rank,
+                  ctx.usable_memory_bytes / (1024.0 * 1024 * 1024));
+  }
+  est.feasible = est.fits;
+  return est;
+}
+
+}  // namespace gpuplan

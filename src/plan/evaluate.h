@@ -1,0 +1,103 @@
+// The training evaluator: plan × model × cluster → Estimate (step time, throughput, MFU,
+// memory per GPU, and where the time goes). Build a TrainContext once per model, GPU and
+// cluster; evaluate() is then a pure function that never throws and never allocates, cheap
+// enough for a plan search to call millions of times. Formulas: docs/model/training.md.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "cost/collective.h"
+#include "cost/memory.h"
+#include "cost/roofline.h"
+#include "plan/placement.h"
+#include "plan/plan.h"
+
+namespace gpuplan {
+
+struct TrainOptions {
+  const Efficiency* efficiency = nullptr;  // replaces the catalog's entry for the GPU (fitting)
+  StateBytes state;                  // bytes per parameter (16 for mixed-precision Adam)
+  double grad_reduce_bytes = 2;      // per gradient element on the wire (bf16; fp32 = 4)
+  double runtime_overhead_bytes = -1;  // CUDA context + NCCL; < 0 = the efficiency entry's
+  double fragmentation_fraction = -1;  // < 0 = the efficiency entry's
+  double usable_memory_bytes = 0;      // 0 = the GPU's usable memory
+};
+
+// Everything about one model on one GPU in one cluster that does not depend on the plan.
+struct TrainContext {
+  const ModelSpec* model = nullptr;
+  const Gpu* gpu = nullptr;
+  const System* system = nullptr;  // may be null: a single scale-up domain of `domain_gpus`
+  const Fabric* fabric = nullptr;
+  const Efficiency* efficiency = nullptr;
+  RooflineDevice device;
+  CollectiveTopology topology;
+  TrainOptions options;
+  int domain_gpus = 1;
+  double usable_memory_bytes = 0;
+  double runtime_overhead_bytes = 0;
+  double fragmentation_fraction = 0;
+  double matmul_active_params = 0;  // params.h: weights one token multiplies (for 6N)
+  std::vector<std::uint8_t> layer_kind;  // per layer, workload/ops.h layer_kind
+  // prefix[i][k]: layers of kind k among the first i layers.
+  std::vector<std::array<std::int32_t, kLayerKinds>> prefix;
+};
+
+// Throws Error on bad input (a GPU without efficiency data, a system for another GPU).
+// `system` may be null for a single GPU or one domain; `fabric` may be null.
+TrainContext make_train_context(const Catalog& catalog, const ModelSpec& model, const Gpu& gpu,
+                                const System* system, const Fabric* fabric, const TrainOptions& options = {});
+
+// A communication kind's time per step, and the part not hidden behind compute.
+struct CommCost {
+  double total_s = 0;
+  double exposed_s = 0;
+};
+
+enum class Bottleneck { compute, pipeline_bubble, tp_comm, cp_comm, ep_comm, pp_comm, dp_comm, optimizer, memory };
+
+struct TrainBreakdown {
+  double forward_s = 0;    // compute of the slowest pipeline rank, all micro-batches
+  double backward_s = 0;
+  double recompute_s = 0;  // included in backward_s
+  double bubble_s = 0;
+  double optimizer_s = 0;
+  CommCost tp, cp, ep, pp, dp;  // dp: gradient reduction and parameter gathers (ZeRO/FSDP)
+};
+
+struct Estimate {
+  bool feasible = false;  // structurally valid and fits in memory
+  bool valid = false;     // structurally valid (the numbers below are meaningful)
+  bool fits = false;
+  std::array<char, 192> reason{};  // why not, when infeasible
+
+  int gpus = 0;
+  int micro_batches = 0;
+  double tokens_per_step = 0;
+  double step_time_s = 0;
+  double tokens_per_s = 0;
+  double tokens_per_s_per_gpu = 0;
+  double model_flops_per_step = 0;     // 6N + causal attention per token (params.h)
+  double hardware_flops_per_step = 0;  // what runs: + recompute, + FlashAttention's backward
+  double tflops_per_gpu = 0;           // model FLOP/s per GPU, in TFLOP/s
+  double mfu = 0;  // model FLOPs / (time × GPUs × dense peak of the plan's precision)
+  double hfu = 0;  // with recompute, same peak
+  double bubble_fraction = 0;  // (p - 1) / (v·m) (Narayanan et al. 2021)
+  MemoryBreakdown memory;      // the most loaded pipeline rank
+  double memory_capacity_bytes = 0;
+  int memory_stage = 0;        // which pipeline rank that is
+  TrainBreakdown breakdown;
+  Bottleneck bottleneck = Bottleneck::compute;
+
+  const char* reason_text() const { return reason.data(); }
+};
+
+Estimate evaluate(const TrainContext& ctx, const Plan& plan);
+
+const char* bottleneck_name(Bottleneck b);
+
+}  // namespace gpuplan

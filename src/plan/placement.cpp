@@ -1,0 +1,53 @@
+#include "plan/placement.h"
+
+#include <algorithm>
+
+namespace gpuplan {
+
+GroupPlacement place_group(int size, int stride, int domain_gpus) {
+  GroupPlacement g;
+  g.size = std::max(1, size);
+  g.stride = std::max(1, stride);
+  const int d = std::max(1, domain_gpus);
+  if (g.size == 1) return g;
+  if (g.stride >= d) {
+    // Every member in its own domain (DP under node-wide TP).
+    g.gpus_per_domain = 1;
+    g.domains = g.size;
+    g.domain_stride = g.stride / d;
+  } else if (g.stride * g.size <= d) {
+    g.gpus_per_domain = g.size;
+  } else {
+    g.gpus_per_domain = std::max(1, d / g.stride);
+    g.domains = (g.size + g.gpus_per_domain - 1) / g.gpus_per_domain;
+  }
+  return g;
+}
+
+Placement place_plan(const Plan& p, int domain_gpus) {
+  Placement pl;
+  const int tc = p.tp * p.cp;
+  pl.tp = place_group(p.tp, 1, domain_gpus);
+  pl.cp = place_group(p.cp, p.tp, domain_gpus);
+  pl.dp = place_group(p.dp, tc, domain_gpus);
+  pl.pp = place_group(p.pp, tc * p.dp, domain_gpus);
+  pl.ep = place_group(p.ep, 1, domain_gpus);
+  pl.expert_dp = place_group(std::max(1, tc * p.dp / std::max(1, p.ep)), p.ep, domain_gpus);
+  const int shard = std::min(p.shard_group(), p.dp);
+  pl.grad = place_group(p.dp * p.cp, p.tp, domain_gpus);
+  pl.shard = place_group(shard * p.cp, p.tp, domain_gpus);
+  pl.replica = place_group(std::max(1, p.dp / std::max(1, shard)), tc * shard, domain_gpus);
+  return pl;
+}
+
+CollectiveRequest collective_request(CollectiveOp op, double bytes, const GroupPlacement& g) {
+  CollectiveRequest r;
+  r.op = op;
+  r.bytes = bytes;
+  r.gpus_per_domain = g.gpus_per_domain;
+  r.domains = g.domains;
+  r.domain_stride = g.domain_stride;
+  return r;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,242 @@
+#include "report/collective_report.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "core/units.h"
+#include "report/table.h"
+
+namespace gpuplan {
+namespace {
+
+// GCC 12 reports a false -Wrestrict on `"literal" + std::string` at -O3 (bug 105329): fmt it is.
+std::string fabric_suffix(const CollectiveTopology& t) {
+  return t.fabric_id.empty() ? std::string() : fmt::format(" / {}", t.fabric_id);
+}
+
+std::string gbps(double bytes_per_s) { return fmt::format("{:.1f} GB/s", bytes_per_s / kGiga); }
+
+std::string op_title(CollectiveOp op) {
+  switch (op) {
+    case CollectiveOp::all_reduce:
+      return "AllReduce";
+    case CollectiveOp::all_gather:
+      return "AllGather";
+    case CollectiveOp::reduce_scatter:
+      return "ReduceScatter";
+    case CollectiveOp::all_to_all:
+      return "AllToAll";
+    case CollectiveOp::broadcast:
+      return "Broadcast";
+    case CollectiveOp::send_recv:
+      return "SendRecv";
+  }
+  return "?";
+}
+
+std::string busbw_rule(CollectiveOp op) {
+  switch (op) {
+    case CollectiveOp::all_reduce:
+      return "algbw x 2(n-1)/n";
+    case CollectiveOp::all_gather:
+    case CollectiveOp::reduce_scatter:
+    case CollectiveOp::all_to_all:
+      return "algbw x (n-1)/n";
+    default:
+      return "algbw x 1";
+  }
+}
+
+std::string gpus_text(int n) { return fmt::format("{} GPU{}", n, n == 1 ? "" : "s"); }
+
+std::string shape_text(const CollectiveRequest& r, const CollectiveTopology& t) {
+  std::string s = r.domains == 1 ? fmt::format("{} in one domain of {}", gpus_text(r.gpus_per_domain), t.domain_gpus)
+                                 : fmt::format("{} domains x {}", r.domains, gpus_text(r.gpus_per_domain));
+  if (r.domain_stride > 1) s += fmt::format(", {} domains apart", r.domain_stride);
+  if (r.concurrent > 1) s += fmt::format(", sharing links with {} other collectives", r.concurrent - 1);
+  return s;
+}
+
+std::string candidate_name(const CollectiveEstimate& e) {
+  return fmt::format("{}/{}", algorithm_name(e.algorithm), protocol_name(e.protocol));
+}
+
+nlohmann::ordered_json levels_json(const CollectiveEstimate& e, const CollectiveTopology& t) {
+  nlohmann::ordered_json levels = nlohmann::ordered_json::array();
+  for (int i = 0; i < t.level_count; ++i) {
+    if (e.level_bytes[i] <= 0) continue;
+    nlohmann::ordered_json l;
+    l["level"] = i;
+    l["name"] = t.level_names[i];
+    l["bytes_per_gpu"] = e.level_bytes[i];
+    l["bw_bytes_per_s"] = e.level_bw_bytes_per_s[i];
+    l["line_bw_bytes_per_s"] = t.levels[i].line_bw;
+    l["time_s"] = e.level_time_s[i];
+    levels.push_back(l);
+  }
+  return levels;
+}
+
+}  // namespace
+
+std::string collective_why(const CollectiveQuery& q, const CollectiveTopology& t, const CollectiveEstimate& chosen,
+                           const std::vector<CollectiveEstimate>& candidates) {
+  const CollectiveRequest& r = q.request;
+  std::string why;
+  if (r.gpus() == 1) return "one GPU: nothing to move";
+  if (r.algorithm == CollectiveAlgorithm::auto_) {
+    why = fmt::format("cheapest of {} algorithm/protocol lines (NCCL-style tuner)", candidates.size());
+    for (const auto& c : candidates) {
+      if (c.algorithm == chosen.algorithm && c.protocol == chosen.protocol) continue;
+      why += fmt::format("; next {} at {:+.0f}%", candidate_name(c), (c.time_s / chosen.time_s - 1) * 100);
+      break;
+    }
+  } else {
+    why = fmt::format("{} forced by --algorithm; {} is its cheapest protocol", algorithm_name(r.algorithm),
+                      protocol_name(chosen.protocol));
+  }
+  if (r.op == CollectiveOp::all_reduce && t.nvls() && r.algorithm == CollectiveAlgorithm::auto_ &&
+      r.gpus_per_domain < t.nvls_min_gpus) {
+    why += fmt::format("; NVLS not considered: NCCL uses it only for {} or more GPUs in a domain", t.nvls_min_gpus);
+  }
+  if ((r.op == CollectiveOp::all_gather || r.op == CollectiveOp::reduce_scatter) && t.nvls()) {
+    why += "; in-switch reduction (NVLS) does not speed up AllGather/ReduceScatter";
+  }
+  if (r.op == CollectiveOp::all_to_all) {
+    why += r.domains > 1 ? "; point-to-point, bound by the NICs across domains" : "; point-to-point over the switch";
+  }
+  return why;
+}
+
+nlohmann::ordered_json collective_json(const CollectiveQuery& q, const CollectiveTopology& t) {
+  const CollectiveRequest& r = q.request;
+  const CollectiveEstimate e = estimate_collective(r, t);
+  const auto candidates = collective_candidates(r, t);
+  nlohmann::ordered_json j;
+  j["op"] = op_name(r.op);
+  j["bytes"] = r.bytes;
+  j["dtype"] = q.dtype;
+  j["elements"] = std::floor(r.bytes / q.dtype_bytes);
+  j["gpus"] = r.gpus();
+  j["nodes"] = r.domains;
+  j["gpus_per_node"] = r.gpus_per_domain;
+  j["node_stride"] = r.domain_stride;
+  j["concurrent"] = r.concurrent;
+  j["system"] = t.system_id;
+  j["fabric"] = t.fabric_id.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(t.fabric_id);
+  j["collective_params"] = t.params_id;
+  j["ideal"] = q.ideal;
+  j["algorithm_requested"] = algorithm_name(r.algorithm);
+  j["algorithm"] = r.gpus() > 1 ? algorithm_name(e.algorithm) : "none";
+  j["protocol"] = r.gpus() > 1 ? nlohmann::ordered_json(protocol_name(e.protocol)) : nlohmann::ordered_json();
+  j["why"] = collective_why(q, t, e, candidates);
+  j["time_s"] = e.time_s;
+  j["latency_s"] = e.latency_s;
+  j["transfer_s"] = e.transfer_s;
+  j["algbw_bytes_per_s"] = e.algbw_bytes_per_s;
+  j["busbw_bytes_per_s"] = e.busbw_bytes_per_s;
+  j["busbw_factor"] = busbw_factor(r.op, r.gpus());
+  j["bottleneck_level"] = t.level_names[e.bottleneck_level];
+  j["levels"] = levels_json(e, t);
+  j["candidates"] = nlohmann::ordered_json::array();
+  for (const auto& c : candidates) {
+    nlohmann::ordered_json cj;
+    cj["algorithm"] = algorithm_name(c.algorithm);
+    cj["protocol"] = protocol_name(c.protocol);
+    cj["time_s"] = c.time_s;
+    cj["busbw_bytes_per_s"] = c.busbw_bytes_per_s;
+    j["candidates"].push_back(cj);
+  }
+  return j;
+}
+
+std::string collective_text(const CollectiveQuery& q, const CollectiveTopology& t) {
+  const CollectiveRequest& r = q.request;
+  const CollectiveEstimate e = estimate_collective(r, t);
+  const auto candidates = collective_candidates(r, t);
+  std::string out = fmt::format("{} of {} ({}) over {} on {}{}: {}{}\n", op_title(r.op), format_bytes(r.bytes, true),
+                                q.dtype, gpus_text(r.gpus()), t.system_id, fabric_suffix(t), shape_text(r, t),
+                                q.ideal ? " [idealised: line rate, no latency]" : "");
+  out += fmt::format("  time        {}  (latency {} + transfer {})\n", format_seconds(e.time_s),
+                     format_seconds(e.latency_s), format_seconds(e.transfer_s));
+  out += fmt::format("  algbw       {}\n", gbps(e.algbw_bytes_per_s));
+  out += fmt::format("  busbw       {}  ({})\n", gbps(e.busbw_bytes_per_s), busbw_rule(r.op));
+  if (r.gpus() > 1)
+    out += fmt::format("  algorithm   {} / {}\n", algorithm_name(e.algorithm), protocol_name(e.protocol));
+  else
+    out += "  algorithm   none\n";
+  out += fmt::format("  why         {}\n", collective_why(q, t, e, candidates));
+  if (r.gpus() > 1) {
+    out += fmt::format("  bottleneck  {}\n\n", t.level_names[e.bottleneck_level]);
+    using A = TextTable::Align;
+    TextTable levels({"level", "bytes per GPU", "bandwidth per GPU", "line rate", "time"},
+                     {A::left, A::right, A::right, A::right, A::right});
+    for (int i = 0; i < t.level_count; ++i) {
+      if (e.level_bytes[i] <= 0) continue;
+      levels.add_row({t.level_names[i], format_bytes(e.level_bytes[i], true), gbps(e.level_bw_bytes_per_s[i]),
+                      gbps(t.levels[i].line_bw), format_seconds(e.level_time_s[i])});
+    }
+    out += levels.render();
+    TextTable cands({"candidate", "time", "busbw"}, {A::left, A::right, A::right});
+    for (const auto& c : candidates) {
+      cands.add_row({candidate_name(c), format_seconds(c.time_s), gbps(c.busbw_bytes_per_s)});
+    }
+    out += fmt::format("\n{}", cands.render());
+  }
+  return out;
+}
+
+std::vector<double> collective_sweep_sizes() {
+  std::vector<double> sizes;
+  for (double s = 512; s <= 16 * kGiB; s *= 2) sizes.push_back(s);
+  return sizes;
+}
+
+std::string collective_sweep_text(const CollectiveQuery& q, const CollectiveTopology& t) {
+  using A = TextTable::Align;
+  TextTable table({"size (B)", "count", "time (us)", "algbw (GB/s)", "busbw (GB/s)", "algorithm", "bottleneck"},
+                  {A::right, A::right, A::right, A::right, A::right, A::left, A::left});
+  CollectiveRequest r = q.request;
+  for (double bytes : collective_sweep_sizes()) {
+    r.bytes = bytes;
+    const CollectiveEstimate e = estimate_collective(r, t);
+    table.add_row({fmt_number(bytes), fmt_number(std::floor(bytes / q.dtype_bytes)),
+                   fmt::format("{:.1f}", e.time_s * 1e6), fmt::format("{:.2f}", e.algbw_bytes_per_s / kGiga),
+                   fmt::format("{:.2f}", e.busbw_bytes_per_s / kGiga), candidate_name(e),
+                   t.level_names[e.bottleneck_level]});
+  }
+  return fmt::format("{} sweep over {} on {}{}: {} ({}){}\n", op_title(r.op), gpus_text(r.gpus()), t.system_id,
+                     fabric_suffix(t), shape_text(r, t), q.dtype, q.ideal ? " [idealised]" : "") +
+         table.render();
+}
+
+nlohmann::ordered_json collective_sweep_json(const CollectiveQuery& q, const CollectiveTopology& t) {
+  nlohmann::ordered_json j;
+  CollectiveRequest r = q.request;
+  j["op"] = op_name(r.op);
+  j["gpus"] = r.gpus();
+  j["nodes"] = r.domains;
+  j["gpus_per_node"] = r.gpus_per_domain;
+  j["system"] = t.system_id;
+  j["fabric"] = t.fabric_id.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(t.fabric_id);
+  j["dtype"] = q.dtype;
+  j["ideal"] = q.ideal;
+  j["rows"] = nlohmann::ordered_json::array();
+  for (double bytes : collective_sweep_sizes()) {
+    r.bytes = bytes;
+    const CollectiveEstimate e = estimate_collective(r, t);
+    nlohmann::ordered_json row;
+    row["bytes"] = bytes;
+    row["time_s"] = e.time_s;
+    row["algbw_bytes_per_s"] = e.algbw_bytes_per_s;
+    row["busbw_bytes_per_s"] = e.busbw_bytes_per_s;
+    row["algorithm"] = algorithm_name(e.algorithm);
+    row["protocol"] = protocol_name(e.protocol);
+    row["bottleneck_level"] = t.level_names[e.bottleneck_level];
+    j["rows"].push_back(row);
+  }
+  return j;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,26 @@
+// Text and JSON views of systems (nodes, racks), fabrics and cloud price offers: the tables
+// behind `gpuplan systems`, `gpuplan system NAME` and `gpuplan clouds`.
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+
+namespace gpuplan {
+
+nlohmann::ordered_json system_json(const System& s, const Catalog& catalog);  // with derived figures
+nlohmann::ordered_json fabric_json(const Fabric& f, const Catalog& catalog);  // levels from the node up
+nlohmann::ordered_json systems_json(const Catalog& catalog);                  // every system and fabric
+std::string systems_table_text(const Catalog& catalog);
+std::string system_detail_text(const System& s, const Catalog& catalog);
+std::string fabric_detail_text(const Fabric& f, const Catalog& catalog);
+
+nlohmann::ordered_json offers_json(const std::vector<const CloudOffer*>& offers);
+std::string offers_table_text(const std::vector<const CloudOffer*>& offers);
+
+// "450 GB/s", "3.6 TB/s", "2.05 TB/s": three significant digits, trailing zeros dropped.
+std::string format_bandwidth(double bytes_per_s);
+
+}  // namespace gpuplan

@@ -1,0 +1,271 @@
+#include "report/train_report.h"
+
+#include <array>
+#include <cmath>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/units.h"
+#include "report/table.h"
+
+namespace gpuplan {
+namespace {
+
+std::string gib(double bytes) { return fmt::format("{:.1f} GiB", bytes / kGiB); }
+std::string secs(double s) { return format_seconds(s); }
+std::string pct(double f) { return fmt::format("{:.1f}%", 100 * f); }
+
+int seq_of(const Plan& p, const ModelSpec& m) { return p.seq_len > 0 ? p.seq_len : static_cast<int>(m.max_seq_len); }
+
+}  // namespace
+
+std::string plan_summary(const Plan& p, const ModelSpec& m) {
+  std::string s = fmt::format("tp {}", p.tp);
+  if (p.sp && p.tp > 1) s += " (sp)";
+  s += fmt::format(" · pp {}", p.pp);
+  if (p.vp > 1) s += fmt::format(" (vp {})", p.vp);
+  s += fmt::format(" · dp {}", p.dp);
+  if (p.cp > 1) s += fmt::format(" · cp {}", p.cp);
+  if (p.ep > 1) s += fmt::format(" · ep {}", p.ep);
+  if (p.zero > 0) s += p.zero == 3 ? " · fsdp" : fmt::format(" · zero {}", p.zero);
+  if (p.dp_shard > 0 && p.dp_shard < p.dp) s += fmt::format(" (shard {})", p.dp_shard);
+  s += fmt::format(" · mb {} · gb {} · seq {} · {} · {}", p.micro_batch, p.global_batch_seqs(), seq_of(p, m),
+                   recompute_name(p.recompute), precision_name(p.precision));
+  return s;
+}
+
+nlohmann::ordered_json plan_json(const Plan& p, const ModelSpec& m) {
+  nlohmann::ordered_json j;
+  j["tp"] = p.tp;
+  j["pp"] = p.pp;
+  j["vp"] = p.vp;
+  j["dp"] = p.dp;
+  j["cp"] = p.cp;
+  j["ep"] = p.ep;
+  j["sp"] = p.sp;
+  j["zero"] = p.zero;
+  j["dp_shard"] = p.shard_group();
+  j["micro_batch"] = p.micro_batch;
+  j["global_batch"] = p.global_batch_seqs();
+  j["seq_len"] = seq_of(p, m);
+  j["recompute"] = recompute_name(p.recompute);
+  j["precision"] = precision_name(p.precision);
+  j["tp_comm_overlap"] = p.tp_comm_overlap;
+  return j;
+}
+
+static nlohmann::ordered_json memory_breakdown_json(const MemoryBreakdown& m) {
+  nlohmann::ordered_json j;
+  j["weights_bytes"] = m.weights;
+  j["gradients_bytes"] = m.gradients;
+  j["optimizer_bytes"] = m.optimizer;
+  j["activations_bytes"] = m.activations;
+  j["head_buffers_bytes"] = m.head_buffers;
+  j["gathered_weights_bytes"] = m.gathered_weights;
+  j["runtime_bytes"] = m.runtime;
+  j["fragmentation_bytes"] = m.fragmentation;
+  j["total_bytes"] = m.total;
+  return j;
+}
+
+static std::string header(const TrainContext& ctx, const Plan& p) {
+  return fmt::format("{} on {} × {}{}\nplan: {}\n", ctx.model->id, p.gpus(), ctx.gpu->id,
+                     ctx.system ? fmt::format(" ({}{})", ctx.system->id, ctx.fabric ? ", " + ctx.fabric->id : "") : "",
+                     plan_summary(p, *ctx.model));
+}
+
+std::string train_text(const TrainContext& ctx, const Plan& p, const Estimate& e) {
+  std::string out = header(ctx, p);
+  if (!e.valid) return out + fmt::format("infeasible: {}\n", e.reason_text());
+  out += fmt::format("step time      {}   ({} micro-batches of {} sequences per replica)\n", secs(e.step_time_s),
+                     e.micro_batches, p.micro_batch);
+  out += fmt::format("throughput     {} tokens/s, {} per GPU\n", fmt_number(e.tokens_per_s), fmt_number(e.tokens_per_s_per_gpu));
+  out += fmt::format("model FLOP/s   {} TFLOP/s per GPU · MFU {} · HFU {} (of the {} dense peak)\n",
+                     fmt_number(e.tflops_per_gpu, 1), pct(e.mfu), pct(e.hfu), precision_name(p.precision));
+  out += fmt::format("memory per GPU {} of {} usable: {}\n", gib(e.memory.total), gib(e.memory_capacity_bytes),
+                     e.fits ? "fits" : fmt::format("DOES NOT FIT ({})", e.reason_text()));
+  TextTable t({"where the step goes", "total", "exposed", "share"},
+              {TextTable::Align::left, TextTable::Align::right, TextTable::Align::right, TextTable::Align::right});
+  const TrainBreakdown& b = e.breakdown;
+  auto row = [&](const std::string& name, double total, double exposed) {
+    if (total <= 0 && exposed <= 0) return;
+    t.add_row({name, secs(total), secs(exposed), pct(exposed / e.step_time_s)});
+  };
+  row("compute: forward", b.forward_s, b.forward_s);
+  row(b.recompute_s > 0 ? fmt::format("compute: backward (recompute {})", secs(b.recompute_s)) : "compute: backward",
+      b.backward_s, b.backward_s);
+  row("pipeline bubble", b.bubble_s, b.bubble_s);
+  row("TP communication", b.tp.total_s, b.tp.exposed_s);
+  row("CP communication", b.cp.total_s, b.cp.exposed_s);
+  row("EP communication", b.ep.total_s, b.ep.exposed_s);
+  row("PP communication", b.pp.total_s, b.pp.exposed_s);
+  row(p.zero >= 3 ? "DP communication (FSDP gathers + reductions)" : "DP communication (gradients)", b.dp.total_s,
+      b.dp.exposed_s);
+  row("optimizer step", b.optimizer_s, b.optimizer_s);
+  out += t.render();
+  out += fmt::format("bottleneck: {}\n", bottleneck_name(e.bottleneck));
+  return out;
+}
+
+nlohmann::ordered_json train_json(const TrainContext& ctx, const Plan& p, const Estimate& e) {
+  nlohmann::ordered_json j;
+  j["model"] = ctx.model->id;
+  j["gpu"] = ctx.gpu->id;
+  j["system"] = ctx.system ? ctx.system->id : "";
+  j["fabric"] = ctx.fabric ? ctx.fabric->id : "";
+  j["gpus"] = p.gpus();
+  j["plan"] = plan_json(p, *ctx.model);
+  j["feasible"] = e.feasible;
+  j["reason"] = e.reason_text();
+  if (!e.valid) return j;
+  j["step_time_s"] = e.step_time_s;
+  j["tokens_per_step"] = e.tokens_per_step;
+  j["tokens_per_s"] = e.tokens_per_s;
+  j["tokens_per_s_per_gpu"] = e.tokens_per_s_per_gpu;
+  j["tflops_per_gpu"] = e.tflops_per_gpu;
+  j["mfu"] = e.mfu;
+  j["hfu"] = e.hfu;
+  j["model_flops_per_step"] = e.model_flops_per_step;
+  j["hardware_flops_per_step"] = e.hardware_flops_per_step;
+  j["micro_batches"] = e.micro_batches;
+  j["bubble_fraction"] = e.bubble_fraction;
+  j["memory_per_gpu_bytes"] = e.memory.total;
+  j["memory_capacity_bytes"] = e.memory_capacity_bytes;
+  j["fits"] = e.fits;
+  j["memory"] = memory_breakdown_json(e.memory);
+  const TrainBreakdown& b = e.breakdown;
+  nlohmann::ordered_json br;
+  br["forward_s"] = b.forward_s;
+  br["backward_s"] = b.backward_s;
+  br["recompute_s"] = b.recompute_s;
+  br["bubble_s"] = b.bubble_s;
+  br["optimizer_s"] = b.optimizer_s;
+  auto comm = [&](const char* name, const CommCost& c) {
+    br[fmt::format("{}_comm_s", name)] = c.total_s;
+    br[fmt::format("{}_comm_exposed_s", name)] = c.exposed_s;
+  };
+  comm("tp", b.tp);
+  comm("cp", b.cp);
+  comm("ep", b.ep);
+  comm("pp", b.pp);
+  comm("dp", b.dp);
+  j["breakdown"] = br;
+  j["bottleneck"] = bottleneck_name(e.bottleneck);
+  return j;
+}
+
+std::string memory_text(const TrainContext& ctx, const Plan& p, const Estimate& e) {
+  std::string out = header(ctx, p);
+  if (!e.valid) return out + fmt::format("infeasible: {}\n", e.reason_text());
+  const MemoryBreakdown& m = e.memory;
+  TextTable t({fmt::format("memory per GPU (pipeline rank {})", e.memory_stage), "GiB", "share"},
+              {TextTable::Align::left, TextTable::Align::right, TextTable::Align::right});
+  auto row = [&](const std::string& name, double bytes) {
+    t.add_row({name, fmt::format("{:.2f}", bytes / kGiB), pct(bytes / m.total)});
+  };
+  const char* shard = p.zero >= 3 ? "sharded" : "replicated";
+  row(fmt::format("weights ({}, {} B/param)", shard, ctx.options.state.weight), m.weights);
+  row(fmt::format("gradients ({} B/param{})", ctx.options.state.grad, p.zero >= 2 ? ", sharded" : ""), m.gradients);
+  row(fmt::format("optimizer: fp32 master + Adam m, v ({} B/param{})", ctx.options.state.optimizer,
+                  p.zero >= 1 ? ", sharded" : ""),
+      m.optimizer);
+  row(fmt::format("activations ({} recompute, micro-batches in flight)", recompute_name(p.recompute)), m.activations);
+  if (m.head_buffers > 0) row("logits and loss buffers", m.head_buffers);
+  if (m.gathered_weights > 0) row("gathered weights (ZeRO-3/FSDP prefetch)", m.gathered_weights);
+  row("runtime: CUDA context + NCCL buffers", m.runtime);
+  row("allocator fragmentation", m.fragmentation);
+  t.add_row({"total", fmt::format("{:.2f}", m.total / kGiB), "100.0%"});
+  out += t.render();
+  out += fmt::format("{} usable on {}: {}\n", gib(e.memory_capacity_bytes), ctx.gpu->id,
+                     e.fits ? fmt::format("fits, {} free", gib(e.memory_capacity_bytes - m.total))
+                            : fmt::format("DOES NOT FIT, {} short", gib(m.total - e.memory_capacity_bytes)));
+  return out;
+}
+
+nlohmann::ordered_json memory_json(const TrainContext& ctx, const Plan& p, const Estimate& e) {
+  nlohmann::ordered_json j;
+  j["model"] = ctx.model->id;
+  j["gpu"] = ctx.gpu->id;
+  j["gpus"] = p.gpus();
+  j["plan"] = plan_json(p, *ctx.model);
+  j["valid"] = e.valid;
+  j["reason"] = e.reason_text();
+  if (!e.valid) return j;
+  j["memory_per_gpu_bytes"] = e.memory.total;
+  j["memory_capacity_bytes"] = e.memory_capacity_bytes;
+  j["fits"] = e.fits;
+  j["pipeline_rank"] = e.memory_stage;
+  j["memory"] = memory_breakdown_json(e.memory);
+  return j;
+}
+
+namespace {
+
+struct ThumbRow {
+  const char* size;
+  double params;
+  const char* seed_weights;
+  const char* seed_training;
+  const char* seed_gpus;
+};
+
+// Source: shared/seeds/000_1cdbbc23618e7cc1.txt, "GPU Requirements by Model Size" (line 961):
+// "Training memory = parameters x 4 (FP16 params, gradients, Adam 2 moments) + activations".
+constexpr std::array<ThumbRow, 5> kThumb{{{"7B", 7e9, "14 GB", "~56 GB", "1× H100 (80GB)"},
+                                          {"13B", 13e9, "26 GB", "~104 GB", "2× H100"},
+                                          {"70B", 70e9, "140 GB", "~560 GB", "8× H100"},
+                                          {"405B", 405e9, "810 GB", "~3.2 TB", "40+ H100"},
+                                          {"1T", 1e12, "2 TB", "~8 TB", "100+ H100"}}};
+
+}  // namespace
+
+std::string rule_of_thumb_text(const Gpu& gpu, const StateBytes& s) {
+  const double per_param = s.weight + s.grad + s.optimizer;
+  TextTable t({"model", "seed: weights", "seed: to train", "seed: GPUs", fmt::format("states at {:.0f} B/param", per_param),
+               fmt::format("{} needed for states alone", gpu.id)},
+              {TextTable::Align::left, TextTable::Align::right, TextTable::Align::right, TextTable::Align::left,
+               TextTable::Align::right, TextTable::Align::right});
+  for (const ThumbRow& r : kThumb) {
+    const double bytes = r.params * per_param;
+    t.add_row({r.size, r.seed_weights, r.seed_training, r.seed_gpus, format_bytes(bytes),
+               fmt_number(std::ceil(bytes / gpu.usable_memory_bytes))});
+  }
+  std::string out = "The seed documents' rule of thumb (shared/seeds/000, \"GPU Requirements by Model Size\") counts\n"
+                    "8 bytes per parameter: 16-bit weights, gradients and two Adam moments.\n";
+  out += t.render();
+  out += fmt::format(
+      "Why the full accounting differs: mixed-precision Adam keeps {:.0f} bytes per parameter before any\n"
+      "activation ({} B 16-bit weights + {} B gradients + {} B fp32 master weights and moments; Rajbhandari\n"
+      "et al. 2020), not 8. A 7B model needs {} for its states alone, more than one {} holds\n"
+      "({} usable), so \"7B trains on one 80 GB H100\" needs ZeRO/FSDP sharding over several GPUs, or\n"
+      "optimizer offload, plus room for activations, CUDA context and NCCL buffers. See `gpuplan memory`.\n",
+      per_param, s.weight, s.grad, s.optimizer, format_bytes(7e9 * per_param), gpu.id, gib(gpu.usable_memory_bytes));
+  return out;
+}
+
+nlohmann::ordered_json rule_of_thumb_json(const Gpu& gpu, const StateBytes& s) {
+  const double per_param = s.weight + s.grad + s.optimizer;
+  nlohmann::ordered_json j;
+  j["source"] = "shared/seeds/000_1cdbbc23618e7cc1.txt, GPU Requirements by Model Size";
+  j["seed_bytes_per_param"] = 8;
+  j["bytes_per_param"] = per_param;
+  j["gpu"] = gpu.id;
+  j["rows"] = nlohmann::ordered_json::array();
+  for (const ThumbRow& r : kThumb) {
+    nlohmann::ordered_json row;
+    row["model"] = r.size;
+    row["params"] = r.params;
+    row["seed_weights"] = r.seed_weights;
+    row["seed_training"] = r.seed_training;
+    row["seed_gpus"] = r.seed_gpus;
+    row["weights_bytes"] = r.params * s.weight;
+    row["seed_training_bytes"] = r.params * 8;
+    row["states_bytes"] = r.params * per_param;
+    row["gpus_for_states"] = std::ceil(r.params * per_param / gpu.usable_memory_bytes);
+    j["rows"].push_back(row);
+  }
+  return j;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,28 @@
+// Text and JSON for training estimates: `gpuplan train`, `gpuplan memory` (with the seed
+// documents' rule-of-thumb table) and the plan part of `gpuplan validate training`.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "plan/evaluate.h"
+
+namespace gpuplan {
+
+// "tp 8 · pp 4 (vp 2) · dp 16 · sp · zero 1 · mb 1 · gb 1024 · seq 4096 · selective · bf16"
+std::string plan_summary(const Plan& plan, const ModelSpec& model);
+nlohmann::ordered_json plan_json(const Plan& plan, const ModelSpec& model);
+
+std::string train_text(const TrainContext& ctx, const Plan& plan, const Estimate& est);
+nlohmann::ordered_json train_json(const TrainContext& ctx, const Plan& plan, const Estimate& est);
+
+std::string memory_text(const TrainContext& ctx, const Plan& plan, const Estimate& est);
+nlohmann::ordered_json memory_json(const TrainContext& ctx, const Plan& plan, const Estimate& est);
+
+// The seed documents' table (7B → 14 GB weights, ~56 GB to train ... 1T → 2 TB, ~8 TB: 8
+// bytes per parameter) beside the 16 bytes per parameter of mixed-precision Adam.
+std::string rule_of_thumb_text(const Gpu& gpu, const StateBytes& state);
+nlohmann::ordered_json rule_of_thumb_json(const Gpu& gpu, const StateBytes& state);
+
+}  // namespace gpuplan

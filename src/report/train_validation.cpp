@@ -1,0 +1,393 @@
+#include "report/train_validation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <optional>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "core/strings.h"
+#include "core/units.h"
+#include "plan/fit.h"
+#include "plan/resolve.h"
+#include "plan/train_setup.h"
+#include "report/table.h"
+#include "report/train_report.h"
+
+namespace gpuplan {
+namespace {
+
+struct Columns {
+  const CsvTable& csv;
+  std::optional<std::size_t> get(std::string_view name) const { return csv.find_column(name); }
+  std::string text(const CsvTable::Row& row, std::string_view name) const {
+    const auto c = get(name);
+    return c ? std::string(csv.cell(row, *c)) : std::string();
+  }
+  // A number; nullopt when the column is absent, blank or "unknown".
+  std::optional<double> num(const CsvTable::Row& row, std::string_view name) const {
+    const auto c = get(name);
+    if (!c) return std::nullopt;
+    const std::string_view cell = csv.cell(row, *c);
+    if (cell.empty() || to_lower(cell) == "unknown") return std::nullopt;
+    return csv.number(row, *c);
+  }
+  std::optional<int> integer(const CsvTable::Row& row, std::string_view name) const {
+    const auto v = num(row, name);
+    if (!v) return std::nullopt;
+    if (*v != std::floor(*v) || *v < 0) {
+      throw Error(fmt::format("{}: expected a whole number", csv.where(row, *get(name))));
+    }
+    return static_cast<int>(*v);
+  }
+};
+
+// "NVIDIA-NeMo/Megatron-Bridge docs/performance-summary.md, section ..." -> the part before
+// the first comma or parenthesis, at most 40 characters.
+std::string short_source(const std::string& source) {
+  std::string s = source.substr(0, std::min(source.find(','), source.find(" (")));
+  if (s.size() > 40) s = s.substr(0, 40);
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s.empty() ? "(no source)" : s;
+}
+
+// A model shape from the row's own columns, when the zoo has no matching entry.
+ModelSpec model_from_row(const Columns& c, const CsvTable::Row& row, std::string& assumptions) {
+  ModelSpec m;
+  m.id = "row shape";
+  auto need = [&](std::string_view col) {
+    const auto v = c.integer(row, col);
+    if (!v || *v <= 0) throw Error(fmt::format("{}: column '{}' is needed to build the model", c.csv.file(), col));
+    return static_cast<std::int64_t>(*v);
+  };
+  m.layers = need("layers");
+  m.hidden = need("hidden");
+  m.heads = need("heads");
+  m.kv_heads = c.integer(row, "kv_heads").value_or(static_cast<int>(m.heads));
+  m.head_dim = m.hidden / m.heads;
+  m.ffn_hidden = c.integer(row, "ffn_hidden").value_or(0);
+  const auto vocab = c.integer(row, "vocab");
+  m.vocab = vocab.value_or(51200);
+  if (!vocab) assumptions += "vocab 51,200 (blank); ";
+  m.max_seq_len = c.integer(row, "seq_len").value_or(2048);
+  m.norm = NormKind::layernorm;
+  // GPT-style MLPs are 4h wide with one activation (GeLU, ReLU²); LLaMA-style SwiGLU ones are
+  // not (8h/3 rounded, or any other width).
+  if (m.ffn_hidden > 0 && m.ffn_hidden != 4 * m.hidden) {
+    m.mlp = MlpKind::swiglu;
+    assumptions += "SwiGLU (ffn != 4h); ";
+  } else {
+    m.mlp = MlpKind::gelu;
+  }
+  if (const auto experts = c.integer(row, "moe_experts"); experts && *experts > 0) {
+    m.moe.experts = *experts;
+    m.moe.shared_experts = c.integer(row, "moe_shared_experts").value_or(0);
+    m.moe.top_k = c.integer(row, "moe_topk").value_or(2);
+    m.moe.expert_ffn_hidden = c.integer(row, "moe_ffn_hidden").value_or(static_cast<int>(m.ffn_hidden));
+    m.moe.dense_layers = c.integer(row, "moe_dense_layers").value_or(0);
+    if (m.ffn_hidden == 0) m.ffn_hidden = m.moe.expert_ffn_hidden;
+  }
+  if (m.ffn_hidden <= 0) throw Error(fmt::format("{}:{}: no ffn_hidden", c.csv.file(), row.line));
+  return m;
+}
+
+std::optional<bool> parse_flag(const std::string& text) {
+  const std::string t = to_lower(text);
+  if (t == "1" || t == "true" || t == "yes") return true;
+  if (t == "0" || t == "false" || t == "no") return false;
+  return std::nullopt;
+}
+
+std::string chosen_text(const Plan& p, const PlanUnknowns& u) {
+  std::vector<std::string> parts;
+  if (u.layout) parts.push_back(fmt::format("tp {} pp {} dp {}", p.tp, p.pp, p.dp));
+  if (u.micro_batch) parts.push_back(fmt::format("mb {}", p.micro_batch));
+  if (u.sp) parts.push_back(p.sp ? "sp" : "no sp");
+  if (u.zero) parts.push_back(fmt::format("zero {}", p.zero));
+  if (u.recompute) parts.push_back(fmt::format("{} recompute", recompute_name(p.recompute)));
+  return join(parts, ", ");
+}
+
+double within(const std::vector<double>& errors, double bound) {
+  if (errors.empty()) return 0;
+  const auto n = std::count_if(errors.begin(), errors.end(), [&](double e) { return std::fabs(e) <= bound; });
+  return static_cast<double>(n) / static_cast<double>(errors.size());
+}
+
+TrainValidationRow predict_row(const Columns& c, const CsvTable::Row& row, const Catalog& catalog,
+                               std::deque<ModelSpec>& models, std::vector<FitSample>& samples) {
+  TrainValidationRow r;
+  r.line = row.line;
+  r.id = c.text(row, "id");
+  r.source = short_source(c.text(row, "source"));
+  r.gpu = c.text(row, "gpu");
+  const Gpu* gpu = catalog.find_gpu(r.gpu);
+  if (!gpu) {
+    r.skipped = fmt::format("GPU '{}' is not in the catalog", r.gpu);
+    return r;
+  }
+  r.gpu = gpu->id;
+  r.gpus = c.integer(row, "num_gpus").value_or(0);
+  if (r.gpus <= 0) {
+    r.skipped = "no num_gpus";
+    return r;
+  }
+
+  // The model: the zoo entry the row names when its shape agrees with the row, else the row's.
+  const ModelSpec* model = nullptr;
+  const std::string ref = c.text(row, "model_ref");
+  if (!ref.empty()) {
+    if (const ModelSpec* zoo = catalog.find_model(ref)) {
+      const auto layers = c.integer(row, "layers");
+      const auto hidden = c.integer(row, "hidden");
+      if ((!layers || *layers == zoo->layers) && (!hidden || *hidden == zoo->hidden)) model = zoo;
+      else r.assumptions += fmt::format("zoo '{}' differs from the row: row shape used; ", ref);
+    } else {
+      r.assumptions += fmt::format("'{}' not in the zoo: row shape used; ", ref);
+    }
+  }
+  if (!model) {
+    models.push_back(model_from_row(c, row, r.assumptions));
+    model = &models.back();
+  }
+  r.model = model->id;
+
+  const int per_node = c.integer(row, "gpus_per_node").value_or(0);
+  const System* system = r.gpus > 1 ? default_system_for(catalog, *gpu, per_node) : nullptr;
+  if (r.gpus > 1 && !system) {
+    r.skipped = fmt::format("no system in the catalog is built from {}", gpu->id);
+    return r;
+  }
+  r.system = system ? system->id : "";
+
+  Plan p;
+  PlanUnknowns u;
+  const auto tp = c.integer(row, "tp");
+  const auto pp = c.integer(row, "pp");
+  const auto dp = c.integer(row, "dp");
+  p.cp = c.integer(row, "cp").value_or(1);
+  p.ep = c.integer(row, "ep").value_or(1);
+  p.vp = c.integer(row, "vp").value_or(1);
+  if (tp && pp) {
+    p.tp = *tp;
+    p.pp = *pp;
+    p.dp = dp.value_or(r.gpus / std::max(1, p.tp * p.pp * p.cp));
+  } else {
+    u.layout = true;
+  }
+  const auto sp = parse_flag(c.text(row, "sequence_parallel"));
+  p.sp = sp.value_or(false);
+  u.sp = !sp.has_value();
+  const auto zero = c.integer(row, "zero_stage");
+  p.zero = zero.value_or(0);
+  u.zero = !zero.has_value();
+  if (const auto shard = c.integer(row, "dp_shard"); shard && dp && *shard < *dp) p.dp_shard = *shard;
+  const auto mb = c.integer(row, "micro_batch");
+  p.micro_batch = mb.value_or(1);
+  u.micro_batch = !mb.has_value();
+  const auto gb = c.integer(row, "global_batch_seqs");
+  if (!gb) {
+    r.skipped = "no global batch: step time undefined";
+    return r;
+  }
+  p.global_batch = *gb;
+  p.seq_len = c.integer(row, "seq_len").value_or(static_cast<int>(model->max_seq_len));
+  const auto recompute = parse_recompute(c.text(row, "recompute"));
+  p.recompute = recompute.value_or(Recompute::none);
+  u.recompute = !recompute.has_value();
+  const auto precision = parse_precision(c.text(row, "precision"));
+  p.precision = precision.value_or(Precision::bf16);
+
+  // Measured step time, or derived from tokens/s per GPU.
+  if (const auto step = c.num(row, "measured_step_time_s")) {
+    r.measured_step_s = *step;
+  } else if (const auto tps = c.num(row, "measured_tokens_per_s_per_gpu"); tps && *tps > 0) {
+    r.measured_step_s = static_cast<double>(p.global_batch) * p.seq_len / (*tps * r.gpus);
+    r.measured_derived = true;
+  }
+
+  const TrainContext ctx = make_train_context(catalog, *model, *gpu, system, nullptr);
+  const Resolved res = resolve_fastest(ctx, p, u, r.gpus);
+  r.plan = res.plan;
+  r.estimate = res.estimate;
+  if (u.any()) r.chosen = chosen_text(res.plan, u);
+  if (!res.estimate.valid) {
+    r.skipped = fmt::format("infeasible: {}", res.estimate.reason_text());
+    return r;
+  }
+  r.evaluated = true;
+  r.predicted_step_s = res.estimate.step_time_s;
+  if (r.measured_step_s > 0) {
+    r.error = (r.predicted_step_s - r.measured_step_s) / r.measured_step_s;
+    samples.push_back({ctx, res.plan, r.measured_step_s, r.source, ctx.efficiency->id});
+  }
+  return r;
+}
+
+}  // namespace
+
+TrainValidation validate_training(const CsvTable& csv, const Catalog& catalog, const TrainValidationOptions& options) {
+  TrainValidation v;
+  v.file = csv.file();
+  const Columns c{csv};
+  for (const char* required : {"id", "gpu", "num_gpus"}) csv.column(required);
+  std::deque<ModelSpec> models;
+  std::vector<double> errors;
+  std::vector<FitSample> samples;
+  for (const auto& row : csv.rows()) {
+    TrainValidationRow r = predict_row(c, row, catalog, models, samples);
+    if (r.evaluated && r.measured_step_s > 0) {
+      errors.push_back(r.error);
+      v.by_source.add(r.source, r.error);
+    }
+    v.rows.push_back(std::move(r));
+  }
+  v.overall = summarize_errors(errors);
+  v.within_15_share = within(errors, 0.15);
+  v.within_20_share = within(errors, 0.20);
+
+  if (options.fit) {
+    v.fit = true;
+    v.fitted = fit_efficiencies(samples, catalog.efficiencies);
+    std::vector<double> fitted_errors;
+    for (FitSample& s : samples) {
+      fitted_errors.push_back(predict_with(s, v.fitted) / s.measured_step_s - 1);
+    }
+    for (const Efficiency& e : v.fitted) {
+      v.fitted_rows.push_back(static_cast<int>(std::count_if(samples.begin(), samples.end(), [&](const FitSample& s) {
+        return s.efficiency_id == e.id;
+      })));
+    }
+    v.fitted_overall = summarize_errors(fitted_errors);
+    v.fitted_within_15_share = within(fitted_errors, 0.15);
+  }
+  if (options.leave_one_source_out) {
+    v.loso = true;
+    std::vector<std::string> sources;
+    for (const FitSample& s : samples) {
+      if (std::find(sources.begin(), sources.end(), s.source) == sources.end()) sources.push_back(s.source);
+    }
+    std::vector<double> loso_errors;
+    for (const std::string& source : sources) {
+      const std::vector<Efficiency> fitted = fit_efficiencies(samples, catalog.efficiencies, source);
+      for (FitSample& s : samples) {
+        if (s.source != source) continue;
+        const double e = predict_with(s, fitted) / s.measured_step_s - 1;
+        loso_errors.push_back(e);
+        v.loso_by_source.add(source, e);
+      }
+    }
+    v.loso_overall = summarize_errors(loso_errors);
+    v.loso_within_15_share = within(loso_errors, 0.15);
+  }
+  return v;
+}
+
+std::string train_validation_text(const TrainValidation& v) {
+  TextTable t({"id", "model", "GPUs", "plan", "chosen for unknowns", "measured", "predicted", "error"},
+              {TextTable::Align::left, TextTable::Align::left, TextTable::Align::left, TextTable::Align::left,
+               TextTable::Align::left, TextTable::Align::right, TextTable::Align::right, TextTable::Align::right});
+  std::string skipped;
+  for (const auto& r : v.rows) {
+    if (!r.evaluated) {
+      skipped += fmt::format("  {} (line {}): {}\n", r.id, r.line, r.skipped);
+      continue;
+    }
+    std::string plan = fmt::format("tp{} pp{}", r.plan.tp, r.plan.pp);
+    if (r.plan.vp > 1) plan += fmt::format(" vp{}", r.plan.vp);
+    plan += fmt::format(" dp{}", r.plan.dp);
+    if (r.plan.cp > 1) plan += fmt::format(" cp{}", r.plan.cp);
+    if (r.plan.ep > 1) plan += fmt::format(" ep{}", r.plan.ep);
+    plan += fmt::format(" mb{} {}", r.plan.micro_batch, precision_name(r.plan.precision));
+    std::string measured = r.measured_step_s > 0 ? format_seconds(r.measured_step_s) : "-";
+    if (r.measured_derived) measured += "*";
+    t.add_row({r.id, r.model, fmt::format("{}×{}", r.gpus, r.gpu), plan, r.chosen, measured,
+               format_seconds(r.predicted_step_s),
+               r.measured_step_s > 0 ? fmt::format("{:+.1f}%", 100 * r.error) : "-"});
+  }
+  std::string out = fmt::format("Training step time, predicted vs measured ({})\n", v.file);
+  out += t.render();
+  out += "* measured step time derived from tokens/s per GPU and the global batch\n";
+  if (!skipped.empty()) out += "not predicted:\n" + skipped;
+  out += error_groups_text("by source", v.by_source);
+  const ErrorSummary& s = v.overall;
+  out += fmt::format(
+      "all {} rows: median |error| {:.1f}%, mean |error| {:.1f}%, bias {:+.1f}%, within ±10% {:.0f}%, ±15% {:.0f}%, "
+      "±20% {:.0f}%\n",
+      s.count, s.median_abs_pct, s.mean_abs_pct, s.mean_signed_pct, 100 * s.within_10_share, 100 * v.within_15_share,
+      100 * v.within_20_share);
+  if (v.fit) {
+    TextTable f({"efficiency entry", "rows", "GEMM bf16/fp16", "GEMM fp8", "attention fwd", "attention bwd", "HBM",
+                 "TP overlap", "kernel us", "MoE layer us"});
+    for (std::size_t i = 0; i < v.fitted.size(); ++i) {
+      const Efficiency& e = v.fitted[i];
+      f.add_row({e.id, std::to_string(v.fitted_rows[i]), fmt::format("{:.3f}", e.gemm_fraction(Precision::bf16)),
+                 fmt::format("{:.3f}", e.gemm_fraction(Precision::fp8)), fmt::format("{:.3f}", e.attention_fwd_fraction),
+                 fmt::format("{:.3f}", e.attention_bwd_fraction), fmt::format("{:.3f}", e.memory_bw_fraction),
+                 fmt::format("{:.2f}", e.tp_comm_overlap_fraction), fmt::format("{:.1f}", e.kernel_launch_s * 1e6),
+                 fmt::format("{:.0f}", e.moe_layer_overhead_s * 1e6)});
+    }
+    out += "fitted efficiency (coordinate descent on capped |log error|; data/fitted/efficiency/ holds the result):\n";
+    out += f.render();
+    out += fmt::format("with the fitted figures: median |error| {:.1f}%, within ±15% {:.0f}%\n",
+                       v.fitted_overall.median_abs_pct, 100 * v.fitted_within_15_share);
+  }
+  if (v.loso) {
+    out += error_groups_text("leave one source out (each source predicted with efficiency fitted on the others)",
+                             v.loso_by_source);
+    out += fmt::format("leave-one-source-out, all {} rows: median |error| {:.1f}%, within ±15% {:.0f}%\n",
+                       v.loso_overall.count, v.loso_overall.median_abs_pct, 100 * v.loso_within_15_share);
+  }
+  return out;
+}
+
+nlohmann::ordered_json train_validation_json(const TrainValidation& v) {
+  nlohmann::ordered_json j;
+  j["file"] = v.file;
+  j["rows"] = nlohmann::ordered_json::array();
+  for (const auto& r : v.rows) {
+    nlohmann::ordered_json row;
+    row["id"] = r.id;
+    row["source"] = r.source;
+    row["line"] = r.line;
+    row["model"] = r.model;
+    row["gpu"] = r.gpu;
+    row["system"] = r.system;
+    row["gpus"] = r.gpus;
+    row["evaluated"] = r.evaluated;
+    if (!r.evaluated) {
+      row["skipped"] = r.skipped;
+      j["rows"].push_back(row);
+      continue;
+    }
+    row["plan"] = plan_json(r.plan, ModelSpec{});
+    row["chosen"] = r.chosen;
+    row["assumptions"] = r.assumptions;
+    row["measured_step_time_s"] = r.measured_step_s > 0 ? nlohmann::ordered_json(r.measured_step_s) : nullptr;
+    row["measured_derived"] = r.measured_derived;
+    row["predicted_step_time_s"] = r.predicted_step_s;
+    row["error"] = r.measured_step_s > 0 ? nlohmann::ordered_json(r.error) : nullptr;
+    row["fits"] = r.estimate.fits;
+    row["mfu"] = r.estimate.mfu;
+    row["memory_per_gpu_bytes"] = r.estimate.memory.total;
+    row["bottleneck"] = bottleneck_name(r.estimate.bottleneck);
+    j["rows"].push_back(row);
+  }
+  j["by_source"] = error_groups_json(v.by_source);
+  nlohmann::ordered_json all = error_summary_json(v.overall);
+  all["within_15_pct_share"] = v.within_15_share;
+  all["within_20_pct_share"] = v.within_20_share;
+  j["overall"] = all;
+  if (v.loso) {
+    j["leave_one_source_out"]["by_source"] = error_groups_json(v.loso_by_source);
+    nlohmann::ordered_json lo = error_summary_json(v.loso_overall);
+    lo["within_15_pct_share"] = v.loso_within_15_share;
+    j["leave_one_source_out"]["overall"] = lo;
+  }
+  return j;
+}
+
+}  // namespace gpuplan

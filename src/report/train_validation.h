@@ -1,0 +1,70 @@
+// `gpuplan validate training FILE.csv`: predicts every row of a published-runs file (schema:
+// shared/data/README.md, training-runs.csv) and compares the step time with the measurement.
+// Unknown fields and blank micro-batches are resolved as a well-tuned run would (the fastest
+// setting that fits, plan/resolve.h), and each row says what was chosen.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/csv.h"
+#include "plan/evaluate.h"
+#include "report/error_stats.h"
+
+namespace gpuplan {
+
+struct TrainValidationRow {
+  std::string id;
+  std::string source;  // the row's source, shortened to a group name
+  int line = 0;
+  std::string model;   // zoo id, or "row shape" when built from the row's columns
+  std::string gpu;
+  std::string system;
+  int gpus = 0;
+  Plan plan;
+  std::string chosen;       // what was resolved for unknown fields ("" when nothing was)
+  std::string assumptions;  // shape assumptions (MLP kind, vocabulary) for row-built models
+  bool evaluated = false;   // a prediction exists
+  std::string skipped;      // why not, when not
+  double measured_step_s = 0;        // 0 = no step-time measurement
+  bool measured_derived = false;     // derived from tokens/s per GPU
+  double predicted_step_s = 0;
+  double error = 0;  // (predicted − measured) / measured
+  Estimate estimate;
+};
+
+struct TrainValidation {
+  std::string file;
+  std::vector<TrainValidationRow> rows;
+  ErrorGroups by_source;
+  ErrorSummary overall;
+  double within_15_share = 0;
+  double within_20_share = 0;
+  // --fit: the efficiency entries refit on every row, and the errors they give.
+  bool fit = false;
+  std::vector<Efficiency> fitted;
+  std::vector<int> fitted_rows;  // rows behind each fitted entry
+  ErrorSummary fitted_overall;
+  double fitted_within_15_share = 0;
+  // Leave-one-source-out: each source predicted with the efficiency refit on the others.
+  bool loso = false;
+  ErrorGroups loso_by_source;
+  ErrorSummary loso_overall;
+  double loso_within_15_share = 0;
+};
+
+struct TrainValidationOptions {
+  bool fit = false;
+  bool leave_one_source_out = false;
+};
+
+// Reads the rows (throws Error on a malformed file) and predicts each; a row the catalog
+// cannot place (unknown GPU) is kept with `skipped` set.
+TrainValidation validate_training(const CsvTable& csv, const Catalog& catalog, const TrainValidationOptions& options = {});
+
+std::string train_validation_text(const TrainValidation& v);
+nlohmann::ordered_json train_validation_json(const TrainValidation& v);
+
+}  // namespace gpuplan

@@ -1,0 +1,98 @@
+// Activation bytes per layer. Each term is a tensor the backward pass reads (Korthikanti et al.
+// 2022, table 2, term by term); with fused attention the a·s² scores, softmax and dropout
+// masks are not stored (FlashAttention keeps O and the log-sum-exp and recomputes the rest).
+#include "workload/activations.h"
+
+#include <algorithm>
+
+#include "core/strings.h"
+
+namespace gpuplan {
+namespace {
+
+double d(std::int64_t v) { return static_cast<double>(v); }
+
+}  // namespace
+
+std::string_view recompute_name(Recompute r) {
+  switch (r) {
+    case Recompute::none: return "none";
+    case Recompute::selective: return "selective";
+    case Recompute::full: return "full";
+  }
+  return "?";
+}
+
+std::optional<Recompute> parse_recompute(std::string_view name) {
+  const std::string n = to_lower(name);
+  if (n == "none") return Recompute::none;
+  if (n == "selective") return Recompute::selective;
+  if (n == "full") return Recompute::full;
+  return std::nullopt;
+}
+
+LayerActivations layer_activations(const ModelSpec& m, std::int64_t layer_idx, const OpShape& s,
+                                   Recompute recompute) {
+  const double a = precision_bytes(s.act);
+  // Inputs of low-precision GEMMs are kept in that precision for the weight gradient
+  // (Transformer Engine saves the quantised input), everything else in `a`.
+  const double g = std::min(a, precision_bytes(s.gemm));
+  const double t = s.tokens();
+  const double tp = s.tp;
+  const double h = d(m.hidden);
+  // Residual-stream tensors: replicated over TP, split by SP. Two norm inputs (16-bit) and two
+  // norm outputs, which are the QKV and MLP GEMM inputs.
+  const double stream_rows = s.sp ? t / tp : t;
+  double bytes = 2 * stream_rows * h * (a + g);
+
+  // Attention: the tensors the fused kernel and the projections read back.
+  if (m.mla) {
+    const MlaShape& q = m.mla_shape;
+    const double heads = d(m.heads) / tp;
+    const double d_qk = d(q.qk_nope_head_dim + q.qk_rope_head_dim);
+    const double d_v = d(q.v_head_dim);
+    if (q.q_lora_rank > 0) bytes += 2 * t * d(q.q_lora_rank) * a;     // q_down out, q_norm out
+    bytes += t * (d(q.kv_lora_rank + q.qk_rope_head_dim) + d(q.kv_lora_rank)) * a;  // kv_down, kv_norm
+    bytes += t * heads * (2 * d_qk + d_v) * a;                          // q, k, v
+    bytes += t * heads * d_v * a + t * heads * 4;                       // O and fp32 log-sum-exp
+  } else {
+    const double heads = d(m.heads) / tp;
+    const double kv = std::max(1.0, d(m.kv_heads) / tp);
+    const double hd = d(m.head_dim);
+    bytes += t * (heads + 2 * kv) * hd * a;  // q, k, v
+    bytes += t * heads * hd * a + t * heads * 4;
+  }
+
+  // MLP: the up-projection output (pre-activation) and the activation output.
+  const double mats = m.mlp == MlpKind::swiglu ? 2 : 1;
+  if (m.is_moe_layer(layer_idx)) {
+    const MoeShape& e = m.moe;
+    const double rows = t / tp;  // routed per TP rank (see ops.cpp)
+    const double pairs = rows * d(e.top_k);
+    bytes += rows * d(e.experts) * 4;                              // router probabilities (fp32)
+    bytes += pairs * h * g;                                        // permuted expert inputs
+    bytes += pairs * d(e.expert_ffn_hidden) * (mats * a + g);      // expert up out, act out
+    if (e.shared_experts > 0) {
+      bytes += t * d(e.shared_experts * e.expert_ffn_hidden) / tp * (mats * a + g);
+    }
+  } else {
+    bytes += t * d(m.ffn_hidden) / tp * (mats * a + g);  // up-projection out (16-bit), act out
+  }
+
+  LayerActivations out;
+  out.working_bytes = bytes;
+  // Full recomputation keeps the layer input only (split by SP, as Megatron stores it).
+  out.stored_bytes = recompute == Recompute::full ? stream_rows * h * a : bytes;
+  return out;
+}
+
+double korthikanti_layer_bytes(double s, double b, double h, double a, int t, bool sp, Recompute r) {
+  const double tp = t;
+  if (r == Recompute::full) return 2 * s * b * h / (sp ? tp : 1);
+  const double attention_scores = r == Recompute::selective ? 0 : 5 * a * s / h;
+  if (sp) return s * b * h * (34 + attention_scores) / tp;
+  // TP without SP: the 10·s·b·h of norms and dropout stay replicated (eq. 4).
+  return s * b * h * (10 + (24 + attention_scores) / tp);
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,39 @@
+// Activation memory: the bytes one transformer layer keeps for its backward pass, per
+// micro-batch on one GPU, under none / selective / full recomputation, with and without
+// sequence parallelism (Korthikanti et al. 2022, "Reducing Activation Recomputation in Large
+// Transformer Models", sec. 4, generalised to GQA, MLA, SwiGLU and MoE; FlashAttention-style
+// attention keeps no s×s scores). Formulas: docs/model/training.md.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "workload/model.h"
+#include "workload/ops.h"
+
+namespace gpuplan {
+
+// none: keep everything. selective: recompute the attention core in the backward pass
+// (Korthikanti's selective recomputation; with fused attention that frees nothing more).
+// full: keep only each layer's input and rerun the layer's forward in the backward pass.
+enum class Recompute { none, selective, full };
+
+std::string_view recompute_name(Recompute r);
+std::optional<Recompute> parse_recompute(std::string_view name);
+
+struct LayerActivations {
+  double stored_bytes = 0;   // kept from forward to backward, per layer and micro-batch
+  double working_bytes = 0;  // the full set, alive while one layer runs its backward
+};
+
+// Layer `layer_idx` under `recompute`. The shape's `tokens()` rows are this GPU's share.
+LayerActivations layer_activations(const ModelSpec& model, std::int64_t layer_idx, const OpShape& shape,
+                                   Recompute recompute);
+
+// Korthikanti et al. 2022, eq. (2)-(5), for a GPT layer with materialised attention scores:
+// s·b·h·(34 + 5·a·s/h) bytes without parallelism; /t with TP + SP; 2·s·b·h with full
+// recomputation. Kept as the reference the generalised formula is tested against.
+double korthikanti_layer_bytes(double s, double b, double h, double a, int t, bool sp, Recompute r);
+
+}  // namespace gpuplan

@@ -1,0 +1,387 @@
+// Hugging Face config.json → ModelSpec. Each model_type's keys follow its transformers
+// configuration class (configuration_<type>.py) and, for MPT, MosaicML's configuration_mpt.py.
+#include "workload/hf_config.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "core/strings.h"
+#include "workload/hf_reader.h"
+
+namespace gpuplan {
+namespace {
+
+using hf::HfReader;
+using hf::kMaxLayers;
+using json = nlohmann::json;
+
+// The keys most decoder-only configs share (LlamaConfig and its descendants).
+void read_decoder(HfReader& r, ModelSpec& m) {
+  m.hidden = r.size("hidden_size");
+  m.layers = r.size("num_hidden_layers", kMaxLayers);
+  m.heads = r.size("num_attention_heads");
+  m.kv_heads = r.opt_size("num_key_value_heads").value_or(m.heads);
+  m.head_dim = r.opt_size("head_dim").value_or(0);  // 0 = hidden / heads, resolved in finish()
+  m.vocab = r.size("vocab_size");
+  m.max_seq_len = r.opt_size("max_position_embeddings").value_or(0);
+  m.tied_embeddings = r.flag("tie_word_embeddings", false);
+}
+
+// transformers' `layer_types` list: one "sliding_attention" / "full_attention" per layer.
+bool read_layer_types(HfReader& r, ModelSpec& m) {
+  const auto types = r.str_list("layer_types");
+  if (types.empty()) return false;
+  if (static_cast<std::int64_t>(types.size()) != m.layers) {
+    r.fail("layer_types", fmt::format("has {} entries but num_hidden_layers is {}", types.size(), m.layers));
+  }
+  m.layer_is_sliding.clear();
+  for (const auto& t : types) {
+    if (t != "sliding_attention" && t != "full_attention") {
+      r.fail("layer_types", fmt::format("unknown layer type '{}'; use sliding_attention or full_attention", t));
+    }
+    m.layer_is_sliding.push_back(t == "sliding_attention");
+  }
+  return true;
+}
+
+void require_window_if_sliding(HfReader& r, ModelSpec& m) {
+  const bool any = std::find(m.layer_is_sliding.begin(), m.layer_is_sliding.end(), true) != m.layer_is_sliding.end();
+  if (!any) {
+    m.layer_is_sliding.clear();
+    m.sliding_window = 0;
+    return;
+  }
+  if (m.sliding_window <= 0) r.missing("sliding_window", "required when some layers use sliding-window attention");
+}
+
+// Mistral and Mixtral: a non-null sliding_window applies to every layer.
+void read_mistral_window(HfReader& r, ModelSpec& m) {
+  m.sliding_window = r.opt_size("sliding_window").value_or(0);
+  if (!read_layer_types(r, m) && m.sliding_window > 0)
+    m.layer_is_sliding.assign(static_cast<std::size_t>(m.layers), true);
+  require_window_if_sliding(r, m);
+}
+
+// Qwen2/Qwen3: with use_sliding_window, layers from max_window_layers on use the window
+// (Qwen2Config: "sliding_attention" if sliding_window and i >= max_window_layers).
+void read_qwen_window(HfReader& r, ModelSpec& m) {
+  const bool use = r.flag("use_sliding_window", false);
+  const auto window = r.opt_size("sliding_window");
+  const auto first = r.opt_int("max_window_layers", 0, kMaxLayers);
+  if (read_layer_types(r, m)) {
+    m.sliding_window = window.value_or(0);
+  } else if (use) {
+    if (!window) r.missing("sliding_window", "required when use_sliding_window is true");
+    if (!first) r.missing("max_window_layers", "required when use_sliding_window is true");
+    m.sliding_window = *window;
+    for (std::int64_t layer_idx = 0; layer_idx < m.layers; ++layer_idx)
+      m.layer_is_sliding.push_back(layer_idx >= *first);
+  }
+  require_window_if_sliding(r, m);
+}
+
+void read_llama(HfReader& r, ModelSpec& m) {
+  read_decoder(r, m);
+  m.ffn_hidden = r.size("intermediate_size");
+  m.qkv_bias = m.attn_out_bias = r.flag("attention_bias", false);
+  m.mlp_bias = r.flag("mlp_bias", false);
+  if (read_layer_types(r, m)) {
+    m.sliding_window = r.opt_size("sliding_window").value_or(0);
+    require_window_if_sliding(r, m);
+  }
+}
+
+void read_mistral(HfReader& r, ModelSpec& m) {
+  read_decoder(r, m);
+  m.ffn_hidden = r.size("intermediate_size");
+  read_mistral_window(r, m);
+}
+
+void read_mixtral(HfReader& r, ModelSpec& m) {
+  read_decoder(r, m);
+  m.ffn_hidden = r.size("intermediate_size");  // each expert's FFN; Mixtral has no dense MLP
+  m.moe.experts = r.size("num_local_experts");
+  m.moe.top_k = r.size("num_experts_per_tok");
+  m.moe.expert_ffn_hidden = m.ffn_hidden;
+  read_mistral_window(r, m);
+}
+
+void read_qwen2(HfReader& r, ModelSpec& m) {
+  read_decoder(r, m);
+  m.ffn_hidden = r.size("intermediate_size");
+  m.qkv_bias = true;  // Qwen2Attention: q/k/v projections always carry a bias, o_proj none
+  read_qwen_window(r, m);
+}
+
+void read_qwen3(HfReader& r, ModelSpec& m) {
+  read_decoder(r, m);
+  m.ffn_hidden = r.size("intermediate_size");
+  m.qkv_bias = m.attn_out_bias = r.flag("attention_bias", false);
+  m.qk_norm = true;  // Qwen3Attention: RMSNorm over each head of q and k
+  read_qwen_window(r, m);
+}
+
+void read_qwen3_moe(HfReader& r, ModelSpec& m) {
+  read_decoder(r, m);
+  m.qkv_bias = m.attn_out_bias = r.flag("attention_bias", false);
+  m.qk_norm = true;
+  m.moe.experts = r.size("num_experts");
+  m.moe.top_k = r.size("num_experts_per_tok");
+  m.moe.expert_ffn_hidden = r.size("moe_intermediate_size");
+  // Qwen3MoeDecoderLayer: sparse when not in mlp_only_layers and (i + 1) % decoder_sparse_step == 0.
+  const std::int64_t step = r.opt_size("decoder_sparse_step", kMaxLayers).value_or(1);
+  const auto dense_only = r.int_list("mlp_only_layers", m.layers);
+  std::vector<bool> is_moe;
+  for (std::int64_t layer_idx = 0; layer_idx < m.layers; ++layer_idx) {
+    const bool listed = std::find(dense_only.begin(), dense_only.end(), layer_idx) != dense_only.end();
+    is_moe.push_back(!listed && (layer_idx + 1) % step == 0);
+  }
+  const bool any_dense = std::find(is_moe.begin(), is_moe.end(), false) != is_moe.end();
+  // Unused when every layer is MoE (some converted configs then write 0).
+  m.ffn_hidden = any_dense ? r.size("intermediate_size") : r.count_or("intermediate_size", 0);
+  if (any_dense) {
+    m.moe.dense_layers = std::find(is_moe.begin(), is_moe.end(), true) - is_moe.begin();
+    m.layer_is_moe = std::move(is_moe);
+  }
+  read_qwen_window(r, m);
+}
+
+// DeepSeek-V2/V3: multi-head latent attention and fine-grained MoE with shared experts.
+void read_deepseek(HfReader& r, ModelSpec& m, bool v3) {
+  read_decoder(r, m);
+  m.mla = true;
+  m.mla_shape.q_lora_rank = r.opt_size("q_lora_rank").value_or(0);  // null = direct projection (V2-Lite)
+  m.mla_shape.kv_lora_rank = r.size("kv_lora_rank");
+  m.mla_shape.qk_nope_head_dim = r.size("qk_nope_head_dim");
+  m.mla_shape.qk_rope_head_dim = r.size("qk_rope_head_dim");
+  m.mla_shape.v_head_dim = r.size("v_head_dim");
+  m.head_dim = m.mla_shape.qk_nope_head_dim + m.mla_shape.qk_rope_head_dim;  // query/key head width
+  m.kv_heads = m.heads;  // every head has its own (decompressed) K and V
+  m.qkv_bias = m.attn_out_bias = r.flag("attention_bias", false);
+  m.mtp_layers = r.count_or("num_nextn_predict_layers", 0, kMaxLayers);
+
+  const auto experts = r.opt_size("n_routed_experts");
+  std::int64_t dense_layers = m.layers;
+  if (experts) {
+    m.moe.experts = *experts;
+    m.moe.top_k = r.size("num_experts_per_tok");
+    m.moe.expert_ffn_hidden = r.size("moe_intermediate_size");
+    m.moe.shared_experts = r.count_or("n_shared_experts", 0);
+    m.moe.dense_layers = std::min(r.count_or("first_k_dense_replace", 0, kMaxLayers), m.layers);
+    m.moe.layer_freq = r.opt_size("moe_layer_freq", kMaxLayers).value_or(1);
+    // DeepseekV3DecoderLayer: MoE when layer_idx >= first_k_dense_replace and layer_idx % moe_layer_freq == 0.
+    if (m.moe.layer_freq > 1) {
+      for (std::int64_t layer_idx = 0; layer_idx < m.layers; ++layer_idx) {
+        m.layer_is_moe.push_back(layer_idx >= m.moe.dense_layers && layer_idx % m.moe.layer_freq == 0);
+      }
+      dense_layers = std::count(m.layer_is_moe.begin(), m.layer_is_moe.end(), false);
+    } else {
+      dense_layers = m.moe.dense_layers;
+    }
+    // V3's router adds a per-expert bias for load balancing (topk_method noaux_tc).
+    m.moe.router_bias = v3 && r.opt_str("topk_method").value_or("noaux_tc") == "noaux_tc";
+  }
+  m.ffn_hidden = dense_layers > 0 ? r.size("intermediate_size") : r.count_or("intermediate_size", 0);
+}
+
+void read_gpt_oss(HfReader& r, ModelSpec& m) {
+  read_decoder(r, m);
+  m.ffn_hidden = r.size("intermediate_size");
+  m.moe.experts = r.size("num_local_experts");
+  // The released configs carry both names for top-k; either will do, but they must agree.
+  const auto a = r.opt_size("experts_per_token");
+  const auto b = r.opt_size("num_experts_per_tok");
+  if (!a && !b) r.missing("num_experts_per_tok", "or experts_per_token; required for model_type gpt_oss");
+  if (a && b && *a != *b) r.fail("num_experts_per_tok", fmt::format("{} disagrees with experts_per_token {}", *b, *a));
+  m.moe.top_k = a ? *a : *b;
+  m.moe.expert_ffn_hidden = m.ffn_hidden;
+  m.moe.router_bias = true;  // GptOssTopKRouter: linear with bias
+  m.mlp_bias = true;         // experts carry gate_up and down biases
+  m.qkv_bias = m.attn_out_bias = r.flag("attention_bias", true);
+  m.attn_sinks = true;
+  m.sliding_window = r.opt_size("sliding_window").value_or(0);
+  if (!read_layer_types(r, m) && m.sliding_window > 0) {
+    // GptOssConfig default: even layers sliding, odd layers full.
+    for (std::int64_t layer_idx = 0; layer_idx < m.layers; ++layer_idx)
+      m.layer_is_sliding.push_back(layer_idx % 2 == 0);
+  }
+  require_window_if_sliding(r, m);
+}
+
+void read_gpt2(HfReader& r, ModelSpec& m) {
+  m.hidden = r.size("n_embd");
+  m.layers = r.size("n_layer", kMaxLayers);
+  m.heads = r.size("n_head");
+  m.kv_heads = m.heads;
+  m.max_seq_len = r.size("n_positions");
+  m.vocab = r.size("vocab_size");
+  m.ffn_hidden = r.opt_size("n_inner").value_or(4 * m.hidden);  // null = 4 × n_embd
+  m.tied_embeddings = r.flag("tie_word_embeddings", true);
+  m.mlp = MlpKind::gelu;
+  m.norm = NormKind::layernorm;
+  m.norm_bias = true;
+  m.position = PositionKind::learned;
+  m.qkv_bias = m.attn_out_bias = m.mlp_bias = true;
+}
+
+void read_mpt(HfReader& r, ModelSpec& m) {
+  m.hidden = r.size("d_model");
+  m.heads = r.size("n_heads");
+  m.layers = r.size("n_layers", kMaxLayers);
+  m.vocab = r.size("vocab_size");
+  m.max_seq_len = r.opt_size("max_seq_len").value_or(2048);
+  const double ratio = r.opt_real("expansion_ratio").value_or(4.0);
+  if (ratio <= 0 || ratio > 1024) r.fail("expansion_ratio", fmt::format("must be in (0, 1024], got {}", ratio));
+  m.ffn_hidden = std::max<std::int64_t>(1, std::llround(ratio * static_cast<double>(m.hidden)));
+  const bool no_bias = r.flag("no_bias", false);
+  m.qkv_bias = m.attn_out_bias = m.mlp_bias = m.norm_bias = !no_bias;
+  m.tied_embeddings = r.flag("tie_word_embeddings", true);  // MPT reuses wte as the output head
+  m.norm = NormKind::layernorm;
+  m.mlp = MlpKind::gelu;
+  const bool learned = r.flag("learned_pos_emb", true);
+
+  HfReader attn = r.sub("attn_config");
+  const bool alibi = attn.flag("alibi", false);
+  const bool rope = attn.flag("rope", false);
+  const std::string type = attn.opt_str("attn_type").value_or("multihead_attention");
+  if (type == "multihead_attention") {
+    m.kv_heads = m.heads;
+  } else if (type == "multiquery_attention") {
+    m.kv_heads = 1;
+  } else if (type == "grouped_query_attention") {
+    m.kv_heads = attn.size("kv_n_heads");
+  } else {
+    attn.fail("attn_type", fmt::format("unknown '{}'; use multihead_attention, multiquery_attention or "
+                                       "grouped_query_attention",
+                                       type));
+  }
+  // MPT-7B/30B: ALiBi and no position table (the model card: "does not use positional embeddings").
+  // Neither ALiBi, RoPE nor a table (NoPE) holds no parameters either; it is reported as rope.
+  m.position = alibi ? PositionKind::alibi : (rope || !learned) ? PositionKind::rope : PositionKind::learned;
+
+  HfReader ffn = r.sub("ffn_config");
+  const std::string ffn_type = ffn.opt_str("ffn_type").value_or("mptmlp");
+  if (ffn_type == "mptglu") {
+    m.mlp = MlpKind::swiglu;
+  } else if (ffn_type != "mptmlp" && ffn_type != "te_ln_mlp") {
+    ffn.fail("ffn_type", fmt::format("unknown '{}'; use mptmlp or mptglu", ffn_type));
+  }
+}
+
+void read_nemotron(HfReader& r, ModelSpec& m) {
+  read_decoder(r, m);
+  m.ffn_hidden = r.size("intermediate_size");
+  // NemotronMLP: up and down projections only, squared-ReLU between them.
+  const std::string act = r.opt_str("hidden_act").value_or("relu2");
+  m.mlp = act == "relu2" ? MlpKind::relu2 : MlpKind::gelu;
+  m.norm = NormKind::layernorm;  // LayerNorm1P: weight and bias
+  m.norm_bias = true;
+  m.qkv_bias = m.attn_out_bias = r.flag("attention_bias", false);
+  m.mlp_bias = r.flag("mlp_bias", false);
+  m.rotary_fraction = r.opt_real("partial_rotary_factor").value_or(0.5);
+  if (m.rotary_fraction <= 0 || m.rotary_fraction > 1) {
+    r.fail("partial_rotary_factor", fmt::format("must be in (0, 1], got {}", m.rotary_fraction));
+  }
+}
+
+// Shape checks common to every model_type.
+void finish(HfReader& r, ModelSpec& m, const std::string& heads_key) {
+  if (m.head_dim == 0) {
+    if (m.hidden % m.heads != 0) {
+      r.fail(heads_key, fmt::format("hidden size {} is not divisible by {} heads; give head_dim", m.hidden, m.heads));
+    }
+    m.head_dim = m.hidden / m.heads;
+  }
+  if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0) {
+    r.fail("num_key_value_heads",
+           fmt::format("{} key/value heads must divide the {} attention heads", m.kv_heads, m.heads));
+  }
+  if (m.is_moe() && m.moe.top_k > m.moe.experts) {
+    r.fail("num_experts_per_tok", fmt::format("top-k {} exceeds the {} experts", m.moe.top_k, m.moe.experts));
+  }
+}
+
+}  // namespace
+
+const std::vector<std::string>& supported_hf_model_types() {
+  static const std::vector<std::string> types{"llama",       "mistral",     "mixtral", "qwen2",   "qwen3", "qwen3_moe",
+                                              "deepseek_v2", "deepseek_v3", "gpt2",    "gpt_oss", "mpt",   "nemotron"};
+  return types;
+}
+
+ModelSpec model_from_hf_config(const json& config, const std::string& where, bool strict) {
+  if (!config.is_object()) throw Error(fmt::format("{}: expected a JSON object (a Hugging Face config.json)", where));
+  const auto type_it = config.find("model_type");
+  if (type_it == config.end() || !type_it->is_string()) {
+    throw Error(fmt::format("{}: missing field 'model_type' (a string, one of {})", where,
+                            join(supported_hf_model_types(), ", ")));
+  }
+  const std::string type = type_it->get<std::string>();
+  HfReader r(config, where, type);
+  r.get("model_type");
+  ModelSpec m;
+  m.model_type = type;
+  m.family = type;
+  std::string heads_key = "num_attention_heads";
+  if (type == "llama") {
+    read_llama(r, m);
+  } else if (type == "mistral") {
+    read_mistral(r, m);
+  } else if (type == "mixtral") {
+    read_mixtral(r, m);
+  } else if (type == "qwen2") {
+    read_qwen2(r, m);
+  } else if (type == "qwen3") {
+    read_qwen3(r, m);
+  } else if (type == "qwen3_moe") {
+    read_qwen3_moe(r, m);
+  } else if (type == "deepseek_v2" || type == "deepseek_v3") {
+    read_deepseek(r, m, type == "deepseek_v3");
+  } else if (type == "gpt_oss") {
+    read_gpt_oss(r, m);
+  } else if (type == "gpt2") {
+    read_gpt2(r, m);
+    heads_key = "n_head";
+  } else if (type == "mpt") {
+    read_mpt(r, m);
+    heads_key = "n_heads";
+  } else if (type == "nemotron") {
+    read_nemotron(r, m);
+  } else {
+    throw Error(fmt::format("{}: unsupported model_type '{}'; gpuplan reads {}", where, type,
+                            join(supported_hf_model_types(), ", ")));
+  }
+  finish(r, m, heads_key);
+  if (strict) r.reject_typos();
+  return m;
+}
+
+ModelSpec load_hf_config_file(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(fmt::format("cannot read '{}'", path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  json config;
+  try {
+    config = json::parse(text.str());
+  } catch (const json::parse_error& e) {
+    throw Error(fmt::format("{}: not valid JSON: {}", path, e.what()));
+  }
+  ModelSpec m = model_from_hf_config(config, path);
+  const fs::path p(path);
+  const std::string folder = p.parent_path().filename().string();
+  m.id = p.filename() == "config.json" && !folder.empty() ? folder : p.stem().string();
+  m.name = m.id;
+  m.provenance.source = path;
+  m.provenance.file = path;
+  return m;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,267 @@
+// Per-op shapes, FLOPs and bytes of a transformer layer on one GPU. Sources per formula in
+// docs/model/training.md: GEMM FLOPs 2·M·N·K (backward 2×: dgrad + wgrad); causal attention
+// counts (s+1)/2 keys per query; FlashAttention-2's backward runs 5 GEMMs to the forward's 2
+// (Dao 2023), so 2.5× the forward FLOPs.
+#include "workload/ops.h"
+
+#include <algorithm>
+
+#include "core/error.h"
+
+namespace gpuplan {
+namespace {
+
+double d(std::int64_t v) { return static_cast<double>(v); }
+
+// FlashAttention-2 backward / forward FLOPs: 5 GEMMs (S, dP, dV, dQ, dK) against 2 (S, O).
+constexpr double kFlashBwdOverFwd = 2.5;
+// A memory-bound kernel's backward reads the output gradient and the saved input and writes
+// the input gradient: about twice its forward traffic.
+constexpr double kMemoryBwdOverFwd = 2.0;
+
+struct Ctx {
+  const ModelSpec& model;
+  const OpShape& shape;
+  LayerOps& out;
+  double act_bytes;
+  double gemm_in_bytes;
+  double fp8_cast_bytes = 0;  // activations and output gradients quantised for fp8 GEMMs
+};
+
+void gemm(Ctx& c, const char* name, OpGroup group, double m, double n, double k, double count = 1,
+          bool low_precision = true, double params_per_gemm = -1) {
+  Op& op = c.out.add();
+  op.name = name;
+  op.kind = OpKind::gemm;
+  op.group = group;
+  op.m = m;
+  op.n = n;
+  op.k = k;
+  op.count = count;
+  op.low_precision = low_precision && c.shape.gemm != c.shape.act;
+  const double in_bytes = op.low_precision ? c.gemm_in_bytes : c.act_bytes;
+  op.fwd_flops = 2 * m * n * k * count;
+  op.bwd_flops = 2 * op.fwd_flops;
+  op.fwd_bytes = count * ((m * k + k * n) * in_bytes + m * n * c.act_bytes);
+  op.bwd_bytes = 2 * op.fwd_bytes;
+  op.params = (params_per_gemm >= 0 ? params_per_gemm : n * k) * count;
+  if (op.low_precision) {
+    // Transformer Engine casts the input (fwd) and the output gradient (bwd): read 16-bit,
+    // write 8-bit, per element.
+    c.fp8_cast_bytes += count * (m * k + m * n) * (c.act_bytes + c.gemm_in_bytes);
+  }
+}
+
+void memory(Ctx& c, const char* name, OpGroup group, double fwd_bytes, double params = 0) {
+  Op& op = c.out.add();
+  op.name = name;
+  op.kind = OpKind::memory;
+  op.group = group;
+  op.fwd_bytes = fwd_bytes;
+  op.bwd_bytes = kMemoryBwdOverFwd * fwd_bytes;
+  op.params = params;
+}
+
+// Fused attention over `heads` local heads with query/key width d_qk and value width d_v.
+void attention(Ctx& c, double heads, double kv_heads, double d_qk, double d_v, double window) {
+  const OpShape& s = c.shape;
+  const double t = s.tokens();
+  Op& op = c.out.add();
+  op.name = "attention";
+  op.kind = OpKind::attention;
+  op.group = OpGroup::attention;
+  // QK^T and PV: 2·d_qk + 2·d_v FLOPs per (query, key, head). With context parallelism the
+  // causal work is load-balanced (each rank holds two mirrored chunks), so each rank does 1/cp.
+  const double keys = causal_keys_per_query(s.seq_len, window);
+  op.m = keys;
+  op.n = heads;
+  op.k = d_qk;
+  op.fwd_flops = 2 * t * keys * heads * (d_qk + d_v);
+  op.bwd_flops = kFlashBwdOverFwd * op.fwd_flops;
+  // Reads Q, K, V, writes O (K/V of the whole sequence pass through with ring attention).
+  op.fwd_bytes = (t * heads * (d_qk + d_v) + s.micro_batch * s.seq_len * kv_heads * (d_qk + d_v)) * c.act_bytes;
+  op.bwd_bytes = 2 * op.fwd_bytes;
+}
+
+void norm(Ctx& c, const char* name, double rows, double width, double params) {
+  memory(c, name, OpGroup::norm, 2 * rows * width * c.act_bytes, params);
+}
+
+void attention_block(Ctx& c, bool sliding) {
+  const ModelSpec& m = c.model;
+  const OpShape& s = c.shape;
+  const double t = s.tokens();
+  const double tp = s.tp;
+  const double h = d(m.hidden);
+  const double norm_rows = s.sp ? t / tp : t;
+  const double window = sliding ? d(m.sliding_window) : 0;
+  norm(c, "attn_norm", norm_rows, h, h);
+  if (m.mla) {
+    const MlaShape& a = m.mla_shape;
+    const double heads = d(m.heads) / tp;
+    const double d_qk = d(a.qk_nope_head_dim + a.qk_rope_head_dim);
+    const double d_v = d(a.v_head_dim);
+    // The down-projections are replicated across TP ranks; the up-projections split by head.
+    if (a.q_lora_rank > 0) {
+      gemm(c, "q_down", OpGroup::attention, t, d(a.q_lora_rank), h);
+      norm(c, "q_norm", t, d(a.q_lora_rank), d(a.q_lora_rank));
+      gemm(c, "q_up", OpGroup::attention, t, heads * d_qk, d(a.q_lora_rank));
+    } else {
+      gemm(c, "q_proj", OpGroup::attention, t, heads * d_qk, h);
+    }
+    gemm(c, "kv_down", OpGroup::attention, t, d(a.kv_lora_rank + a.qk_rope_head_dim), h);
+    norm(c, "kv_norm", t, d(a.kv_lora_rank), d(a.kv_lora_rank));
+    gemm(c, "kv_up", OpGroup::attention, t, heads * (d(a.qk_nope_head_dim) + d_v), d(a.kv_lora_rank));
+    memory(c, "rope", OpGroup::attention, 2 * t * (heads + 1) * d(a.qk_rope_head_dim) * c.act_bytes);
+    attention(c, heads, heads, d_qk, d_v, window);
+    gemm(c, "out_proj", OpGroup::attention, t, h, heads * d_v);
+  } else {
+    const double hd = d(m.head_dim);
+    const double heads = d(m.heads) / tp;
+    const double kv = std::max(1.0, d(m.kv_heads) / tp);  // KV heads replicate when tp > kv_heads
+    const double n_qkv = (heads + 2 * kv) * hd;
+    gemm(c, "qkv_proj", OpGroup::attention, t, n_qkv, h, 1, true, n_qkv * h + (m.qkv_bias ? n_qkv : 0));
+    if (m.qk_norm) norm(c, "qk_norm", t, (heads + kv) * hd, 2 * hd);
+    if (m.position == PositionKind::rope) {
+      memory(c, "rope", OpGroup::attention, 2 * t * (heads + kv) * hd * c.act_bytes);
+    }
+    attention(c, heads, kv, hd, hd, window);
+    gemm(c, "out_proj", OpGroup::attention, t, h, heads * hd, 1, true, heads * hd * h + (m.attn_out_bias ? h : 0));
+  }
+  memory(c, "attn_residual", OpGroup::attention, 3 * norm_rows * h * c.act_bytes);
+}
+
+// Gate+up and down of a dense MLP (or a shared expert) of width `ffn`, split tp ways.
+void dense_mlp(Ctx& c, OpGroup group, double ffn, const char* up, const char* act, const char* down) {
+  const ModelSpec& m = c.model;
+  const double t = c.shape.tokens();
+  const double h = d(m.hidden);
+  const double width = ffn / c.shape.tp;
+  const double mats = m.mlp == MlpKind::swiglu ? 2 : 1;  // SwiGLU's gate and up are one fused GEMM
+  gemm(c, up, group, t, mats * width, h, 1, true, mats * width * h + (m.mlp_bias ? mats * width : 0));
+  memory(c, act, group, (mats + 1) * t * width * c.act_bytes);
+  gemm(c, down, group, t, h, width, 1, true, width * h + (m.mlp_bias ? h : 0));
+}
+
+void mlp_block(Ctx& c, bool moe_layer) {
+  const ModelSpec& m = c.model;
+  const OpShape& s = c.shape;
+  const double t = s.tokens();
+  const double h = d(m.hidden);
+  const double norm_rows = s.sp ? t / s.tp : t;
+  norm(c, "mlp_norm", norm_rows, h, h);
+  if (!moe_layer) {
+    dense_mlp(c, OpGroup::mlp, d(m.ffn_hidden), "mlp_up", "mlp_act", "mlp_down");
+  } else {
+    const MoeShape& e = m.moe;
+    const double experts = d(e.experts);
+    const double topk = d(e.top_k);
+    // With expert TP = 1, each TP rank routes its own 1/tp of the tokens (Megatron requires
+    // sequence parallelism with MoE and TP), so the routed work is not duplicated across TP.
+    const double rows = t / s.tp;
+    gemm(c, "router", OpGroup::moe, rows, experts, h, 1, false);
+    memory(c, "router_topk", OpGroup::moe, rows * experts * 4 * 2);
+    // Balanced routing: the EP group's rows·k assignments spread over all experts, so each
+    // local expert sees ep·rows·k / experts rows.
+    const double local = experts / s.ep;
+    const double per_expert = rows * topk * s.ep / experts;
+    // Permute by expert (read + write every token copy), and with EP a second pass sorting the
+    // received chunks by local expert (Megatron-Core's token dispatcher); combine mirrors it
+    // and scales by the routing probabilities.
+    const double passes = s.ep > 1 ? 2 : 1;
+    memory(c, "dispatch_permute", OpGroup::moe, 2 * passes * rows * topk * h * c.act_bytes);
+    const double mats = m.mlp == MlpKind::swiglu ? 2 : 1;
+    const double f = d(e.expert_ffn_hidden);
+    gemm(c, "expert_up", OpGroup::moe, per_expert, mats * f, h, local);
+    c.out.ops[static_cast<std::size_t>(c.out.count - 1)].routed_expert = true;
+    memory(c, "expert_act", OpGroup::moe, (mats + 1) * rows * topk * f * c.act_bytes);
+    gemm(c, "expert_down", OpGroup::moe, per_expert, h, f, local);
+    c.out.ops[static_cast<std::size_t>(c.out.count - 1)].routed_expert = true;
+    memory(c, "combine_unpermute", OpGroup::moe, 2 * passes * rows * topk * h * c.act_bytes);
+    if (e.shared_experts > 0) {
+      dense_mlp(c, OpGroup::moe, d(e.shared_experts * e.expert_ffn_hidden), "shared_up", "shared_act", "shared_down");
+    }
+  }
+  memory(c, "mlp_residual", OpGroup::mlp, 3 * norm_rows * h * c.act_bytes);
+}
+
+void finish_fp8(Ctx& c) {
+  if (c.fp8_cast_bytes > 0) {
+    Op& op = c.out.add();
+    op.name = "fp8_cast";
+    op.kind = OpKind::memory;
+    op.group = OpGroup::norm;
+    // Forward casts the GEMM inputs, backward the output gradients: half each way.
+    op.fwd_bytes = c.fp8_cast_bytes / 2;
+    op.bwd_bytes = c.fp8_cast_bytes / 2;
+  }
+}
+
+}  // namespace
+
+double LayerOps::params() const {
+  double p = 0;
+  for (const Op& op : *this) p += op.params;
+  return p;
+}
+double LayerOps::fwd_flops() const {
+  double f = 0;
+  for (const Op& op : *this) f += op.fwd_flops;
+  return f;
+}
+double LayerOps::bwd_flops() const {
+  double f = 0;
+  for (const Op& op : *this) f += op.bwd_flops;
+  return f;
+}
+
+double causal_keys_per_query(double seq_len, double window) {
+  if (window <= 0 || window >= seq_len) return (seq_len + 1) / 2;
+  // Queries 1..w see 1..w keys; the other s - w see w each.
+  return (window * (window + 1) / 2 + (seq_len - window) * window) / seq_len;
+}
+
+void build_layer_ops(const ModelSpec& model, std::int64_t layer_idx, const OpShape& shape, LayerOps& out) {
+  GP_ASSERT(shape.tp >= 1 && shape.cp >= 1 && shape.ep >= 1, "parallel degrees start at 1");
+  out.count = 0;
+  Ctx c{model, shape, out, precision_bytes(shape.act), precision_bytes(shape.gemm)};
+  attention_block(c, is_sliding_layer(model, layer_idx));
+  mlp_block(c, model.is_moe_layer(layer_idx));
+  finish_fp8(c);
+}
+
+void build_embedding_ops(const ModelSpec& model, const OpShape& shape, LayerOps& out) {
+  out.count = 0;
+  Ctx c{model, shape, out, precision_bytes(shape.act), precision_bytes(shape.gemm)};
+  const double h = d(model.hidden);
+  double params = d(model.vocab) * h / shape.tp;
+  if (model.position == PositionKind::learned) params += d(model.max_seq_len) * h;
+  // A row gather, then (vocab-parallel) an AllReduce the evaluator charges.
+  memory(c, "embedding", OpGroup::head, 2 * shape.tokens() * h * c.act_bytes, params);
+}
+
+void build_head_ops(const ModelSpec& model, const OpShape& shape, LayerOps& out) {
+  out.count = 0;
+  Ctx c{model, shape, out, precision_bytes(shape.act), precision_bytes(shape.gemm)};
+  const double t = shape.tokens();
+  const double h = d(model.hidden);
+  const double vocab = d(model.vocab) / shape.tp;
+  norm(c, "final_norm", shape.sp ? t / shape.tp : t, h, h);
+  // The output layer stays in 16-bit even in fp8 recipes (Transformer Engine keeps the first
+  // and last layers in higher precision). Tied embeddings hold no extra weights here.
+  gemm(c, "logits", OpGroup::head, t, vocab, h, 1, false, model.tied_embeddings ? 0 : vocab * h);
+  // Cross-entropy in fp32 over the vocab shard: read the logits, write fp32 softmax.
+  memory(c, "loss", OpGroup::head, t * vocab * (c.act_bytes + 4));
+}
+
+bool is_sliding_layer(const ModelSpec& model, std::int64_t layer_idx) {
+  return model.sliding_window > 0 && layer_idx >= 0 &&
+         static_cast<std::size_t>(layer_idx) < model.layer_is_sliding.size() &&
+         model.layer_is_sliding[static_cast<std::size_t>(layer_idx)];
+}
+
+int layer_kind(const ModelSpec& model, std::int64_t layer_idx) {
+  return (model.is_moe_layer(layer_idx) ? 2 : 0) + (is_sliding_layer(model, layer_idx) ? 1 : 0);
+}
+
+}  // namespace gpuplan

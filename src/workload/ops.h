@@ -1,0 +1,90 @@
+// The ops of one transformer layer (and of the embedding and output head) as one GPU runs
+// them for one micro-batch: GEMM shapes M×N×K, FLOPs and HBM bytes, forward and backward,
+// after tensor, context and expert parallelism have cut them. Pure arithmetic on the shapes;
+// timing them is cost/roofline.h's job. Formulas and sources: docs/model/training.md.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "core/precision.h"
+#include "workload/model.h"
+
+namespace gpuplan {
+
+// How an op is costed: a GEMM (tensor cores, shape-dependent efficiency), fused attention
+// (FlashAttention style), or a memory-bound kernel (norms, element-wise, softmax, optimizer).
+enum class OpKind { gemm, attention, memory };
+
+// Which part of the layer an op belongs to (for breakdowns and selective recompute).
+enum class OpGroup { attention, mlp, moe, norm, head };
+
+struct Op {
+  const char* name = "";  // "qkv_proj", "attention", "mlp_up", ...; static strings
+  OpKind kind = OpKind::memory;
+  OpGroup group = OpGroup::norm;
+  // GEMMs: one GEMM's forward shape, output M×N, reduction K; `count` GEMMs of that shape
+  // (the local experts of a grouped GEMM). Backward runs dgrad (M×K, reduce N) and wgrad
+  // (K×N, reduce M): twice the forward FLOPs. Attention: m = keys per query, n = local
+  // heads, k = query/key width.
+  double m = 0;
+  double n = 0;
+  double k = 0;
+  double count = 1;
+  bool low_precision = false;  // runs in the plan's GEMM precision (fp8) rather than bf16/fp16
+  bool routed_expert = false;  // weights sharded by expert parallelism (not by TP)
+  double fwd_flops = 0;
+  double bwd_flops = 0;
+  double fwd_bytes = 0;  // HBM traffic
+  double bwd_bytes = 0;
+  double params = 0;  // weights this op holds on this GPU
+};
+
+inline constexpr int kMaxLayerOps = 28;
+
+struct LayerOps {
+  std::array<Op, kMaxLayerOps> ops{};
+  int count = 0;
+
+  Op& add() { return ops[static_cast<std::size_t>(count++)]; }
+  const Op* begin() const { return ops.data(); }
+  const Op* end() const { return ops.data() + count; }
+  double params() const;
+  double fwd_flops() const;
+  double bwd_flops() const;
+};
+
+// One GPU's share of a micro-batch, and how the layer is split.
+struct OpShape {
+  double micro_batch = 1;   // sequences
+  double seq_len = 2048;    // full sequence length (the attention span)
+  int tp = 1;               // tensor parallel: heads and FFN columns split tp ways
+  int cp = 1;               // context parallel: each GPU holds seq_len / cp of every sequence
+  int ep = 1;               // expert parallel: routed experts split ep ways (expert TP = 1)
+  bool sp = false;          // sequence parallel: norms and dropout split tp ways
+  Precision gemm = Precision::bf16;  // precision of the linear layers (fp8 with TE recipes)
+  Precision act = Precision::bf16;   // activations, attention and the output head
+
+  double tokens() const { return micro_batch * seq_len / cp; }  // rows of every GEMM
+};
+
+// Average keys each query attends to: (s+1)/2 for causal attention; for a sliding window w,
+// every query past the first w sees w keys.
+double causal_keys_per_query(double seq_len, double window);
+
+// The ops of decoder layer `layer_idx` (dense or MoE, full or sliding-window attention).
+void build_layer_ops(const ModelSpec& model, std::int64_t layer_idx, const OpShape& shape, LayerOps& out);
+
+// Token embedding (first pipeline stage) and final norm + logits + cross-entropy loss (last
+// stage). The vocabulary is split tp ways (Megatron's vocab-parallel embedding and loss).
+void build_embedding_ops(const ModelSpec& model, const OpShape& shape, LayerOps& out);
+void build_head_ops(const ModelSpec& model, const OpShape& shape, LayerOps& out);
+
+bool is_sliding_layer(const ModelSpec& model, std::int64_t layer_idx);
+
+// Layers with the same ops share a kind: 0 dense, 1 dense sliding-window, 2 MoE, 3 MoE
+// sliding-window. The evaluator costs one layer of each kind and counts them per stage.
+inline constexpr int kLayerKinds = 4;
+int layer_kind(const ModelSpec& model, std::int64_t layer_idx);
+
+}  // namespace gpuplan

@@ -1,0 +1,131 @@
+// `gpuplan collective` and `gpuplan validate collectives` end to end, in process.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "test_util.h"
+
+namespace gpuplan {
+namespace {
+
+using testing::run;
+
+TEST(CollectiveCli, JsonHasTheNcclTestsFigures) {
+  const auto r =
+      run({"collective", "--op", "allgather", "--bytes", "32MiB", "--gpus", "8", "--system", "dgx-h100", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["bytes"].get<double>(), 33554432.0);
+  const double t = j["time_s"].get<double>();
+  EXPECT_NEAR(j["algbw_bytes_per_s"].get<double>(), 33554432.0 / t, 1);
+  EXPECT_NEAR(j["busbw_bytes_per_s"].get<double>(), 33554432.0 / t * 7 / 8, 1);
+  EXPECT_EQ(j["algorithm"], "ring");
+  EXPECT_TRUE(j.contains("protocol"));
+  EXPECT_TRUE(j.contains("why"));
+  EXPECT_TRUE(j.contains("bottleneck_level"));
+  EXPECT_GE(j["candidates"].size(), 2u);
+}
+
+TEST(CollectiveCli, TextAndSweep) {
+  const auto one = run({"collective", "--op", "allreduce", "--bytes", "1GiB", "--gpus", "16", "--system", "dgx-h100"});
+  ASSERT_EQ(one.code, 0) << one.err;
+  EXPECT_NE(one.out.find("busbw"), std::string::npos);
+  EXPECT_NE(one.out.find("bottleneck"), std::string::npos);
+  const auto sweep =
+      run({"collective", "--op", "alltoall", "--gpus", "8", "--system", "dgx-b200", "--sweep", "--json"});
+  ASSERT_EQ(sweep.code, 0) << sweep.err;
+  const auto j = nlohmann::json::parse(sweep.out);
+  ASSERT_EQ(j["rows"].size(), 26u);  // 512 B ... 16 GiB, doubling
+  EXPECT_EQ(j["rows"].front()["bytes"].get<double>(), 512.0);
+  EXPECT_EQ(j["rows"].back()["bytes"].get<double>(), 16.0 * 1024 * 1024 * 1024);
+}
+
+TEST(CollectiveCli, FabricAndIdeal) {
+  const auto r = run({"collective", "--op", "allreduce", "--bytes", "1GB", "--gpus", "1024", "--fabric",
+                      "dgx-superpod-h100", "--algorithm", "nvls", "--ideal", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["system"], "dgx-h100");
+  EXPECT_EQ(j["bottleneck_level"], "leaf");
+  EXPECT_NEAR(j["algbw_bytes_per_s"].get<double>(), 400e9, 1e6);
+}
+
+TEST(CollectiveCli, BadInputExitsTwoWithAMessage) {
+  auto expect_error = [](const std::vector<std::string>& args, const std::string& needle) {
+    const auto r = run(args);
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+  };
+  const std::vector<std::string> base = {"collective", "--bytes", "1MiB", "--system", "dgx-h100"};
+  auto with = [&](std::vector<std::string> extra) {
+    auto a = base;
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+  };
+  expect_error(with({"--op", "allreduce", "--gpus", "12"}), "not a multiple");
+  expect_error(with({"--op", "allreduce", "--gpus", "9", "--nodes", "1"}), "holds 8 GPUs");
+  expect_error(with({"--op", "allreduse", "--gpus", "8"}), "unknown --op");
+  expect_error(with({"--op", "allgather", "--gpus", "8", "--algorithm", "tree"}), "AllReduce only");
+  expect_error({"collective", "--op", "allreduce", "--bytes", "0", "--gpus", "8", "--system", "dgx-h100"}, "positive");
+  expect_error({"collective", "--op", "allreduce", "--bytes", "-4KiB", "--gpus", "8", "--system", "dgx-h100"},
+               "positive");
+  expect_error({"collective", "--op", "allreduce", "--bytes", "1MiB", "--gpus", "8", "--system", "dgx-a100",
+                "--algorithm", "nvls"},
+               "NVLS");
+  expect_error(
+      {"collective", "--op", "allreduce", "--bytes", "1MiB", "--gpus", "2048", "--fabric", "dgx-superpod-h100"},
+      "do not fit");
+  expect_error({"collective", "--op", "allreduce", "--bytes", "1MiB", "--gpus", "8", "--system", "dgx-h10"},
+               "unknown system");
+}
+
+std::string shared_collectives_csv() {
+  return (std::filesystem::path(testing::source_dir()) / ".." / "shared" / "data" / "collectives.csv").string();
+}
+
+// The acceptance target of issue 3 on the measured file: median |error| <= 10% for messages
+// of 1 MiB and more, <= 25% below.
+TEST(ValidateCli, CollectivesMeetTheTargetOnTheSharedFile) {
+  const std::string csv = shared_collectives_csv();
+  if (!std::filesystem::exists(csv)) GTEST_SKIP() << csv << " not present";
+  const auto r = run({"validate", "collectives", csv, "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["rows"].size(), 176u);
+  EXPECT_LE(j["summary"]["by_size"][">= 1 MiB"]["median_abs_error_pct"].get<double>(), 10.0);
+  EXPECT_LE(j["summary"]["by_size"]["< 1 MiB"]["median_abs_error_pct"].get<double>(), 25.0);
+  EXPECT_TRUE(j["summary"]["by_gpu"].contains("h100-sxm"));
+  EXPECT_TRUE(j["summary"]["by_op"].contains("alltoall"));
+}
+
+TEST(ValidateCli, BadRowsNameFileAndLine) {
+  const auto dir = testing::scratch_dir("validate-coll");
+  const std::string header =
+      "id,gpu,system,nodes,gpus_per_node,num_gpus,op,bytes,algorithm,dtype,measured_time_us,"
+      "measured_busbw_GBps\n";
+  const auto good = testing::write_file(dir / "good.csv", header +
+                                                              "a,\"h100-sxm\",dgx-h100,1,8,8,allreduce,1048576,"
+                                                              "auto,fp16,30.0,\n");
+  const auto ok = run({"validate", "collectives", good.string()});
+  EXPECT_EQ(ok.code, 0) << ok.err;
+  EXPECT_NE(ok.out.find("median"), std::string::npos);
+  const auto bad_system =
+      testing::write_file(dir / "bad1.csv", header +
+                                                "a,h100-sxm,dgx-h100,1,8,8,allreduce,1048576,auto,fp16,30,\n"
+                                                "b,h100-sxm,dgx-h1000,1,8,8,allreduce,1048576,auto,fp16,30,\n");
+  const auto r1 = run({"validate", "collectives", bad_system.string()});
+  EXPECT_EQ(r1.code, 2);
+  EXPECT_NE(r1.err.find("bad1.csv:3: column 'system'"), std::string::npos) << r1.err;
+  const auto bad_number = testing::write_file(dir / "bad2.csv", header +
+                                                                    "a,h100-sxm,dgx-h100,1,8,8,allreduce,1MB,"
+                                                                    "auto,fp16,30,\n");
+  const auto r2 = run({"validate", "collectives", bad_number.string()});
+  EXPECT_EQ(r2.code, 2);
+  EXPECT_NE(r2.err.find("bad2.csv:2: column 'bytes'"), std::string::npos) << r2.err;
+  EXPECT_EQ(run({"validate"}).code, 2);  // a validator must be named
+  EXPECT_EQ(run({"validate", "collectives", (dir / "missing.csv").string()}).code, 2);
+}
+
+}  // namespace
+}  // namespace gpuplan

@@ -1,0 +1,83 @@
+// The collective_params catalog kind: the shipped file loads, and bad files fail with the file,
+// line and key.
+#include <gtest/gtest.h>
+
+#include "catalog/catalog.h"
+#include "core/error.h"
+#include "cost/collective.h"
+
+namespace gpuplan {
+namespace {
+
+constexpr const char* kGood = R"toml(kind = "collective_params"
+id = "mine"
+name = "test"
+source = "test"
+retrieved = "2026-11-22"
+[latency]
+ring_base_us = [6.6, 14.0, 8.4]
+tree_base_us = [6.8, 14.0, 8.4]
+[protocols]
+ll_bw_fraction = 0.4
+ll128_bw_fraction = 0.9
+alltoall_bw_fraction = 0.8
+[[link]]
+link = "default"
+bw_efficiency = 0.8
+ring_hop_us = [0.6, 1.9, 3.4]
+tree_hop_us = [0.6, 1.25, 4.0]
+)toml";
+
+std::string load_error(const std::string& text) {
+  Catalog c;
+  try {
+    load_catalog_text(c, text, "bad.toml", false);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string replace(std::string text, const std::string& from, const std::string& to) {
+  text.replace(text.find(from), from.size(), to);
+  return text;
+}
+
+TEST(CollectiveParams, ShippedFileLoadsWithSources) {
+  const CollectiveParams& p = default_collective_params(default_catalog());
+  EXPECT_EQ(p.id, "nccl");
+  EXPECT_DOUBLE_EQ(p.ring_base_latency_s[0], 6.6e-6);
+  ASSERT_NE(p.find_link("nvlink4", "nvlink"), nullptr);
+  EXPECT_EQ(p.find_link("nvlink4", "nvlink")->link, "nvlink4");
+  EXPECT_EQ(p.find_link("nvlink2", "nvlink")->link, "nvlink");     // family fallback
+  EXPECT_EQ(p.find_link("xgmi-mi300x", "xgmi")->link, "default");  // default fallback
+  for (const auto& l : p.links) {
+    EXPECT_FALSE(l.provenance.source.empty()) << l.link;
+    EXPECT_EQ(l.provenance.retrieved.size(), 10u) << l.link;
+    EXPECT_LE(l.bw_efficiency, 1.0);
+  }
+}
+
+TEST(CollectiveParams, GoodFileParses) {
+  Catalog c;
+  load_catalog_text(c, kGood, "good.toml", false);
+  ASSERT_EQ(c.collective_params.size(), 1u);
+  EXPECT_DOUBLE_EQ(c.collective_params[0].links[0].ring_hop_latency_s[2], 3.4e-6);
+}
+
+TEST(CollectiveParams, BadFilesNameFileLineAndKey) {
+  const std::string three = load_error(replace(kGood, "ring_base_us = [6.6, 14.0, 8.4]", "ring_base_us = [6.6, 14.0]"));
+  EXPECT_NE(three.find("bad.toml:7"), std::string::npos) << three;
+  EXPECT_NE(three.find("ring_base_us"), std::string::npos) << three;
+  const std::string over = load_error(replace(kGood, "bw_efficiency = 0.8", "bw_efficiency = 1.3"));
+  EXPECT_NE(over.find("bw_efficiency"), std::string::npos) << over;
+  const std::string no_default = load_error(replace(kGood, "link = \"default\"", "link = \"nvlink4\""));
+  EXPECT_NE(no_default.find("default"), std::string::npos) << no_default;
+  const std::string typo = load_error(replace(kGood, "ll128_bw_fraction", "ll128_bw_fractoin"));
+  EXPECT_NE(typo.find("ll128_bw_fraction"), std::string::npos) << typo;
+  const std::string negative = load_error(replace(kGood, "[0.6, 1.9, 3.4]", "[0.6, -1.9, 3.4]"));
+  EXPECT_NE(negative.find("ring_hop_us"), std::string::npos) << negative;
+}
+
+}  // namespace
+}  // namespace gpuplan

@@ -1,0 +1,49 @@
+// Memory per GPU: ZeRO stages by hand (Rajbhandari et al. 2020, fig. 1).
+#include <gtest/gtest.h>
+
+#include "cost/memory.h"
+
+namespace gpuplan {
+namespace {
+
+TEST(Memory, ZeroStagesShardStatesOneByOne) {
+  // 7.5B parameters on 64 GPUs (the ZeRO paper's example): 2 + 2 + 12 bytes per parameter.
+  MemoryInputs in;
+  in.dense_params = 7.5e9;
+  in.dense_shard = 64;
+  const double psi = 7.5e9;
+  in.zero_stage = 0;
+  EXPECT_DOUBLE_EQ(memory_per_gpu(in).total, 16 * psi);  // 120 GB
+  in.zero_stage = 1;
+  EXPECT_DOUBLE_EQ(memory_per_gpu(in).total, 4 * psi + 12 * psi / 64);  // 31.4 GB
+  in.zero_stage = 2;
+  EXPECT_DOUBLE_EQ(memory_per_gpu(in).total, 2 * psi + 14 * psi / 64);  // 16.6 GB
+  in.zero_stage = 3;
+  EXPECT_DOUBLE_EQ(memory_per_gpu(in).total, 16 * psi / 64);  // 1.9 GB
+}
+
+TEST(Memory, ExpertStatesShardOverTheirOwnGroup) {
+  MemoryInputs in;
+  in.dense_params = 1e9;
+  in.expert_params = 8e9;
+  in.zero_stage = 1;
+  in.dense_shard = 16;
+  in.expert_shard = 2;
+  const MemoryBreakdown m = memory_per_gpu(in);
+  EXPECT_DOUBLE_EQ(m.optimizer, 12 * 1e9 / 16 + 12 * 8e9 / 2);
+  EXPECT_DOUBLE_EQ(m.weights, 2 * 9e9);
+}
+
+TEST(Memory, OverheadsAreExplicitTerms) {
+  MemoryInputs in;
+  in.dense_params = 1e9;
+  in.stored_activation_bytes = 4e9;
+  in.runtime_bytes = 1.5e9;
+  in.fragmentation_fraction = 0.05;
+  const MemoryBreakdown m = memory_per_gpu(in);
+  EXPECT_DOUBLE_EQ(m.fragmentation, 0.05 * (16e9 + 4e9));
+  EXPECT_DOUBLE_EQ(m.total, 16e9 + 4e9 + m.fragmentation + 1.5e9);
+}
+
+}  // namespace
+}  // namespace gpuplan

@@ -1,0 +1,207 @@
+// The training evaluator: hand checks and the properties of issue 4 (TP = PP = DP = 1 equals
+// the single-GPU result; sharding conserves FLOPs; more bandwidth is never slower; memory never
+// falls as the micro-batch grows).
+#include <cstring>
+
+#include <gtest/gtest.h>
+
+#include "catalog/catalog.h"
+#include "plan/evaluate.h"
+#include "plan/resolve.h"
+#include "workload/params.h"
+#include "workload/test_models.h"
+
+namespace gpuplan {
+namespace {
+
+struct Fixture {
+  const Catalog& catalog = default_catalog();
+  const Gpu& gpu = catalog.gpu("h100-sxm");
+  const System& system = catalog.system("dgx-h100");
+};
+
+Plan base_plan(int seq = 4096) {
+  Plan p;
+  p.seq_len = seq;
+  p.micro_batch = 1;
+  return p;
+}
+
+TEST(Evaluate, OneGpuEqualsTheSingleGpuSumOfOps) {
+  Fixture f;
+  const ModelSpec m = testing::llama3_8b();
+  const TrainContext alone = make_train_context(f.catalog, m, f.gpu, nullptr, nullptr);
+  const TrainContext in_node = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr);
+  Plan p = base_plan();
+  p.global_batch = 4;
+  const Estimate a = evaluate(alone, p);
+  const Estimate b = evaluate(in_node, p);
+  ASSERT_TRUE(a.valid) << a.reason_text();
+  EXPECT_DOUBLE_EQ(a.step_time_s, b.step_time_s);
+  // By hand: 4 micro-batches × (embedding + 32 layers + head, forward and backward), plus
+  // the Adam step; no communication, no bubble.
+  OpShape shape;
+  shape.seq_len = 4096;
+  LayerOps layer, emb, head;
+  build_layer_ops(m, 0, shape, layer);
+  build_embedding_ops(m, shape, emb);
+  build_head_ops(m, shape, head);
+  auto pass = [&](const LayerOps& ops) {
+    const OpTime t = layer_time(alone.device, ops, shape.gemm, shape.act);
+    return issue_bound_s(t.fwd_s, t.host_fwd_s) + issue_bound_s(t.bwd_s, t.host_bwd_s);
+  };
+  const double tau = 32 * pass(layer) + pass(emb) + pass(head);
+  const double params = 32 * layer.params() + emb.params() + head.params();
+  const double optimizer = params * (2 + 2 * 12 + 2) / alone.device.memory_bw_bytes_per_s;
+  EXPECT_NEAR(a.step_time_s, 4 * tau + optimizer, 1e-9 * a.step_time_s);
+  EXPECT_EQ(a.breakdown.bubble_s, 0);
+  EXPECT_EQ(a.breakdown.dp.total_s, 0);
+}
+
+TEST(Evaluate, ShardingConservesTotalFlops) {
+  Fixture f;
+  const ModelSpec m = testing::gpt3_175b();
+  const TrainContext ctx = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr);
+  double reference = 0;
+  for (auto [tp, pp, dp] : std::vector<std::array<int, 3>>{{1, 1, 8}, {8, 1, 1}, {2, 4, 1}, {4, 2, 1}, {1, 8, 1}}) {
+    Plan p = base_plan(2048);
+    p.tp = tp;
+    p.pp = pp;
+    p.dp = dp;
+    p.global_batch = 64;
+    const Estimate e = evaluate(ctx, p);
+    ASSERT_TRUE(e.valid) << e.reason_text();
+    if (reference == 0) reference = e.hardware_flops_per_step;
+    EXPECT_NEAR(e.hardware_flops_per_step / reference, 1.0, 1e-9) << tp << " " << pp << " " << dp;
+    // Model FLOPs: 6N + causal attention per token (params.h), whatever the layout.
+    EXPECT_NEAR(e.model_flops_per_step, 64 * 2048 * train_flops_per_token(m, 2048), 1e-6 * e.model_flops_per_step);
+  }
+}
+
+TEST(Evaluate, MoreBandwidthIsNeverSlower) {
+  Fixture f;
+  Catalog faster = f.catalog;
+  for (System& s : faster.systems) {
+    s.scaleup_bw_uni_bytes_per_s *= 2;
+    s.nic_bw_uni_bytes_per_s *= 2;
+  }
+  const ModelSpec m = testing::gpt3_175b();
+  const TrainContext slow_ctx = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr);
+  const TrainContext fast_ctx = make_train_context(faster, m, f.gpu, &faster.system("dgx-h100"), nullptr);
+  for (int zero : {0, 1, 3}) {
+    for (auto [tp, pp, dp] : std::vector<std::array<int, 3>>{{8, 4, 4}, {4, 8, 4}, {8, 1, 16}}) {
+      Plan p = base_plan(2048);
+      p.tp = tp;
+      p.pp = pp;
+      p.dp = dp;
+      p.zero = zero;
+      p.sp = true;
+      p.global_batch = 256;
+      const Estimate slow = evaluate(slow_ctx, p);
+      const Estimate fast = evaluate(fast_ctx, p);
+      ASSERT_TRUE(slow.valid && fast.valid) << slow.reason_text() << fast.reason_text();
+      EXPECT_LE(fast.step_time_s, slow.step_time_s) << tp << " " << pp << " " << dp << " zero " << zero;
+    }
+  }
+}
+
+TEST(Evaluate, MemoryNeverFallsAsTheMicroBatchGrows) {
+  Fixture f;
+  for (const ModelSpec& m : {testing::llama3_8b(), testing::mixtral_8x7b()}) {
+    const TrainContext ctx = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr);
+    for (Recompute r : {Recompute::none, Recompute::full}) {
+      double previous = 0;
+      for (int mb : {1, 2, 4, 8}) {
+        Plan p = base_plan(4096);
+        p.tp = 2;
+        p.pp = 2;
+        p.dp = 2;
+        p.ep = m.is_moe() ? 2 : 1;
+        p.micro_batch = mb;
+        p.global_batch = 64;
+        p.recompute = r;
+        const Estimate e = evaluate(ctx, p);
+        ASSERT_TRUE(e.valid) << e.reason_text();
+        EXPECT_GE(e.memory.total, previous) << m.id << " mb " << mb;
+        previous = e.memory.total;
+      }
+    }
+  }
+}
+
+TEST(Evaluate, PipelineBubbleFollowsNarayanan) {
+  Fixture f;
+  const ModelSpec m = testing::gpt3_175b();
+  const TrainContext ctx = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr);
+  Plan p = base_plan(2048);
+  p.tp = 8;
+  p.pp = 8;
+  p.vp = 2;
+  p.dp = 1;
+  p.global_batch = 32;
+  const Estimate e = evaluate(ctx, p);
+  ASSERT_TRUE(e.valid) << e.reason_text();
+  EXPECT_DOUBLE_EQ(e.bubble_fraction, 7.0 / (2 * 32));  // (p − 1) / (v · m)
+  EXPECT_GT(e.breakdown.bubble_s, 0);
+  // Interleaving shrinks the bubble.
+  p.vp = 1;
+  EXPECT_GT(evaluate(ctx, p).breakdown.bubble_s, e.breakdown.bubble_s);
+}
+
+TEST(Evaluate, InfeasiblePlansAreValuesWithAReason) {
+  Fixture f;
+  const ModelSpec m = testing::llama3_8b();
+  const TrainContext ctx = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr);
+  Plan p = base_plan();
+  p.tp = 3;
+  Estimate e = evaluate(ctx, p);
+  EXPECT_FALSE(e.feasible);
+  EXPECT_FALSE(e.valid);
+  EXPECT_NE(std::strstr(e.reason_text(), "TP 3"), nullptr) << e.reason_text();
+  p = base_plan();
+  p.ep = 2;
+  EXPECT_NE(std::strstr(evaluate(ctx, p).reason_text(), "MoE"), nullptr);
+  // Does not fit: 405B-class weights on 8 GPUs without sharding.
+  const ModelSpec big = testing::gpt3_175b();
+  const TrainContext big_ctx = make_train_context(f.catalog, big, f.gpu, &f.system, nullptr);
+  p = base_plan(2048);
+  p.dp = 8;
+  e = evaluate(big_ctx, p);
+  EXPECT_TRUE(e.valid);
+  EXPECT_FALSE(e.fits);
+  EXPECT_FALSE(e.feasible);
+  EXPECT_EQ(e.bottleneck, Bottleneck::memory);
+  EXPECT_NE(std::strstr(e.reason_text(), "GiB"), nullptr);
+  // ZeRO-3 over the 8 GPUs shards the 16 bytes per parameter eight ways.
+  p.zero = 3;
+  EXPECT_LT(evaluate(big_ctx, p).memory.optimizer, e.memory.optimizer / 7.9);
+}
+
+TEST(Evaluate, ResolverPicksTheFastestPlanThatFits) {
+  Fixture f;
+  const ModelSpec m = testing::llama3_8b();
+  const TrainContext ctx = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr);
+  Plan p = base_plan(8192);
+  p.dp = 8;
+  p.global_batch = 64;
+  PlanUnknowns u;
+  u.micro_batch = true;
+  u.recompute = true;
+  u.zero = true;
+  const Resolved r = resolve_fastest(ctx, p, u, 8);
+  ASSERT_TRUE(r.estimate.feasible) << r.estimate.reason_text();
+  EXPECT_GT(r.tried, 10);
+  // No candidate that fits is faster.
+  for (int mb : {1, 2, 4, 8}) {
+    for (int zero : {0, 1, 2, 3}) {
+      Plan q = p;
+      q.micro_batch = mb;
+      q.zero = zero;
+      const Estimate e = evaluate(ctx, q);
+      if (e.feasible) EXPECT_GE(e.step_time_s, r.estimate.step_time_s);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpuplan

@@ -1,0 +1,179 @@
+// Per-op shapes and FLOPs against hand derivations (docs/model/training.md).
+#include <gtest/gtest.h>
+
+#include "workload/ops.h"
+#include "workload/test_models.h"
+
+namespace gpuplan {
+namespace {
+
+const Op* find(const LayerOps& ops, std::string_view name) {
+  for (const Op& op : ops) {
+    if (name == op.name) return &op;
+  }
+  return nullptr;
+}
+
+double gemm_fwd_flops(const LayerOps& ops) {
+  double f = 0;
+  for (const Op& op : ops) {
+    if (op.kind == OpKind::gemm) f += op.fwd_flops;
+  }
+  return f;
+}
+
+TEST(Ops, Gpt3LayerMatchesTwentyFourHSquaredPerToken) {
+  // Dense GeLU layer, forward matmuls per token: QKV 6h², out 2h², MLP 16h² = 24h²
+  // (Narayanan et al. 2021, eq. 3 before the 3× for backward).
+  const ModelSpec m = testing::gpt3_175b();
+  OpShape s;
+  s.micro_batch = 1;
+  s.seq_len = 2048;
+  LayerOps ops;
+  build_layer_ops(m, 0, s, ops);
+  const double h = 12288;
+  EXPECT_DOUBLE_EQ(gemm_fwd_flops(ops), 24 * h * h * 2048);
+  // Causal attention: 4·h FLOPs per (query, key), (s+1)/2 keys per query.
+  const Op* attn = find(ops, "attention");
+  ASSERT_NE(attn, nullptr);
+  EXPECT_DOUBLE_EQ(attn->fwd_flops, 4 * h * 2048 * (2048 + 1) / 2.0);
+  EXPECT_DOUBLE_EQ(attn->bwd_flops, 2.5 * attn->fwd_flops);
+  // Parameters: 12h² per layer plus two norms (weights only: LayerNorm biases are the
+  // params module's business).
+  EXPECT_DOUBLE_EQ(ops.params(), 12 * h * h + 2 * h);
+}
+
+TEST(Ops, GqaAndSwigluShapes) {
+  const ModelSpec m = testing::llama3_8b();
+  OpShape s;
+  s.seq_len = 8192;
+  LayerOps ops;
+  build_layer_ops(m, 0, s, ops);
+  const Op* qkv = find(ops, "qkv_proj");
+  ASSERT_NE(qkv, nullptr);
+  EXPECT_DOUBLE_EQ(qkv->n, (32 + 2 * 8) * 128.0);  // 6,144 columns
+  EXPECT_DOUBLE_EQ(qkv->k, 4096);
+  const Op* up = find(ops, "mlp_up");
+  ASSERT_NE(up, nullptr);
+  EXPECT_DOUBLE_EQ(up->n, 2 * 14336.0);  // gate and up fused
+  // 8B per layer: 4096·6144 + 4096·4096 + 3·4096·14336 + 2·4096 = 218,112,000.
+  EXPECT_DOUBLE_EQ(ops.params(), 4096.0 * 6144 + 4096.0 * 4096 + 3 * 4096.0 * 14336 + 2 * 4096.0);
+}
+
+TEST(Ops, TensorParallelismConservesFlopsAndParams) {
+  for (const ModelSpec& m : {testing::gpt3_175b(), testing::llama3_8b()}) {
+    OpShape one;
+    one.seq_len = 2048;
+    LayerOps base;
+    build_layer_ops(m, 0, one, base);
+    for (int tp : {2, 4, 8}) {
+      OpShape s = one;
+      s.tp = tp;
+      LayerOps split;
+      build_layer_ops(m, 0, s, split);
+      EXPECT_NEAR(split.fwd_flops() * tp, base.fwd_flops(), 1e-9 * base.fwd_flops()) << m.id << " tp " << tp;
+      // Norm weights are replicated; everything else is split.
+      const double norms = 2.0 * static_cast<double>(m.hidden);
+      EXPECT_NEAR((split.params() - norms) * tp, base.params() - norms, 1e-6 * base.params());
+    }
+  }
+}
+
+TEST(Ops, ContextParallelismSplitsTheWork) {
+  const ModelSpec m = testing::llama3_8b();
+  OpShape one;
+  one.seq_len = 32768;
+  LayerOps base;
+  build_layer_ops(m, 0, one, base);
+  OpShape s = one;
+  s.cp = 4;
+  LayerOps split;
+  build_layer_ops(m, 0, s, split);
+  EXPECT_NEAR(split.fwd_flops() * 4, base.fwd_flops(), 1e-9 * base.fwd_flops());
+}
+
+TEST(Ops, ExpertParallelismKeepsPerGpuExpertWork) {
+  // Balanced routing: each GPU runs rows·k token-expert pairs whatever the EP degree.
+  const ModelSpec m = testing::mixtral_8x7b();
+  OpShape s;
+  s.seq_len = 4096;
+  for (int ep : {1, 2, 4, 8}) {
+    s.ep = ep;
+    LayerOps ops;
+    build_layer_ops(m, 0, s, ops);
+    const Op* up = find(ops, "expert_up");
+    ASSERT_NE(up, nullptr);
+    EXPECT_DOUBLE_EQ(up->count, 8.0 / ep);
+    EXPECT_DOUBLE_EQ(up->fwd_flops, 2.0 * 4096 * 2 * (2 * 14336) * 4096);
+    // Expert weights on this GPU: (8/ep) experts × 3 matrices.
+    EXPECT_DOUBLE_EQ(up->params + find(ops, "expert_down")->params, 8.0 / ep * 3 * 4096 * 14336);
+  }
+}
+
+TEST(Ops, MlaShapesAndDenseFirstLayers) {
+  const ModelSpec m = testing::deepseek_v3();
+  OpShape s;
+  s.seq_len = 4096;
+  LayerOps dense;
+  build_layer_ops(m, 0, s, dense);
+  EXPECT_NE(find(dense, "mlp_up"), nullptr);
+  EXPECT_EQ(find(dense, "expert_up"), nullptr);
+  LayerOps moe;
+  build_layer_ops(m, 3, s, moe);
+  EXPECT_NE(find(moe, "expert_up"), nullptr);
+  EXPECT_NE(find(moe, "shared_up"), nullptr);
+  const Op* kv_up = find(moe, "kv_up");
+  ASSERT_NE(kv_up, nullptr);
+  EXPECT_DOUBLE_EQ(kv_up->n, 128.0 * (128 + 128));
+  EXPECT_DOUBLE_EQ(kv_up->k, 512);
+  // MLA attention: q·k over 192 dims, p·v over 128.
+  const Op* attn = find(moe, "attention");
+  EXPECT_DOUBLE_EQ(attn->fwd_flops, 2.0 * 4096 * (4096 + 1) / 2.0 * 128 * (192 + 128));
+  // Attention parameters of one layer: 7168·1536 + 1536·128·192 + 7168·576 + 512·128·256
+  // + 128·128·7168 (+ norms 1536 + 512) = 187,107,328 + 2,048.
+  double attn_params = 0;
+  for (const Op& op : moe) {
+    if (op.group == OpGroup::attention) attn_params += op.params;
+  }
+  EXPECT_DOUBLE_EQ(attn_params, 7168.0 * 1536 + 1536.0 * 128 * 192 + 7168.0 * 576 + 512.0 * 128 * 256 +
+                                    128.0 * 128 * 7168);
+  EXPECT_EQ(layer_kind(m, 0), 0);
+  EXPECT_EQ(layer_kind(m, 3), 2);
+}
+
+TEST(Ops, CausalAndSlidingKeys) {
+  EXPECT_DOUBLE_EQ(causal_keys_per_query(4, 0), 2.5);  // (1+2+3+4)/4
+  // Window 2 over 4 queries: 1, 2, 2, 2 keys.
+  EXPECT_DOUBLE_EQ(causal_keys_per_query(4, 2), 7.0 / 4);
+  EXPECT_DOUBLE_EQ(causal_keys_per_query(4, 8), 2.5);
+}
+
+TEST(Ops, Fp8MarksLinearLayersAndAddsCasts) {
+  const ModelSpec m = testing::llama3_8b();
+  OpShape s;
+  s.gemm = Precision::fp8;
+  LayerOps ops;
+  build_layer_ops(m, 0, s, ops);
+  EXPECT_TRUE(find(ops, "qkv_proj")->low_precision);
+  EXPECT_NE(find(ops, "fp8_cast"), nullptr);
+  LayerOps head;
+  build_head_ops(m, s, head);
+  EXPECT_FALSE(find(head, "logits")->low_precision);  // the output layer stays 16-bit
+}
+
+TEST(Ops, HeadAndEmbedding) {
+  const ModelSpec m = testing::llama3_8b();
+  OpShape s;
+  s.seq_len = 8192;
+  s.tp = 2;
+  LayerOps head;
+  build_head_ops(m, s, head);
+  const Op* logits = find(head, "logits");
+  EXPECT_DOUBLE_EQ(logits->fwd_flops, 2.0 * 8192 * 4096 * 128256 / 2);
+  LayerOps emb;
+  build_embedding_ops(m, s, emb);
+  EXPECT_DOUBLE_EQ(emb.params(), 128256.0 * 4096 / 2);
+}
+
+}  // namespace
+}  // namespace gpuplan
