@@ -10,7 +10,9 @@
 #include "catalog/cloud.h"
 #include "catalog/collective_params.h"
 #include "catalog/efficiency.h"
+#include "catalog/engine.h"
 #include "catalog/gpu.h"
+#include "catalog/tco.h"
 #include "catalog/topology.h"
 #include "workload/model.h"
 
@@ -27,6 +29,8 @@ struct Catalog {
   std::vector<ModelSpec> models;
   std::vector<CollectiveParams> collective_params;  // collective cost model constants (data/fitted/collectives/)
   std::vector<Efficiency> efficiencies;  // fitted achievable-efficiency factors per GPU family
+  std::vector<TcoInputs> tco_inputs;      // economics inputs (data/econ/); the commands use id "default"
+  std::vector<Engine> engines;  // serving engines: memory budget rules and overheads (data/engines/)
 
   // Lookups by id or alias, case-insensitive ("H100 SXM" finds "h100-sxm").
   // The find_* forms return nullptr; the others throw Error with the nearest names.
@@ -37,6 +41,7 @@ struct Catalog {
   const System* find_system(std::string_view name) const;
   const Fabric* find_fabric(std::string_view name) const;
   const ModelSpec* find_model(std::string_view name) const;
+  const Engine* find_engine(std::string_view name) const;
 
   const Gpu& gpu(std::string_view name) const;
   const Link& link(std::string_view name) const;
@@ -45,6 +50,7 @@ struct Catalog {
   const System& system(std::string_view name) const;
   const Fabric& fabric(std::string_view name) const;
   const ModelSpec& model(std::string_view name) const;
+  const Engine& engine(std::string_view name) const;
 };
 
 struct CatalogOptions {

@@ -108,6 +108,7 @@ const Nic* Catalog::find_nic(std::string_view n) const { return find_in(nics, n)
 const System* Catalog::find_system(std::string_view n) const { return find_in(systems, n); }
 const Fabric* Catalog::find_fabric(std::string_view n) const { return find_in(fabrics, n); }
 const ModelSpec* Catalog::find_model(std::string_view n) const { return find_in(models, n); }
+const Engine* Catalog::find_engine(std::string_view n) const { return find_in(engines, n); }
 
 const Gpu& Catalog::gpu(std::string_view n) const { return get_in(gpus, n, "GPU"); }
 const Link& Catalog::link(std::string_view n) const { return get_in(links, n, "link"); }
@@ -116,6 +117,7 @@ const Nic& Catalog::nic(std::string_view n) const { return get_in(nics, n, "NIC"
 const System& Catalog::system(std::string_view n) const { return get_in(systems, n, "system"); }
 const Fabric& Catalog::fabric(std::string_view n) const { return get_in(fabrics, n, "fabric"); }
 const ModelSpec& Catalog::model(std::string_view n) const { return get_in(models, n, "model"); }
+const Engine& Catalog::engine(std::string_view n) const { return get_in(engines, n, "engine"); }
 
 void load_catalog_text(Catalog& catalog, std::string_view text, const std::string& file, bool replace) {
   const toml::table table = parse_toml(text, file);
@@ -141,9 +143,13 @@ void load_catalog_text(Catalog& catalog, std::string_view text, const std::strin
     insert(catalog.collective_params, parse_collective_params(top), replace, "collective_params");
   } else if (kind == "efficiency") {
     insert(catalog.efficiencies, parse_efficiency(top), replace, "efficiency");
+  } else if (kind == "tco_inputs") {
+    insert(catalog.tco_inputs, parse_tco_inputs(top), replace, "tco_inputs");
+  } else if (kind == "engine") {
+    insert(catalog.engines, parse_engine(top), replace, "engine");
   } else {
     top.fail("kind", fmt::format("unknown kind '{}'; use gpu, link, switch, nic, system, fabric, offers, "
-                                 "model, efficiency or collective_params", kind));
+                                 "model, efficiency, engine, collective_params or tco_inputs", kind));
   }
   top.finish();
 }

@@ -11,4 +11,6 @@ list(APPEND GPUPLAN_LIB_SOURCES
   catalog/model_parse.cpp
   catalog/collective_params_parse.cpp
   catalog/efficiency_parse.cpp
+  catalog/tco_parse.cpp
+  catalog/engine_parse.cpp
 )

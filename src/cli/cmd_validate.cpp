@@ -45,6 +45,7 @@ void setup_validate(CLI::App& cmd, CliContext& ctx) {
   cmd.require_subcommand(1);
   for (const ValidatorRow& row : kValidators) row.setup(*cmd.add_subcommand(row.name, row.help), ctx);
   add_validate_training(cmd, ctx);
+  add_validate_inference(cmd, ctx);
 }
 
 }  // namespace gpuplan

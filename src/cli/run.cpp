@@ -7,6 +7,23 @@
 #include "core/error.h"
 
 namespace gpuplan {
+namespace {
+
+// The main job on the built-in defaults ("gpuplan" with no command, what `make run` shows):
+// a worked question answered end to end with the built-in catalog. See docs/cli.md.
+int run_default_job(CliContext& ctx) {
+  static const char* const kArgs[] = {"gpuplan",    "train", "--model",  "llama3.1-70b", "--gpu",     "h100-sxm",
+                                      "--gpus",     "64",    "--tp",     "8",            "--pp",      "2",
+                                      "--sp",       "--zero", "1",       "--global-batch", "256",    "--seq-len",
+                                      "8192",       "--recompute", "selective"};
+  ctx.out << "gpuplan: the default question: how fast does Llama 3.1 70B train on 64 H100s (8 DGX H100),\n"
+             "with 8,192-token sequences and 256 sequences per step, and does it fit?\n"
+             "(try 'gpuplan --help' for every command)\n\n";
+  const int argc = static_cast<int>(sizeof(kArgs) / sizeof(kArgs[0]));
+  return run_cli(argc, kArgs, ctx.out, ctx.err);
+}
+
+}  // namespace
 
 int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CliContext ctx(out, err);
@@ -38,10 +55,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
           << "run 'gpuplan --help' (or 'gpuplan COMMAND --help') for usage\n";
       return 2;
     }
-    if (app.get_subcommands().empty()) {
-      // The main job on the built-in defaults: see docs/cli.md ("gpuplan" with no command).
-      out << app.help();
-    }
+    if (app.get_subcommands().empty()) return run_default_job(ctx);
   } catch (const Error& e) {
     err << "gpuplan: error: " << e.what() << "\n";
     return 2;

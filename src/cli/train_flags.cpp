@@ -53,7 +53,13 @@ TrainSetup make_train_setup(CliContext& cli, const TrainFlags& f) {
     model = &catalog.model(f.model);
   }
 
-  const System* system = f.system.empty() ? nullptr : &catalog.system(f.system);
+  const Fabric* fabric = f.fabric.empty() ? nullptr : &catalog.fabric(f.fabric);
+  const System* system = !f.system.empty() ? &catalog.system(f.system)
+                         : fabric          ? &catalog.system(fabric->system)
+                                           : nullptr;
+  if (fabric && catalog.find_system(fabric->system) != system) {
+    throw Error(fmt::format("fabric '{}' is built from {}, not {}", fabric->id, fabric->system, system->id));
+  }
   const Gpu* gpu = nullptr;
   if (!f.gpu.empty()) {
     gpu = &catalog.gpu(f.gpu);
@@ -64,10 +70,8 @@ TrainSetup make_train_setup(CliContext& cli, const TrainFlags& f) {
   } else if (system) {
     gpu = &catalog.gpu(system->gpu);
   } else {
-    throw Error("name the GPU (--gpu h100-sxm) or the system (--system dgx-h100)");
+    throw Error("name the GPU (--gpu h100-sxm), the system (--system dgx-h100) or the fabric");
   }
-  const Fabric* fabric = f.fabric.empty() ? nullptr : &catalog.fabric(f.fabric);
-  if (fabric && !system) system = &catalog.system(fabric->system);
 
   Plan p = f.plan;
   const auto recompute = parse_recompute(f.recompute);

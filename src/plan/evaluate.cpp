@@ -117,10 +117,11 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
   build_layer_ops(m, layer_idx, shape, ops);
   double attn_bwd_s = 0;
   double gemm_s = 0;
-  double attn_flops = 0;
   double host_fwd_s = 0;
   double host_bwd_s = 0;
-  double attn_host_s = 0;
+  double selective_s = 0;
+  double selective_host_s = 0;
+  double selective_flops = 0;
   for (const Op& op : ops) {
     const OpTime t = op_time(ctx.device, op, shape.gemm, shape.act);
     k.fwd_s += t.fwd_s;
@@ -130,10 +131,13 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
     if (op.kind == OpKind::attention) {
       k.attn_fwd_s += t.fwd_s;
       attn_bwd_s += t.bwd_s;
-      attn_flops += op.fwd_flops;
-      attn_host_s += t.host_fwd_s;
     }
     if (op.kind == OpKind::gemm) gemm_s += t.fwd_s + t.bwd_s;
+    if (op.selective) {
+      selective_s += t.fwd_s;
+      selective_host_s += t.host_fwd_s;
+      selective_flops += op.fwd_flops;
+    }
     k.params += op.params;
     if (op.routed_expert) k.expert_params += op.params;
     if (op.low_precision) k.low_precision_params += op.params;
@@ -149,8 +153,8 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
     k.recompute_s = fwd_compute_s;
     k.recompute_flops = ops.fwd_flops();
   } else if (p.recompute == Recompute::selective) {
-    k.recompute_s = issue_bound_s(k.attn_fwd_s, attn_host_s);
-    k.recompute_flops = attn_flops;
+    k.recompute_s = issue_bound_s(selective_s, selective_host_s);
+    k.recompute_flops = selective_flops;
   }
   k.hw_flops += k.recompute_flops;
   k.bwd_s += k.recompute_s;
@@ -205,7 +209,7 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
 
   const LayerActivations act = layer_activations(m, layer_idx, shape, p.recompute);
   k.stored_bytes = act.stored_bytes;
-  k.working_bytes = p.recompute == Recompute::full ? act.working_bytes : 0;
+  k.working_bytes = act.working_bytes;
   return k;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "core/units.h"
@@ -69,6 +70,36 @@ static nlohmann::ordered_json memory_breakdown_json(const MemoryBreakdown& m) {
   return j;
 }
 
+namespace {
+
+struct GroupRow {
+  const char* name;
+  GroupPlacement g;
+};
+
+// The level a group reaches: the innermost whose unit holds the ranks it spans.
+std::string level_of(const TrainContext& ctx, const GroupPlacement& g) {
+  if (g.size <= 1) return "-";
+  const double span = static_cast<double>(g.stride) * (g.size - 1) + 1;
+  const CollectiveTopology& t = ctx.topology;
+  for (int i = 0; i < t.level_count; ++i) {
+    const auto idx = static_cast<std::size_t>(i);
+    if (t.levels[idx].gpus_per_unit <= 0 || span <= t.levels[idx].gpus_per_unit) {
+      return t.level_names[idx].empty() ? (i == 0 ? "scale-up domain" : "network") : t.level_names[idx];
+    }
+  }
+  return t.level_count > 0 && !t.level_names[static_cast<std::size_t>(t.level_count - 1)].empty()
+             ? t.level_names[static_cast<std::size_t>(t.level_count - 1)]
+             : "network";
+}
+
+std::vector<GroupRow> group_rows(const Plan& p, const TrainContext& ctx) {
+  const Placement pl = place_plan(p, ctx.domain_gpus);
+  return {{"TP", pl.tp}, {"CP", pl.cp}, {"EP", pl.ep}, {"DP (gradients)", pl.grad}, {"PP", pl.pp}};
+}
+
+}  // namespace
+
 static std::string header(const TrainContext& ctx, const Plan& p) {
   return fmt::format("{} on {} × {}{}\nplan: {}\n", ctx.model->id, p.gpus(), ctx.gpu->id,
                      ctx.system ? fmt::format(" ({}{})", ctx.system->id, ctx.fabric ? ", " + ctx.fabric->id : "") : "",
@@ -105,6 +136,15 @@ std::string train_text(const TrainContext& ctx, const Plan& p, const Estimate& e
   row("optimizer step", b.optimizer_s, b.optimizer_s);
   out += t.render();
   out += fmt::format("bottleneck: {}\n", bottleneck_name(e.bottleneck));
+  std::vector<std::string> placed;
+  for (const GroupRow& g : group_rows(p, ctx)) {
+    if (g.g.size <= 1) continue;
+    placed.push_back(g.g.crosses_domains()
+                         ? fmt::format("{} {} across {} domains ({} per domain, up to {})", g.name, g.g.size,
+                                       g.g.domains, g.g.gpus_per_domain, level_of(ctx, g.g))
+                         : fmt::format("{} {} inside one domain", g.name, g.g.size));
+  }
+  if (!placed.empty()) out += "placement: " + fmt::format("{}", fmt::join(placed, "; ")) + "\n";
   return out;
 }
 
@@ -152,6 +192,17 @@ nlohmann::ordered_json train_json(const TrainContext& ctx, const Plan& p, const 
   comm("dp", b.dp);
   j["breakdown"] = br;
   j["bottleneck"] = bottleneck_name(e.bottleneck);
+  nlohmann::ordered_json placement = nlohmann::ordered_json::array();
+  for (const GroupRow& g : group_rows(p, ctx)) {
+    nlohmann::ordered_json row;
+    row["group"] = g.name;
+    row["size"] = g.g.size;
+    row["gpus_per_domain"] = g.g.gpus_per_domain;
+    row["domains"] = g.g.domains;
+    row["level"] = level_of(ctx, g.g);
+    placement.push_back(row);
+  }
+  j["placement"] = placement;
   return j;
 }
 

@@ -45,6 +45,9 @@ LayerActivations layer_activations(const ModelSpec& m, std::int64_t layer_idx, c
   const double stream_rows = s.sp ? t / tp : t;
   double bytes = 2 * stream_rows * h * (a + g);
 
+  // Outputs selective recompute does not keep: norm outputs, MLA's q/k/v, activation outputs.
+  double selective_frees = 2 * stream_rows * h * g;
+
   // Attention: the tensors the fused kernel and the projections read back.
   if (m.mla) {
     const MlaShape& q = m.mla_shape;
@@ -55,6 +58,7 @@ LayerActivations layer_activations(const ModelSpec& m, std::int64_t layer_idx, c
     bytes += t * (d(q.kv_lora_rank + q.qk_rope_head_dim) + d(q.kv_lora_rank)) * a;  // kv_down, kv_norm
     bytes += t * heads * (2 * d_qk + d_v) * a;                          // q, k, v
     bytes += t * heads * d_v * a + t * heads * 4;                       // O and fp32 log-sum-exp
+    selective_frees += t * heads * (2 * d_qk + d_v) * a;
   } else {
     const double heads = d(m.heads) / tp;
     const double kv = std::max(1.0, d(m.kv_heads) / tp);
@@ -72,17 +76,33 @@ LayerActivations layer_activations(const ModelSpec& m, std::int64_t layer_idx, c
     bytes += rows * d(e.experts) * 4;                              // router probabilities (fp32)
     bytes += pairs * h * g;                                        // permuted expert inputs
     bytes += pairs * d(e.expert_ffn_hidden) * (mats * a + g);      // expert up out, act out
+    selective_frees += pairs * d(e.expert_ffn_hidden) * g;
     if (e.shared_experts > 0) {
       bytes += t * d(e.shared_experts * e.expert_ffn_hidden) / tp * (mats * a + g);
+      selective_frees += t * d(e.shared_experts * e.expert_ffn_hidden) / tp * g;
     }
   } else {
     bytes += t * d(m.ffn_hidden) / tp * (mats * a + g);  // up-projection out (16-bit), act out
+    selective_frees += t * d(m.ffn_hidden) / tp * g;
   }
 
   LayerActivations out;
-  out.working_bytes = bytes;
-  // Full recomputation keeps the layer input only (split by SP, as Megatron stores it).
-  out.stored_bytes = recompute == Recompute::full ? stream_rows * h * a : bytes;
+  switch (recompute) {
+    case Recompute::none:
+      out.stored_bytes = bytes;
+      break;
+    case Recompute::selective:
+      // The recomputed pieces of one layer are alive while it runs its backward.
+      out.stored_bytes = bytes - selective_frees;
+      out.working_bytes = selective_frees;
+      break;
+    case Recompute::full:
+      // Only the layer input (split by SP, as Megatron stores it); one layer's full set while
+      // it runs its backward.
+      out.stored_bytes = stream_rows * h * a;
+      out.working_bytes = bytes;
+      break;
+  }
   return out;
 }
 

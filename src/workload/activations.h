@@ -14,9 +14,10 @@
 
 namespace gpuplan {
 
-// none: keep everything. selective: recompute the attention core in the backward pass
-// (Korthikanti's selective recomputation; with fused attention that frees nothing more).
-// full: keep only each layer's input and rerun the layer's forward in the backward pass.
+// none: keep everything. selective: rerun the cheap, memory-heavy parts in the backward pass
+// (Korthikanti's selective recomputation of the attention core, extended as Megatron-Core's
+// recompute modules do to the norms, the activation functions and MLA's up-projections), so
+// their outputs are not kept. full: keep only each layer's input and rerun the layer's forward.
 enum class Recompute { none, selective, full };
 
 std::string_view recompute_name(Recompute r);
@@ -24,7 +25,7 @@ std::optional<Recompute> parse_recompute(std::string_view name);
 
 struct LayerActivations {
   double stored_bytes = 0;   // kept from forward to backward, per layer and micro-batch
-  double working_bytes = 0;  // the full set, alive while one layer runs its backward
+  double working_bytes = 0;  // recomputed tensors, alive while one layer runs its backward
 };
 
 // Layer `layer_idx` under `recompute`. The shape's `tokens()` rows are this GPU's share.

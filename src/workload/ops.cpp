@@ -70,6 +70,7 @@ void attention(Ctx& c, double heads, double kv_heads, double d_qk, double d_v, d
   op.name = "attention";
   op.kind = OpKind::attention;
   op.group = OpGroup::attention;
+  op.selective = true;
   // QK^T and PV: 2·d_qk + 2·d_v FLOPs per (query, key, head). With context parallelism the
   // causal work is load-balanced (each rank holds two mirrored chunks), so each rank does 1/cp.
   const double keys = causal_keys_per_query(s.seq_len, window);
@@ -85,7 +86,10 @@ void attention(Ctx& c, double heads, double kv_heads, double d_qk, double d_v, d
 
 void norm(Ctx& c, const char* name, double rows, double width, double params) {
   memory(c, name, OpGroup::norm, 2 * rows * width * c.act_bytes, params);
+  c.out.ops[static_cast<std::size_t>(c.out.count - 1)].selective = true;
 }
+
+void mark_selective(Ctx& c) { c.out.ops[static_cast<std::size_t>(c.out.count - 1)].selective = true; }
 
 void attention_block(Ctx& c, bool sliding) {
   const ModelSpec& m = c.model;
@@ -106,12 +110,14 @@ void attention_block(Ctx& c, bool sliding) {
       gemm(c, "q_down", OpGroup::attention, t, d(a.q_lora_rank), h);
       norm(c, "q_norm", t, d(a.q_lora_rank), d(a.q_lora_rank));
       gemm(c, "q_up", OpGroup::attention, t, heads * d_qk, d(a.q_lora_rank));
+      mark_selective(c);
     } else {
       gemm(c, "q_proj", OpGroup::attention, t, heads * d_qk, h);
     }
     gemm(c, "kv_down", OpGroup::attention, t, d(a.kv_lora_rank + a.qk_rope_head_dim), h);
     norm(c, "kv_norm", t, d(a.kv_lora_rank), d(a.kv_lora_rank));
     gemm(c, "kv_up", OpGroup::attention, t, heads * (d(a.qk_nope_head_dim) + d_v), d(a.kv_lora_rank));
+    mark_selective(c);
     memory(c, "rope", OpGroup::attention, 2 * t * (heads + 1) * d(a.qk_rope_head_dim) * c.act_bytes);
     attention(c, heads, heads, d_qk, d_v, window);
     gemm(c, "out_proj", OpGroup::attention, t, h, heads * d_v);
@@ -140,6 +146,7 @@ void dense_mlp(Ctx& c, OpGroup group, double ffn, const char* up, const char* ac
   const double mats = m.mlp == MlpKind::swiglu ? 2 : 1;  // SwiGLU's gate and up are one fused GEMM
   gemm(c, up, group, t, mats * width, h, 1, true, mats * width * h + (m.mlp_bias ? mats * width : 0));
   memory(c, act, group, (mats + 1) * t * width * c.act_bytes);
+  mark_selective(c);
   gemm(c, down, group, t, h, width, 1, true, width * h + (m.mlp_bias ? h : 0));
 }
 
@@ -175,6 +182,7 @@ void mlp_block(Ctx& c, bool moe_layer) {
     gemm(c, "expert_up", OpGroup::moe, per_expert, mats * f, h, local);
     c.out.ops[static_cast<std::size_t>(c.out.count - 1)].routed_expert = true;
     memory(c, "expert_act", OpGroup::moe, (mats + 1) * rows * topk * f * c.act_bytes);
+    mark_selective(c);
     gemm(c, "expert_down", OpGroup::moe, per_expert, h, f, local);
     c.out.ops[static_cast<std::size_t>(c.out.count - 1)].routed_expert = true;
     memory(c, "combine_unpermute", OpGroup::moe, 2 * passes * rows * topk * h * c.act_bytes);

@@ -33,6 +33,9 @@ struct Op {
   double count = 1;
   bool low_precision = false;  // runs in the plan's GEMM precision (fp8) rather than bf16/fp16
   bool routed_expert = false;  // weights sharded by expert parallelism (not by TP)
+  // Rerun in the backward pass under selective recompute (attention core, norms, activation
+  // functions, MLA up-projections: cheap to redo, large to keep).
+  bool selective = false;
   double fwd_flops = 0;
   double bwd_flops = 0;
   double fwd_bytes = 0;  // HBM traffic

@@ -24,6 +24,10 @@ TEST(TrainCli, JsonHasTheIssueKeys) {
   EXPECT_GT(j["mfu"].get<double>(), 0.1);
   EXPECT_LT(j["mfu"].get<double>(), 0.9);
   EXPECT_TRUE(j["breakdown"].contains("tp_comm_exposed_s"));
+  // TP 4 inside the 8-GPU node; PP (stride 16) across nodes.
+  EXPECT_EQ(j["placement"][0]["group"].get<std::string>(), "TP");
+  EXPECT_EQ(j["placement"][0]["domains"].get<int>(), 1);
+  EXPECT_EQ(j["placement"][4]["domains"].get<int>(), 4);
 }
 
 TEST(TrainCli, TextNamesTheBottleneckAndInfeasiblePlansSayWhy) {

@@ -198,7 +198,9 @@ TEST(Evaluate, ResolverPicksTheFastestPlanThatFits) {
       q.micro_batch = mb;
       q.zero = zero;
       const Estimate e = evaluate(ctx, q);
-      if (e.feasible) EXPECT_GE(e.step_time_s, r.estimate.step_time_s);
+      if (e.feasible) {
+        EXPECT_GE(e.step_time_s, r.estimate.step_time_s);
+      }
     }
   }
 }

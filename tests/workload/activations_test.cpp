@@ -64,6 +64,21 @@ TEST(Activations, GrowWithTheMicroBatchAndShrinkWithParallelism) {
   }
 }
 
+TEST(Activations, SelectiveKeepsLessThanNoneAndMoreThanFull) {
+  for (const ModelSpec& m : {testing::llama3_8b(), testing::deepseek_v3()}) {
+    OpShape shape;
+    shape.seq_len = 4096;
+    const std::int64_t last = m.layers - 1;
+    const LayerActivations none = layer_activations(m, last, shape, Recompute::none);
+    const LayerActivations sel = layer_activations(m, last, shape, Recompute::selective);
+    const LayerActivations full = layer_activations(m, last, shape, Recompute::full);
+    EXPECT_LT(sel.stored_bytes, none.stored_bytes) << m.id;
+    EXPECT_GT(sel.stored_bytes, full.stored_bytes) << m.id;
+    // What selective does not keep is recomputed, and alive during that layer's backward.
+    EXPECT_DOUBLE_EQ(sel.stored_bytes + sel.working_bytes, none.stored_bytes) << m.id;
+  }
+}
+
 TEST(Activations, RecomputeNames) {
   EXPECT_EQ(parse_recompute("Selective"), Recompute::selective);
   EXPECT_EQ(recompute_name(Recompute::full), "full");

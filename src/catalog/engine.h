@@ -1,0 +1,48 @@
+// A serving engine (TensorRT-LLM, vLLM, SGLang) as the inference model sees it: how it splits
+// GPU memory between weights, runtime and KV cache (its documented budget rule and default),
+// its paged-KV block size and scheduler limits, and its per-step and per-layer overheads.
+// Loaded from data/engines/*.toml by engine_parse.cpp; used by src/infer/.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "catalog/provenance.h"
+
+namespace gpuplan {
+
+// What the engine's memory fraction caps (docs/model/inference.md §3):
+//  total_fraction  — vLLM gpu_memory_utilization: weights + activations + runtime + KV ≤ f × total
+//  free_fraction   — TensorRT-LLM kv_cache_free_gpu_mem_fraction: KV = f × (free after weights,
+//                    runtime and activations)
+//  static_fraction — SGLang mem_fraction_static: weights + KV ≤ f × total (activations and
+//                    runtime live outside the static pool)
+enum class KvBudgetRule { total_fraction, free_fraction, static_fraction };
+
+struct Engine {
+  std::string id;  // "vllm"
+  std::vector<std::string> aliases;
+  std::string name;
+  KvBudgetRule budget_rule = KvBudgetRule::total_fraction;
+  double memory_fraction = 0.9;       // the engine's default for its rule
+  double kv_block_tokens = 16;        // paged KV: tokens per block (a sequence holds whole blocks)
+  double max_num_seqs = 256;          // scheduler cap on sequences in flight
+  double max_num_batched_tokens = 8192;  // token budget of one step (prefill chunks + decodes)
+  bool chunked_prefill = true;        // prefills split into chunks that share steps with decodes
+  // The scheduler admits a sequence only when blocks for its whole length (prompt + max output)
+  // are free (TensorRT-LLM GUARANTEED_NO_EVICT); false = blocks allocated as tokens arrive,
+  // preempting on overflow (vLLM, SGLang), so the pool holds sequences at their average length.
+  bool reserve_full_sequence = false;
+  double runtime_bytes = 0;           // CUDA context, CUDA graphs, NCCL and library workspaces
+  double step_overhead_s = 0;         // host time per engine step (scheduling, sampling, detokenize)
+  double layer_overhead_s = 0;        // small kernels per layer per step (norms, RoPE, residuals)
+  double bw_fraction = 0.85;          // achieved / datasheet HBM bandwidth streaming weights and KV
+  double gemm_fraction = 0;           // achieved / dense peak on prefill GEMMs; 0 = the GPU family's
+  double allreduce_latency_s = 0;     // one-shot custom AllReduce latency (small messages); 0 = NCCL's
+  std::string notes;
+  Provenance provenance;
+};
+
+std::string_view budget_rule_name(KvBudgetRule rule);
+
+}  // namespace gpuplan

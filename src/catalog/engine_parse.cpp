@@ -1,0 +1,65 @@
+// Parser for `kind = "engine"` files (data/engines/). Schema: docs/data-format.md.
+#include "catalog/engine.h"
+#include "catalog/parsers.h"
+#include "core/units.h"
+
+namespace gpuplan {
+
+std::string_view budget_rule_name(KvBudgetRule rule) {
+  switch (rule) {
+    case KvBudgetRule::total_fraction: return "total_fraction";
+    case KvBudgetRule::free_fraction: return "free_fraction";
+    case KvBudgetRule::static_fraction: return "static_fraction";
+  }
+  return "total_fraction";
+}
+
+namespace {
+
+double fraction(Fields& f, std::string_view key) {
+  const double v = f.pos(key);
+  if (v > 1.0) f.fail(key, "a fraction must be in (0, 1]");
+  return v;
+}
+
+}  // namespace
+
+Engine parse_engine(Fields& top) {
+  Engine e;
+  e.id = top.str("id");
+  e.aliases = top.str_list("aliases");
+  e.name = top.str("name");
+  e.notes = top.opt_str("notes").value_or("");
+  e.provenance.file = top.file();
+  e.provenance.source = top.str("source");
+  e.provenance.retrieved = top.str("retrieved");
+
+  Fields mem = top.sub("memory");
+  const std::string rule = mem.str("budget_rule");
+  if (rule == "total_fraction") e.budget_rule = KvBudgetRule::total_fraction;
+  else if (rule == "free_fraction") e.budget_rule = KvBudgetRule::free_fraction;
+  else if (rule == "static_fraction") e.budget_rule = KvBudgetRule::static_fraction;
+  else mem.fail("budget_rule", "use total_fraction (vLLM), free_fraction (TensorRT-LLM) or static_fraction (SGLang)");
+  e.memory_fraction = fraction(mem, "memory_fraction");
+  e.kv_block_tokens = mem.pos("kv_block_tokens");
+  e.runtime_bytes = mem.opt_nonneg("runtime_gib").value_or(0) * kGiB;
+  mem.finish();
+
+  Fields sched = top.sub("scheduler");
+  e.max_num_seqs = sched.pos("max_num_seqs");
+  e.max_num_batched_tokens = sched.pos("max_num_batched_tokens");
+  e.chunked_prefill = sched.opt_boolean("chunked_prefill").value_or(true);
+  e.reserve_full_sequence = sched.opt_boolean("reserve_full_sequence").value_or(false);
+  sched.finish();
+
+  Fields perf = top.sub("performance");
+  e.step_overhead_s = perf.opt_nonneg("step_overhead_us").value_or(0) * 1e-6;
+  e.layer_overhead_s = perf.opt_nonneg("layer_overhead_us").value_or(0) * 1e-6;
+  e.bw_fraction = fraction(perf, "bw_fraction");
+  if (perf.has("gemm_fraction")) e.gemm_fraction = fraction(perf, "gemm_fraction");
+  e.allreduce_latency_s = perf.opt_nonneg("allreduce_latency_us").value_or(0) * 1e-6;
+  perf.finish();
+  return e;
+}
+
+}  // namespace gpuplan

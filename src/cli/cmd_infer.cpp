@@ -1,0 +1,74 @@
+// gpuplan infer --model M --gpu G [--gpus N --tp --pp --ep] [--weights --kv] --input-len
+// --output-len [--batch B | --concurrency C | --max-throughput] [--engine E] [--json]
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/context.h"
+#include "cli/infer_flags.h"
+#include "core/error.h"
+#include "infer/evaluate.h"
+#include "report/infer_report.h"
+
+namespace gpuplan {
+
+void setup_infer(CLI::App& cmd, CliContext& ctx) {
+  struct Opts {
+    InferFlags flags;
+    int gpus = 0;
+    int tp = 0;
+    int pp = 1;
+    int ep = 1;
+    double batch = 0;
+    double concurrency = 0;
+    bool max_throughput = false;
+  };
+  auto o = std::make_shared<Opts>();
+  add_infer_flags(cmd, o->flags);
+  cmd.add_option("--gpus", o->gpus, "GPUs in all (default tp × pp); a multiple of tp × pp adds replicas");
+  cmd.add_option("--tp", o->tp, "Tensor-parallel degree (default: --gpus / pp, else 1)");
+  cmd.add_option("--pp", o->pp, "Pipeline-parallel degree (default 1)");
+  cmd.add_option("--ep", o->ep, "Expert-parallel degree inside the TP group (MoE; default 1)");
+  auto* batch = cmd.add_option("--batch", o->batch, "Static batch: B requests started together (default 1)");
+  auto* conc = cmd.add_option("--concurrency", o->concurrency,
+                              "Closed loop with C requests in flight under continuous batching");
+  auto* maxt = cmd.add_flag("--max-throughput", o->max_throughput,
+                            "Offline serving: the running batch that maximises output tokens/s within memory");
+  batch->excludes(conc)->excludes(maxt);
+  conc->excludes(maxt);
+  cmd.callback([o, &ctx] {
+    const InferSetup s = make_infer_setup(ctx, o->flags);
+    InferPlan plan;
+    plan.pp = o->pp;
+    plan.ep = o->ep;
+    if (o->pp < 1 || o->ep < 1) throw Error("--pp and --ep must be at least 1");
+    plan.tp = o->tp > 0 ? o->tp : (o->gpus > 0 ? std::max(1, o->gpus / o->pp) : 1);
+    if (o->gpus > 0) {
+      if (o->gpus % plan.gpus_per_replica() != 0) {
+        throw Error(fmt::format("--gpus {} is not a multiple of tp × pp = {}; change --gpus, --tp or --pp", o->gpus,
+                                plan.gpus_per_replica()));
+      }
+      plan.replicas = o->gpus / plan.gpus_per_replica();
+    }
+    plan.weights = s.weights;
+    plan.kv = s.kv;
+    plan.input_len = o->flags.input_len;
+    plan.output_len = o->flags.output_len;
+    if (o->max_throughput) {
+      plan.mode = InferMode::max_throughput;
+    } else if (o->concurrency > 0) {
+      plan.mode = InferMode::concurrency;
+      plan.load = o->concurrency;
+    } else {
+      plan.mode = InferMode::batch;
+      plan.load = o->batch > 0 ? o->batch : 1;
+    }
+    if (o->batch < 0 || o->concurrency < 0) throw Error("--batch and --concurrency must be positive");
+    const InferEstimate e = evaluate_inference(s.ctx, plan);
+    if (o->flags.json) ctx.print_json(infer_json(s.ctx, plan, e));
+    else ctx.out << infer_text(s.ctx, plan, e);
+  });
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,77 @@
+#include "infer/batching.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gpuplan {
+
+ServingPoint static_batch(const InferContext& ctx, const InferPlan& plan, double batch) {
+  const double in = static_cast<double>(plan.input_len);
+  const double out = static_cast<double>(plan.output_len);
+  const double pp = plan.pp;
+  ServingPoint s;
+  s.in_flight = s.running = batch;
+  // Prefill: the batch's prompts in pp micro-batches through pp stages: 2·pp − 1 stage slots.
+  s.prefill = step_cost(ctx, plan, {0, 0, batch * in / pp, in});
+  s.ttft_s = (2 * pp - 1) * s.prefill.total_s;
+  // Decode at the average context of the generation, each token passing every stage.
+  s.step = step_cost(ctx, plan, {batch / pp, in + out / 2, 0, 0});
+  s.tpot_s = pp * s.step.total_s;
+  const double e2e = s.ttft_s + std::max(0.0, out - 1) * s.tpot_s;
+  s.output_tokens_per_s = batch * out / e2e;
+  s.requests_per_s = batch / e2e;
+  return s;
+}
+
+ServingPoint continuous(const InferContext& ctx, const InferPlan& plan, double in_flight, double max_running) {
+  const Engine& e = *ctx.engine;
+  const double in = static_cast<double>(plan.input_len);
+  const double out = static_cast<double>(plan.output_len);
+  const double pp = plan.pp;
+  ServingPoint s;
+  s.in_flight = in_flight;
+  s.running = std::max(1.0, std::min(in_flight, max_running));
+  const double micro = s.running / pp;  // sequences per pipeline micro-batch
+
+  // Steady state: over one request lifetime each running sequence needs `in` prompt tokens and
+  // `out` decode tokens. Spread evenly over n steps, each step carries micro·out/n decodes and
+  // micro·in/n prompt tokens; n = out unless the step token budget forces more steps.
+  const double budget = e.max_num_batched_tokens;
+  const double steps = std::max(out, micro * (in + out) / budget);
+  const StepLoad load{micro * out / steps, in + out / 2, micro * in / steps, in};
+  s.step = step_cost(ctx, plan, load);
+  const double cycle_s = steps * pp * s.step.total_s;  // one lifetime of the running set
+  s.tpot_s = cycle_s / out;
+  s.output_tokens_per_s = s.running * out / cycle_s;
+
+  // A new request's prompt: in one step with the running decodes (whole-prompt in-flight
+  // batching), or in chunks of the budget left after the decodes (chunked prefill). It first
+  // waits on average half a step for the running one to end.
+  const double room = std::max(1.0, budget - load.decode_seqs);
+  const double chunk = e.chunked_prefill ? std::min(in, room) : in;
+  const double chunks = in / chunk;  // the last partial chunk costs its share
+  s.prefill = step_cost(ctx, plan, {load.decode_seqs, load.decode_context, chunk, in});
+  const double service_ttft = 0.5 * pp * s.step.total_s + chunks * pp * s.prefill.total_s;
+
+  // More requests than fit wait for a running one to finish (Little's law on the closed loop).
+  const double lifetime = service_ttft + std::max(0.0, out - 1) * s.tpot_s;
+  const double req_rate = s.running / lifetime;
+  s.queue_s = in_flight > s.running ? (in_flight - s.running) / req_rate : 0;
+  s.ttft_s = s.queue_s + service_ttft;
+  s.requests_per_s = req_rate;
+  return s;
+}
+
+ServingPoint max_throughput(const InferContext& ctx, const InferPlan& plan, double max_running) {
+  ServingPoint best = continuous(ctx, plan, max_running, max_running);
+  // Throughput normally rises with the batch up to the memory limit; a step-budget or
+  // compute-bound regime can flatten it, so check a geometric grid below the limit too.
+  for (double b = 1; b < max_running; b *= 1.5) {
+    const double batch = std::floor(b);
+    const ServingPoint p = continuous(ctx, plan, batch, batch);
+    if (p.output_tokens_per_s > best.output_tokens_per_s * 1.0001) best = p;
+  }
+  return best;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,33 @@
+// Serving under load: a static batch started together, and continuous (in-flight) batching
+// in steady state for a closed loop with C requests in flight, where every step mixes prompt
+// chunks with decodes (Yu et al. 2022 Orca; Agrawal et al. 2024 Sarathi-Serve). Formulas and
+// sources: docs/model/inference.md §5.
+#pragma once
+
+#include "infer/memory_budget.h"
+#include "infer/step.h"
+
+namespace gpuplan {
+
+struct ServingPoint {
+  double in_flight = 0;       // requests in the closed loop (or the batch)
+  double running = 0;         // sequences the engine runs at once (≤ memory and scheduler caps)
+  double ttft_s = 0;          // time to first token, queueing included
+  double queue_s = 0;         // part of TTFT spent waiting for KV memory
+  double tpot_s = 0;          // time per output token after the first
+  double output_tokens_per_s = 0;  // one replica
+  double requests_per_s = 0;       // one replica
+  StepCost step;              // the steady-state step of one stage
+  StepCost prefill;           // the step that carries a new request's prompt
+};
+
+// B requests started together: one prefill of all prompts, then O − 1 decode steps.
+ServingPoint static_batch(const InferContext& ctx, const InferPlan& plan, double batch);
+
+// Closed loop with `in_flight` requests; `max_running` is what memory and the scheduler allow.
+ServingPoint continuous(const InferContext& ctx, const InferPlan& plan, double in_flight, double max_running);
+
+// The running batch that maximises output tokens/s within `max_running` (offline serving).
+ServingPoint max_throughput(const InferContext& ctx, const InferPlan& plan, double max_running);
+
+}  // namespace gpuplan

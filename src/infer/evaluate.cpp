@@ -1,0 +1,104 @@
+#include "infer/evaluate.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace gpuplan {
+
+std::string check_infer_plan(const ModelSpec& m, const InferPlan& plan) {
+  if (plan.tp < 1 || plan.pp < 1 || plan.ep < 1 || plan.replicas < 1) return "TP, PP, EP and replicas must be >= 1";
+  if (m.heads % plan.tp != 0) {
+    return fmt::format("TP {} does not divide the {} attention heads of {}; use a TP that divides {}", plan.tp,
+                       m.heads, m.id, m.heads);
+  }
+  if (!m.mla && m.kv_heads % plan.tp != 0 && plan.tp % m.kv_heads != 0) {
+    return fmt::format("TP {} neither divides nor is a multiple of the {} KV heads of {}", plan.tp, m.kv_heads, m.id);
+  }
+  if (plan.pp > m.layers) return fmt::format("PP {} exceeds the {} layers of {}", plan.pp, m.layers, m.id);
+  if (plan.ep > 1) {
+    if (!m.is_moe()) return fmt::format("EP {} needs a mixture-of-experts model; {} is dense (use --ep 1)", plan.ep, m.id);
+    if (plan.tp % plan.ep != 0) return fmt::format("EP {} must divide TP {} (experts are split inside the TP group)", plan.ep, plan.tp);
+    if (m.moe.experts % plan.ep != 0) {
+      return fmt::format("EP {} does not divide the {} experts of {}", plan.ep, m.moe.experts, m.id);
+    }
+  }
+  if (plan.input_len < 1 || plan.output_len < 1) return "input and output lengths must be >= 1";
+  return {};
+}
+
+namespace {
+
+std::string bottleneck_of(const StepCost& c) {
+  const double parts[] = {c.linear_mem_s >= c.linear_compute_s ? c.linear_s : 0,
+                          c.kv_mem_s,
+                          (c.linear_compute_s > c.linear_mem_s ? c.linear_s : 0) + (c.attention_s - c.kv_mem_s),
+                          c.comm_s, c.overhead_s};
+  const char* names[] = {"weights bandwidth", "KV bandwidth", "compute", "communication", "engine overhead"};
+  const auto* top = std::max_element(std::begin(parts), std::end(parts));
+  return names[top - std::begin(parts)];
+}
+
+}  // namespace
+
+InferEstimate evaluate_inference(const InferContext& ctx, const InferPlan& plan) {
+  InferEstimate est;
+  est.reason = check_infer_plan(*ctx.model, plan);
+  if (!est.reason.empty()) return est;
+  est.memory = infer_memory(ctx, plan);
+  if (!est.memory.fits) {
+    est.reason = est.memory.reason;
+    est.bottleneck = "capacity";
+    return est;
+  }
+  const Engine& e = *ctx.engine;
+  const double max_running = std::min(est.memory.max_seqs, e.max_num_seqs);
+  const auto limit_name = [&](double running) {
+    if (running < max_running) return std::string("requested");
+    return std::string(est.memory.max_seqs <= e.max_num_seqs ? "KV capacity" : "scheduler max_num_seqs");
+  };
+  switch (plan.mode) {
+    case InferMode::batch:
+      if (plan.load > max_running) {
+        est.reason = fmt::format(
+            "batch {} does not fit: the KV budget of {:.1f} GB per GPU holds {} sequences of {} + {} tokens ({} "
+            "allows {}); use a smaller --batch, --kv fp8, or more GPUs",
+            plan.load, est.memory.kv_budget / 1e9, est.memory.max_seqs, plan.input_len, plan.output_len, e.name,
+            e.max_num_seqs);
+        est.bottleneck = "capacity";
+        return est;
+      }
+      est.point = static_batch(ctx, plan, plan.load);
+      est.batch_limit = "requested";
+      break;
+    case InferMode::concurrency:
+      est.point = continuous(ctx, plan, plan.load, max_running);
+      est.batch_limit = plan.load > max_running ? limit_name(max_running) : "requested";
+      break;
+    case InferMode::max_throughput:
+      est.point = max_throughput(ctx, plan, max_running);
+      est.batch_limit = limit_name(est.point.running);
+      break;
+  }
+  est.feasible = true;
+  est.output_tokens_per_s = est.point.output_tokens_per_s * plan.replicas;
+  est.output_tokens_per_s_per_gpu = est.output_tokens_per_s / plan.gpus();
+  est.requests_per_s = est.point.requests_per_s * plan.replicas;
+  const Precision gp = gemm_precision(*ctx.gpu, plan.weights);
+  est.ridge_batch = ctx.gpu->dense(gp) * ctx.gemm_fraction * precision_bytes(plan.weights) /
+                    (2 * ctx.gpu->memory_bw_bytes_per_s * e.bw_fraction);
+  if (ctx.price_usd_per_gpu_hour > 0 && est.output_tokens_per_s > 0) {
+    est.usd_per_million_output_tokens =
+        ctx.price_usd_per_gpu_hour * plan.gpus() / 3600.0 / est.output_tokens_per_s * 1e6;
+  }
+  est.bottleneck = bottleneck_of(est.point.step);
+  // At the memory limit and still streaming-bound: more KV room (memory) would raise throughput.
+  if (est.batch_limit == "KV capacity" &&
+      (est.bottleneck == "weights bandwidth" || est.bottleneck == "engine overhead")) {
+    est.bottleneck = "capacity";
+  }
+  return est;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,52 @@
+// Everything the inference evaluator needs about one (model, GPU, engine, system), computed
+// once so evaluating a plan allocates nothing and looks nothing up by name (infer-search
+// evaluates thousands of plans).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "catalog/catalog.h"
+#include "cost/collective.h"
+#include "infer/kv_cache.h"
+#include "workload/params.h"
+
+namespace gpuplan {
+
+// The model's weights by how serving stores and reads them.
+struct InferWeights {
+  double layer_matmul = 0;    // non-expert linear weights of all layers (quantised with --weights)
+  double routed_experts = 0;  // every routed expert of every MoE layer (quantised)
+  double layer_other = 0;     // norms, biases (kept 16-bit)
+  double input_embedding = 0; // vocab × hidden, 16-bit (a lookup; engines do not quantise it)
+  double output_head = 0;     // vocab × hidden (the input table again when tied), 16-bit
+  bool tied_head = false;     // the head is the input table (stored once)
+  std::int64_t moe_layers = 0;
+  double experts = 0;         // routed experts per MoE layer
+  double top_k = 0;
+};
+
+struct InferContext {
+  const ModelSpec* model = nullptr;
+  const Gpu* gpu = nullptr;
+  const Engine* engine = nullptr;
+  const System* system = nullptr;  // scale-up domain for TP/EP collectives; null = PCIe fallback
+  ParamCounts params;
+  InferWeights weights;
+  KvShape kv;
+  double attention_flops_per_key_layer = 0;  // QK^T + PV per key per layer (4·heads·head_dim)
+  double activation_bytes_per_token = 0;     // activation workspace per batched token (16-bit, before TP)
+  double logits_bytes_per_seq = 0;           // fp32 logits of one sequence (before TP)
+  double gemm_fraction = 0.6;                // achieved / dense peak for GEMMs and attention
+  std::optional<CollectiveTopology> topology;
+  double pcie_bw_bytes_per_s = 0;            // fallback TP link when no system is known
+  double price_usd_per_gpu_hour = 0;         // cheapest current on-demand offer; 0 = none
+  std::string price_source;                  // "provider instance (date)"
+};
+
+// Builds the context; `system` may be null (the GPU's default system in the catalog is used
+// when one exists). Throws Error when the GPU has no efficiency entry or no bandwidth figure.
+InferContext make_infer_context(const Catalog& catalog, const ModelSpec& model, const Gpu& gpu,
+                                const Engine& engine, const System* system = nullptr);
+
+}  // namespace gpuplan

@@ -1,0 +1,50 @@
+#include "infer/kv_cache.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gpuplan {
+
+// Per token and layer: keys and values of every KV head, 2·kv_heads·head_dim elements
+// (Shazeer 2019 MQA; Ainslie et al. 2023 GQA); MLA caches the compressed latent plus the
+// decoupled RoPE key, kv_lora_rank + qk_rope_head_dim (DeepSeek-V2, arXiv:2405.04434 §2.1.2).
+KvShape make_kv_shape(const ModelSpec& m) {
+  KvShape kv;
+  kv.mla = m.mla;
+  kv.kv_heads = m.kv_heads;
+  kv.elems_per_token_per_layer = m.mla ? static_cast<double>(m.mla_shape.kv_lora_rank + m.mla_shape.qk_rope_head_dim)
+                                       : 2.0 * static_cast<double>(m.kv_heads * m.head_dim);
+  kv.window = m.sliding_window;
+  for (std::int64_t layer_idx = 0; layer_idx < m.layers; ++layer_idx) {
+    if (m.is_sliding_layer(layer_idx)) ++kv.sliding_layers;
+    else ++kv.full_layers;
+  }
+  return kv;
+}
+
+double kv_tp_share(const KvShape& kv, int tp) {
+  if (kv.mla || tp <= 1 || kv.kv_heads <= 0) return 1.0;
+  const double heads_per_rank = std::ceil(static_cast<double>(kv.kv_heads) / tp);
+  return heads_per_rank / static_cast<double>(kv.kv_heads);
+}
+
+double kv_tokens_sliding(const KvShape& kv, double context) {
+  return kv.window > 0 ? std::min(context, static_cast<double>(kv.window)) : context;
+}
+
+double paged_tokens(double tokens, double block_tokens) {
+  if (block_tokens <= 1) return tokens;
+  return std::ceil(tokens / block_tokens) * block_tokens;
+}
+
+double kv_bytes_per_seq_per_gpu(const KvShape& kv, double context, Precision p, int tp, int pp,
+                                double block_tokens) {
+  const double full = paged_tokens(kv_tokens_full(context), block_tokens);
+  const double sliding = paged_tokens(kv_tokens_sliding(kv, context), block_tokens);
+  const double tokens_x_layers = static_cast<double>(kv.full_layers) * full +
+                                 static_cast<double>(kv.sliding_layers) * sliding;
+  return kv.elems_per_token_per_layer * precision_bytes(p) * kv_tp_share(kv, tp) * tokens_x_layers /
+         static_cast<double>(pp);
+}
+
+}  // namespace gpuplan

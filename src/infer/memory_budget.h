@@ -1,0 +1,36 @@
+// Serving memory per GPU and the engine's KV budget: weights (quantised linear layers, 16-bit
+// embeddings and norms), activation workspace for one step's token budget, runtime memory,
+// then what the engine's rule leaves for the KV cache and how many sequences that holds.
+// Formulas and sources: docs/model/inference.md §3.
+#pragma once
+
+#include <string>
+
+#include "infer/infer_context.h"
+#include "infer/infer_plan.h"
+
+namespace gpuplan {
+
+// Weight bytes of the whole model when the linear layers are stored at `p` and embeddings,
+// head and norms stay 16-bit (what TensorRT-LLM, vLLM and SGLang do with FP8/INT8/INT4
+// checkpoints by default).
+double serving_weight_bytes(const InferWeights& w, Precision p);
+
+struct InferMemory {
+  double capacity = 0;     // usable memory of one GPU
+  double weights = 0;      // per GPU (the heaviest pipeline stage)
+  double activations = 0;  // workspace for one step of max_num_batched_tokens
+  double runtime = 0;      // CUDA context, graphs, NCCL
+  double kv_budget = 0;    // what the engine's rule gives the KV cache (<= 0: nothing)
+  double kv_per_seq = 0;   // one sequence as the scheduler counts it (paged), per GPU
+  double max_seqs = 0;     // sequences the KV budget holds (0 when none)
+  double engine_cap = 0;   // the engine's own cap (memory_fraction × capacity or equivalent)
+  bool fits = false;
+  std::string reason;      // why not, naming the fix
+};
+
+// Memory of one GPU of `plan`. The KV per sequence is counted at the full length
+// (prompt + output) when the engine reserves it, at the average length otherwise.
+InferMemory infer_memory(const InferContext& ctx, const InferPlan& plan);
+
+}  // namespace gpuplan

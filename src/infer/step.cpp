@@ -1,0 +1,132 @@
+#include "infer/step.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "workload/ops.h"
+
+namespace gpuplan {
+
+Precision gemm_precision(const Gpu& gpu, Precision weights) {
+  const Precision wide = gpu.dense(Precision::bf16) > 0 ? Precision::bf16 : Precision::fp16;
+  const auto has = [&](Precision p) { return gpu.dense(p) > 0; };
+  switch (weights) {
+    case Precision::fp8: return has(Precision::fp8) ? Precision::fp8 : wide;
+    case Precision::int8: return has(Precision::int8) ? Precision::int8 : wide;
+    case Precision::fp6:
+    case Precision::fp4: return has(weights) ? weights : has(Precision::fp8) ? Precision::fp8 : wide;
+    case Precision::fp16: return has(Precision::fp16) ? Precision::fp16 : wide;
+    default: return wide;  // bf16, and INT4 weight-only kernels (W4A16)
+  }
+}
+
+double tp_collective_s(const InferContext& ctx, CollectiveOp op, double bytes, int gpus) {
+  if (gpus <= 1 || bytes <= 0) return 0;
+  const Engine& e = *ctx.engine;
+  if (ctx.topology) {
+    const CollectiveTopology& topo = *ctx.topology;
+    CollectiveRequest req;
+    req.op = op;
+    req.bytes = bytes;
+    req.gpus_per_domain = std::min(gpus, topo.domain_gpus);
+    req.domains = (gpus + req.gpus_per_domain - 1) / req.gpus_per_domain;
+    const CollectiveEstimate est = estimate_collective(req, topo);
+    double t = est.feasible ? est.time_s : 0;
+    // Engines' one-shot custom AllReduce inside an NVLink domain (TensorRT-LLM, vLLM): every rank
+    // reads the others' buffers once: latency + bytes·(n−1)/n over the per-GPU link.
+    if (op == CollectiveOp::all_reduce && e.allreduce_latency_s > 0 && req.domains == 1 &&
+        topo.scaleup != ScaleupKind::pcie && topo.levels[0].bw > 0) {
+      const double custom = e.allreduce_latency_s + bytes * (gpus - 1) / gpus / topo.levels[0].bw;
+      t = est.feasible ? std::min(t, custom) : custom;
+    }
+    if (est.feasible || t > 0) return t;
+  }
+  // No system in the catalog (PCIe cards such as the L40S): a ring over PCIe through the host,
+  // 2(n−1)/n of the buffer each way (AllReduce) at the slot's rate, ~10 µs per hop.
+  const double n = gpus;
+  const double factor = op == CollectiveOp::all_reduce ? 2 * (n - 1) / n : (n - 1) / n;
+  const double hops = op == CollectiveOp::all_reduce ? 2 * (n - 1) : (n - 1);
+  return factor * bytes / ctx.pcie_bw_bytes_per_s + hops * 10e-6;
+}
+
+StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoad& load) {
+  const ModelSpec& m = *ctx.model;
+  const Gpu& gpu = *ctx.gpu;
+  const Engine& e = *ctx.engine;
+  const InferWeights& w = ctx.weights;
+  const double tp = plan.tp;
+  const double pp = plan.pp;
+  const double stage_share = 1.0 / pp;  // layers of this stage / all layers
+  const double wide = precision_bytes(Precision::bf16);
+  StepCost c;
+
+  const double tokens = load.decode_seqs + load.prefill_tokens;
+  const double bw = gpu.memory_bw_bytes_per_s * e.bw_fraction;
+  const Precision gp = gemm_precision(gpu, plan.weights);
+  const double gemm_rate = gpu.dense(gp) * ctx.gemm_fraction;
+  const Precision ap = plan.kv == Precision::fp8 && gpu.dense(Precision::fp8) > 0 ? Precision::fp8
+                       : gpu.dense(Precision::bf16) > 0                          ? Precision::bf16
+                                                                                 : Precision::fp16;
+  const double attn_rate = gpu.dense(ap) * ctx.gemm_fraction;
+
+  // Linear layers. Every weight is read once per step, whatever the batch (Pope et al. 2022,
+  // "Efficiently Scaling Transformer Inference" §2); MoE layers read only the experts some
+  // token of the step was routed to: with uniform top-k routing an expert is idle with
+  // probability (1 − k/E)^tokens.
+  double expert_hit = 0;
+  if (w.moe_layers > 0 && w.experts > 0 && tokens > 0) {
+    expert_hit = 1 - std::pow(1 - w.top_k / w.experts, tokens);
+  }
+  const double logit_rows = load.decode_seqs + (load.prefill_span > 0 ? load.prefill_tokens / load.prefill_span : 0);
+  c.weight_bytes = ((w.layer_matmul + w.routed_experts * expert_hit) * precision_bytes(plan.weights) +
+                    w.layer_other * wide) * stage_share / tp +
+                   (logit_rows > 0 ? w.output_head * wide / tp * stage_share : 0);
+  c.linear_flops = (2 * tokens * (ctx.params.matmul_active - ctx.params.output_head) * stage_share +
+                    2 * logit_rows * w.output_head * stage_share) / tp;
+  c.linear_mem_s = c.weight_bytes / bw;
+  c.linear_compute_s = c.linear_flops / gemm_rate;
+  c.linear_s = std::max(c.linear_mem_s, c.linear_compute_s);
+
+  // Attention. Decodes stream their cached keys and values; prefill tokens attend causally
+  // within their prompt (FlashAttention: compute-bound) and write their KV.
+  const double per_key = ctx.attention_flops_per_key_layer;
+  const double full = static_cast<double>(ctx.kv.full_layers);
+  const double sliding = static_cast<double>(ctx.kv.sliding_layers);
+  const double window = static_cast<double>(ctx.kv.window);
+  const double ctx_len = std::max(1.0, load.decode_context);
+  const double decode_keys = full * ctx_len + sliding * kv_tokens_sliding(ctx.kv, ctx_len);
+  const double span = std::max(1.0, load.prefill_span);
+  const double prefill_keys = full * causal_keys_per_query(span, 0) + sliding * causal_keys_per_query(span, window);
+  const double decode_attn_flops = load.decode_seqs * per_key * decode_keys * stage_share / tp;
+  const double prefill_attn_flops = load.prefill_tokens * per_key * prefill_keys * stage_share / tp;
+  c.attention_flops = decode_attn_flops + prefill_attn_flops;
+  c.kv_bytes = load.decode_seqs * kv_bytes_per_seq_per_gpu(ctx.kv, ctx_len, plan.kv, plan.tp, plan.pp) +
+               load.prefill_tokens * kv_bytes_per_seq_per_gpu(ctx.kv, 1, plan.kv, plan.tp, plan.pp);
+  c.kv_mem_s = c.kv_bytes / bw;
+  c.attention_compute_s = c.attention_flops / attn_rate;
+  c.attention_s = std::max(c.kv_mem_s, decode_attn_flops / attn_rate) + prefill_attn_flops / attn_rate;
+
+  // Communication: Megatron TP runs two AllReduces of the activations per layer (after
+  // attention and after the MLP; Shoeybi et al. 2019 §3); with EP the MoE layers instead send
+  // each token to its top-k experts and back (two AllToAlls). PP sends the activations on.
+  const double layers = static_cast<double>(m.layers) * stage_share;
+  const double moe_layers = static_cast<double>(w.moe_layers) * stage_share;
+  const double act_bytes = tokens * static_cast<double>(m.hidden) * wide;
+  if (tokens > 0 && plan.tp > 1) {
+    const double ar = tp_collective_s(ctx, CollectiveOp::all_reduce, act_bytes, plan.tp);
+    if (plan.ep > 1 && moe_layers > 0) {
+      const double a2a = tp_collective_s(ctx, CollectiveOp::all_to_all, act_bytes * w.top_k / plan.ep, plan.ep);
+      c.comm_s += (2 * layers - moe_layers) * ar + 2 * moe_layers * a2a;
+    } else {
+      c.comm_s += 2 * layers * ar;
+    }
+  }
+  if (tokens > 0 && plan.pp > 1) {
+    c.comm_s += tp_collective_s(ctx, CollectiveOp::send_recv, act_bytes, 2);
+  }
+  c.overhead_s = e.step_overhead_s + layers * e.layer_overhead_s;
+  c.total_s = c.linear_s + c.attention_s + c.comm_s + c.overhead_s;
+  return c;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,47 @@
+// Time of one engine step on one pipeline stage: the linear layers (weights streamed from HBM
+// vs tensor-core FLOPs), attention (KV cache streamed vs FLOPs), TP/EP collectives and the
+// engine's fixed per-step and per-layer costs. A step mixes decodes (one token each, attending
+// to their cached context) with prefill tokens (prompt chunks). Decode and prefill are the
+// two ends of this one function. Formulas and sources: docs/model/inference.md §4.
+#pragma once
+
+#include "infer/infer_context.h"
+#include "infer/infer_plan.h"
+
+namespace gpuplan {
+
+struct StepLoad {
+  double decode_seqs = 0;     // sequences producing one token this step
+  double decode_context = 0;  // tokens each of them attends to (average)
+  double prefill_tokens = 0;  // prompt tokens processed this step
+  double prefill_span = 0;    // prompt length those tokens belong to (sets their attention span)
+};
+
+struct StepCost {
+  double weight_bytes = 0;      // per GPU, streamed once per step
+  double kv_bytes = 0;          // per GPU, read by the decodes
+  double linear_flops = 0;      // per GPU
+  double attention_flops = 0;   // per GPU
+  double linear_mem_s = 0;      // weight bytes / achievable bandwidth
+  double linear_compute_s = 0;  // linear FLOPs / achievable GEMM rate
+  double kv_mem_s = 0;
+  double attention_compute_s = 0;
+  double linear_s = 0;     // max of the two
+  double attention_s = 0;  // decode attention (max of KV and FLOPs) + prefill attention FLOPs
+  double comm_s = 0;       // TP AllReduce / EP AllToAll / PP send of this stage
+  double overhead_s = 0;   // engine step + per-layer fixed costs
+  double total_s = 0;
+};
+
+// Precision the linear layers run in: FP8/INT8/FP4 weights use the GPU's matching tensor
+// cores where it has them; otherwise (and for INT4) weights are widened to 16-bit (weight-only
+// quantisation: fewer bytes, same FLOP rate).
+Precision gemm_precision(const Gpu& gpu, Precision weights);
+
+// One step of one pipeline stage (layers / pp) of `plan` carrying `load`.
+StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoad& load);
+
+// Time of one collective of `bytes` (nccl-tests size) over `gpus` GPUs of one replica.
+double tp_collective_s(const InferContext& ctx, CollectiveOp op, double bytes, int gpus);
+
+}  // namespace gpuplan

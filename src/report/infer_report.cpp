@@ -1,0 +1,151 @@
+#include "report/infer_report.h"
+
+#include <fmt/format.h>
+
+#include "core/units.h"
+#include "report/table.h"
+
+namespace gpuplan {
+namespace {
+
+std::string gb(double bytes) { return fmt::format("{:.1f} GB", bytes / 1e9); }
+std::string ms(double s) { return fmt::format("{:.2f} ms", s * 1e3); }
+
+std::string mode_name(InferMode m) {
+  switch (m) {
+    case InferMode::batch: return "batch";
+    case InferMode::concurrency: return "concurrency";
+    case InferMode::max_throughput: return "max-throughput";
+  }
+  return "batch";
+}
+
+nlohmann::ordered_json step_json(const StepCost& c) {
+  nlohmann::ordered_json j;
+  j["total_s"] = c.total_s;
+  j["linear_s"] = c.linear_s;
+  j["linear_memory_s"] = c.linear_mem_s;
+  j["linear_compute_s"] = c.linear_compute_s;
+  j["attention_s"] = c.attention_s;
+  j["kv_memory_s"] = c.kv_mem_s;
+  j["communication_s"] = c.comm_s;
+  j["overhead_s"] = c.overhead_s;
+  j["weight_bytes_per_gpu"] = c.weight_bytes;
+  j["kv_bytes_per_gpu"] = c.kv_bytes;
+  return j;
+}
+
+}  // namespace
+
+std::string infer_plan_summary(const InferPlan& p) {
+  std::string s = fmt::format("tp {} · pp {}", p.tp, p.pp);
+  if (p.ep > 1) s += fmt::format(" · ep {}", p.ep);
+  if (p.replicas > 1) s += fmt::format(" · {} replicas", p.replicas);
+  s += fmt::format(" · weights {} · kv {} · in {} · out {} · {}", precision_name(p.weights), precision_name(p.kv),
+                   p.input_len, p.output_len, mode_name(p.mode));
+  if (p.mode != InferMode::max_throughput) s += fmt::format(" {}", p.load);
+  return s;
+}
+
+nlohmann::ordered_json infer_plan_json(const InferPlan& p) {
+  nlohmann::ordered_json j;
+  j["tp"] = p.tp;
+  j["pp"] = p.pp;
+  j["ep"] = p.ep;
+  j["replicas"] = p.replicas;
+  j["gpus"] = p.gpus();
+  j["weights"] = precision_name(p.weights);
+  j["kv"] = precision_name(p.kv);
+  j["input_len"] = p.input_len;
+  j["output_len"] = p.output_len;
+  j["mode"] = mode_name(p.mode);
+  if (p.mode != InferMode::max_throughput) j["load"] = p.load;
+  return j;
+}
+
+std::string infer_text(const InferContext& ctx, const InferPlan& plan, const InferEstimate& e) {
+  std::string s = fmt::format("{} on {} × {} with {}\n{}\n\n", ctx.model->id, plan.gpus(), ctx.gpu->id,
+                              ctx.engine->name, infer_plan_summary(plan));
+  const InferMemory& m = e.memory;
+  if (m.capacity > 0) {
+    TextTable t({"memory per GPU", "bytes"}, {TextTable::Align::left, TextTable::Align::right});
+    t.add_row({"weights", gb(m.weights)});
+    t.add_row({"activations (step workspace)", gb(m.activations)});
+    t.add_row({"runtime (context, graphs, NCCL)", gb(m.runtime)});
+    t.add_row({fmt::format("KV cache budget ({} {:.2f})", budget_rule_name(ctx.engine->budget_rule),
+                           ctx.engine->memory_fraction),
+               gb(std::max(0.0, m.kv_budget))});
+    t.add_row({"capacity", gb(m.capacity)});
+    s += t.render();
+    s += fmt::format("KV per sequence {} · sequences that fit {:.0f}\n\n", gb(m.kv_per_seq), m.max_seqs);
+  }
+  if (!e.feasible) {
+    s += fmt::format("infeasible: {}\n", e.reason);
+    return s;
+  }
+  const ServingPoint& p = e.point;
+  TextTable t({"metric", "value"}, {TextTable::Align::left, TextTable::Align::right});
+  t.add_row({"TTFT", ms(p.ttft_s)});
+  if (p.queue_s > 0) t.add_row({"  of which queueing for KV memory", ms(p.queue_s)});
+  t.add_row({"TPOT", ms(p.tpot_s)});
+  t.add_row({"output tokens/s (total)", fmt_number(e.output_tokens_per_s)});
+  t.add_row({"output tokens/s per GPU", fmt_number(e.output_tokens_per_s_per_gpu)});
+  t.add_row({"requests/s", fmt_number(e.requests_per_s, 2)});
+  t.add_row({"running sequences", fmt_number(p.running)});
+  if (e.usd_per_million_output_tokens > 0) {
+    t.add_row({"USD per million output tokens", fmt_number(e.usd_per_million_output_tokens, 3)});
+  }
+  s += t.render();
+  const StepCost& c = p.step;
+  s += fmt::format("step {}: weights {} · KV {} · compute {} · comm {} · overhead {}\n", ms(c.total_s),
+                   ms(c.linear_mem_s), ms(c.kv_mem_s), ms(c.linear_compute_s + c.attention_compute_s), ms(c.comm_s),
+                   ms(c.overhead_s));
+  s += fmt::format("bottleneck: {} · batch set by {} · decode turns compute-bound near batch {:.0f}\n", e.bottleneck,
+                   e.batch_limit, e.ridge_batch);
+  if (e.usd_per_million_output_tokens > 0) s += fmt::format("price: {}\n", ctx.price_source);
+  return s;
+}
+
+nlohmann::ordered_json infer_json(const InferContext& ctx, const InferPlan& plan, const InferEstimate& e) {
+  nlohmann::ordered_json j;
+  j["model"] = ctx.model->id;
+  j["gpu"] = ctx.gpu->id;
+  j["engine"] = ctx.engine->id;
+  j["system"] = ctx.system ? nlohmann::ordered_json(ctx.system->id) : nlohmann::ordered_json(nullptr);
+  j["plan"] = infer_plan_json(plan);
+  j["feasible"] = e.feasible;
+  if (!e.feasible) j["reason"] = e.reason;
+  nlohmann::ordered_json mem;
+  mem["capacity_bytes"] = e.memory.capacity;
+  mem["weights_bytes"] = e.memory.weights;
+  mem["activations_bytes"] = e.memory.activations;
+  mem["runtime_bytes"] = e.memory.runtime;
+  mem["kv_budget_bytes"] = e.memory.kv_budget;
+  mem["kv_per_seq_bytes"] = e.memory.kv_per_seq;
+  mem["max_seqs"] = e.memory.max_seqs;
+  mem["budget_rule"] = budget_rule_name(ctx.engine->budget_rule);
+  mem["memory_fraction"] = ctx.engine->memory_fraction;
+  j["memory_per_gpu"] = mem;
+  if (e.feasible) {
+    j["ttft_s"] = e.point.ttft_s;
+    j["queue_s"] = e.point.queue_s;
+    j["tpot_s"] = e.point.tpot_s;
+    j["output_tokens_per_s"] = e.output_tokens_per_s;
+    j["output_tokens_per_s_per_gpu"] = e.output_tokens_per_s_per_gpu;
+    j["requests_per_s"] = e.requests_per_s;
+    j["running"] = e.point.running;
+    j["bottleneck"] = e.bottleneck;
+    j["batch_limit"] = e.batch_limit;
+    j["ridge_batch"] = e.ridge_batch;
+    j["usd_per_million_output_tokens"] =
+        e.usd_per_million_output_tokens > 0 ? nlohmann::ordered_json(e.usd_per_million_output_tokens) : nullptr;
+    j["price_source"] = ctx.price_source;
+    j["decode_step"] = step_json(e.point.step);
+    j["prefill_step"] = step_json(e.point.prefill);
+  } else {
+    j["bottleneck"] = e.bottleneck;
+  }
+  return j;
+}
+
+}  // namespace gpuplan

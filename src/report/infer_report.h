@@ -1,0 +1,17 @@
+// Text and JSON for `gpuplan infer` and `gpuplan infer-search`.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "infer/evaluate.h"
+
+namespace gpuplan {
+
+std::string infer_plan_summary(const InferPlan& plan);
+nlohmann::ordered_json infer_plan_json(const InferPlan& plan);
+std::string infer_text(const InferContext& ctx, const InferPlan& plan, const InferEstimate& est);
+nlohmann::ordered_json infer_json(const InferContext& ctx, const InferPlan& plan, const InferEstimate& est);
+
+}  // namespace gpuplan

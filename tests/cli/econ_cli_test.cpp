@@ -1,0 +1,148 @@
+// `gpuplan cost`, `tco` and `energy` end to end on the built-in catalog: the seed's price
+// goldens through the command line, catalog defaults with their dates, and bad input.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "test_util.h"
+
+namespace gpuplan {
+namespace {
+
+using testing::run;
+
+nlohmann::json json_of(const std::vector<std::string>& args) {
+  const auto r = run(args);
+  EXPECT_EQ(r.code, 0) << r.err;
+  return nlohmann::json::parse(r.out);
+}
+
+// Seed 000:382: 8 days on p4d.24xlarge at the (historical) $32.77/h ≈ $6,291; today's price is lower.
+TEST(EconCli, P4dEightDaysFromTheCatalog) {
+  const auto j = json_of({"cost", "--gpu", "a100-sxm-40gb", "--gpus", "8", "--days", "8", "--provider", "aws",
+                          "--instance", "p4d.24xlarge", "--all", "--json"});
+  bool old_price = false;
+  bool new_price = false;
+  for (const auto& row : j["rows"]) {
+    if (row["pricing"] != "on-demand") continue;
+    if (row["historical"].get<bool>()) {
+      EXPECT_NEAR(row["usd"].get<double>(), 6291.84, 0.01);
+      old_price = true;
+    } else {
+      EXPECT_NEAR(row["usd"].get<double>(), 21.957642 * 192, 0.5);  // 2026-01-21 price: $4,216
+      EXPECT_EQ(row["price_date"], "2026-01-21");
+      new_price = true;
+    }
+  }
+  EXPECT_TRUE(old_price && new_price) << j.dump(2);
+}
+
+// "70% spot saving → ~$1,887" and "Lambda $11.60/h → ~$2,227" with prices given on the line.
+TEST(EconCli, GivenPricesAndDerivedSpot) {
+  const auto j = json_of({"cost", "--gpu", "a100-sxm-40gb", "--gpus", "8", "--days", "8", "--usd-per-hour", "32.77",
+                          "--spot-discount", "0.7", "--spot-overhead", "0", "--json"});
+  ASSERT_EQ(j["rows"].size(), 2u);
+  EXPECT_EQ(j["rows"][0]["pricing"], "spot (derived)");
+  EXPECT_NEAR(j["rows"][0]["usd"].get<double>(), 1887.55, 0.01);
+  EXPECT_NEAR(j["rows"][1]["usd"].get<double>(), 6291.84, 0.01);
+  const auto lambda =
+      json_of({"cost", "--gpu", "a100-sxm-40gb", "--gpus", "8", "--days", "8", "--usd-per-hour", "11.60", "--json"});
+  EXPECT_NEAR(lambda["rows"][0]["usd"].get<double>(), 2227.2, 0.01);
+}
+
+// Llama 3 8B, 100B tokens, 8 × A100: ≈ 22 days at 100% MFU, ~45-56 at 50-40%, not "7-10".
+TEST(EconCli, ModelDurationIsPhysical) {
+  const auto j = json_of({"cost", "--model", "llama3-8b", "--tokens", "100B", "--gpus", "8", "--gpu", "a100-sxm-40gb",
+                          "--provider", "aws", "--json"});
+  const auto& m = j["model"];
+  EXPECT_NEAR(m["flops"].get<double>(), 4.82e21, 0.01e21);
+  EXPECT_NEAR(m["hours_at_full_mfu"].get<double>() / 24, 22.3, 0.2);
+  EXPECT_NEAR(m["hours_at_mfu"].get<double>() / 24, 55.9, 0.5);  // default MFU 0.4
+  EXPECT_NEAR(m["hours_at_half_mfu"].get<double>() / 24, 44.7, 0.5);
+  EXPECT_DOUBLE_EQ(j["wall_hours"].get<double>(), m["hours_at_mfu"].get<double>());
+}
+
+// Lenovo LP2225 via seed 003: $0.87M on-prem vs $98.32/h → ≈ 5 h/day; at $55.04/h ≈ 8.7.
+TEST(EconCli, TcoBreakEvenGolden) {
+  auto j = json_of(
+      {"tco", "--gpu", "h100-sxm", "--capex", "870000", "--power-kw", "0", "--cloud-usd-per-hour", "98.32", "--json"});
+  EXPECT_NEAR(j["on_prem"]["total_usd"].get<double>(), 870000, 1e-6);
+  EXPECT_NEAR(j["break_even"][0]["break_even_hours_per_day"].get<double>(), 4.85, 0.01);
+  j = json_of(
+      {"tco", "--gpu", "h100-sxm", "--capex", "870000", "--power-kw", "0", "--provider", "aws", "--all", "--json"});
+  bool seen_98 = false;
+  bool seen_55 = false;
+  for (const auto& row : j["break_even"]) {
+    if (row["instance"] != "p5.48xlarge") continue;
+    const double h = row["break_even_hours_per_day"].get<double>();
+    if (row["historical"].get<bool>()) {
+      EXPECT_NEAR(h, 4.85, 0.01);
+      seen_98 = true;
+    } else {
+      EXPECT_NEAR(h, 8.66, 0.01);
+      seen_55 = true;
+    }
+  }
+  EXPECT_TRUE(seen_98 && seen_55) << j.dump(2);
+}
+
+// Defaults: one DGX H100 at the dated $317k quote, 10.2 kW, PUE 1.54, $0.08/kWh.
+TEST(EconCli, TcoDefaultsComeFromTheCatalog) {
+  const auto j = json_of({"tco", "--gpu", "h100-sxm", "--json"});
+  EXPECT_EQ(j["system"], "dgx-h100");
+  EXPECT_EQ(j["nodes"], 1);
+  EXPECT_DOUBLE_EQ(j["capex_usd"]["value"].get<double>(), 317000);
+  EXPECT_NE(j["capex_usd"]["from"].get<std::string>().find("2024-08"), std::string::npos);
+  EXPECT_DOUBLE_EQ(j["it_power_kw"]["value"].get<double>(), 10.2);
+  EXPECT_DOUBLE_EQ(j["pue"]["value"].get<double>(), 1.54);
+  EXPECT_NEAR(j["on_prem"]["energy_usd"].get<double>(), 55040.83, 0.01);
+  // Two nodes need a switch: 2 × 317k + 1 × 36k.
+  const auto two = json_of({"tco", "--gpu", "h100-sxm", "--gpus", "16", "--json"});
+  EXPECT_EQ(two["nodes"], 2);
+  EXPECT_EQ(two["switches"], 1);
+  EXPECT_DOUBLE_EQ(two["capex_usd"]["value"].get<double>(), 2 * 317000 + 36000);
+}
+
+TEST(EconCli, EnergyUsesTheNodeShareAndEiaCarbon) {
+  const auto j =
+      json_of({"energy", "--gpu", "h100-sxm", "--gpus", "8", "--hours", "100", "--utilization", "0.5", "--json"});
+  EXPECT_DOUBLE_EQ(j["watts_per_gpu"]["value"].get<double>(), 1275);  // 10,200 W / 8
+  EXPECT_NEAR(j["facility_kwh"].get<double>(), 785.4, 1e-6);
+  EXPECT_NEAR(j["kg_co2"].get<double>(), 785.4 * 0.3674, 1e-6);
+  const auto given = json_of({"energy", "--gpu", "h100-sxm", "--gpus", "1", "--hours", "10", "--watts-per-gpu", "700",
+                              "--pue", "1.1", "--kg-co2-per-kwh", "0", "--json"});
+  EXPECT_NEAR(given["facility_kwh"].get<double>(), 7.7, 1e-9);
+  EXPECT_DOUBLE_EQ(given["kg_co2"].get<double>(), 0);
+}
+
+TEST(EconCli, BadInputNamesTheFlagOrTheKnownProviders) {
+  auto r = run({"cost", "--gpu", "h100-sxm", "--gpus", "8", "--days", "8", "--provider", "ibm"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("known providers: aws"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("lambda"), std::string::npos) << r.err;
+  r = run({"cost", "--gpu", "h100-sxm", "--hours", "0"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--hours"), std::string::npos) << r.err;
+  r = run({"cost", "--gpu", "h100-sxm", "--gpus", "8", "--days", "-1"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--days"), std::string::npos) << r.err;
+  r = run({"tco", "--gpu", "h100-sxm", "--years", "0"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--years"), std::string::npos) << r.err;
+  r = run({"tco", "--gpu", "h100-sxm", "--pue", "0.9"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--pue"), std::string::npos) << r.err;
+  r = run({"energy", "--gpu", "h100-sxm", "--gpus", "8", "--hours", "10", "--utilization", "1.5"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--utilization"), std::string::npos) << r.err;
+  r = run({"cost", "--gpu", "h100-sxm", "--model", "llama3-8b", "--tokens", "100B", "--gpus", "8", "--mfu", "0"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--mfu"), std::string::npos) << r.err;
+  // A GPU with no server price and no --capex.
+  r = run({"tco", "--gpu", "b200"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--capex"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace gpuplan

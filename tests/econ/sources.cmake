@@ -1,0 +1,2 @@
+list(APPEND GPUPLAN_TEST_SOURCES econ/econ_test.cpp)
+list(APPEND GPUPLAN_TEST_SOURCES econ/tco_inputs_test.cpp)

@@ -1,0 +1,1 @@
+list(APPEND GPUPLAN_TEST_SOURCES infer/infer_test.cpp)
