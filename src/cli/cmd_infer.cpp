@@ -9,6 +9,7 @@
 #include "cli/infer_flags.h"
 #include "core/error.h"
 #include "infer/evaluate.h"
+#include "infer/search.h"
 #include "report/infer_report.h"
 
 namespace gpuplan {
@@ -68,6 +69,48 @@ void setup_infer(CLI::App& cmd, CliContext& ctx) {
     const InferEstimate e = evaluate_inference(s.ctx, plan);
     if (o->flags.json) ctx.print_json(infer_json(s.ctx, plan, e));
     else ctx.out << infer_text(s.ctx, plan, e);
+  });
+}
+
+// gpuplan infer-search --model M --gpu G [--gpus-max N] --input-len L --output-len O
+// [--ttft-ms X --tpot-ms Y] [--rate R] [--objective throughput|cost] [--json]
+void setup_infer_search(CLI::App& cmd, CliContext& ctx) {
+  struct Opts {
+    InferFlags flags;
+    int gpus_max = 8;
+    double ttft_ms = 0;
+    double tpot_ms = 0;
+    double rate = 0;
+    std::string objective = "throughput";
+  };
+  auto o = std::make_shared<Opts>();
+  add_infer_flags(cmd, o->flags);
+  cmd.add_option("--gpus-max", o->gpus_max, "GPUs of one model replica (tp × pp) at most (default 8)");
+  cmd.add_option("--ttft-ms", o->ttft_ms, "Time-to-first-token target in ms (default none)");
+  cmd.add_option("--tpot-ms", o->tpot_ms, "Time-per-output-token target in ms (default none)");
+  cmd.add_option("--rate", o->rate, "Requests/s to serve: the fewest GPUs (replicas) that serve it within the targets");
+  cmd.add_option("--objective", o->objective, "throughput (output tokens/s per GPU, default) or cost (per dollar)");
+  CLI::App* app = &cmd;
+  cmd.callback([o, app, &ctx] {
+    if (o->gpus_max < 1) throw Error("--gpus-max must be at least 1");
+    if (o->ttft_ms < 0 || o->tpot_ms < 0 || o->rate < 0) throw Error("--ttft-ms, --tpot-ms and --rate must be positive");
+    InferSearchSpec spec;
+    if (o->objective == "throughput") spec.objective = InferObjective::throughput;
+    else if (o->objective == "cost") spec.objective = InferObjective::cost;
+    else throw Error(fmt::format("--objective '{}': use throughput or cost", o->objective));
+    const InferSetup s = make_infer_setup(ctx, o->flags);
+    spec.gpus_max = o->gpus_max;
+    spec.input_len = o->flags.input_len;
+    spec.output_len = o->flags.output_len;
+    spec.ttft_s = o->ttft_ms * 1e-3;
+    spec.tpot_s = o->tpot_ms * 1e-3;
+    spec.rate_rps = o->rate;
+    // --weights / --kv given explicitly pin the precision; otherwise the search tries them all.
+    if (app->count("--weights") > 0) spec.weights = {s.weights};
+    if (!o->flags.kv.empty()) spec.kvs = {s.kv};
+    const InferSearchResult r = infer_search(s.ctx, spec);
+    if (o->flags.json) ctx.print_json(infer_search_json(s.ctx, spec, r));
+    else ctx.out << infer_search_text(s.ctx, spec, r);
   });
 }
 

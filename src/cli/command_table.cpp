@@ -16,10 +16,13 @@ std::span<const CommandRow> command_table() {
       {"model", "One model (zoo id or config.json): parameters, FLOPs per token, weight and KV bytes", setup_model},
       {"train", "Estimate one training plan: step time, tokens/s, MFU, memory per GPU, where the time goes", setup_train},
       {"memory", "Training memory per GPU for a plan, and whether it fits (--rule-of-thumb: the seed table)", setup_memory},
+      {"search", "Search every training plan for the fastest (or cheapest) on N GPUs: top K with breakdowns", setup_search},
+      {"recommend", "Which GPU, how many and which cloud offer for T training tokens: Pareto front of time vs cost", setup_recommend},
       {"cost", "What a run costs per cloud offer: on-demand, spot with restart overhead, reserved", setup_cost},
       {"tco", "Owning vs renting over N years: on-prem TCO and break-even hours per day", setup_tco},
       {"energy", "Energy, electricity cost and CO2 of running GPUs", setup_energy},
       {"infer", "Estimate serving: TTFT, TPOT, tokens/s, memory and KV budget, bottleneck, cost per M tokens", setup_infer},
+      {"infer-search", "Search TP/PP/EP, precision and concurrency for the most tokens/s per GPU or per dollar under TTFT/TPOT targets", setup_infer_search},
       {"rooflines", "The seed's scaling rooflines per fabric level: min tokens/GPU for DP, FSDP, MoE; max TP", setup_rooflines},
   };
   return rows;

@@ -16,4 +16,6 @@ list(APPEND GPUPLAN_CLI_SOURCES
   cli/cmd_infer.cpp
   cli/cmd_validate_inference.cpp
   cli/cmd_econ.cpp
+  cli/cmd_search.cpp
+  cli/cmd_recommend.cpp
 )

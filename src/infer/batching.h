@@ -14,6 +14,8 @@ struct ServingPoint {
   double running = 0;         // sequences the engine runs at once (≤ memory and scheduler caps)
   double ttft_s = 0;          // time to first token, queueing included
   double queue_s = 0;         // part of TTFT spent waiting for KV memory
+  double steady_ttft_s = 0;   // TTFT of a request arriving in steady state (no queueing)
+  double first_wave_ttft_s = 0;  // mean TTFT of the first C requests, all started at t = 0
   double tpot_s = 0;          // time per output token after the first
   double output_tokens_per_s = 0;  // one replica
   double requests_per_s = 0;       // one replica

@@ -71,6 +71,7 @@ InferContext make_infer_context(const Catalog& catalog, const ModelSpec& model, 
   ctx.gemm_fraction = engine.gemm_fraction > 0 ? engine.gemm_fraction
                       : eff                    ? eff->gemm_fraction(Precision::bf16)
                                                : 0.6;
+  if (eff) ctx.roofline = make_roofline_device(gpu, *eff);
   ctx.system = system ? system : default_system_for(catalog, gpu);
   if (ctx.system && !catalog.collective_params.empty()) {
     ctx.topology = make_collective_topology(catalog, *ctx.system, nullptr, default_collective_params(catalog));

@@ -8,6 +8,7 @@
 
 #include "catalog/catalog.h"
 #include "cost/collective.h"
+#include "cost/roofline.h"
 #include "infer/kv_cache.h"
 #include "workload/params.h"
 
@@ -38,6 +39,9 @@ struct InferContext {
   double activation_bytes_per_token = 0;     // activation workspace per batched token (16-bit, before TP)
   double logits_bytes_per_seq = 0;           // fp32 logits of one sequence (before TP)
   double gemm_fraction = 0.6;                // achieved / dense peak for GEMMs and attention
+  // The GPU's fitted GEMM shape model (tiles, SMs, k_half), for the grouped expert GEMMs of MoE
+  // layers whose per-expert token count is small; absent = no efficiency entry (no shape loss).
+  std::optional<RooflineDevice> roofline;
   std::optional<CollectiveTopology> topology;
   double pcie_bw_bytes_per_s = 0;            // fallback TP link when no system is known
   double price_usd_per_gpu_hour = 0;         // cheapest current on-demand offer; 0 = none

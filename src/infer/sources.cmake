@@ -6,4 +6,5 @@ list(APPEND GPUPLAN_LIB_SOURCES
   infer/step.cpp
   infer/batching.cpp
   infer/evaluate.cpp
+  infer/search.cpp
 )

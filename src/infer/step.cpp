@@ -49,6 +49,31 @@ double tp_collective_s(const InferContext& ctx, CollectiveOp op, double bytes, i
   return factor * bytes / ctx.pcie_bw_bytes_per_s + hops * 10e-6;
 }
 
+double expert_gemm_efficiency(const InferContext& ctx, const InferPlan& plan, double tokens) {
+  const ModelSpec& m = *ctx.model;
+  const InferWeights& w = ctx.weights;
+  if (!ctx.roofline || w.moe_layers == 0 || w.experts <= 0 || tokens <= 0) return 1;
+  // Grouped GEMM over the experts of one rank: each expert multiplies only the tokens routed to
+  // it (uniform top-k routing: tokens·k/E), so its output tiles are mostly empty when that count
+  // is below the tile height. Compared with one dense GEMM over all the step's tokens, which the
+  // engine's gemm_fraction describes. Up (gate+up, N = 2·ffn/tp) then down (N = hidden, K = ffn/tp).
+  const double local_experts = w.experts / plan.ep;
+  const double per_expert = tokens * w.top_k / w.experts;
+  const double ffn = static_cast<double>(m.moe.expert_ffn_hidden) * plan.ep / plan.tp;
+  const double hidden = static_cast<double>(m.hidden);
+  const double up_n = (m.mlp == MlpKind::swiglu ? 2 : 1) * ffn;
+  const RooflineDevice& dev = *ctx.roofline;
+  const auto ratio = [&](double n, double k) {
+    const double dense = gemm_shape_efficiency(dev, tokens * w.top_k, n, k, 1);
+    return dense > 0 ? gemm_shape_efficiency(dev, per_expert, n, k, local_experts) / dense : 1;
+  };
+  const double up_flops = up_n * hidden;
+  const double down_flops = hidden * ffn;
+  // Time-weighted: total time / time at the dense rate.
+  const double slow = up_flops / ratio(up_n, hidden) + down_flops / ratio(hidden, ffn);
+  return std::min(1.0, (up_flops + down_flops) / slow);
+}
+
 StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoad& load) {
   const ModelSpec& m = *ctx.model;
   const Gpu& gpu = *ctx.gpu;
@@ -85,6 +110,12 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
                     2 * logit_rows * w.output_head * stage_share) / tp;
   c.linear_mem_s = c.weight_bytes / bw;
   c.linear_compute_s = c.linear_flops / gemm_rate;
+  if (w.moe_layers > 0 && w.experts > 0 && tokens > 0) {
+    // The routed-expert share of the FLOPs runs at the grouped-GEMM efficiency.
+    const double expert_flops = 2 * tokens * w.routed_experts * (w.top_k / w.experts) * stage_share / tp;
+    const double eff = expert_gemm_efficiency(ctx, plan, tokens);
+    c.linear_compute_s += expert_flops / gemm_rate * (1 / eff - 1);
+  }
   c.linear_s = std::max(c.linear_mem_s, c.linear_compute_s);
 
   // Attention. Decodes stream their cached keys and values; prefill tokens attend causally

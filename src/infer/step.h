@@ -38,6 +38,10 @@ struct StepCost {
 // quantisation: fewer bytes, same FLOP rate).
 Precision gemm_precision(const Gpu& gpu, Precision weights);
 
+// Efficiency of the routed-expert GEMMs of a step carrying `tokens` tokens relative to one dense
+// GEMM over the same tokens (in (0, 1]; 1 for dense models or without a GEMM shape model).
+double expert_gemm_efficiency(const InferContext& ctx, const InferPlan& plan, double tokens);
+
 // One step of one pipeline stage (layers / pp) of `plan` carrying `load`.
 StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoad& load);
 

@@ -129,6 +129,8 @@ nlohmann::ordered_json infer_json(const InferContext& ctx, const InferPlan& plan
   if (e.feasible) {
     j["ttft_s"] = e.point.ttft_s;
     j["queue_s"] = e.point.queue_s;
+    j["steady_ttft_s"] = e.point.steady_ttft_s;
+    j["first_wave_ttft_s"] = e.point.first_wave_ttft_s;
     j["tpot_s"] = e.point.tpot_s;
     j["output_tokens_per_s"] = e.output_tokens_per_s;
     j["output_tokens_per_s_per_gpu"] = e.output_tokens_per_s_per_gpu;
@@ -145,6 +147,40 @@ nlohmann::ordered_json infer_json(const InferContext& ctx, const InferPlan& plan
   } else {
     j["bottleneck"] = e.bottleneck;
   }
+  return j;
+}
+
+std::string infer_search_text(const InferContext& ctx, const InferSearchSpec& spec, const InferSearchResult& r) {
+  std::string out = fmt::format("infer-search {} on {} ({}), prompt {} + output {} tokens: {} plans evaluated, {} fit, "
+                                "{} meet the targets\n",
+                                ctx.model->id, ctx.gpu->id, ctx.engine->name, spec.input_len, spec.output_len,
+                                r.evaluated, r.feasible, r.meeting);
+  if (!r.found) return out + "no plan: " + r.reason + "\n";
+  out += fmt::format("best for {}{}: concurrency {} per replica\n",
+                     spec.objective == InferObjective::cost ? "output tokens per dollar" : "output tokens/s per GPU",
+                     spec.rate_rps > 0 ? fmt::format(" serving {} requests/s with the fewest GPUs", spec.rate_rps) : "",
+                     r.plan.load);
+  return out + infer_text(ctx, r.plan, r.estimate);
+}
+
+nlohmann::ordered_json infer_search_json(const InferContext& ctx, const InferSearchSpec& spec,
+                                         const InferSearchResult& r) {
+  nlohmann::ordered_json j;
+  j["model"] = ctx.model->id;
+  j["gpu"] = ctx.gpu->id;
+  j["engine"] = ctx.engine->id;
+  j["objective"] = spec.objective == InferObjective::cost ? "cost" : "throughput";
+  j["gpus_max"] = spec.gpus_max;
+  j["ttft_target_s"] = spec.ttft_s;
+  j["tpot_target_s"] = spec.tpot_s;
+  j["rate_rps"] = spec.rate_rps;
+  j["evaluated"] = r.evaluated;
+  j["feasible"] = r.feasible;
+  j["meeting_targets"] = r.meeting;
+  j["found"] = r.found;
+  j["reason"] = r.reason;
+  j["score"] = r.score;
+  if (r.found) j["best"] = infer_json(ctx, r.plan, r.estimate);
   return j;
 }
 

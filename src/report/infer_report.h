@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "infer/evaluate.h"
+#include "infer/search.h"
 
 namespace gpuplan {
 
@@ -13,5 +14,8 @@ std::string infer_plan_summary(const InferPlan& plan);
 nlohmann::ordered_json infer_plan_json(const InferPlan& plan);
 std::string infer_text(const InferContext& ctx, const InferPlan& plan, const InferEstimate& est);
 nlohmann::ordered_json infer_json(const InferContext& ctx, const InferPlan& plan, const InferEstimate& est);
+std::string infer_search_text(const InferContext& ctx, const InferSearchSpec& spec, const InferSearchResult& r);
+nlohmann::ordered_json infer_search_json(const InferContext& ctx, const InferSearchSpec& spec,
+                                         const InferSearchResult& r);
 
 }  // namespace gpuplan

@@ -1,0 +1,136 @@
+#include "infer/search.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+namespace gpuplan {
+
+std::vector<Precision> default_search_weights(const Gpu& gpu) {
+  std::vector<Precision> w{Precision::bf16};
+  if (gpu.dense(Precision::fp8) > 0) w.push_back(Precision::fp8);
+  w.push_back(Precision::int4);  // weight-only (W4A16) kernels run on any tensor-core GPU
+  return w;
+}
+
+double infer_score(const InferContext& ctx, const InferEstimate& e, InferObjective objective) {
+  if (!e.feasible) return 0;
+  if (objective == InferObjective::throughput) return e.output_tokens_per_s_per_gpu;
+  return ctx.price_usd_per_gpu_hour > 0 ? e.output_tokens_per_s_per_gpu / ctx.price_usd_per_gpu_hour : 0;
+}
+
+bool meets_targets(const InferSearchSpec& spec, const InferEstimate& e) {
+  if (!e.feasible) return false;
+  if (spec.ttft_s > 0 && e.point.ttft_s > spec.ttft_s) return false;
+  if (spec.tpot_s > 0 && e.point.tpot_s > spec.tpot_s) return false;
+  return true;
+}
+
+std::vector<InferPlan> infer_search_space(const InferContext& ctx, const InferSearchSpec& spec) {
+  const ModelSpec& m = *ctx.model;
+  const std::vector<Precision> weights = spec.weights.empty() ? default_search_weights(*ctx.gpu) : spec.weights;
+  const std::vector<Precision> kvs = spec.kvs.empty() ? std::vector<Precision>{Precision::bf16, Precision::fp8}
+                                                      : spec.kvs;
+  std::vector<InferPlan> out;
+  for (int tp = 1; tp <= spec.gpus_max; ++tp) {
+    for (int pp = 1; tp * pp <= spec.gpus_max; ++pp) {
+      for (int ep = 1; ep <= tp; ++ep) {
+        if (tp % ep != 0 || (ep > 1 && !m.is_moe())) continue;
+        InferPlan base;
+        base.tp = tp;
+        base.pp = pp;
+        base.ep = ep;
+        base.input_len = spec.input_len;
+        base.output_len = spec.output_len;
+        base.mode = InferMode::concurrency;
+        if (!check_infer_plan(m, base).empty()) continue;
+        for (Precision w : weights) {
+          for (Precision kv : kvs) {
+            base.weights = w;
+            base.kv = kv;
+            const InferMemory mem = infer_memory(ctx, base);
+            if (!mem.fits) {
+              out.push_back(base);  // evaluated once, reported as not fitting
+              continue;
+            }
+            // Concurrency per replica: powers of two up to what memory and the scheduler run at
+            // once, and that limit itself (more in flight only queues).
+            const double limit = std::floor(std::min(mem.max_seqs, ctx.engine->max_num_seqs));
+            for (double c = 1; c <= limit; c *= 2) {
+              base.load = c;
+              out.push_back(base);
+            }
+            if (limit >= 1 && std::exp2(std::floor(std::log2(limit))) != limit) {
+              base.load = limit;
+              out.push_back(base);
+            }
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+InferSearchResult infer_search(const InferContext& ctx, const InferSearchSpec& spec) {
+  InferSearchResult r;
+  if (spec.objective == InferObjective::cost && ctx.price_usd_per_gpu_hour <= 0) {
+    r.reason = fmt::format("no current on-demand price for {} in the catalog; use --objective throughput or add "
+                           "an offer with --catalog", ctx.gpu->id);
+    return r;
+  }
+  double best_ttft = std::numeric_limits<double>::infinity();
+  double best_tpot = std::numeric_limits<double>::infinity();
+  long long best_gpus = std::numeric_limits<long long>::max();
+  for (InferPlan plan : infer_search_space(ctx, spec)) {
+    ++r.evaluated;
+    InferEstimate e = evaluate_inference(ctx, plan);
+    if (!e.feasible) continue;
+    ++r.feasible;
+    best_ttft = std::min(best_ttft, e.point.ttft_s);
+    best_tpot = std::min(best_tpot, e.point.tpot_s);
+    if (!meets_targets(spec, e)) continue;
+    ++r.meeting;
+    long long gpus = plan.gpus_per_replica();
+    if (spec.rate_rps > 0) {
+      plan.replicas = static_cast<int>(std::ceil(spec.rate_rps / e.requests_per_s - 1e-9));
+      plan.replicas = std::max(1, plan.replicas);
+      gpus = plan.gpus();
+      e = evaluate_inference(ctx, plan);
+    }
+    const double score = infer_score(ctx, e, spec.objective);
+    // With a rate: fewest GPUs first, then the objective. Without: the objective.
+    const bool better = !r.found || (spec.rate_rps > 0 && gpus < best_gpus) ||
+                        ((spec.rate_rps <= 0 || gpus == best_gpus) && score > r.score * (1 + 1e-12));
+    if (better) {
+      r.found = true;
+      r.plan = plan;
+      r.estimate = e;
+      r.score = score;
+      best_gpus = gpus;
+    }
+  }
+  if (r.found) return r;
+  if (r.feasible == 0) {
+    r.reason = fmt::format("{} does not fit on up to {} {} GPUs at any of the precisions tried (prompt {} + "
+                           "output {} tokens); raise --gpus-max or use a GPU with more memory",
+                           ctx.model->id, spec.gpus_max, ctx.gpu->id, spec.input_len, spec.output_len);
+    return r;
+  }
+  std::string what;
+  if (spec.ttft_s > 0 && best_ttft > spec.ttft_s) {
+    what += fmt::format("--ttft-ms {:.0f} (the lowest reachable is {:.1f} ms)", spec.ttft_s * 1e3, best_ttft * 1e3);
+  }
+  if (spec.tpot_s > 0 && best_tpot > spec.tpot_s) {
+    if (!what.empty()) what += " and ";
+    what += fmt::format("--tpot-ms {:.0f} (the lowest reachable is {:.2f} ms)", spec.tpot_s * 1e3, best_tpot * 1e3);
+  }
+  if (what.empty()) what = "--ttft-ms or --tpot-ms (each is reachable alone, not together)";
+  r.reason = fmt::format("no plan on up to {} {} GPUs meets the targets; relax {}, or raise --gpus-max",
+                         spec.gpus_max, ctx.gpu->id, what);
+  return r;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,133 @@
+#include "search/recommend.h"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "core/error.h"
+#include "plan/train_setup.h"
+
+namespace gpuplan {
+namespace {
+
+std::string why(const RecommendPoint& p, const ModelSpec& m) {
+  const Estimate& e = p.estimate;
+  std::string s = fmt::format("{} GPUs of {}: the training state fits at {:.0f} of {:.0f} GiB per GPU with tp {} · pp {} · dp {}{}",
+                              p.gpus, p.gpu->id, e.memory.total / (1024.0 * 1024 * 1024),
+                              e.memory_capacity_bytes / (1024.0 * 1024 * 1024), p.plan.tp, p.plan.pp, p.plan.dp,
+                              p.plan.zero > 0 ? fmt::format(" · zero {}", p.plan.zero) : "");
+  if (m.is_moe() && p.plan.ep > 1) s += fmt::format(" · ep {}", p.plan.ep);
+  s += fmt::format("; {} at {:.0f}% MFU", e.bottleneck == Bottleneck::compute ? "compute-bound"
+                                          : fmt::format("limited by {}", bottleneck_name(e.bottleneck)),
+                   100 * e.mfu);
+  s += fmt::format("; ${:.2f}/GPU-hour ({} {}, {})", p.offer->usd_per_gpu_hour, p.offer->provider,
+                   p.offer->instance, p.offer->price_date);
+  return s;
+}
+
+}  // namespace
+
+RecommendResult recommend(const Catalog& cat, const ModelSpec& model, const RecommendOptions& o) {
+  const auto start = std::chrono::steady_clock::now();
+  if (o.tokens <= 0) throw Error("--tokens must be positive");
+  std::set<std::string> known;
+  for (const CloudOffer& off : cat.offers) known.insert(off.provider);
+  for (const std::string& p : o.providers) {
+    if (!known.contains(p)) {
+      throw Error(fmt::format("unknown provider '{}'; known providers: {}", p, fmt::join(known, ", ")));
+    }
+  }
+  std::vector<int> counts = o.gpu_counts;
+  if (counts.empty()) {
+    for (int n = 1; n <= o.gpus_max; n *= 2) counts.push_back(n);
+  }
+  RecommendResult r;
+  std::vector<RecommendPoint> points;
+  for (const Gpu& gpu : cat.gpus) {
+    if (!gpu.is_gpu()) continue;
+    std::vector<const CloudOffer*> offers;
+    for (const CloudOffer& off : cat.offers) {
+      if (off.gpu != gpu.id || off.pricing != "on-demand" || off.historical || off.gpu_component_only) continue;
+      if (off.usd_per_gpu_hour <= 0) continue;
+      if (!o.providers.empty() && std::find(o.providers.begin(), o.providers.end(), off.provider) == o.providers.end()) {
+        continue;
+      }
+      offers.push_back(&off);
+    }
+    if (offers.empty()) continue;  // nothing to rent
+    const System* system = default_system_for(cat, gpu);
+    if (!system) {
+      r.notes.push_back(fmt::format("{}: no system in the catalog", gpu.id));
+      continue;
+    }
+    TrainContext ctx;
+    try {
+      ctx = make_train_context(cat, model, gpu, system, nullptr);
+    } catch (const Error& e) {
+      r.notes.push_back(fmt::format("{}: {}", gpu.id, e.what()));
+      continue;
+    }
+    for (int n : counts) {
+      SearchSpace space;
+      space.gpus = n;
+      space.global_batch = o.global_batch;
+      space.seq_len = o.seq_len > 0 ? o.seq_len : static_cast<int>(std::min<std::int64_t>(model.max_seq_len, 8192));
+      space.precision = o.precision;
+      SearchOptions so;
+      so.top_k = 1;
+      so.closest = 0;
+      so.threads = o.threads;
+      so.time_limit_s = o.time_limit_per_point_s;
+      const SearchResult sr = search_plans(ctx, space, so);
+      ++r.searched;
+      if (!sr.complete) ++r.cut_short;
+      if (sr.top.empty()) continue;
+      const Candidate& best = sr.top.front();
+      for (const CloudOffer* off : offers) {
+        RecommendPoint p;
+        p.gpu = &gpu;
+        p.system = system;
+        p.gpus = n;
+        p.plan = best.plan;
+        p.estimate = best.estimate;
+        p.offer = off;
+        p.time_s = o.tokens / best.estimate.tokens_per_s;
+        p.cost_usd = p.time_s / 3600 * n * off->usd_per_gpu_hour;
+        p.energy_kwh = gpu.tdp_w > 0 ? n * gpu.tdp_w * p.time_s / 3.6e6 : 0;
+        p.search_complete = sr.complete;
+        points.push_back(std::move(p));
+      }
+    }
+  }
+  r.points = static_cast<int>(points.size());
+  std::erase_if(points, [&](const RecommendPoint& p) {
+    const bool out = (o.deadline_days > 0 && p.time_s > o.deadline_days * 86400) ||
+                     (o.budget_usd > 0 && p.cost_usd > o.budget_usd);
+    if (out) ++r.filtered_out;
+    return out;
+  });
+  // Pareto front of (time, cost): sort by time, keep each point cheaper than all faster ones.
+  std::sort(points.begin(), points.end(), [](const RecommendPoint& a, const RecommendPoint& b) {
+    return a.time_s != b.time_s ? a.time_s < b.time_s : a.cost_usd < b.cost_usd;
+  });
+  double cheapest = 1e300;
+  for (RecommendPoint& p : points) {
+    if (p.cost_usd < cheapest * (1 - 1e-9)) {  // near-ties (perfect scaling) add nothing
+      cheapest = p.cost_usd;
+      p.reason = why(p, model);
+      r.front.push_back(p);
+    }
+  }
+  if (!r.front.empty()) {
+    // Within a budget: the fastest it buys; otherwise (a deadline, or nothing): the cheapest.
+    r.pick = o.budget_usd > 0 && o.deadline_days <= 0 ? r.front.front() : r.front.back();
+    r.have_pick = true;
+  }
+  r.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+}  // namespace gpuplan
