@@ -90,6 +90,13 @@ void check_structure(Eval& ev) {
   if (p.global_batch > 0 && p.global_batch % (p.dp * p.micro_batch) != 0) {
     return ev.fail("global batch %d is not a multiple of dp %d x micro-batch %d", p.global_batch, p.dp, p.micro_batch);
   }
+  // The interleaved 1F1B schedule needs whole rounds of pp micro-batches (Megatron-LM
+  // asserts num_microbatches % pp == 0); with fewer the (p-1)/(v*m) bubble does not hold.
+  const int micro_batches = p.global_batch > 0 ? p.global_batch / (p.dp * p.micro_batch) : 1;
+  if (p.vp > 1 && micro_batches % p.pp != 0) {
+    return ev.fail("interleaved pipeline (vp %d) needs the micro-batches per step (%d) to be a multiple of pp %d",
+                   p.vp, micro_batches, p.pp);
+  }
   if (p.dp_shard > 0 && p.dp % p.dp_shard != 0) return ev.fail("dp_shard %d does not divide dp %d", p.dp_shard, p.dp);
   if (ev.ctx.gpu->dense(p.precision) <= 0) {
     return ev.fail("%s has no dense %s tensor-core rate", ev.ctx.gpu->id.c_str(), precision_name(p.precision).data());
@@ -176,7 +183,11 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
                             : ev.coll(CollectiveOp::all_reduce, bytes, pl.tp);
     k.tp_comm_s = blocks * one * (fwd_passes + 1);
     // Hidden at most behind the layer's GEMMs, and only the share the software overlaps.
-    const double hidden = p.tp_comm_overlap ? std::min(gemm_s, k.tp_comm_s * ctx.efficiency->tp_comm_overlap_fraction) : 0;
+    // The overlap (Transformer Engine userbuffers, Megatron's TP comm overlap) works over
+    // NVLink peer memory inside one scale-up domain; a TP group that spans domains waits on
+    // the network, so its communication is exposed.
+    const bool overlappable = p.tp_comm_overlap && !pl.tp.crosses_domains();
+    const double hidden = overlappable ? std::min(gemm_s, k.tp_comm_s * ctx.efficiency->tp_comm_overlap_fraction) : 0;
     k.tp_exposed_s = k.tp_comm_s - hidden;
   }
   // Context parallelism (ring attention): the K and V of the whole sequence pass every rank

@@ -71,7 +71,13 @@ std::vector<ShardChoice> shard_choices(const Layout& l) {
 }
 
 std::vector<int> micro_batch_choices(const Layout& l, const SearchSpace& s) {
-  return divisors(s.global_batch / l.dp);
+  std::vector<int> out = divisors(s.global_batch / l.dp);
+  // The interleaved schedule needs the micro-batches per step in whole rounds of pp (the
+  // same rule as evaluate()'s structural check).
+  if (l.vp > 1) {
+    std::erase_if(out, [&](int mb) { return (s.global_batch / l.dp / mb) % l.pp != 0; });
+  }
+  return out;
 }
 
 Plan make_plan(const Layout& l, const SearchSpace& s, bool sp, ShardChoice shard, int micro_batch,
