@@ -23,6 +23,7 @@ std::span<const CommandRow> command_table() {
       {"energy", "Energy, electricity cost and CO2 of running GPUs", setup_energy},
       {"infer", "Estimate serving: TTFT, TPOT, tokens/s, memory and KV budget, bottleneck, cost per M tokens", setup_infer},
       {"infer-search", "Search TP/PP/EP, precision and concurrency for the most tokens/s per GPU or per dollar under TTFT/TPOT targets", setup_infer_search},
+      {"monitor", "Sample every local GPU through NVML: utilisation, memory, power, clocks, throttle reasons, PCIe/NVLink", setup_monitor},
       {"rooflines", "The seed's scaling rooflines per fabric level: min tokens/GPU for DP, FSDP, MoE; max TP", setup_rooflines},
   };
   return rows;

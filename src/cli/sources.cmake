@@ -18,4 +18,5 @@ list(APPEND GPUPLAN_CLI_SOURCES
   cli/cmd_econ.cpp
   cli/cmd_search.cpp
   cli/cmd_recommend.cpp
+  cli/cmd_monitor.cpp
 )
