@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "calibration/calibrate.h"
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "core/error.h"
@@ -48,13 +49,27 @@ void setup_gpus(CLI::App& cmd, CliContext& ctx) {
 void setup_gpu(CLI::App& cmd, CliContext& ctx) {
   struct Opts {
     std::string name;
+    std::string calibration;
     bool json = false;
   };
   auto opts = std::make_shared<Opts>();
   cmd.add_option("name", opts->name, "GPU id or alias (see 'gpuplan gpus')")->required();
   cmd.add_flag("--json", opts->json, "Print one JSON object");
+  cmd.add_option("--calibration", opts->calibration, "Profile from gpuplan-bench: show datasheet vs measured");
   cmd.callback([opts, &ctx] {
     const Gpu& gpu = ctx.catalog().gpu(opts->name);
+    if (!opts->calibration.empty()) {
+      const CalibrationProfile profile = load_calibration(opts->calibration);
+      const Gpu calibrated = apply_calibration(gpu, profile);
+      if (opts->json) {
+        auto j = gpu_json(calibrated);
+        j["calibration"] = calibration_compare_json(gpu, calibrated, profile);
+        ctx.print_json(j);
+      } else {
+        ctx.out << gpu_detail_text(gpu) << "\n" << calibration_compare_text(gpu, calibrated, profile);
+      }
+      return;
+    }
     if (opts->json) ctx.print_json(gpu_json(gpu));
     else ctx.out << gpu_detail_text(gpu);
   });

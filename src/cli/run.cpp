@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "core/error.h"
+#include "monitor/nvml_sampler.h"
 
 namespace gpuplan {
 namespace {
@@ -56,6 +57,10 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       return 2;
     }
     if (app.get_subcommands().empty()) return run_default_job(ctx);
+  } catch (const NvmlUnavailable& e) {
+    // No NVIDIA driver: a distinct exit code so scripts can tell "no GPU" from bad input.
+    err << "gpuplan: " << e.what() << "\n";
+    return NvmlUnavailable::kExitCode;
   } catch (const Error& e) {
     err << "gpuplan: error: " << e.what() << "\n";
     return 2;

@@ -2,6 +2,7 @@
 // the path where NVML is missing.
 #include <sstream>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -90,7 +91,11 @@ TEST(Monitor, CsvHasAHeaderAndOneRowPerGpuPerRound) {
 TEST(Monitor, CsvQuotesNamesWithCommas) {
   GpuSample odd;
   odd.name = "GPU, \"renamed\"";
-  EXPECT_EQ(monitor_csv_row(0, odd).substr(0, 28), "0.000,0,\"GPU, \"\"renamed\"\"\",");
+  const std::string row = monitor_csv_row(0, odd);
+  EXPECT_EQ(row.rfind("0.000,0,\"GPU, \"\"renamed\"\"\",", 0), 0u) << row;
+  const std::string header = fmt::format("{}\n", fmt::join(monitor_csv_columns(), ","));
+  const CsvTable table = CsvTable::parse(header + row, "row.csv");
+  EXPECT_EQ(table.cell(table.rows()[0], table.column("name")), "GPU, \"renamed\"");
 }
 
 TEST(Monitor, TableShowsHumanUnits) {

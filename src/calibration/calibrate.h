@@ -1,0 +1,23 @@
+// Measured figures in place of datasheet ones: a calibration profile turned into a modified copy
+// of a catalog GPU, and the datasheet-vs-measured view `gpuplan gpu NAME --calibration FILE` prints.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "calibration/profile.h"
+#include "catalog/gpu.h"
+
+namespace gpuplan {
+
+// A copy of `datasheet` whose dense peak FLOP/s per measured precision and whose HBM bandwidth
+// are the profile's achievable figures; everything not measured keeps its datasheet value.
+// Throws Error when the profile was measured on another GPU.
+Gpu apply_calibration(const Gpu& datasheet, const CalibrationProfile& profile);
+
+std::string calibration_compare_text(const Gpu& datasheet, const Gpu& calibrated, const CalibrationProfile& profile);
+nlohmann::ordered_json calibration_compare_json(const Gpu& datasheet, const Gpu& calibrated,
+                                                const CalibrationProfile& profile);
+
+}  // namespace gpuplan

@@ -1,0 +1,2 @@
+# Sources of src/calibration (paths relative to src/): measured profiles from gpuplan-bench.
+list(APPEND GPUPLAN_LIB_SOURCES calibration/profile.cpp calibration/calibrate.cpp calibration/measure.cpp)

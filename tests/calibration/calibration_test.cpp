@@ -1,0 +1,150 @@
+// Calibration profiles: strict loading, the achievable ceilings, and overrides of a catalog GPU,
+// against a fake profile (no GPU has been measured yet).
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "calibration/calibrate.h"
+#include "calibration/profile.h"
+#include "core/error.h"
+#include "test_util.h"
+
+namespace gpuplan {
+namespace {
+
+// A fake H100 SXM profile: bf16 GEMMs at 620 and 700 TFLOP/s, fp8 at 1,300; HBM read 3.0 TB/s,
+// copy 2.9 TB/s (copy counts both directions), write 3.1 TB/s (ignored: writes are not the ceiling).
+nlohmann::json fake_profile() {
+  auto gemm = [](const char* precision, double mnk, double flops) {
+    return nlohmann::json{{"kernel", "cublaslt"}, {"precision", precision}, {"m", mnk}, {"n", mnk}, {"k", mnk},
+                          {"time_s", 2 * mnk * mnk * mnk / flops}, {"flops_per_s", flops}};
+  };
+  auto bw = [](const char* op, double bytes, double bw_bytes_per_s) {
+    const double moved = std::string(op) == "copy" ? 2 * bytes : bytes;
+    return nlohmann::json{{"op", op}, {"bytes", bytes}, {"time_s", moved / bw_bytes_per_s}, {"bw_bytes_per_s", bw_bytes_per_s}};
+  };
+  return {
+      {"schema", "gpuplan-calibration/1"},
+      {"gpu", {{"id", "h100-sxm"}, {"name", "NVIDIA H100 80GB HBM3"}, {"sm_count", 132}, {"driver", "580.82.07"},
+               {"cuda", "13.0"}}},
+      {"measured", {{"tool", "gpuplan-bench 0.1.0"}, {"command", "gpuplan-bench --gpu h100-sxm --out x.json"},
+                    {"date", "2025-01-01T00:00:00Z"}, {"host", "fake"}}},
+      {"gemm", {gemm("bf16", 4096, 620e12), gemm("bf16", 8192, 700e12), gemm("fp8", 8192, 1300e12)}},
+      {"memory_bandwidth", {bw("read", 1e9, 3.0e12), bw("copy", 1e9, 2.9e12), bw("write", 1e9, 3.1e12)}},
+      {"collectives", nlohmann::json::array({{{"op", "all_reduce"}, {"gpus", 8}, {"bytes", 1e9}, {"time_s", 0.01},
+                                              {"algbw_bytes_per_s", 1e11}, {"busbw_bytes_per_s", 1.75e11}}})},
+  };
+}
+
+std::string error_of(const nlohmann::json& doc) {
+  try {
+    parse_calibration(doc, "fake.json");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Calibration, CeilingsAreTheBestMeasurements) {
+  const CalibrationProfile p = parse_calibration(fake_profile(), "fake.json");
+  EXPECT_EQ(p.gpu_id, "h100-sxm");
+  ASSERT_EQ(p.gemm.size(), 3u);
+  EXPECT_DOUBLE_EQ(*p.peak_flops_per_s(Precision::bf16), 700e12);
+  EXPECT_DOUBLE_EQ(*p.peak_flops_per_s(Precision::fp8), 1300e12);
+  EXPECT_FALSE(p.peak_flops_per_s(Precision::fp16));
+  EXPECT_DOUBLE_EQ(*p.hbm_bw_bytes_per_s(), 3.0e12);  // read, not the 3.1 of write
+  ASSERT_EQ(p.collectives.size(), 1u);
+  EXPECT_EQ(p.collectives[0].gpus, 8);
+}
+
+TEST(Calibration, WriterAndReaderRoundTrip) {
+  const CalibrationProfile p = parse_calibration(fake_profile(), "fake.json");
+  const nlohmann::json written = nlohmann::json::parse(calibration_json(p).dump());
+  EXPECT_EQ(written, fake_profile());
+}
+
+TEST(Calibration, UnknownKeysAndBadValuesNameTheKey) {
+  auto doc = fake_profile();
+  doc["gemm"][1]["mm"] = 3;
+  EXPECT_NE(error_of(doc).find("fake.json: gemm[1].mm: unknown key"), std::string::npos) << error_of(doc);
+
+  doc = fake_profile();
+  doc["gpu"]["sm_count"] = -1;
+  EXPECT_NE(error_of(doc).find("gpu.sm_count: must be a whole number"), std::string::npos) << error_of(doc);
+
+  doc = fake_profile();
+  doc["gemm"][0]["precision"] = "bf17";
+  EXPECT_NE(error_of(doc).find("gemm[0].precision: unknown precision 'bf17'"), std::string::npos) << error_of(doc);
+
+  doc = fake_profile();
+  doc["memory_bandwidth"][0]["op"] = "scan";
+  EXPECT_NE(error_of(doc).find("memory_bandwidth[0].op: 'scan' is not one of read, write, copy"), std::string::npos);
+
+  doc = fake_profile();
+  doc["memory_bandwidth"][2]["bw_bytes_per_s"] = 9e12;  // edited by hand: no longer matches its time
+  EXPECT_NE(error_of(doc).find("memory_bandwidth[2].bw_bytes_per_s: 9000000000000 does not match"),
+            std::string::npos)
+      << error_of(doc);
+
+  doc = fake_profile();
+  doc.erase("measured");
+  EXPECT_NE(error_of(doc).find("fake.json: measured: missing"), std::string::npos) << error_of(doc);
+
+  doc = fake_profile();
+  doc["schema"] = "gpuplan-calibration/0";
+  EXPECT_NE(error_of(doc).find("schema: 'gpuplan-calibration/0' is not"), std::string::npos) << error_of(doc);
+
+  doc = fake_profile();
+  doc["extra"] = true;
+  EXPECT_NE(error_of(doc).find("fake.json: extra: unknown key"), std::string::npos) << error_of(doc);
+}
+
+TEST(Calibration, OverridesOnlyWhatWasMeasured) {
+  Gpu datasheet;
+  datasheet.id = "h100-sxm";
+  datasheet.dense_flops_per_s[index_of(Precision::bf16)] = 989.4e12;
+  datasheet.dense_flops_per_s[index_of(Precision::fp16)] = 989.4e12;
+  datasheet.dense_flops_per_s[index_of(Precision::fp8)] = 1978.9e12;
+  datasheet.memory_bw_bytes_per_s = 3.35e12;
+  const Gpu calibrated = apply_calibration(datasheet, parse_calibration(fake_profile(), "fake.json"));
+  EXPECT_DOUBLE_EQ(calibrated.dense(Precision::bf16), 700e12);
+  EXPECT_DOUBLE_EQ(calibrated.dense(Precision::fp8), 1300e12);
+  EXPECT_DOUBLE_EQ(calibrated.dense(Precision::fp16), 989.4e12);  // not measured: datasheet stays
+  EXPECT_DOUBLE_EQ(calibrated.memory_bw_bytes_per_s, 3.0e12);
+  EXPECT_DOUBLE_EQ(datasheet.dense(Precision::bf16), 989.4e12);  // the catalog copy is untouched
+}
+
+TEST(Calibration, RefusesAProfileFromAnotherGpu) {
+  Gpu b200;
+  b200.id = "b200";
+  try {
+    apply_calibration(b200, parse_calibration(fake_profile(), "fake.json"));
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("measured on 'h100-sxm'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Calibration, GpuCommandShowsDatasheetVsMeasured) {
+  const auto dir = testing::scratch_dir("calibration-cli");
+  const auto file = testing::write_file(dir / "h100.json", fake_profile().dump(2));
+  auto r = testing::run({"gpu", "h100-sxm", "--calibration", file.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("datasheet vs measured"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("70.7%"), std::string::npos) << r.out;  // 700 / 989.4 bf16 TFLOP/s
+
+  r = testing::run({"gpu", "h100-sxm", "--calibration", file.string(), "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_DOUBLE_EQ(j["bf16_dense_flops_per_s"].get<double>(), 700e12);
+  EXPECT_DOUBLE_EQ(j["hbm_bw_bytes_per_s"].get<double>(), 3.0e12);
+  EXPECT_EQ(j["calibration"]["overrides"].size(), 3u);
+
+  r = testing::run({"gpu", "b200", "--calibration", file.string()});
+  EXPECT_EQ(r.code, 2);
+  r = testing::run({"gpu", "h100-sxm", "--calibration", (dir / "missing.json").string()});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("cannot read calibration file"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace gpuplan
