@@ -98,9 +98,7 @@ CloudOffer parse_offer(Fields& o, const Provenance& file_provenance, const std::
 
 std::vector<CloudOffer> parse_offers(Fields& top) {
   Provenance file_provenance;
-  file_provenance.file = top.file();
-  file_provenance.source = top.str("source");
-  file_provenance.retrieved = top.str("retrieved");
+  file_provenance = top.file_provenance();
   const std::string provider = top.opt_str("provider").value_or("");
   top.opt_str("notes");  // file-level remarks, for the reader of the file
   auto tables = top.table_array("offer");

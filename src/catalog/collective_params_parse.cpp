@@ -25,17 +25,11 @@ PerProtocol per_protocol_us(Fields& f, std::string_view key) {
   return out;
 }
 
-double fraction(Fields& f, std::string_view key) {
-  const double v = f.pos(key);
-  if (v > 1.0) f.fail(key, fmt::format("a fraction of the line rate must be in (0, 1], got {}", v));
-  return v;
-}
-
 CollectiveLinkParams parse_link_params(Fields& f, const Provenance& parent) {
   CollectiveLinkParams l;
   l.link = f.str("link");
-  l.bw_efficiency = fraction(f, "bw_efficiency");
-  if (f.has("reduction_bw_efficiency")) l.reduction_bw_efficiency = fraction(f, "reduction_bw_efficiency");
+  l.bw_efficiency = f.fraction("bw_efficiency");
+  if (f.has("reduction_bw_efficiency")) l.reduction_bw_efficiency = f.fraction("reduction_bw_efficiency");
   l.ring_hop_latency_s = per_protocol_us(f, "ring_hop_us");
   l.tree_hop_latency_s = per_protocol_us(f, "tree_hop_us");
   l.notes = f.opt_str("notes").value_or("");
@@ -66,9 +60,7 @@ CollectiveParams parse_collective_params(Fields& top) {
   c.aliases = top.str_list("aliases");
   c.name = top.str("name");
   c.notes = top.opt_str("notes").value_or("");
-  c.provenance.file = top.file();
-  c.provenance.source = top.str("source");
-  c.provenance.retrieved = top.str("retrieved");
+  c.provenance = top.file_provenance();
 
   Fields lat = top.sub("latency");
   c.latency_provenance = lat.provenance(c.provenance);
@@ -81,10 +73,10 @@ CollectiveParams parse_collective_params(Fields& top) {
 
   Fields proto = top.sub("protocols");
   c.protocol_provenance = proto.provenance(c.provenance);
-  c.ll_bw_fraction = fraction(proto, "ll_bw_fraction");
-  c.ll128_bw_fraction = fraction(proto, "ll128_bw_fraction");
+  c.ll_bw_fraction = proto.fraction("ll_bw_fraction");
+  c.ll128_bw_fraction = proto.fraction("ll128_bw_fraction");
   c.simple_step_bytes = proto.opt_nonneg("simple_step_mb").value_or(0) * 1e6;
-  c.alltoall_bw_fraction = fraction(proto, "alltoall_bw_fraction");
+  c.alltoall_bw_fraction = proto.fraction("alltoall_bw_fraction");
   const std::int64_t nvls_min = proto.opt_integer("nvls_min_gpus").value_or(2);
   if (nvls_min < 2 || nvls_min > 1'000'000) proto.fail("nvls_min_gpus", "must be between 2 and 1,000,000");
   c.nvls_min_gpus = static_cast<int>(nvls_min);

@@ -8,16 +8,6 @@
 #include "core/units.h"
 
 namespace gpuplan {
-namespace {
-
-double fraction(Fields& f, std::string_view key) {
-  const double v = f.pos(key);
-  if (v > 1.0) f.fail(key, "a fraction of the peak must be in (0, 1]");
-  return v;
-}
-
-}  // namespace
-
 Efficiency parse_efficiency(Fields& top) {
   Efficiency e;
   e.id = top.str("id");
@@ -30,14 +20,12 @@ Efficiency parse_efficiency(Fields& top) {
                               "fallback = true");
   }
   e.notes = top.opt_str("notes").value_or("");
-  e.provenance.file = top.file();
-  e.provenance.source = top.str("source");
-  e.provenance.retrieved = top.str("retrieved");
+  e.provenance = top.file_provenance();
 
   Fields gemm = top.sub("gemm");
   Fields peak = gemm.sub("peak_fraction");
   for (Precision p : kAllPrecisions) {
-    if (peak.has(precision_name(p))) e.gemm_peak_fraction[index_of(p)] = fraction(peak, precision_name(p));
+    if (peak.has(precision_name(p))) e.gemm_peak_fraction[index_of(p)] = peak.fraction(precision_name(p));
   }
   if (e.gemm_peak_fraction[index_of(Precision::bf16)] <= 0) peak.missing("bf16", "the BF16 GEMM peak fraction");
   peak.finish();
@@ -47,13 +35,13 @@ Efficiency parse_efficiency(Fields& top) {
   gemm.finish();
 
   Fields attn = top.sub("attention");
-  e.attention_fwd_fraction = fraction(attn, "fwd_peak_fraction");
-  e.attention_bwd_fraction = fraction(attn, "bwd_peak_fraction");
+  e.attention_fwd_fraction = attn.fraction("fwd_peak_fraction");
+  e.attention_bwd_fraction = attn.fraction("bwd_peak_fraction");
   e.attention_kv_half = attn.opt_nonneg("kv_half").value_or(0);
   attn.finish();
 
   Fields mem = top.sub("memory");
-  e.memory_bw_fraction = fraction(mem, "bw_fraction");
+  e.memory_bw_fraction = mem.fraction("bw_fraction");
   mem.finish();
 
   if (auto k = top.opt_sub("kernel")) {

@@ -14,25 +14,13 @@ std::string_view budget_rule_name(KvBudgetRule rule) {
   return "total_fraction";
 }
 
-namespace {
-
-double fraction(Fields& f, std::string_view key) {
-  const double v = f.pos(key);
-  if (v > 1.0) f.fail(key, "a fraction must be in (0, 1]");
-  return v;
-}
-
-}  // namespace
-
 Engine parse_engine(Fields& top) {
   Engine e;
   e.id = top.str("id");
   e.aliases = top.str_list("aliases");
   e.name = top.str("name");
   e.notes = top.opt_str("notes").value_or("");
-  e.provenance.file = top.file();
-  e.provenance.source = top.str("source");
-  e.provenance.retrieved = top.str("retrieved");
+  e.provenance = top.file_provenance();
 
   Fields mem = top.sub("memory");
   const std::string rule = mem.str("budget_rule");
@@ -40,7 +28,7 @@ Engine parse_engine(Fields& top) {
   else if (rule == "free_fraction") e.budget_rule = KvBudgetRule::free_fraction;
   else if (rule == "static_fraction") e.budget_rule = KvBudgetRule::static_fraction;
   else mem.fail("budget_rule", "use total_fraction (vLLM), free_fraction (TensorRT-LLM) or static_fraction (SGLang)");
-  e.memory_fraction = fraction(mem, "memory_fraction");
+  e.memory_fraction = mem.fraction("memory_fraction");
   e.kv_block_tokens = mem.pos("kv_block_tokens");
   e.runtime_bytes = mem.opt_nonneg("runtime_gib").value_or(0) * kGiB;
   mem.finish();
@@ -55,8 +43,8 @@ Engine parse_engine(Fields& top) {
   Fields perf = top.sub("performance");
   e.step_overhead_s = perf.opt_nonneg("step_overhead_us").value_or(0) * 1e-6;
   e.layer_overhead_s = perf.opt_nonneg("layer_overhead_us").value_or(0) * 1e-6;
-  e.bw_fraction = fraction(perf, "bw_fraction");
-  if (perf.has("gemm_fraction")) e.gemm_fraction = fraction(perf, "gemm_fraction");
+  e.bw_fraction = perf.fraction("bw_fraction");
+  if (perf.has("gemm_fraction")) e.gemm_fraction = perf.fraction("gemm_fraction");
   e.allreduce_latency_s = perf.opt_nonneg("allreduce_latency_us").value_or(0) * 1e-6;
   perf.finish();
   return e;

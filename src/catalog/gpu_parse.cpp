@@ -41,9 +41,7 @@ Gpu parse_gpu(Fields& top) {
   gpu.release_year = static_cast<int>(top.integer("release_year"));
   gpu.confidence = top.opt_str("confidence").value_or("");
   gpu.notes = top.opt_str("notes").value_or("");
-  gpu.provenance.file = top.file();
-  gpu.provenance.source = top.str("source");
-  gpu.provenance.retrieved = top.str("retrieved");
+  gpu.provenance = top.file_provenance();
 
   Fields compute = top.sub("compute");
   gpu.sm_count = static_cast<int>(compute.integer("sm_count"));

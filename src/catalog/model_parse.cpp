@@ -49,9 +49,7 @@ ModelSpec parse_model(Fields& top) {
   const bool active_excludes_embedding = top.opt_boolean("published_active_excludes_input_embedding").value_or(false);
   const std::string notes = top.opt_str("notes").value_or("");
   Provenance provenance;
-  provenance.file = top.file();
-  provenance.source = top.str("source");
-  provenance.retrieved = top.str("retrieved");
+  provenance = top.file_provenance();
 
   Fields config = top.sub("config");
   ModelSpec m = model_from_hf_config(to_json(config.table()), top.where("config") + " [config]", true);

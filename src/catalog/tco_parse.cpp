@@ -44,9 +44,7 @@ TcoInputs parse_tco_inputs(Fields& top) {
   t.aliases = top.str_list("aliases");
   t.name = top.str("name");
   t.notes = top.opt_str("notes").value_or("");
-  t.provenance.file = top.file();
-  t.provenance.source = top.str("source");
-  t.provenance.retrieved = top.str("retrieved");
+  t.provenance = top.file_provenance();
 
   Fields elec = top.sub("electricity");
   t.usd_per_kwh = figure(elec, "usd_per_kwh", t.provenance);

@@ -190,6 +190,20 @@ std::vector<Fields> Fields::table_array(std::string_view key) {
   return out;
 }
 
+double Fields::fraction(std::string_view key) {
+  const double v = pos(key);
+  if (v > 1.0) fail(key, fmt::format("a fraction must be in (0, 1], got {}", v));
+  return v;
+}
+
+Provenance Fields::file_provenance() {
+  Provenance p;
+  p.file = file_;
+  p.source = str("source");
+  p.retrieved = str("retrieved");
+  return p;
+}
+
 Provenance Fields::provenance(const Provenance& parent) {
   Provenance p = parent;
   if (auto s = opt_str("source")) p.source = *s;

@@ -38,6 +38,12 @@ class Fields {
   std::optional<Fields> opt_sub(std::string_view key);
   std::vector<Fields> table_array(std::string_view key);  // optional; empty when absent
 
+  // A fraction in (0, 1] (an efficiency, a share of a peak or of memory).
+  double fraction(std::string_view key);
+
+  // The required top-level `source` and `retrieved` of a data file, with the file's name.
+  Provenance file_provenance();
+
   // `source` and `retrieved` of this table, falling back to `parent` when absent.
   Provenance provenance(const Provenance& parent);
 

@@ -18,13 +18,6 @@ namespace {
 // Network line rates are quoted in bits (a "400G" NIC); everything inside is bytes/s.
 constexpr double kGbitPerS = kGiga / 8.0;
 
-Provenance top_provenance(Fields& top) {
-  Provenance p;
-  p.file = top.file();
-  p.source = top.str("source");
-  p.retrieved = top.str("retrieved");
-  return p;
-}
 
 // A required string that must be one of `allowed`.
 std::string one_of(Fields& f, std::string_view key, std::initializer_list<std::string_view> allowed) {
@@ -86,7 +79,7 @@ Link parse_link(Fields& top) {
   }
   if (auto us = top.opt_pos("latency_us")) link.latency_s = *us * 1e-6;
   link.notes = top.opt_str("notes").value_or("");
-  link.provenance = top_provenance(top);
+  link.provenance = top.file_provenance();
   return link;
 }
 
@@ -110,7 +103,7 @@ Switch parse_switch(Fields& top) {
   }
   if (auto us = top.opt_pos("latency_us")) sw.latency_s = *us * 1e-6;
   sw.notes = top.opt_str("notes").value_or("");
-  sw.provenance = top_provenance(top);
+  sw.provenance = top.file_provenance();
   return sw;
 }
 
@@ -124,7 +117,7 @@ Nic parse_nic(Fields& top) {
   nic.pcie_gen = count(top, "pcie_gen");
   if (auto us = top.opt_pos("latency_us")) nic.latency_s = *us * 1e-6;
   nic.notes = top.opt_str("notes").value_or("");
-  nic.provenance = top_provenance(top);
+  nic.provenance = top.file_provenance();
   return nic;
 }
 
@@ -143,7 +136,7 @@ System parse_system(Fields& top) {
   }
   if (auto w = top.opt_pos("power_w")) s.power_w = *w;
   s.notes = top.opt_str("notes").value_or("");
-  s.provenance = top_provenance(top);
+  s.provenance = top.file_provenance();
 
   Fields up = top.sub("scaleup");
   s.scaleup_topology = one_of(up, "topology", {"switched", "mesh", "pcie", "torus", "none"});
@@ -214,7 +207,7 @@ Fabric parse_fabric(Fields& top) {
   f.rail_optimized = top.opt_boolean("rail_optimized").value_or(false);
   f.in_network_reduction = top.opt_boolean("in_network_reduction").value_or(false);
   f.notes = top.opt_str("notes").value_or("");
-  f.provenance = top_provenance(top);
+  f.provenance = top.file_provenance();
   auto levels = top.table_array("levels");
   if (levels.empty()) top.missing("levels", "at least one [[levels]] table, innermost first");
   for (auto& lf : levels) {

@@ -1,6 +1,4 @@
 // gpuplan models | model NAME|config.json
-#include <filesystem>
-#include <optional>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -10,25 +8,8 @@
 #include "cli/context.h"
 #include "core/error.h"
 #include "report/model_report.h"
-#include "workload/hf_config.h"
 
 namespace gpuplan {
-namespace {
-
-// A path ending in .json, any existing file, or a folder holding a config.json (a downloaded
-// checkpoint) is read as a Hugging Face config; anything else is a zoo id or alias.
-std::optional<std::string> config_path(const std::string& name) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (name.ends_with(".json") || fs::is_regular_file(name, ec)) return name;
-  if (fs::is_directory(name, ec) && fs::is_regular_file(fs::path(name) / "config.json", ec)) {
-    return (fs::path(name) / "config.json").string();
-  }
-  return std::nullopt;
-}
-
-}  // namespace
-
 void setup_models(CLI::App& cmd, CliContext& ctx) {
   auto json_out = std::make_shared<bool>(false);
   cmd.add_flag("--json", *json_out, "Print one JSON object");
@@ -66,14 +47,8 @@ void setup_model(CLI::App& cmd, CliContext& ctx) {
     if (seq_given && (opts->seq_len < 1 || opts->seq_len > kMaxSeqLen)) {
       throw Error(fmt::format("--seq-len must be between 1 and {} tokens, got {}", kMaxSeqLen, opts->seq_len));
     }
-    ModelSpec loaded;
-    const ModelSpec* model = nullptr;
-    if (const auto path = config_path(opts->name)) {
-      loaded = load_hf_config_file(*path);
-      model = &loaded;
-    } else {
-      model = &ctx.catalog().model(opts->name);
-    }
+    std::shared_ptr<ModelSpec> loaded;
+    const ModelSpec* model = &ctx.resolve_model(opts->name, loaded);
     const std::int64_t seq_len = seq_given ? opts->seq_len : default_seq_len(*model);
     if (opts->json)
       ctx.print_json(model_json(*model, seq_len));

@@ -2,6 +2,7 @@
 // the output streams.
 #pragma once
 
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -18,6 +19,10 @@ class CliContext {
 
   // Loaded on first use, so `--catalog` (a global option) is seen first.
   const Catalog& catalog();
+
+  // A zoo model by id or alias, or a Hugging Face config.json (a file, or a folder holding
+  // one); `owned` keeps a model read from a file alive. Throws Error on bad input.
+  const ModelSpec& resolve_model(const std::string& name_or_path, std::shared_ptr<ModelSpec>& owned);
 
   // Prints one JSON object (pretty, with a trailing newline).
   void print_json(const nlohmann::ordered_json& value);

@@ -1,14 +1,11 @@
 #include "cli/infer_flags.h"
 
-#include <filesystem>
-
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "cli/context.h"
 #include "core/error.h"
 #include "core/strings.h"
-#include "workload/hf_config.h"
 
 namespace gpuplan {
 
@@ -45,14 +42,7 @@ Precision parse_kv_precision(const std::string& text) {
 InferSetup make_infer_setup(CliContext& cli, const InferFlags& f) {
   const Catalog& catalog = cli.catalog();
   InferSetup s;
-  const ModelSpec* model = nullptr;
-  std::error_code ec;
-  if (f.model.ends_with(".json") || std::filesystem::is_regular_file(f.model, ec)) {
-    s.owned_model = std::make_shared<ModelSpec>(load_hf_config_file(f.model));
-    model = s.owned_model.get();
-  } else {
-    model = &catalog.model(f.model);
-  }
+  const ModelSpec* model = &cli.resolve_model(f.model, s.owned_model);
   const Gpu& gpu = catalog.gpu(f.gpu);
   const Engine* found = catalog.find_engine(f.engine);
   if (!found) {

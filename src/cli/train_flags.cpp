@@ -1,7 +1,5 @@
 #include "cli/train_flags.h"
 
-#include <filesystem>
-
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -9,7 +7,6 @@
 #include "core/error.h"
 #include "core/units.h"
 #include "plan/train_setup.h"
-#include "workload/hf_config.h"
 
 namespace gpuplan {
 
@@ -44,14 +41,7 @@ void add_train_flags(CLI::App& cmd, TrainFlags& f) {
 TrainSetup make_train_setup(CliContext& cli, const TrainFlags& f) {
   const Catalog& catalog = cli.catalog();
   TrainSetup s;
-  const ModelSpec* model = nullptr;
-  std::error_code ec;
-  if (f.model.ends_with(".json") || std::filesystem::is_regular_file(f.model, ec)) {
-    s.model = std::make_shared<ModelSpec>(load_hf_config_file(f.model));
-    model = s.model.get();
-  } else {
-    model = &catalog.model(f.model);
-  }
+  const ModelSpec* model = &cli.resolve_model(f.model, s.model);
 
   const Fabric* fabric = f.fabric.empty() ? nullptr : &catalog.fabric(f.fabric);
   const System* system = !f.system.empty() ? &catalog.system(f.system)
