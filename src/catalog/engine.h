@@ -38,6 +38,10 @@ struct Engine {
   double layer_overhead_s = 0;        // small kernels per layer per step (norms, RoPE, residuals)
   double bw_fraction = 0.85;          // achieved / datasheet HBM bandwidth streaming weights and KV
   double gemm_fraction = 0;           // achieved / dense peak on prefill GEMMs; 0 = the GPU family's
+  // Linear-layer time near the ridge point: (t_mem^p + t_flops^p)^(1/p). Weight streaming and
+  // tensor-core work overlap imperfectly in real GEMM kernels, so the knee of the roofline is
+  // smooth; 0 = the ideal roofline max(t_mem, t_flops).
+  double roofline_norm = 0;
   double allreduce_latency_s = 0;     // one-shot custom AllReduce latency (small messages); 0 = NCCL's
   std::string notes;
   Provenance provenance;

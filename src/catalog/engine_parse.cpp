@@ -45,6 +45,10 @@ Engine parse_engine(Fields& top) {
   e.layer_overhead_s = perf.opt_nonneg("layer_overhead_us").value_or(0) * 1e-6;
   e.bw_fraction = perf.fraction("bw_fraction");
   if (perf.has("gemm_fraction")) e.gemm_fraction = perf.fraction("gemm_fraction");
+  if (const auto p = perf.opt_pos("roofline_norm")) {
+    if (*p < 1) perf.fail("roofline_norm", "must be >= 1 (1 = no overlap of memory and compute, 2 = smooth knee; leave it out for max)");
+    e.roofline_norm = *p;
+  }
   e.allreduce_latency_s = perf.opt_nonneg("allreduce_latency_us").value_or(0) * 1e-6;
   perf.finish();
   return e;

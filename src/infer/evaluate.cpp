@@ -34,8 +34,9 @@ std::string bottleneck_of(const StepCost& c) {
   const double parts[] = {c.linear_mem_s >= c.linear_compute_s ? c.linear_s : 0,
                           c.kv_mem_s,
                           (c.linear_compute_s > c.linear_mem_s ? c.linear_s : 0) + (c.attention_s - c.kv_mem_s),
-                          c.comm_s, c.overhead_s};
-  const char* names[] = {"weights bandwidth", "KV bandwidth", "compute", "communication", "engine overhead"};
+                          c.comm_s, c.overhead_s, c.elementwise_s};
+  const char* names[] = {"weights bandwidth", "KV bandwidth", "compute", "communication", "engine overhead",
+                         "activation bandwidth"};
   const auto* top = std::max_element(std::begin(parts), std::end(parts));
   return names[top - std::begin(parts)];
 }

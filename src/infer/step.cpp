@@ -32,11 +32,18 @@ double tp_collective_s(const InferContext& ctx, CollectiveOp op, double bytes, i
     req.domains = (gpus + req.gpus_per_domain - 1) / req.gpus_per_domain;
     const CollectiveEstimate est = estimate_collective(req, topo);
     double t = est.feasible ? est.time_s : 0;
-    // Engines' one-shot custom AllReduce inside an NVLink domain (TensorRT-LLM, vLLM): every rank
-    // reads the others' buffers once: latency + bytes·(n−1)/n over the per-GPU link.
+    // Engines' custom AllReduce inside an NVLink domain (TensorRT-LLM, vLLM). One-shot: every
+    // rank reads the whole buffer of each of the n−1 others and reduces locally, (n−1)·bytes in
+    // per GPU after one barrier. Two-shot: a reduce-scatter then an all-gather through the
+    // peers' buffers, 2(n−1)/n·bytes in per GPU after two barriers. The engine takes the
+    // cheaper, and NCCL where that is cheaper still (large messages).
     if (op == CollectiveOp::all_reduce && e.allreduce_latency_s > 0 && req.domains == 1 &&
         topo.scaleup != ScaleupKind::pcie && topo.levels[0].bw > 0) {
-      const double custom = e.allreduce_latency_s + bytes * (gpus - 1) / gpus / topo.levels[0].bw;
+      const double n = gpus;
+      const double link = topo.levels[0].bw;
+      const double one_shot = e.allreduce_latency_s + bytes * (n - 1) / link;
+      const double two_shot = 2 * e.allreduce_latency_s + bytes * 2 * (n - 1) / n / link;
+      const double custom = std::min(one_shot, two_shot);
       t = est.feasible ? std::min(t, custom) : custom;
     }
     if (est.feasible || t > 0) return t;
@@ -116,7 +123,11 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
     const double eff = expert_gemm_efficiency(ctx, plan, tokens);
     c.linear_compute_s += expert_flops / gemm_rate * (1 / eff - 1);
   }
-  c.linear_s = std::max(c.linear_mem_s, c.linear_compute_s);
+  // The ideal roofline is max(memory, compute); real GEMM kernels near the ridge point overlap
+  // the two imperfectly, which the engine's roofline_norm describes (a p-norm of the two).
+  const double p_norm = e.roofline_norm;
+  c.linear_s = p_norm > 0 ? std::pow(std::pow(c.linear_mem_s, p_norm) + std::pow(c.linear_compute_s, p_norm), 1 / p_norm)
+                          : std::max(c.linear_mem_s, c.linear_compute_s);
 
   // Attention. Decodes stream their cached keys and values; prefill tokens attend causally
   // within their prompt (FlashAttention: compute-bound) and write their KV.
@@ -137,6 +148,32 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
   c.attention_compute_s = c.attention_flops / attn_rate;
   c.attention_s = std::max(c.kv_mem_s, decode_attn_flops / attn_rate) + prefill_attn_flops / attn_rate;
 
+  // Elementwise passes outside the GEMMs, streamed from HBM once per step for every token
+  // (docs/model/inference.md §4). Under TP every rank holds the whole hidden state of every
+  // token, so the two residual-add + RMSNorm kernels per layer (engines fuse each pair: read
+  // x and the residual, write both) are replicated on each rank, not split: 2 × 4 × hidden.
+  // The gated activation (read gate and up, write the product: 3 × ffn) and RoPE (read and
+  // write q and k) touch only the rank's slice. MoE layers also permute each token to its
+  // top-k experts and back (dispatch reads 1 and writes k copies, combine the reverse), again
+  // on every TP rank. These costs do not shrink with TP, which is why per-GPU throughput
+  // falls as TP grows even where the AllReduce is cheap.
+  if (tokens > 0) {
+    const double h = static_cast<double>(m.hidden);
+    const double gate = m.mlp == MlpKind::swiglu ? 3 : 2;  // SwiGLU reads gate and up; GeLU reads one
+    const double rope = m.position == PositionKind::rope
+                            ? 2 * static_cast<double>((m.heads + m.kv_heads) * m.head_dim) * m.rotary_fraction / tp
+                            : 0;
+    const double dense_layers = static_cast<double>(m.layers - w.moe_layers);
+    const double moe_k = w.top_k + static_cast<double>(m.moe.shared_experts);
+    const double per_token = static_cast<double>(m.layers) * (8 * h + rope) +
+                             dense_layers * gate * static_cast<double>(m.ffn_hidden) / tp +
+                             static_cast<double>(w.moe_layers) *
+                                 (gate * moe_k * static_cast<double>(m.moe.expert_ffn_hidden) / tp +
+                                  (2 + 2 * w.top_k) * h);
+    c.elementwise_bytes = tokens * per_token * wide * stage_share;
+    c.elementwise_s = c.elementwise_bytes / bw;
+  }
+
   // Communication: Megatron TP runs two AllReduces of the activations per layer (after
   // attention and after the MLP; Shoeybi et al. 2019 §3); with EP the MoE layers instead send
   // each token to its top-k experts and back (two AllToAlls). PP sends the activations on.
@@ -156,7 +193,7 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
     c.comm_s += tp_collective_s(ctx, CollectiveOp::send_recv, act_bytes, 2);
   }
   c.overhead_s = e.step_overhead_s + layers * e.layer_overhead_s;
-  c.total_s = c.linear_s + c.attention_s + c.comm_s + c.overhead_s;
+  c.total_s = c.linear_s + c.attention_s + c.elementwise_s + c.comm_s + c.overhead_s;
   return c;
 }
 

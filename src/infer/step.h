@@ -28,6 +28,8 @@ struct StepCost {
   double attention_compute_s = 0;
   double linear_s = 0;     // max of the two
   double attention_s = 0;  // decode attention (max of KV and FLOPs) + prefill attention FLOPs
+  double elementwise_bytes = 0;  // per GPU: norms, residual adds, activation, RoPE, MoE permutes
+  double elementwise_s = 0;      // those bytes / achievable bandwidth
   double comm_s = 0;       // TP AllReduce / EP AllToAll / PP send of this stage
   double overhead_s = 0;   // engine step + per-layer fixed costs
   double total_s = 0;

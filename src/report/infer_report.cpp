@@ -28,10 +28,12 @@ nlohmann::ordered_json step_json(const StepCost& c) {
   j["linear_compute_s"] = c.linear_compute_s;
   j["attention_s"] = c.attention_s;
   j["kv_memory_s"] = c.kv_mem_s;
+  j["elementwise_s"] = c.elementwise_s;
   j["communication_s"] = c.comm_s;
   j["overhead_s"] = c.overhead_s;
   j["weight_bytes_per_gpu"] = c.weight_bytes;
   j["kv_bytes_per_gpu"] = c.kv_bytes;
+  j["elementwise_bytes_per_gpu"] = c.elementwise_bytes;
   return j;
 }
 
@@ -97,9 +99,9 @@ std::string infer_text(const InferContext& ctx, const InferPlan& plan, const Inf
   }
   s += t.render();
   const StepCost& c = p.step;
-  s += fmt::format("step {}: weights {} · KV {} · compute {} · comm {} · overhead {}\n", ms(c.total_s),
-                   ms(c.linear_mem_s), ms(c.kv_mem_s), ms(c.linear_compute_s + c.attention_compute_s), ms(c.comm_s),
-                   ms(c.overhead_s));
+  s += fmt::format("step {}: weights {} · KV {} · compute {} · elementwise {} · comm {} · overhead {}\n",
+                   ms(c.total_s), ms(c.linear_mem_s), ms(c.kv_mem_s), ms(c.linear_compute_s + c.attention_compute_s),
+                   ms(c.elementwise_s), ms(c.comm_s), ms(c.overhead_s));
   s += fmt::format("bottleneck: {} · batch set by {} · decode turns compute-bound near batch {:.0f}\n", e.bottleneck,
                    e.batch_limit, e.ridge_batch);
   if (e.usd_per_million_output_tokens > 0) s += fmt::format("price: {}\n", ctx.price_source);

@@ -42,8 +42,10 @@ TEST(InferCli, ValidateInferenceOnTheSharedFile) {
   const auto r = run({"validate", "inference", file, "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
-  EXPECT_LT(j["by_metric"]["output_tokens_per_s_total"]["median_abs_error_pct"].get<double>(), 25.0);
-  EXPECT_LT(j["by_metric"]["tpot_ms"]["median_abs_error_pct"].get<double>(), 20.0);
+  // The targets: offline throughput within 15%, TTFT and TPOT within 20% (median).
+  EXPECT_LE(j["by_metric"]["output_tokens_per_s_total"]["median_abs_error_pct"].get<double>(), 15.0);
+  EXPECT_LE(j["by_metric"]["ttft_ms"]["median_abs_error_pct"].get<double>(), 20.0);
+  EXPECT_LE(j["by_metric"]["tpot_ms"]["median_abs_error_pct"].get<double>(), 20.0);
 }
 
 }  // namespace

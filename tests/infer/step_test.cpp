@@ -1,0 +1,129 @@
+// One engine step: the terms added after the first validation (replicated elementwise traffic,
+// the custom AllReduce's one-shot/two-shot byte counts, the smooth roofline knee), each against
+// a hand derivation.
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "catalog/catalog.h"
+#include "core/error.h"
+#include "infer/step.h"
+
+namespace gpuplan {
+namespace {
+
+const Catalog& cat() { return default_catalog(); }
+
+InferPlan tp_plan(int tp) {
+  InferPlan p;
+  p.tp = tp;
+  p.weights = Precision::fp8;
+  p.kv = Precision::fp8;
+  p.input_len = 1024;
+  p.output_len = 1024;
+  return p;
+}
+
+// Llama-3 8B: hidden 4,096, 32 heads and 8 KV heads of 128, SwiGLU 14,336, 32 layers.
+// Per token and layer, in 16-bit elements:
+//   two fused residual+RMSNorm passes, read x and residual, write both: 8 × 4,096 = 32,768
+//   RoPE, read and write q and k: 2 × (32 + 8) × 128 / tp               = 10,240 / tp
+//   SwiGLU, read gate and up, write the product: 3 × 14,336 / tp       = 43,008 / tp
+// TP 1: 86,016 elements × 2 B × 32 layers = 5,505,024 B per token.
+// TP 2: (32,768 + 5,120 + 21,504) × 2 × 32 = 3,801,088 B: the norms do not shrink.
+TEST(InferStep, ElementwiseBytesPerTokenHandChecked) {
+  const InferContext ctx = make_infer_context(cat(), cat().model("llama3-8b"), cat().gpu("h100-sxm"),
+                                              cat().engine("tensorrt-llm"));
+  const StepLoad load{1000, 1024, 0, 0};
+  const StepCost tp1 = step_cost(ctx, tp_plan(1), load);
+  EXPECT_DOUBLE_EQ(tp1.elementwise_bytes, 1000 * 5'505'024.0);
+  const StepCost tp2 = step_cost(ctx, tp_plan(2), load);
+  EXPECT_DOUBLE_EQ(tp2.elementwise_bytes, 1000 * 3'801'088.0);
+  EXPECT_GT(tp2.elementwise_bytes, tp1.elementwise_bytes / 2);
+  EXPECT_DOUBLE_EQ(tp1.elementwise_s,
+                   tp1.elementwise_bytes / (ctx.gpu->memory_bw_bytes_per_s * ctx.engine->bw_fraction));
+}
+
+// Mixtral 8x7B: hidden 4,096, 8 experts, top-2, expert SwiGLU 14,336, 32 layers, 32/8 heads.
+// MoE layers add the permutes, (2 + 2·2) × 4,096 = 24,576, and run the activation on k = 2
+// experts: 2 × 3 × 14,336 = 86,016. Per layer at TP 1: 32,768 + 10,240 + 86,016 + 24,576
+// = 153,600 elements → × 2 B × 32 layers = 9,830,400 B per token.
+TEST(InferStep, MoePermutesAreCounted) {
+  const InferContext ctx = make_infer_context(cat(), cat().model("mixtral-8x7b"), cat().gpu("h100-sxm"),
+                                              cat().engine("tensorrt-llm"));
+  const StepCost c = step_cost(ctx, tp_plan(1), {10, 512, 0, 0});
+  EXPECT_DOUBLE_EQ(c.elementwise_bytes, 10 * 9'830'400.0);
+}
+
+// The custom AllReduce cannot beat its own byte count: one-shot moves (n−1)·bytes into each GPU,
+// two-shot 2(n−1)/n·bytes. At 32 MiB on 8 GPUs that is at least 1.75 × 32 MiB over the link.
+TEST(InferStep, CustomAllReduceNeverBeatsTwoShotBytes) {
+  const InferContext ctx = make_infer_context(cat(), cat().model("llama3.1-70b"), cat().gpu("h100-sxm"),
+                                              cat().engine("tensorrt-llm"), &cat().system("dgx-h100"));
+  ASSERT_TRUE(ctx.topology.has_value());
+  const double link = ctx.topology->levels[0].bw;
+  const double big = 32.0 * 1024 * 1024;
+  EXPECT_GE(tp_collective_s(ctx, CollectiveOp::all_reduce, big, 8), 1.75 * big / link);
+  // Small messages: one barrier and (n−1) reads of a tiny buffer.
+  const double small = 16.0 * 1024;
+  const double one_shot = ctx.engine->allreduce_latency_s + 7 * small / link;
+  EXPECT_LE(tp_collective_s(ctx, CollectiveOp::all_reduce, small, 8), one_shot * (1 + 1e-12));
+  // Two GPUs: one-shot and two-shot both move one buffer.
+  EXPECT_NEAR(tp_collective_s(ctx, CollectiveOp::all_reduce, small, 2),
+              std::min(ctx.engine->allreduce_latency_s + small / link,
+                       tp_collective_s(ctx, CollectiveOp::all_reduce, small, 2)),
+              1e-12);
+}
+
+// roofline_norm 2: the linear layers take hypot(t_mem, t_flops); without it, the ideal max.
+TEST(InferStep, RooflineNormSmoothsTheKnee) {
+  Engine smooth = cat().engine("tensorrt-llm");
+  smooth.roofline_norm = 2;
+  Engine sharp = smooth;
+  sharp.roofline_norm = 0;
+  const ModelSpec& m = cat().model("llama3-8b");
+  const Gpu& gpu = cat().gpu("h100-sxm");
+  const StepLoad load{300, 1024, 0, 0};
+  const StepCost a = step_cost(make_infer_context(cat(), m, gpu, smooth), tp_plan(1), load);
+  const StepCost b = step_cost(make_infer_context(cat(), m, gpu, sharp), tp_plan(1), load);
+  EXPECT_DOUBLE_EQ(a.linear_s, std::hypot(a.linear_mem_s, a.linear_compute_s));
+  EXPECT_DOUBLE_EQ(b.linear_s, std::max(b.linear_mem_s, b.linear_compute_s));
+  EXPECT_GT(a.total_s, b.total_s);
+}
+
+}  // namespace
+}  // namespace gpuplan
+
+namespace gpuplan {
+namespace {
+
+// A roofline_norm below 1 would make a layer faster than its slower half: refused, naming the key.
+TEST(InferStep, RooflineNormBelowOneIsRefused) {
+  const std::string text = R"(kind = "engine"
+id = "test-engine"
+name = "Test"
+source = "unit test"
+retrieved = "2026-11-22"
+[memory]
+budget_rule = "total_fraction"
+memory_fraction = 0.9
+kv_block_tokens = 16
+[scheduler]
+max_num_seqs = 256
+max_num_batched_tokens = 8192
+[performance]
+bw_fraction = 0.85
+roofline_norm = 0.5
+)";
+  Catalog c;
+  try {
+    load_catalog_text(c, text, "engine.toml", false);
+    FAIL() << "accepted roofline_norm = 0.5";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("roofline_norm"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(">= 1"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace gpuplan
