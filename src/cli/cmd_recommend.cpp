@@ -1,6 +1,9 @@
 // gpuplan recommend --model M --tokens T [--deadline DAYS | --budget USD] [--gpus-max N]
 // [--gpus-list 8,16,...] [--providers aws,lambda,...]: the Pareto front of time-to-train vs
 // cost over catalog GPUs, GPU counts and current on-demand cloud offers.
+// gpuplan recommend --serve --model M --input-len L --output-len O [--rate R] [--ttft-ms X]
+// [--tpot-ms Y] [--engine E] [--gpus-max N] [--providers ...]: the same for a serving target,
+// through infer-search (search/recommend_serve.h).
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -13,6 +16,8 @@
 #include "report/table.h"
 #include "report/train_report.h"
 #include "search/recommend.h"
+#include "search/recommend_serve.h"
+#include "cli/infer_flags.h"
 
 namespace gpuplan {
 namespace {
@@ -31,6 +36,15 @@ struct RecommendFlags {
   double time_limit_s = 2;
   int threads = 0;
   bool json = false;
+  // --serve
+  bool serve = false;
+  long long input_len = 1024;
+  long long output_len = 256;
+  double rate = 0;
+  double ttft_ms = 0;
+  double tpot_ms = 0;
+  std::string engine = "vllm";
+  std::string weights;
 };
 
 std::vector<std::string> split_commas(const std::string& s) {
@@ -46,15 +60,119 @@ std::vector<std::string> split_commas(const std::string& s) {
   return out;
 }
 
+void run_recommend_serve(CliContext& ctx, const RecommendFlags& f) {
+  const Catalog& cat = ctx.catalog();
+  std::shared_ptr<ModelSpec> owned;
+  const ModelSpec& model = ctx.resolve_model(f.model, owned);
+  if (f.rate < 0 || f.ttft_ms < 0 || f.tpot_ms < 0) throw Error("--rate, --ttft-ms and --tpot-ms must be positive");
+  ServeRecommendOptions o;
+  o.input_len = f.input_len;
+  o.output_len = f.output_len;
+  o.rate_rps = f.rate;
+  o.ttft_s = f.ttft_ms * 1e-3;
+  o.tpot_s = f.tpot_ms * 1e-3;
+  o.gpus_max = f.gpus_max;
+  o.engine = f.engine;
+  for (const std::string& p : split_commas(f.providers)) o.providers.push_back(to_lower(p));
+  if (!f.weights.empty()) o.weights = {parse_weight_precision(f.weights)};
+  const ServeRecommendResult r = recommend_serving(cat, model, o);
+  const bool rate = o.rate_rps > 0;
+  auto point_json = [&](const ServePoint& p) {
+    nlohmann::ordered_json j;
+    j["gpu"] = p.gpu->id;
+    j["system"] = p.system ? p.system->id : "";
+    j["gpus"] = p.gpus;
+    j["provider"] = p.offer->provider;
+    j["instance"] = p.offer->instance;
+    j["usd_per_gpu_hour"] = p.offer->usd_per_gpu_hour;
+    j["price_date"] = p.offer->price_date;
+    j["usd_per_hour"] = p.usd_per_hour;
+    j["usd_per_million_output_tokens"] = p.usd_per_million_tokens;
+    j["tp"] = p.plan.tp;
+    j["pp"] = p.plan.pp;
+    j["ep"] = p.plan.ep;
+    j["replicas"] = p.plan.replicas;
+    j["weights"] = precision_name(p.plan.weights);
+    j["kv"] = precision_name(p.plan.kv);
+    j["concurrency_per_replica"] = p.plan.load;
+    j["ttft_s"] = p.estimate.point.ttft_s;
+    j["tpot_s"] = p.estimate.point.tpot_s;
+    j["output_tokens_per_s"] = p.estimate.output_tokens_per_s;
+    j["output_tokens_per_s_per_gpu"] = p.estimate.output_tokens_per_s_per_gpu;
+    j["requests_per_s"] = p.estimate.requests_per_s;
+    j["bottleneck"] = p.estimate.bottleneck;
+    j["reason"] = p.reason;
+    return j;
+  };
+  if (f.json) {
+    nlohmann::ordered_json j;
+    j["model"] = model.id;
+    j["serve"] = true;
+    j["engine"] = o.engine;
+    j["input_len"] = o.input_len;
+    j["output_len"] = o.output_len;
+    j["rate_rps"] = o.rate_rps;
+    j["ttft_ms"] = f.ttft_ms;
+    j["tpot_ms"] = f.tpot_ms;
+    j["cost_axis"] = rate ? "usd_per_hour" : "usd_per_million_output_tokens";
+    j["searched"] = r.searched;
+    j["evaluated"] = r.evaluated;
+    j["points"] = r.points;
+    j["elapsed_s"] = r.elapsed_s;
+    j["front"] = nlohmann::ordered_json::array();
+    for (const ServePoint& p : r.front) j["front"].push_back(point_json(p));
+    j["pick"] = r.have_pick ? point_json(r.pick) : nlohmann::ordered_json();
+    j["notes"] = r.notes;
+    ctx.print_json(j);
+    return;
+  }
+  std::string targets;
+  if (o.ttft_s > 0) targets += fmt::format(" · TTFT ≤ {:g} ms", f.ttft_ms);
+  if (o.tpot_s > 0) targets += fmt::format(" · TPOT ≤ {:g} ms", f.tpot_ms);
+  if (rate) targets += fmt::format(" · {:g} requests/s", o.rate_rps);
+  std::string out = fmt::format(
+      "{} serving with {}: in {} · out {}{}; {} GPUs searched ({} serving plans), {} priced points, {:.1f} s\n",
+      model.id, o.engine, o.input_len, o.output_len, targets, r.searched, fmt_number(static_cast<double>(r.evaluated)),
+      r.points, r.elapsed_s);
+  if (r.front.empty()) {
+    out += "no GPU serves this within the targets: relax --ttft-ms/--tpot-ms, lower --rate or raise --gpus-max\n";
+    for (const std::string& n : r.notes) out += "note: " + n + "\n";
+    ctx.out << out;
+    return;
+  }
+  TextTable t({"GPU", "GPUs", "offer", "$/GPU-h", rate ? "$/hour" : "$/M tok", "TTFT", "TPOT", "tok/s/GPU", "plan"},
+              {TextTable::Align::left, TextTable::Align::right, TextTable::Align::left, TextTable::Align::right,
+               TextTable::Align::right, TextTable::Align::right, TextTable::Align::right, TextTable::Align::right,
+               TextTable::Align::left});
+  for (const ServePoint& p : r.front) {
+    std::string plan = fmt::format("tp {} · pp {}", p.plan.tp, p.plan.pp);
+    if (p.plan.ep > 1) plan += fmt::format(" · ep {}", p.plan.ep);
+    if (p.plan.replicas > 1) plan += fmt::format(" · ×{}", p.plan.replicas);
+    plan += fmt::format(" · {} · C {:.0f}", precision_name(p.plan.weights), p.plan.load);
+    t.add_row({p.gpu->id, std::to_string(p.gpus), p.offer->provider + " " + p.offer->instance,
+               fmt::format("{:.2f}", p.offer->usd_per_gpu_hour),
+               rate ? "$" + fmt_number(p.usd_per_hour, 2) : fmt::format("${:.3f}", p.usd_per_million_tokens),
+               fmt::format("{:.0f} ms", 1e3 * p.estimate.point.ttft_s), fmt::format("{:.1f} ms", 1e3 * p.estimate.point.tpot_s),
+               fmt_number(p.estimate.output_tokens_per_s_per_gpu), plan});
+  }
+  out += fmt::format("\nPareto front, {} vs TPOT (cheapest first):\n", rate ? "cost per hour" : "cost per million output tokens");
+  out += t.render();
+  out += fmt::format("\npick (the cheapest within the targets): {}\n", r.pick.reason);
+  for (const std::string& n : r.notes) out += "note: " + n + "\n";
+  ctx.out << out;
+}
+
 }  // namespace
 
 void setup_recommend(CLI::App& cmd, CliContext& ctx) {
   auto f = std::make_shared<RecommendFlags>();
   cmd.add_option("--model", f->model, "Model id or alias")->required();
-  cmd.add_option("--tokens", f->tokens, "Training tokens (100B, 15T, 1e12)")->required();
+  cmd.add_option("--tokens", f->tokens, "Training tokens (100B, 15T, 1e12); required unless --serve");
   auto* deadline = cmd.add_option("--deadline", f->deadline_days, "Keep only runs finishing within this many days");
   cmd.add_option("--budget", f->budget_usd, "Keep only runs costing at most this many dollars")->excludes(deadline);
-  cmd.add_option("--gpus-max", f->gpus_max, "Largest GPU count (powers of two up to it)")->capture_default_str();
+  cmd.add_option("--gpus-max", f->gpus_max,
+                 "Largest GPU count (powers of two up to it); with --serve, GPUs of one replica (default 8)")
+      ->capture_default_str();
   cmd.add_option("--gpus-list", f->gpus_list, "GPU counts to try instead, e.g. 8,16,64");
   cmd.add_option("--providers", f->providers, "Cloud providers to consider, e.g. aws,lambda (default: all)");
   cmd.add_option("--global-batch", f->global_batch, "Sequences per step")->capture_default_str();
@@ -63,7 +181,30 @@ void setup_recommend(CLI::App& cmd, CliContext& ctx) {
   cmd.add_option("--time-limit", f->time_limit_s, "Search time limit per (GPU, count), seconds")->capture_default_str();
   cmd.add_option("--threads", f->threads, "Worker threads (default: every core)");
   cmd.add_flag("--json", f->json, "Print one JSON object");
-  cmd.callback([f, &ctx] {
+  cmd.add_flag("--serve", f->serve, "Recommend for serving (infer-search per GPU) instead of training");
+  cmd.add_option("--input-len", f->input_len, "--serve: prompt tokens per request")->capture_default_str();
+  cmd.add_option("--output-len", f->output_len, "--serve: generated tokens per request")->capture_default_str();
+  cmd.add_option("--rate", f->rate, "--serve: requests/s to serve (the fewest GPUs that do, within the targets)");
+  cmd.add_option("--ttft-ms", f->ttft_ms, "--serve: time-to-first-token target, ms");
+  cmd.add_option("--tpot-ms", f->tpot_ms, "--serve: time-per-output-token target, ms");
+  cmd.add_option("--engine", f->engine, "--serve: tensorrt-llm, vllm or sglang")->capture_default_str();
+  cmd.add_option("--weights", f->weights, "--serve: pin the weight precision (default: the search tries bf16, fp8, int4)");
+  CLI::App* app = &cmd;
+  cmd.callback([f, app, &ctx] {
+    const char* serve_only[] = {"--input-len", "--output-len", "--rate", "--ttft-ms", "--tpot-ms", "--engine", "--weights"};
+    if (f->serve) {
+      for (const char* flag : {"--tokens", "--deadline", "--budget", "--gpus-list", "--global-batch", "--seq-len",
+                               "--precision", "--time-limit"}) {
+        if (app->count(flag) > 0) throw Error(fmt::format("{} is for training; drop it with --serve", flag));
+      }
+      if (app->count("--gpus-max") == 0) f->gpus_max = 8;
+      run_recommend_serve(ctx, *f);
+      return;
+    }
+    for (const char* flag : serve_only) {
+      if (app->count(flag) > 0) throw Error(fmt::format("{} needs --serve", flag));
+    }
+    if (f->tokens.empty()) throw Error("--tokens is required (training tokens, e.g. 100B), or add --serve for serving");
     const Catalog& cat = ctx.catalog();
     const ModelSpec& model = cat.model(f->model);
     RecommendOptions o;
@@ -120,7 +261,6 @@ void setup_recommend(CLI::App& cmd, CliContext& ctx) {
       for (const RecommendPoint& p : r.front) j["front"].push_back(point_json(p));
       j["pick"] = r.have_pick ? point_json(r.pick) : nlohmann::ordered_json();
       j["notes"] = r.notes;
-      j["serve"] = "not available: recommend --serve is not implemented (use infer-search per GPU)";
       ctx.print_json(j);
       return;
     }
@@ -152,7 +292,6 @@ void setup_recommend(CLI::App& cmd, CliContext& ctx) {
                                         : (o.deadline_days > 0 ? "the cheapest within the deadline" : "the cheapest"),
                        r.pick.reason);
     for (const std::string& n : r.notes) out += "note: " + n + "\n";
-    out += "note: a serving variant (recommend --serve) is not implemented yet; use infer-search per GPU\n";
     ctx.out << out;
   });
 }

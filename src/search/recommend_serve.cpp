@@ -1,0 +1,129 @@
+#include "search/recommend_serve.h"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "core/error.h"
+#include "plan/train_setup.h"
+
+namespace gpuplan {
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024 * 1024;
+
+std::string why(const ServePoint& p, bool rate) {
+  const InferEstimate& e = p.estimate;
+  const InferPlan& pl = p.plan;
+  const InferMemory& m = e.memory;
+  const double used = m.weights + m.activations + m.runtime + e.point.running * m.kv_per_seq;
+  std::string s = fmt::format("{} × {}: {} weights ({:.0f} GiB per GPU) and the KV cache fit in {:.0f} of {:.0f} GiB "
+                              "with tp {} · pp {}",
+                              p.gpus, p.gpu->id, precision_name(pl.weights), m.weights / kGiB, used / kGiB,
+                              m.capacity / kGiB, pl.tp, pl.pp);
+  if (pl.ep > 1) s += fmt::format(" · ep {}", pl.ep);
+  if (pl.replicas > 1) s += fmt::format(" · {} replicas", pl.replicas);
+  s += fmt::format(", {:.0f} sequences running; limited by {}", e.point.running, e.bottleneck);
+  s += fmt::format("; TTFT {:.0f} ms, TPOT {:.1f} ms, {:.0f} output tokens/s per GPU", 1e3 * e.point.ttft_s,
+                   1e3 * e.point.tpot_s, e.output_tokens_per_s_per_gpu);
+  s += fmt::format("; ${:.2f}/GPU-hour ({} {}, {})", p.offer->usd_per_gpu_hour, p.offer->provider,
+                   p.offer->instance, p.offer->price_date);
+  s += rate ? fmt::format(" → ${:.2f}/hour", p.usd_per_hour)
+            : fmt::format(" → ${:.3f} per million output tokens", p.usd_per_million_tokens);
+  return s;
+}
+
+}  // namespace
+
+ServeRecommendResult recommend_serving(const Catalog& cat, const ModelSpec& model, const ServeRecommendOptions& o) {
+  const auto start = std::chrono::steady_clock::now();
+  if (o.input_len < 1 || o.output_len < 1) throw Error("--input-len and --output-len must be at least 1");
+  if (o.gpus_max < 1) throw Error("--gpus-max must be at least 1");
+  const Engine& engine = cat.engine(o.engine);  // throws naming the known engines
+  std::set<std::string> known;
+  for (const CloudOffer& off : cat.offers) known.insert(off.provider);
+  for (const std::string& p : o.providers) {
+    if (!known.contains(p)) {
+      throw Error(fmt::format("unknown provider '{}'; known providers: {}", p, fmt::join(known, ", ")));
+    }
+  }
+  const bool rate = o.rate_rps > 0;
+  ServeRecommendResult r;
+  std::vector<ServePoint> points;
+  for (const Gpu& gpu : cat.gpus) {
+    if (!gpu.is_gpu()) continue;
+    std::vector<const CloudOffer*> offers;
+    for (const CloudOffer& off : cat.offers) {
+      if (off.gpu != gpu.id || off.pricing != "on-demand" || off.historical || off.gpu_component_only) continue;
+      if (off.usd_per_gpu_hour <= 0) continue;
+      if (!o.providers.empty() && std::find(o.providers.begin(), o.providers.end(), off.provider) == o.providers.end()) {
+        continue;
+      }
+      offers.push_back(&off);
+    }
+    if (offers.empty()) continue;  // nothing to rent
+    InferContext ctx;
+    try {
+      ctx = make_infer_context(cat, model, gpu, engine, default_system_for(cat, gpu));
+    } catch (const Error& e) {
+      r.notes.push_back(fmt::format("{}: {}", gpu.id, e.what()));
+      continue;
+    }
+    InferSearchSpec spec;
+    spec.gpus_max = o.gpus_max;
+    spec.input_len = o.input_len;
+    spec.output_len = o.output_len;
+    spec.ttft_s = o.ttft_s;
+    spec.tpot_s = o.tpot_s;
+    spec.rate_rps = o.rate_rps;
+    spec.objective = InferObjective::throughput;  // per GPU: the same ranking as per dollar on one offer
+    spec.weights = o.weights;
+    const InferSearchResult sr = infer_search(ctx, spec);
+    ++r.searched;
+    r.evaluated += sr.evaluated;
+    if (!sr.found) {
+      r.notes.push_back(fmt::format("{}: {}", gpu.id, sr.reason));
+      continue;
+    }
+    const int gpus = sr.plan.tp * sr.plan.pp * std::max(1, sr.plan.replicas);
+    for (const CloudOffer* off : offers) {
+      ServePoint p;
+      p.gpu = &gpu;
+      p.system = ctx.system;
+      p.plan = sr.plan;
+      p.estimate = sr.estimate;
+      p.offer = off;
+      p.gpus = gpus;
+      p.usd_per_hour = gpus * off->usd_per_gpu_hour;
+      p.usd_per_million_tokens = p.usd_per_hour / (sr.estimate.output_tokens_per_s * 3600) * 1e6;
+      points.push_back(std::move(p));
+    }
+  }
+  r.points = static_cast<int>(points.size());
+  const auto cost = [rate](const ServePoint& p) { return rate ? p.usd_per_hour : p.usd_per_million_tokens; };
+  // Pareto front of (cost, TPOT): sort by cost, keep each point faster than all cheaper ones.
+  std::sort(points.begin(), points.end(), [&](const ServePoint& a, const ServePoint& b) {
+    if (cost(a) != cost(b)) return cost(a) < cost(b);
+    if (a.estimate.point.tpot_s != b.estimate.point.tpot_s) return a.estimate.point.tpot_s < b.estimate.point.tpot_s;
+    return a.gpu->id + a.offer->provider + a.offer->instance < b.gpu->id + b.offer->provider + b.offer->instance;
+  });
+  double fastest = 1e300;
+  for (ServePoint& p : points) {
+    if (p.estimate.point.tpot_s < fastest * (1 - 1e-9)) {
+      fastest = p.estimate.point.tpot_s;
+      p.reason = why(p, rate);
+      r.front.push_back(p);
+    }
+  }
+  if (!r.front.empty()) {
+    r.pick = r.front.front();  // every point already meets the targets: the cheapest
+    r.have_pick = true;
+  }
+  r.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+}  // namespace gpuplan
