@@ -36,6 +36,12 @@ struct Gpu {
   // GeForce parts run FP16/BF16/FP8 tensor math at half rate with FP32 accumulate; their
   // headline figures are FP16-accumulate. Those go here; dense_flops_per_s holds FP32-acc.
   bool fp32_acc_half_rate = false;
+  // Maximum achievable matmul FLOP/s measured on a reference unit of this GPU (Bekman's MAMF:
+  // the best large-shape GEMM found by a shape search). Not a peak to plan with: it is the
+  // ceiling that a user's calibration profile is compared with, so that a measured GPU that is
+  // slower or faster than the reference scales the fitted efficiencies (calibration/scale.h).
+  // 0 = no reference measurement.
+  PerPrecision achievable_flops_per_s{};
   PerPrecision fp16_acc_dense_flops_per_s{};
 
   double memory_bytes = 0;         // vendor capacity (as labelled)

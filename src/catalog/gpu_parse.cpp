@@ -68,6 +68,18 @@ Gpu parse_gpu(Fields& top) {
     note_provenance(gpu, *acc, "fp16_acc_dense_tflops");
     acc->finish();
   }
+  if (auto mamf = top.opt_sub("achievable_tflops")) {
+    gpu.achievable_flops_per_s = read_peaks(*mamf);
+    note_provenance(gpu, *mamf, "achievable_tflops");
+    mamf->finish();
+    for (Precision p : kAllPrecisions) {
+      const double a = gpu.achievable_flops_per_s[index_of(p)];
+      if (a > 0 && a > gpu.dense(p) * (1 + 1e-9)) {
+        top.fail("achievable_tflops", fmt::format("{} achievable matmul rate is above the dense peak; a sparse "
+                                                  "figure, or the wrong unit?", precision_name(p)));
+      }
+    }
+  }
   if (gpu.fp32_acc_half_rate && !top.has("fp16_acc_dense_tflops")) {
     top.fail("fp16_acc_dense_tflops", "required when compute.fp32_acc_half_rate = true (the FP16-accumulate "
                                       "rates the GeForce datasheet headlines)");

@@ -8,7 +8,9 @@
 #include "cli/context.h"
 #include "core/error.h"
 #include "core/units.h"
+#include "calibration/profile.h"
 #include "cost/collective.h"
+#include "cost/collective_calibration.h"
 #include "report/collective_report.h"
 
 namespace gpuplan {
@@ -28,6 +30,7 @@ struct CollectiveOpts {
   bool ideal = false;
   bool sweep = false;
   bool json = false;
+  std::string calibration;
 };
 
 double dtype_bytes(const std::string& dtype) {
@@ -67,6 +70,40 @@ void set_group_shape(CollectiveRequest& r, const CollectiveOpts& o, const System
   r.domain_stride = o.node_stride;
 }
 
+// --calibration: the measured curve of this op on this many GPUs, in place of the model, for
+// each size asked (one, or the sweep's); JSON rows and text lines.
+nlohmann::ordered_json calibrated_rows(const CalibrationProfile& profile, const CollectiveQuery& q,
+                                       const CollectiveTopology& topology, const std::vector<double>& sizes,
+                                       std::string& text) {
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  const int gpus = q.request.gpus_per_domain * q.request.domains;
+  const auto model = [&](double bytes) {
+    CollectiveRequest r = q.request;
+    r.bytes = bytes;
+    const CollectiveEstimate e = estimate_collective(r, topology);
+    return e.feasible ? e.time_s : 0.0;
+  };
+  for (double bytes : sizes) {
+    std::string why;
+    const auto c = calibrated_collective(profile, q.request.op, gpus, bytes, model, why);
+    if (!c) {
+      text += fmt::format("calibration: not applied ({})\n", why);
+      rows.push_back({{"bytes", bytes}, {"applied", false}, {"why", why}});
+      return rows;
+    }
+    text += fmt::format("calibrated {:>10}: {:.1f} us, busbw {:.1f} GB/s (model {:.1f} us; {})\n",
+                        format_bytes(bytes, true), c->time_s * 1e6, c->busbw_bytes_per_s / 1e9, model(bytes) * 1e6,
+                        c->how);
+    rows.push_back({{"bytes", bytes},
+                    {"applied", true},
+                    {"time_s", c->time_s},
+                    {"busbw_bytes_per_s", c->busbw_bytes_per_s},
+                    {"model_time_s", model(bytes)},
+                    {"how", c->how}});
+  }
+  return rows;
+}
+
 }  // namespace
 
 void setup_collective(CLI::App& cmd, CliContext& ctx) {
@@ -85,6 +122,8 @@ void setup_collective(CLI::App& cmd, CliContext& ctx) {
   cmd.add_option("--concurrent", o->concurrent, "Collectives sharing the same links at once (each gets 1/K)");
   cmd.add_flag("--ideal", o->ideal, "Line rate and no latency: the seed documents' idealised bounds");
   cmd.add_flag("--sweep", o->sweep, "Table over 512 B ... 16 GiB, doubling, like nccl-tests");
+  cmd.add_option("--calibration", o->calibration,
+                 "Profile from gpuplan-bench measured on this system: its collective curve replaces the model");
   cmd.add_flag("--json", o->json, "Print one JSON object");
   cmd.callback([o, &ctx] {
     const Catalog& catalog = ctx.catalog();
@@ -131,16 +170,23 @@ void setup_collective(CLI::App& cmd, CliContext& ctx) {
     const CollectiveTopology topology = make_collective_topology(catalog, system, fabric, params);
     check_collective_request(q.request, topology);
 
+    std::optional<CalibrationProfile> profile;
+    if (!o->calibration.empty()) profile = load_calibration(o->calibration);
+    std::vector<double> sizes;
     if (o->sweep) {
-      if (o->json)
-        ctx.print_json(collective_sweep_json(q, topology));
-      else
-        ctx.out << collective_sweep_text(q, topology);
+      for (double b = 512; b <= 16.0 * 1024 * 1024 * 1024; b *= 2) sizes.push_back(b);
     } else {
-      if (o->json)
-        ctx.print_json(collective_json(q, topology));
-      else
-        ctx.out << collective_text(q, topology);
+      sizes.push_back(q.request.bytes);
+    }
+    std::string cal_text;
+    nlohmann::ordered_json cal_rows;
+    if (profile) cal_rows = calibrated_rows(*profile, q, topology, sizes, cal_text);
+    if (o->json) {
+      nlohmann::ordered_json j = o->sweep ? collective_sweep_json(q, topology) : collective_json(q, topology);
+      if (profile) j["calibration"] = {{"profile", o->calibration}, {"rows", cal_rows}};
+      ctx.print_json(j);
+    } else {
+      ctx.out << (o->sweep ? collective_sweep_text(q, topology) : collective_text(q, topology)) << cal_text;
     }
   });
 }

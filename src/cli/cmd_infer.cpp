@@ -67,8 +67,16 @@ void setup_infer(CLI::App& cmd, CliContext& ctx) {
     }
     if (o->batch < 0 || o->concurrency < 0) throw Error("--batch and --concurrency must be positive");
     const InferEstimate e = evaluate_inference(s.ctx, plan);
-    if (o->flags.json) ctx.print_json(infer_json(s.ctx, plan, e));
-    else ctx.out << infer_text(s.ctx, plan, e);
+    if (o->flags.json) {
+      auto j = infer_json(s.ctx, plan, e);
+      if (!o->flags.calibration.empty()) {
+        j["calibration"] = {{"profile", o->flags.calibration}, {"notes", s.calibration_notes}};
+      }
+      ctx.print_json(j);
+    } else {
+      ctx.out << infer_text(s.ctx, plan, e);
+      for (const std::string& n : s.calibration_notes) ctx.out << "calibration " << n << "\n";
+    }
   });
 }
 
@@ -109,8 +117,16 @@ void setup_infer_search(CLI::App& cmd, CliContext& ctx) {
     if (app->count("--weights") > 0) spec.weights = {s.weights};
     if (!o->flags.kv.empty()) spec.kvs = {s.kv};
     const InferSearchResult r = infer_search(s.ctx, spec);
-    if (o->flags.json) ctx.print_json(infer_search_json(s.ctx, spec, r));
-    else ctx.out << infer_search_text(s.ctx, spec, r);
+    if (o->flags.json) {
+      auto j = infer_search_json(s.ctx, spec, r);
+      if (!o->flags.calibration.empty()) {
+        j["calibration"] = {{"profile", o->flags.calibration}, {"notes", s.calibration_notes}};
+      }
+      ctx.print_json(j);
+    } else {
+      ctx.out << infer_search_text(s.ctx, spec, r);
+      for (const std::string& n : s.calibration_notes) ctx.out << "calibration " << n << "\n";
+    }
   });
 }
 

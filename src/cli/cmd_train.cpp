@@ -16,8 +16,14 @@ void setup_train(CLI::App& cmd, CliContext& ctx) {
   cmd.callback([flags, &ctx] {
     const TrainSetup s = make_train_setup(ctx, *flags);
     const Estimate e = evaluate(s.ctx, s.plan);
-    if (flags->json) ctx.print_json(train_json(s.ctx, s.plan, e));
-    else ctx.out << train_text(s.ctx, s.plan, e);
+    if (flags->json) {
+      auto j = train_json(s.ctx, s.plan, e);
+      if (!flags->calibration.empty()) j["calibration"] = {{"profile", flags->calibration}, {"notes", s.calibration_notes}};
+      ctx.print_json(j);
+    } else {
+      ctx.out << train_text(s.ctx, s.plan, e);
+      for (const std::string& n : s.calibration_notes) ctx.out << "calibration " << n << "\n";
+    }
   });
 }
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "cli/context.h"
+#include "cost/calibration_scale.h"
 #include "core/error.h"
 #include "core/strings.h"
 
@@ -19,6 +20,8 @@ void add_infer_flags(CLI::App& cmd, InferFlags& f) {
   cmd.add_option("--kv", f.kv, "KV-cache precision: bf16, fp16, fp8 (default: fp8 with 8-bit or smaller weights)");
   cmd.add_option("--input-len", f.input_len, "Prompt tokens per request (default 1024)");
   cmd.add_option("--output-len", f.output_len, "Generated tokens per request (default 256)");
+  cmd.add_option("--calibration", f.calibration,
+                 "Profile from gpuplan-bench for this GPU: scales the GEMM rates by measured / reference");
   cmd.add_flag("--json", f.json, "Print one JSON object");
 }
 
@@ -61,6 +64,14 @@ InferSetup make_infer_setup(CliContext& cli, const InferFlags& f) {
                                                                                            : Precision::bf16;
   }
   s.ctx = make_infer_context(catalog, *model, gpu, engine, system);
+  if (!f.calibration.empty()) {
+    const CalibrationScale scale = calibration_scale(gpu, load_calibration(f.calibration));
+    s.ctx.calibration_gemm_scale = scale.gemm;
+    s.ctx.calibration_attention_scale = scale.attention;
+    s.ctx.calibration_bw_scale = scale.memory_bw;
+    for (const std::string& line : scale.applied) s.calibration_notes.push_back("applied: " + line);
+    for (const std::string& line : scale.skipped) s.calibration_notes.push_back("skipped: " + line);
+  }
   return s;
 }
 

@@ -25,6 +25,7 @@ struct InferFlags {
   std::string kv;  // default: 16-bit like the weights, fp8 with 8-bit or smaller weights
   long long input_len = 1024;
   long long output_len = 256;
+  std::string calibration;  // gpuplan-bench profile of this GPU
   bool json = false;
 };
 
@@ -33,6 +34,7 @@ struct InferSetup {
   InferContext ctx;
   Precision weights = Precision::bf16;
   Precision kv = Precision::bf16;
+  std::vector<std::string> calibration_notes;  // what --calibration changed, and what it could not
 };
 
 void add_infer_flags(CLI::App& cmd, InferFlags& f);

@@ -6,6 +6,7 @@
 #include "cli/context.h"
 #include "core/error.h"
 #include "core/units.h"
+#include "cost/calibration_scale.h"
 #include "plan/train_setup.h"
 
 namespace gpuplan {
@@ -35,6 +36,8 @@ void add_train_flags(CLI::App& cmd, TrainFlags& f) {
   cmd.add_flag("!--no-tp-overlap", f.plan.tp_comm_overlap,
                "TP communication fully exposed (default: overlapped as far as the GPU family's software does)");
   cmd.add_option("--overhead-gib", f.overhead_gib, "Runtime memory besides tensors, GiB (default: the GPU family's)");
+  cmd.add_option("--calibration", f.calibration,
+                 "Profile from gpuplan-bench for this GPU: scales the fitted GEMM rates by measured / reference");
   cmd.add_flag("--json", f.json, "Print one JSON object");
 }
 
@@ -97,6 +100,12 @@ TrainSetup make_train_setup(CliContext& cli, const TrainFlags& f) {
   TrainOptions options;
   if (f.overhead_gib >= 0) options.runtime_overhead_bytes = f.overhead_gib * kGiB;
   s.ctx = make_train_context(catalog, *model, *gpu, system, fabric, options);
+  if (!f.calibration.empty()) {
+    const CalibrationScale scale = calibration_scale(*gpu, load_calibration(f.calibration));
+    apply_calibration_scale(s.ctx.device, scale);
+    for (const std::string& line : scale.applied) s.calibration_notes.push_back("applied: " + line);
+    for (const std::string& line : scale.skipped) s.calibration_notes.push_back("skipped: " + line);
+  }
   s.plan = p;
   return s;
 }

@@ -25,6 +25,7 @@ struct TrainFlags {
   std::string recompute = "none";
   std::string precision = "bf16";
   double overhead_gib = -1;
+  std::string calibration;  // gpuplan-bench profile of this GPU (cost/calibration_scale.h)
   bool json = false;
 };
 
@@ -37,6 +38,7 @@ struct TrainSetup {
   std::shared_ptr<ModelSpec> model;  // when read from a config.json
   TrainContext ctx;
   Plan plan;
+  std::vector<std::string> calibration_notes;  // what --calibration changed, and what it could not
 };
 TrainSetup make_train_setup(CliContext& cli, const TrainFlags& flags);
 

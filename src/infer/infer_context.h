@@ -39,6 +39,11 @@ struct InferContext {
   double activation_bytes_per_token = 0;     // activation workspace per batched token (16-bit, before TP)
   double logits_bytes_per_seq = 0;           // fp32 logits of one sequence (before TP)
   double gemm_fraction = 0.6;                // achieved / dense peak for GEMMs and attention
+  // --calibration: this unit's measured / reference GEMM rate per precision (1 = as fitted),
+  // and the factor for the attention kernels (cost/calibration_scale.h).
+  PerPrecision calibration_gemm_scale = [] { PerPrecision s{}; s.fill(1); return s; }();
+  double calibration_attention_scale = 1;
+  double calibration_bw_scale = 1;
   // The GPU's fitted GEMM shape model (tiles, SMs, k_half), for the grouped expert GEMMs of MoE
   // layers whose per-expert token count is small; absent = no efficiency entry (no shape loss).
   std::optional<RooflineDevice> roofline;

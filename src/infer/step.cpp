@@ -93,13 +93,13 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
   StepCost c;
 
   const double tokens = load.decode_seqs + load.prefill_tokens;
-  const double bw = gpu.memory_bw_bytes_per_s * e.bw_fraction;
+  const double bw = gpu.memory_bw_bytes_per_s * e.bw_fraction * ctx.calibration_bw_scale;
   const Precision gp = gemm_precision(gpu, plan.weights);
-  const double gemm_rate = gpu.dense(gp) * ctx.gemm_fraction;
+  const double gemm_rate = gpu.dense(gp) * ctx.gemm_fraction * ctx.calibration_gemm_scale[index_of(gp)];
   const Precision ap = plan.kv == Precision::fp8 && gpu.dense(Precision::fp8) > 0 ? Precision::fp8
                        : gpu.dense(Precision::bf16) > 0                          ? Precision::bf16
                                                                                  : Precision::fp16;
-  const double attn_rate = gpu.dense(ap) * ctx.gemm_fraction;
+  const double attn_rate = gpu.dense(ap) * ctx.gemm_fraction * ctx.calibration_attention_scale;
 
   // Linear layers. Every weight is read once per step, whatever the batch (Pope et al. 2022,
   // "Efficiently Scaling Transformer Inference" §2); MoE layers read only the experts some
