@@ -1,0 +1,94 @@
+// Speed of the inference evaluator and searches (docs/performance.md, "Inference"): one
+// evaluate_inference() per iteration with the load changing every call; one whole infer-search;
+// one whole recommend --serve over every catalog GPU with an offer.
+#include <benchmark/benchmark.h>
+
+#include "catalog/catalog.h"
+#include "infer/evaluate.h"
+#include "infer/search.h"
+#include "plan/train_setup.h"
+#include "search/recommend_serve.h"
+
+namespace gpuplan {
+namespace {
+
+struct Setup {
+  const Catalog& catalog = default_catalog();
+  InferContext ctx;
+  Setup(const char* model, const char* gpu, const char* engine)
+      : ctx(make_infer_context(catalog, catalog.model(model), catalog.gpu(gpu), catalog.engine(engine),
+                               default_system_for(catalog, catalog.gpu(gpu)))) {}
+};
+
+void BM_InferMaxThroughput70BTp8(benchmark::State& state) {
+  static const Setup s("llama3.1-70b", "h100-sxm", "tensorrt-llm");
+  InferPlan p;
+  p.tp = 8;
+  p.weights = Precision::fp8;
+  p.kv = Precision::fp8;
+  p.mode = InferMode::max_throughput;
+  int i = 0;
+  for (auto _ : state) {
+    p.input_len = 128 << (i & 3);
+    p.output_len = 2048 >> (i & 1);
+    ++i;
+    benchmark::DoNotOptimize(evaluate_inference(s.ctx, p));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_InferMaxThroughput70BTp8);
+
+void BM_InferConcurrencyMixtral(benchmark::State& state) {
+  static const Setup s("mixtral-8x7b", "h100-sxm", "vllm");
+  InferPlan p;
+  p.tp = 2;
+  p.weights = Precision::fp8;
+  p.kv = Precision::fp8;
+  p.mode = InferMode::concurrency;
+  p.input_len = 1024;
+  p.output_len = 256;
+  int i = 0;
+  for (auto _ : state) {
+    p.load = 4 << (i & 3);
+    ++i;
+    benchmark::DoNotOptimize(evaluate_inference(s.ctx, p));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_InferConcurrencyMixtral);
+
+void BM_InferSearch70BOn8H100(benchmark::State& state) {
+  static const Setup s("llama3.1-70b", "h100-sxm", "vllm");
+  InferSearchSpec spec;
+  spec.gpus_max = 8;
+  spec.input_len = 1024;
+  spec.output_len = 256;
+  spec.tpot_s = 0.05;
+  long long evaluated = 0;
+  for (auto _ : state) {
+    const InferSearchResult r = infer_search(s.ctx, spec);
+    evaluated += r.evaluated;
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetItemsProcessed(evaluated);
+}
+BENCHMARK(BM_InferSearch70BOn8H100)->Unit(benchmark::kMillisecond);
+
+void BM_RecommendServe70B(benchmark::State& state) {
+  const Catalog& cat = default_catalog();
+  ServeRecommendOptions o;
+  o.input_len = 1024;
+  o.output_len = 256;
+  o.tpot_s = 0.05;
+  long long evaluated = 0;
+  for (auto _ : state) {
+    const ServeRecommendResult r = recommend_serving(cat, cat.model("llama3.1-70b"), o);
+    evaluated += r.evaluated;
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetItemsProcessed(evaluated);
+}
+BENCHMARK(BM_RecommendServe70B)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace gpuplan
