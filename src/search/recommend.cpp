@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <set>
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "core/error.h"
+#include "search/offers.h"
 #include "plan/train_setup.h"
 
 namespace gpuplan {
@@ -33,13 +32,7 @@ std::string why(const RecommendPoint& p, const ModelSpec& m) {
 RecommendResult recommend(const Catalog& cat, const ModelSpec& model, const RecommendOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   if (o.tokens <= 0) throw Error("--tokens must be positive");
-  std::set<std::string> known;
-  for (const CloudOffer& off : cat.offers) known.insert(off.provider);
-  for (const std::string& p : o.providers) {
-    if (!known.contains(p)) {
-      throw Error(fmt::format("unknown provider '{}'; known providers: {}", p, fmt::join(known, ", ")));
-    }
-  }
+  check_providers(cat, o.providers);
   std::vector<int> counts = o.gpu_counts;
   if (counts.empty()) {
     for (int n = 1; n <= o.gpus_max; n *= 2) counts.push_back(n);
@@ -48,15 +41,7 @@ RecommendResult recommend(const Catalog& cat, const ModelSpec& model, const Reco
   std::vector<RecommendPoint> points;
   for (const Gpu& gpu : cat.gpus) {
     if (!gpu.is_gpu()) continue;
-    std::vector<const CloudOffer*> offers;
-    for (const CloudOffer& off : cat.offers) {
-      if (off.gpu != gpu.id || off.pricing != "on-demand" || off.historical || off.gpu_component_only) continue;
-      if (off.usd_per_gpu_hour <= 0) continue;
-      if (!o.providers.empty() && std::find(o.providers.begin(), o.providers.end(), off.provider) == o.providers.end()) {
-        continue;
-      }
-      offers.push_back(&off);
-    }
+    const std::vector<const CloudOffer*> offers = rentable_offers(cat, gpu, o.providers);
     if (offers.empty()) continue;  // nothing to rent
     const System* system = default_system_for(cat, gpu);
     if (!system) {

@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <set>
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "core/error.h"
+#include "search/offers.h"
 #include "plan/train_setup.h"
 
 namespace gpuplan {
@@ -43,27 +42,13 @@ ServeRecommendResult recommend_serving(const Catalog& cat, const ModelSpec& mode
   if (o.input_len < 1 || o.output_len < 1) throw Error("--input-len and --output-len must be at least 1");
   if (o.gpus_max < 1) throw Error("--gpus-max must be at least 1");
   const Engine& engine = cat.engine(o.engine);  // throws naming the known engines
-  std::set<std::string> known;
-  for (const CloudOffer& off : cat.offers) known.insert(off.provider);
-  for (const std::string& p : o.providers) {
-    if (!known.contains(p)) {
-      throw Error(fmt::format("unknown provider '{}'; known providers: {}", p, fmt::join(known, ", ")));
-    }
-  }
+  check_providers(cat, o.providers);
   const bool rate = o.rate_rps > 0;
   ServeRecommendResult r;
   std::vector<ServePoint> points;
   for (const Gpu& gpu : cat.gpus) {
     if (!gpu.is_gpu()) continue;
-    std::vector<const CloudOffer*> offers;
-    for (const CloudOffer& off : cat.offers) {
-      if (off.gpu != gpu.id || off.pricing != "on-demand" || off.historical || off.gpu_component_only) continue;
-      if (off.usd_per_gpu_hour <= 0) continue;
-      if (!o.providers.empty() && std::find(o.providers.begin(), o.providers.end(), off.provider) == o.providers.end()) {
-        continue;
-      }
-      offers.push_back(&off);
-    }
+    const std::vector<const CloudOffer*> offers = rentable_offers(cat, gpu, o.providers);
     if (offers.empty()) continue;  // nothing to rent
     InferContext ctx;
     try {

@@ -38,6 +38,13 @@ std::string error_of(const std::string& text, const std::string& file = "test.to
   return "";
 }
 
+// A maximum-achievable-matmul reference above the dense peak is a sparse figure or a unit slip.
+TEST(BadInput, AchievableMatmulAboveDensePeak) {
+  const std::string err = error_of(std::string(kMinimalGpu) + "[achievable_tflops]\nbf16 = 150\n");
+  EXPECT_NE(err.find("achievable_tflops"), std::string::npos) << err;
+  EXPECT_NE(err.find("above the dense peak"), std::string::npos) << err;
+}
+
 TEST(CatalogBadInput, MinimalGpuLoads) {
   Catalog c;
   load_catalog_text(c, kMinimalGpu, "test.toml", false);

@@ -172,38 +172,5 @@ TEST(CalibrationCli, TrainInferAndCollectiveTakeTheProfile) {
   EXPECT_NE(r.err.find("not 'a100-sxm-80gb'"), std::string::npos) << r.err;
 }
 
-// A reference above the dense peak is a sparse figure or a unit slip: refused.
-TEST(CalibrationScale, AchievableAboveDenseIsRefused) {
-  const std::string text = R"(kind = "gpu"
-id = "test-gpu"
-name = "Test GPU"
-vendor = "Test"
-architecture = "T"
-release_year = 2024
-source = "unit test"
-retrieved = "2026-11-22"
-[compute]
-sm_count = 10
-[dense_tflops]
-bf16 = 100
-[achievable_tflops]
-bf16 = 150
-[memory]
-capacity_gb = 10
-type = "HBM3"
-bandwidth_tb_per_s = 1
-[power]
-tdp_w = 100
-[interconnect]
-)";
-  Catalog c;
-  try {
-    load_catalog_text(c, text, "gpu.toml", false);
-    FAIL() << "accepted achievable > dense";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("achievable_tflops"), std::string::npos) << e.what();
-  }
-}
-
 }  // namespace
 }  // namespace gpuplan
