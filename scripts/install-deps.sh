@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  openmpi-bin libopenmpi-dev  # optional at configure time: `gpuplan sweep` across MPI ranks
 )
 
 missing=()

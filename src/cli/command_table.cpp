@@ -17,6 +17,7 @@ std::span<const CommandRow> command_table() {
       {"train", "Estimate one training plan: step time, tokens/s, MFU, memory per GPU, where the time goes", setup_train},
       {"memory", "Training memory per GPU for a plan, and whether it fits (--rule-of-thumb: the seed table)", setup_memory},
       {"search", "Search every training plan for the fastest (or cheapest) on N GPUs: top K with breakdowns", setup_search},
+      {"sweep", "A design-space study from a JSON spec: models × GPUs × GPU counts, each searched; splits over mpirun ranks", setup_sweep},
       {"recommend", "Which GPU, how many and which cloud offer for T training tokens: Pareto front of time vs cost", setup_recommend},
       {"cost", "What a run costs per cloud offer: on-demand, spot with restart overhead, reserved", setup_cost},
       {"tco", "Owning vs renting over N years: on-prem TCO and break-even hours per day", setup_tco},

@@ -46,6 +46,7 @@ void setup_tco(CLI::App& command, CliContext& ctx);
 void setup_energy(CLI::App& command, CliContext& ctx);
 void setup_search(CLI::App& command, CliContext& ctx);
 void setup_recommend(CLI::App& command, CliContext& ctx);
+void setup_sweep(CLI::App& command, CliContext& ctx);
 void setup_monitor(CLI::App& command, CliContext& ctx);
 // `validate training` (cmd_validate_training.cpp), added to `validate` by cmd_validate.cpp.
 void add_validate_training(CLI::App& validate, CliContext& ctx);

@@ -19,4 +19,5 @@ list(APPEND GPUPLAN_CLI_SOURCES
   cli/cmd_search.cpp
   cli/cmd_recommend.cpp
   cli/cmd_monitor.cpp
+  cli/cmd_sweep.cpp
 )
