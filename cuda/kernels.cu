@@ -1,8 +1,9 @@
-// Memory-bandwidth and WMMA tensor-core kernels for gpuplan-bench.
+// Memory-bandwidth (HBM and L2) and WMMA tensor-core kernels for gpuplan-bench.
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <mma.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <stdexcept>
@@ -42,6 +43,28 @@ __global__ void read_kernel(const uint4* data, std::size_t vectors, unsigned lon
   for (std::size_t v = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; v < vectors; v += std::size_t(gridDim.x) * blockDim.x) {
     const uint4 x = data[v];
     acc += static_cast<unsigned long long>(x.x) + x.y + x.z + x.w;
+  }
+  for (int offset = 16; offset > 0; offset /= 2) acc += __shfl_down_sync(0xffffffffu, acc, offset);
+  __shared__ unsigned long long warp_sums[32];
+  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = acc;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned long long block = 0;
+    for (unsigned w = 0; w < blockDim.x / 32; ++w) block += warp_sums[w];
+    atomicAdd(sum, block);
+  }
+}
+
+// The read kernel over a buffer that fits in L2, `passes` times per launch so one launch is
+// long enough to time. __ldcg caches in L2 only: each thread rereads the same addresses every
+// pass, which L1 would otherwise serve.
+__global__ void l2_read_kernel(const uint4* data, std::size_t vectors, int passes, unsigned long long* sum) {
+  unsigned long long acc = 0;
+  for (int pass = 0; pass < passes; ++pass) {
+    for (std::size_t v = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; v < vectors; v += std::size_t(gridDim.x) * blockDim.x) {
+      const uint4 x = __ldcg(data + v);
+      acc += static_cast<unsigned long long>(x.x) + x.y + x.z + x.w;
+    }
   }
   for (int offset = 16; offset > 0; offset /= 2) acc += __shfl_down_sync(0xffffffffu, acc, offset);
   __shared__ unsigned long long warp_sums[32];
@@ -118,18 +141,27 @@ KernelRun run_memory(const std::string& op, std::size_t bytes, int runs, unsigne
     run.correct = wrong == 0;
     run.check = std::to_string(wrong) + " of " + std::to_string(words) + " words wrong";
   };
-  if (op == "read") {
+  if (op == "read" || op == "l2_read") {
+    // l2_read: enough passes per launch to read about 2 GiB, so launch overhead is noise.
+    const int passes = op == "read" ? 1 : static_cast<int>(std::max<std::size_t>(1, (std::size_t(2) << 30) / bytes));
     fill_kernel<<<grid, block>>>(src.ptr, words, seed);
     unsigned long long expected = 0;  // the reference, summed on the host
     for (std::size_t i = 0; i < words; ++i) expected += word_value(i, seed);
     // Every run adds into one counter, zeroed once, so nothing but the kernel sits between the
     // events; warm-up and timed runs together must add up to that many full sums.
     GP_CUDA(cudaMemset(counter.ptr, 0, sizeof(unsigned long long)));
+    const auto* vec = reinterpret_cast<const uint4*>(src.ptr);
     run.times_s = time_runs(
-        [&] { read_kernel<<<grid, block>>>(reinterpret_cast<const uint4*>(src.ptr), vectors, counter.ptr); }, runs);
+        [&] {
+          if (passes == 1) read_kernel<<<grid, block>>>(vec, vectors, counter.ptr);
+          else l2_read_kernel<<<grid, block>>>(vec, vectors, passes, counter.ptr);
+        },
+        runs);
+    for (double& t : run.times_s) t /= passes;  // one pass over the buffer
     unsigned long long total = 0;
     GP_CUDA(cudaMemcpy(&total, counter.ptr, sizeof(total), cudaMemcpyDeviceToHost));
-    const unsigned long long want = expected * static_cast<unsigned long long>(kWarmupRuns + runs);
+    const unsigned long long want =
+        expected * static_cast<unsigned long long>(passes) * static_cast<unsigned long long>(kWarmupRuns + runs);
     run.correct = total == want;
     run.check = "sum " + std::to_string(total) + ", reference " + std::to_string(want);
   } else if (op == "write") {
@@ -148,6 +180,23 @@ KernelRun run_memory(const std::string& op, std::size_t bytes, int runs, unsigne
     throw std::invalid_argument("unknown memory op " + op);
   }
   return run;
+}
+
+unsigned expected_word(std::size_t i, unsigned seed) { return word_value(i, seed); }
+
+void fill_words(unsigned* device_words, std::size_t words, unsigned seed) {
+  fill_kernel<<<grid_for_device(), 256>>>(device_words, words, seed);
+  GP_CUDA(cudaGetLastError());
+}
+
+unsigned long long wrong_words(const unsigned* device_words, std::size_t words, unsigned seed) {
+  DeviceBuffer<unsigned long long> counter(1);
+  GP_CUDA(cudaMemset(counter.ptr, 0, sizeof(unsigned long long)));
+  verify_kernel<<<grid_for_device(), 256>>>(device_words, words, seed, counter.ptr);
+  GP_CUDA(cudaGetLastError());
+  unsigned long long wrong = 0;
+  GP_CUDA(cudaMemcpy(&wrong, counter.ptr, sizeof(wrong), cudaMemcpyDeviceToHost));
+  return wrong;
 }
 
 KernelRun run_wmma_fp16(int m, int n, int k, int runs, unsigned seed) {

@@ -14,8 +14,12 @@
 
 #include "calibration/measure.h"
 #include "catalog/catalog.h"
+#include "collectives.h"
 #include "core/error.h"
 #include "cuda_device.h"
+#ifdef GPUPLAN_HAVE_MPI
+#include "mpi_bootstrap.h"
+#endif
 
 namespace {
 
@@ -33,23 +37,54 @@ std::string host_name() {
   return gethostname(name, sizeof(name) - 1) == 0 ? name : "unknown";
 }
 
+// Under mpirun only the collectives are measured: every rank takes part in each one, and the
+// per-GPU figures are a single-node run's job.
+gpuplan::SweepOptions collectives_only(const gpuplan::SweepOptions& full) {
+  gpuplan::SweepOptions only;
+  only.memory_ops.clear();
+  only.host_ops.clear();
+  only.collective_ops = full.collective_ops;
+  only.collective_bytes = full.collective_bytes;
+  only.runs = full.runs;
+  return only;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace gpuplan;
-  CLI::App app{"gpuplan-bench: measure this GPU (HBM bandwidth, WMMA and cuBLASLt GEMM) into a calibration profile"};
+  CLI::App app{"gpuplan-bench: measure this GPU (HBM, L2 and host-link bandwidth, cuBLASLt and WMMA GEMMs, NCCL "
+               "collectives, a transformer layer) into a calibration profile"};
   std::string gpu_id;
   std::string out_path;
   int device = 0;
   bool quick = false;
+  bool mpi = false;
+  std::vector<std::string> layer_texts;
   app.add_option("--gpu", gpu_id, "Catalog id of this GPU (see 'gpuplan gpus'), e.g. h100-sxm")->required();
   app.add_option("--out", out_path, "Write the profile here (default: print it)");
   app.add_option("--device", device, "CUDA device ordinal (default 0)");
   app.add_flag("--quick", quick, "A seconds-long subset of the sweep (smoke test)");
+  app.add_option("--layer", layer_texts,
+                 "Time this transformer layer instead of the defaults: hidden,heads,kv_heads,ffn,seq,batch "
+                 "(repeatable), e.g. 4096,32,8,14336,2048,1");
+  app.add_flag("--mpi", mpi,
+               "Run under mpirun, one process per GPU across nodes: measures only the NCCL collectives over all "
+               "ranks; rank 0 writes the profile (needs a build that found MPI)");
   CLI11_PARSE(app, argc, argv);
 
   std::string command = "gpuplan-bench";
   for (int arg_idx = 1; arg_idx < argc; ++arg_idx) command += std::string(" ") + argv[arg_idx];
+#ifdef GPUPLAN_HAVE_MPI
+  std::unique_ptr<cuda::MpiSession> session;  // outlives the device, whose communicator it bootstrapped
+  if (mpi) session = std::make_unique<cuda::MpiSession>(&argc, &argv);
+  auto fail = [&](int code) {
+    if (session && session->size() > 1) session->abort(code);
+    return code;
+  };
+#else
+  auto fail = [](int code) { return code; };
+#endif
   try {
     const int devices = cuda::cuda_device_count();
     if (devices == 0) {
@@ -60,16 +95,48 @@ int main(int argc, char** argv) {
     CatalogOptions options;
     const Catalog catalog = load_catalog(options);
     const Gpu& gpu = catalog.gpu(gpu_id);  // an unknown id fails here, before minutes of measuring
+    SweepOptions sweep = default_sweep(quick, catalog);
+    if (!layer_texts.empty()) {
+      sweep.layers.clear();
+      for (const std::string& text : layer_texts) sweep.layers.push_back(parse_layer_shape(text));
+    }
     CalibrationProfile header;
     header.gpu_id = gpu.id;
-    header.tool = "gpuplan-bench 0.1.0";
+    header.tool = "gpuplan-bench 0.2.0";
     header.command = command;
     header.date = utc_now();
     header.host = host_name();
-    auto bench = cuda::open_cuda_device(device);
-    std::cerr << fmt::format("gpuplan-bench: measuring {} ({}) ...\n", bench->info().name, gpu.id);
-    const CalibrationProfile profile = measure_profile(*bench, default_sweep(quick), header);
-    const std::string text = calibration_json(profile).dump(2) + "\n";
+
+    std::unique_ptr<cuda::Collectives> collectives;
+    std::string collective_note;
+    bool writes_profile = true;
+    if (mpi) {
+#ifdef GPUPLAN_HAVE_MPI
+      device = session->local_rank() % devices;
+      collectives = cuda::open_mpi_collectives(*session, device);
+      sweep = collectives_only(sweep);
+      writes_profile = session->rank() == 0;
+#else
+      throw Error(
+          "--mpi: this gpuplan-bench was built without MPI, so it cannot bootstrap NCCL across nodes; multi-node "
+          "collectives need an MPI build (install Open MPI's development files and NCCL, reconfigure with "
+          "-DGPUPLAN_CUDA=ON, and run under mpirun). Without --mpi it measures the GPUs of this node.");
+#endif
+    } else {
+#ifdef GPUPLAN_HAVE_NCCL
+      collectives = cuda::open_local_collectives(collective_note);
+#else
+      collective_note =
+          "this gpuplan-bench was built without NCCL (nccl.h and libnccl were not found beside the CUDA toolkit), "
+          "so collectives were not measured; install NCCL and reconfigure";
+#endif
+    }
+    auto bench = cuda::open_cuda_device(device, std::move(collectives), collective_note);
+    if (writes_profile) std::cerr << fmt::format("gpuplan-bench: measuring {} ({}) ...\n", bench->info().name, gpu.id);
+    const Measurement measured = measure_profile(*bench, sweep, header);
+    if (!writes_profile) return 0;
+    for (const std::string& note : measured.notes) std::cerr << "gpuplan-bench: note: " << note << "\n";
+    const std::string text = calibration_json(measured.profile).dump(2) + "\n";
     if (out_path.empty()) {
       std::cout << text;
     } else {
@@ -79,10 +146,10 @@ int main(int argc, char** argv) {
     }
   } catch (const Error& e) {
     std::cerr << "gpuplan-bench: error: " << e.what() << "\n";
-    return 2;
+    return fail(2);
   } catch (const std::exception& e) {
     std::cerr << "gpuplan-bench: CUDA error: " << e.what() << "\n";
-    return 1;
+    return fail(1);
   }
   return 0;
 }

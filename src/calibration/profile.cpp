@@ -99,6 +99,16 @@ void check_consistent(JsonFields& f, const char* key, double stated, double deri
 
 }  // namespace
 
+double bandwidth_bytes_moved(const std::string& op, double bytes) { return op == "copy" ? 2 * bytes : bytes; }
+
+double collective_bus_factor(const std::string& op, int gpus) {
+  GP_ASSERT(gpus >= 1, "a collective over no GPUs");
+  const double n = gpus;
+  if (op == "all_reduce") return 2 * (n - 1) / n;  // reduce-scatter then all-gather
+  GP_ASSERT(op == "all_gather" || op == "reduce_scatter" || op == "all_to_all", "unknown collective");
+  return (n - 1) / n;  // each rank receives (or sends) all but its own 1/n
+}
+
 std::optional<double> CalibrationProfile::peak_flops_per_s(Precision p) const {
   std::optional<double> best;
   for (const GemmPoint& g : gemm) {
@@ -119,10 +129,12 @@ CalibrationProfile parse_calibration(const nlohmann::json& doc, const std::strin
   CalibrationProfile p;
   p.file = file;
   JsonFields top(doc, file, "");
-  if (const std::string schema = top.text("schema"); schema != kCalibrationSchema) {
-    top.fail("schema", fmt::format("'{}' is not '{}' (written by a different gpuplan-bench?)", schema,
-                                   kCalibrationSchema));
+  const std::string schema = top.text("schema");
+  if (schema != kCalibrationSchema && schema != kCalibrationSchemaV1) {
+    top.fail("schema", fmt::format("'{}' is not '{}' or '{}' (written by a different gpuplan-bench?)", schema,
+                                   kCalibrationSchema, kCalibrationSchemaV1));
   }
+  const bool v1 = schema == kCalibrationSchemaV1;
   {
     JsonFields gpu = top.sub("gpu");
     p.gpu_id = gpu.text("id");
@@ -157,24 +169,51 @@ CalibrationProfile parse_calibration(const nlohmann::json& doc, const std::strin
   });
   top.array("memory_bandwidth", [&](JsonFields& f) {
     BandwidthPoint b;
-    b.op = f.one_of("op", {"read", "write", "copy"});
+    b.op = v1 ? f.one_of("op", {"read", "write", "copy"})
+              : f.one_of("op", {"read", "write", "copy", "l2_read", "h2d_pinned", "d2h_pinned", "h2d_pageable",
+                                "d2h_pageable"});
     b.bytes = f.positive("bytes");
     b.time_s = f.positive("time_s");
     b.bw_bytes_per_s = f.positive("bw_bytes_per_s");
-    check_consistent(f, "bw_bytes_per_s", b.bw_bytes_per_s, (b.op == "copy" ? 2 : 1) * b.bytes / b.time_s);
+    check_consistent(f, "bw_bytes_per_s", b.bw_bytes_per_s, bandwidth_bytes_moved(b.op, b.bytes) / b.time_s);
     p.memory_bandwidth.push_back(b);
   });
   top.array("collectives", [&](JsonFields& f) {
     CollectivePoint c;
     c.op = f.one_of("op", {"all_reduce", "all_gather", "reduce_scatter", "all_to_all"});
     c.gpus = f.count("gpus");
+    if (c.gpus < 2) f.fail("gpus", "a collective needs at least 2 GPUs (gpuplan-bench skips it on one)");
     c.bytes = f.positive("bytes");
     c.time_s = f.positive("time_s");
     c.algbw_bytes_per_s = f.positive("algbw_bytes_per_s");
     c.busbw_bytes_per_s = f.positive("busbw_bytes_per_s");
     check_consistent(f, "algbw_bytes_per_s", c.algbw_bytes_per_s, c.bytes / c.time_s);
+    check_consistent(f, "busbw_bytes_per_s", c.busbw_bytes_per_s,
+                     c.algbw_bytes_per_s * collective_bus_factor(c.op, c.gpus));
     p.collectives.push_back(c);
   });
+  if (!v1) {
+    top.array("layers", [&](JsonFields& f) {
+      LayerPoint l;
+      l.shape.name = f.text("name");
+      l.shape.hidden = f.count("hidden");
+      l.shape.heads = f.count("heads");
+      l.shape.kv_heads = f.count("kv_heads");
+      l.shape.ffn = f.count("ffn");
+      l.shape.seq = f.count("seq");
+      l.shape.batch = f.count("batch");
+      const std::string precision = f.text("precision");
+      const auto parsed = parse_precision(precision);
+      if (!parsed) f.fail("precision", fmt::format("unknown precision '{}'", precision));
+      l.precision = *parsed;
+      l.fwd_time_s = f.positive("fwd_time_s");
+      l.bwd_time_s = f.positive("bwd_time_s");
+      l.flops = f.positive("flops");
+      l.flops_per_s = f.positive("flops_per_s");
+      check_consistent(f, "flops_per_s", l.flops_per_s, l.flops / (l.fwd_time_s + l.bwd_time_s));
+      p.layers.push_back(l);
+    });
+  }
   top.finish();
   return p;
 }
@@ -214,6 +253,14 @@ nlohmann::ordered_json calibration_json(const CalibrationProfile& p) {
     j["collectives"].push_back({{"op", c.op}, {"gpus", c.gpus}, {"bytes", c.bytes}, {"time_s", c.time_s},
                                 {"algbw_bytes_per_s", c.algbw_bytes_per_s},
                                 {"busbw_bytes_per_s", c.busbw_bytes_per_s}});
+  }
+  j["layers"] = nlohmann::ordered_json::array();
+  for (const LayerPoint& l : p.layers) {
+    j["layers"].push_back({{"name", l.shape.name}, {"hidden", l.shape.hidden}, {"heads", l.shape.heads},
+                           {"kv_heads", l.shape.kv_heads}, {"ffn", l.shape.ffn}, {"seq", l.shape.seq},
+                           {"batch", l.shape.batch}, {"precision", precision_name(l.precision)},
+                           {"fwd_time_s", l.fwd_time_s}, {"bwd_time_s", l.bwd_time_s}, {"flops", l.flops},
+                           {"flops_per_s", l.flops_per_s}});
   }
   return j;
 }

@@ -1,6 +1,7 @@
 // A calibration profile: what gpuplan-bench measured on one GPU (GEMM throughput by shape and
-// precision, memory bandwidth by size, collective bus bandwidth by size), read strictly from
-// JSON (docs/calibration.md). Profiles are written by gpuplan-bench, never by hand.
+// precision, memory, L2 and host-link bandwidth by size, collective bus bandwidth by size, and
+// whole transformer layers), read strictly from JSON (docs/calibration.md). Profiles are
+// written by gpuplan-bench, never by hand.
 #pragma once
 
 #include <optional>
@@ -9,11 +10,14 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "calibration/layer_shape.h"
 #include "core/precision.h"
 
 namespace gpuplan {
 
-inline constexpr const char* kCalibrationSchema = "gpuplan-calibration/1";
+// /2 added L2 and host-link bandwidth ops and layers[]; /1 files (without them) still load.
+inline constexpr const char* kCalibrationSchema = "gpuplan-calibration/2";
+inline constexpr const char* kCalibrationSchemaV1 = "gpuplan-calibration/1";
 
 // One timed GEMM: C[m,n] = A[m,k] · B[k,n], 2·m·n·k FLOPs.
 struct GemmPoint {
@@ -24,16 +28,23 @@ struct GemmPoint {
   double flops_per_s = 0;  // 2·m·n·k / time_s
 };
 
-// One timed device-memory kernel over `bytes` of buffer. Bytes moved count reads and writes:
-// a copy of N bytes moves 2N (STREAM's convention).
+// One timed transfer over `bytes` of buffer. Device memory: "read" | "write" | "copy" (HBM-sized
+// buffers) and "l2_read" (a buffer that fits in L2, read over and over; time_s is one pass).
+// Host links: "h2d_pinned" | "d2h_pinned" | "h2d_pageable" | "d2h_pageable" (cudaMemcpy).
 struct BandwidthPoint {
-  std::string op;  // "read" | "write" | "copy"
+  std::string op;
   double bytes = 0;
   double time_s = 0;
-  double bw_bytes_per_s = 0;
+  double bw_bytes_per_s = 0;  // bandwidth_bytes_moved(op, bytes) / time_s
 };
 
-// One collective over `gpus` GPUs, nccl-tests' algbw and busbw definitions.
+// Bytes an op moves over a buffer of `bytes`: a copy reads and writes, so 2×; every other op 1×
+// (STREAM's convention).
+double bandwidth_bytes_moved(const std::string& op, double bytes);
+
+// One collective over `gpus` GPUs. `bytes` is nccl-tests' size: the per-rank buffer of the
+// larger side (all_reduce: the buffer; all_gather: the gathered output; reduce_scatter: the
+// input; all_to_all: the send buffer). algbw = bytes / time_s; busbw = algbw × bus factor.
 struct CollectivePoint {
   std::string op;  // "all_reduce" | "all_gather" | "reduce_scatter" | "all_to_all"
   int gpus = 0;
@@ -41,6 +52,21 @@ struct CollectivePoint {
   double time_s = 0;
   double algbw_bytes_per_s = 0;
   double busbw_bytes_per_s = 0;
+};
+
+// nccl-tests' bus-bandwidth factor (doc/PERFORMANCE.md): all_reduce 2(n−1)/n, all_gather,
+// reduce_scatter and all_to_all (n−1)/n. The factor turns algbw into the bandwidth each link
+// carries, comparable across n and with the link's peak.
+double collective_bus_factor(const std::string& op, int gpus);
+
+// One transformer layer (layer_shape.h) timed forward and backward.
+struct LayerPoint {
+  LayerShape shape;
+  Precision precision = Precision::bf16;
+  double fwd_time_s = 0;   // median
+  double bwd_time_s = 0;   // median
+  double flops = 0;        // layer_train_flops(shape): forward + backward
+  double flops_per_s = 0;  // flops / (fwd_time_s + bwd_time_s)
 };
 
 struct CalibrationProfile {
@@ -59,15 +85,18 @@ struct CalibrationProfile {
   std::vector<GemmPoint> gemm;
   std::vector<BandwidthPoint> memory_bandwidth;
   std::vector<CollectivePoint> collectives;
+  std::vector<LayerPoint> layers;
 
   // The best measured GEMM throughput for a precision: the achievable peak. nullopt = not measured.
   std::optional<double> peak_flops_per_s(Precision p) const;
-  // The best measured read or copy bandwidth: the achievable HBM bandwidth.
+  // The best measured read or copy bandwidth: the achievable HBM bandwidth (never l2_read or a
+  // host link, which measure other paths).
   std::optional<double> hbm_bw_bytes_per_s() const;
 };
 
 // Strict: a missing key, an unknown key, a wrong type or a non-positive figure throws Error
-// naming the file and the key path ("gemm[2].flops_per_s").
+// naming the file and the key path ("gemm[2].flops_per_s"). Reads schema /2 and /1 (in which
+// the /2 additions are unknown, and so errors).
 CalibrationProfile parse_calibration(const nlohmann::json& doc, const std::string& file);
 CalibrationProfile load_calibration(const std::string& path);
 // The JSON gpuplan-bench writes; parse_calibration(calibration_json(p)) == p.

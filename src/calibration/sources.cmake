@@ -1,2 +1,3 @@
 # Sources of src/calibration (paths relative to src/): measured profiles from gpuplan-bench.
-list(APPEND GPUPLAN_LIB_SOURCES calibration/profile.cpp calibration/calibrate.cpp calibration/measure.cpp)
+list(APPEND GPUPLAN_LIB_SOURCES calibration/profile.cpp calibration/calibrate.cpp calibration/measure.cpp
+     calibration/sweep.cpp calibration/layer_shape.cpp calibration/layer_reference.cpp)

@@ -11,8 +11,10 @@
 namespace gpuplan {
 namespace {
 
-// A fake H100 SXM profile: bf16 GEMMs at 620 and 700 TFLOP/s, fp8 at 1,300; HBM read 3.0 TB/s,
-// copy 2.9 TB/s (copy counts both directions), write 3.1 TB/s (ignored: writes are not the ceiling).
+// A fake H100 SXM profile: bf16 GEMMs at 620 and 700 TFLOP/s, tf32 at 400, fp8 at 1,300; HBM
+// read 3.0 TB/s, copy 2.9 TB/s (copy counts both directions), write 3.1 TB/s (ignored: writes are
+// not the ceiling); L2 10 TB/s and host links 50 GB/s (ignored: not HBM); an 8-GPU all-reduce
+// (busbw = algbw · 2·7/8) and one Llama-3-8B-shaped layer.
 nlohmann::json fake_profile() {
   auto gemm = [](const char* precision, double mnk, double flops) {
     return nlohmann::json{{"kernel", "cublaslt"}, {"precision", precision}, {"m", mnk}, {"n", mnk}, {"k", mnk},
@@ -23,15 +25,22 @@ nlohmann::json fake_profile() {
     return nlohmann::json{{"op", op}, {"bytes", bytes}, {"time_s", moved / bw_bytes_per_s}, {"bw_bytes_per_s", bw_bytes_per_s}};
   };
   return {
-      {"schema", "gpuplan-calibration/1"},
+      {"schema", "gpuplan-calibration/2"},
       {"gpu", {{"id", "h100-sxm"}, {"name", "NVIDIA H100 80GB HBM3"}, {"sm_count", 132}, {"driver", "580.82.07"},
                {"cuda", "13.0"}}},
       {"measured", {{"tool", "gpuplan-bench 0.1.0"}, {"command", "gpuplan-bench --gpu h100-sxm --out x.json"},
                     {"date", "2025-01-01T00:00:00Z"}, {"host", "fake"}}},
-      {"gemm", {gemm("bf16", 4096, 620e12), gemm("bf16", 8192, 700e12), gemm("fp8", 8192, 1300e12)}},
-      {"memory_bandwidth", {bw("read", 1e9, 3.0e12), bw("copy", 1e9, 2.9e12), bw("write", 1e9, 3.1e12)}},
+      {"gemm", {gemm("bf16", 4096, 620e12), gemm("bf16", 8192, 700e12), gemm("tf32", 8192, 400e12),
+                gemm("fp8", 8192, 1300e12)}},
+      {"memory_bandwidth", {bw("read", 1e9, 3.0e12), bw("copy", 1e9, 2.9e12), bw("write", 1e9, 3.1e12),
+                            bw("l2_read", 16777216, 10e12), bw("h2d_pinned", 1e9, 50e9),
+                            bw("d2h_pageable", 1e9, 20e9)}},
       {"collectives", nlohmann::json::array({{{"op", "all_reduce"}, {"gpus", 8}, {"bytes", 1e9}, {"time_s", 0.01},
                                               {"algbw_bytes_per_s", 1e11}, {"busbw_bytes_per_s", 1.75e11}}})},
+      {"layers", nlohmann::json::array({{{"name", "llama3.1-8b"}, {"hidden", 4096}, {"heads", 32}, {"kv_heads", 8},
+                                         {"ffn", 14336}, {"seq", 2048}, {"batch", 1}, {"precision", "bf16"},
+                                         {"fwd_time_s", 0.002}, {"bwd_time_s", 0.004}, {"flops", 2.4e12},
+                                         {"flops_per_s", 4e14}}})},
   };
 }
 
@@ -47,13 +56,54 @@ std::string error_of(const nlohmann::json& doc) {
 TEST(Calibration, CeilingsAreTheBestMeasurements) {
   const CalibrationProfile p = parse_calibration(fake_profile(), "fake.json");
   EXPECT_EQ(p.gpu_id, "h100-sxm");
-  ASSERT_EQ(p.gemm.size(), 3u);
+  ASSERT_EQ(p.gemm.size(), 4u);
   EXPECT_DOUBLE_EQ(*p.peak_flops_per_s(Precision::bf16), 700e12);
+  EXPECT_DOUBLE_EQ(*p.peak_flops_per_s(Precision::tf32), 400e12);
   EXPECT_DOUBLE_EQ(*p.peak_flops_per_s(Precision::fp8), 1300e12);
   EXPECT_FALSE(p.peak_flops_per_s(Precision::fp16));
-  EXPECT_DOUBLE_EQ(*p.hbm_bw_bytes_per_s(), 3.0e12);  // read, not the 3.1 of write
+  // Read, not the 3.1 of write, nor the 10 TB/s of L2 or a host link.
+  EXPECT_DOUBLE_EQ(*p.hbm_bw_bytes_per_s(), 3.0e12);
   ASSERT_EQ(p.collectives.size(), 1u);
   EXPECT_EQ(p.collectives[0].gpus, 8);
+  ASSERT_EQ(p.layers.size(), 1u);
+  EXPECT_EQ(p.layers[0].shape.kv_heads, 8);
+  EXPECT_DOUBLE_EQ(p.layers[0].flops_per_s, 4e14);
+}
+
+TEST(Calibration, HbmBandwidthNeverComesFromL2OrHostLinks) {
+  auto doc = fake_profile();
+  doc["memory_bandwidth"] = {doc["memory_bandwidth"][3], doc["memory_bandwidth"][4], doc["memory_bandwidth"][5]};
+  const CalibrationProfile p = parse_calibration(doc, "fake.json");
+  EXPECT_EQ(p.memory_bandwidth.size(), 3u);
+  EXPECT_FALSE(p.hbm_bw_bytes_per_s());
+}
+
+TEST(Calibration, BusFactorsAreNcclTests) {
+  // doc/PERFORMANCE.md of nccl-tests: all_reduce 2(n−1)/n, the others (n−1)/n.
+  EXPECT_DOUBLE_EQ(collective_bus_factor("all_reduce", 8), 1.75);
+  EXPECT_DOUBLE_EQ(collective_bus_factor("all_gather", 8), 0.875);
+  EXPECT_DOUBLE_EQ(collective_bus_factor("reduce_scatter", 4), 0.75);
+  EXPECT_DOUBLE_EQ(collective_bus_factor("all_to_all", 2), 0.5);
+  EXPECT_DOUBLE_EQ(collective_bus_factor("all_reduce", 1), 0);
+}
+
+TEST(Calibration, ReadsSchemaOneWithoutTheAdditions) {
+  auto doc = fake_profile();
+  doc["schema"] = "gpuplan-calibration/1";
+  doc.erase("layers");
+  doc["memory_bandwidth"] = {doc["memory_bandwidth"][0], doc["memory_bandwidth"][1]};
+  const CalibrationProfile p = parse_calibration(doc, "old.json");
+  EXPECT_DOUBLE_EQ(*p.hbm_bw_bytes_per_s(), 3.0e12);
+  EXPECT_TRUE(p.layers.empty());
+
+  auto with_layers = doc;
+  with_layers["layers"] = fake_profile()["layers"];
+  EXPECT_NE(error_of(with_layers).find("layers: unknown key"), std::string::npos) << error_of(with_layers);
+  auto with_l2 = doc;
+  with_l2["memory_bandwidth"].push_back(fake_profile()["memory_bandwidth"][3]);
+  EXPECT_NE(error_of(with_l2).find("memory_bandwidth[2].op: 'l2_read' is not one of read, write, copy"),
+            std::string::npos)
+      << error_of(with_l2);
 }
 
 TEST(Calibration, WriterAndReaderRoundTrip) {
@@ -77,7 +127,28 @@ TEST(Calibration, UnknownKeysAndBadValuesNameTheKey) {
 
   doc = fake_profile();
   doc["memory_bandwidth"][0]["op"] = "scan";
-  EXPECT_NE(error_of(doc).find("memory_bandwidth[0].op: 'scan' is not one of read, write, copy"), std::string::npos);
+  EXPECT_NE(error_of(doc).find("memory_bandwidth[0].op: 'scan' is not one of read, write, copy, l2_read"),
+            std::string::npos)
+      << error_of(doc);
+
+  doc = fake_profile();
+  doc["collectives"][0]["busbw_bytes_per_s"] = 1e11;  // algbw, not busbw
+  EXPECT_NE(error_of(doc).find("collectives[0].busbw_bytes_per_s: 100000000000 does not match"), std::string::npos)
+      << error_of(doc);
+
+  doc = fake_profile();
+  doc["collectives"][0]["gpus"] = 1;
+  EXPECT_NE(error_of(doc).find("collectives[0].gpus: a collective needs at least 2 GPUs"), std::string::npos)
+      << error_of(doc);
+
+  doc = fake_profile();
+  doc["layers"][0]["flops_per_s"] = 5e14;
+  EXPECT_NE(error_of(doc).find("layers[0].flops_per_s: 500000000000000 does not match"), std::string::npos)
+      << error_of(doc);
+
+  doc = fake_profile();
+  doc["layers"][0]["heads"] = 0;
+  EXPECT_NE(error_of(doc).find("layers[0].heads: must be a whole number"), std::string::npos) << error_of(doc);
 
   doc = fake_profile();
   doc["memory_bandwidth"][2]["bw_bytes_per_s"] = 9e12;  // edited by hand: no longer matches its time
@@ -91,7 +162,9 @@ TEST(Calibration, UnknownKeysAndBadValuesNameTheKey) {
 
   doc = fake_profile();
   doc["schema"] = "gpuplan-calibration/0";
-  EXPECT_NE(error_of(doc).find("schema: 'gpuplan-calibration/0' is not"), std::string::npos) << error_of(doc);
+  EXPECT_NE(error_of(doc).find("schema: 'gpuplan-calibration/0' is not 'gpuplan-calibration/2' or"),
+            std::string::npos)
+      << error_of(doc);
 
   doc = fake_profile();
   doc["extra"] = true;
@@ -104,9 +177,11 @@ TEST(Calibration, OverridesOnlyWhatWasMeasured) {
   datasheet.dense_flops_per_s[index_of(Precision::bf16)] = 989.4e12;
   datasheet.dense_flops_per_s[index_of(Precision::fp16)] = 989.4e12;
   datasheet.dense_flops_per_s[index_of(Precision::fp8)] = 1978.9e12;
+  datasheet.dense_flops_per_s[index_of(Precision::tf32)] = 494.7e12;
   datasheet.memory_bw_bytes_per_s = 3.35e12;
   const Gpu calibrated = apply_calibration(datasheet, parse_calibration(fake_profile(), "fake.json"));
   EXPECT_DOUBLE_EQ(calibrated.dense(Precision::bf16), 700e12);
+  EXPECT_DOUBLE_EQ(calibrated.dense(Precision::tf32), 400e12);
   EXPECT_DOUBLE_EQ(calibrated.dense(Precision::fp8), 1300e12);
   EXPECT_DOUBLE_EQ(calibrated.dense(Precision::fp16), 989.4e12);  // not measured: datasheet stays
   EXPECT_DOUBLE_EQ(calibrated.memory_bw_bytes_per_s, 3.0e12);
@@ -137,7 +212,7 @@ TEST(Calibration, GpuCommandShowsDatasheetVsMeasured) {
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_DOUBLE_EQ(j["bf16_dense_flops_per_s"].get<double>(), 700e12);
   EXPECT_DOUBLE_EQ(j["hbm_bw_bytes_per_s"].get<double>(), 3.0e12);
-  EXPECT_EQ(j["calibration"]["overrides"].size(), 3u);
+  EXPECT_EQ(j["calibration"]["overrides"].size(), 4u);  // bf16, tf32, fp8, HBM
 
   r = testing::run({"gpu", "b200", "--calibration", file.string()});
   EXPECT_EQ(r.code, 2);

@@ -1,35 +1,81 @@
-// gpuplan-bench's sweep against a fake device: medians, FLOP and byte counts, a profile the
-// loader accepts, and no profile when a kernel is wrong.
+// gpuplan-bench's sweep against a fake device: medians, FLOP and byte counts, L2 sizes, bus
+// bandwidth, skips, a profile the loader accepts, and no profile when any result is wrong.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "calibration/measure.h"
+#include "catalog/catalog.h"
 #include "core/error.h"
 
 namespace gpuplan {
 namespace {
 
-// A device with a fixed 2 TB/s memory system and 500 TFLOP/s for every GEMM; the run times
-// carry one slow outlier (a clock ramp) that the median must ignore.
+constexpr double kMiB = 1024.0 * 1024.0;
+
+// A device with fixed figures: HBM 2 TB/s, L2 8 TB/s, host links 25 GB/s, every GEMM at 500
+// TFLOP/s, collectives at 100 GB/s bus bandwidth, a layer step of 1 ms forward and 2 ms
+// backward. The run times carry one slow outlier (a clock ramp) that the median must ignore.
 class FakeDevice final : public BenchDevice {
  public:
-  bool wrong_gemm = false;
-  BenchDeviceInfo info() const override { return {"Fake GPU", 100, "999.1", "13.0"}; }
-  Timing time_memory(const std::string& op, double bytes, int runs) override {
-    const double moved = op == "copy" ? 2 * bytes : bytes;
-    return timings(moved / 2e12, runs);
+  int compute_capability = 90;
+  int gpus = 4;
+  double l2_bytes = 50 * kMiB;
+  std::string wrong;  // "memory", "gemm", "collective", "layer_check", "layer": that result is wrong
+  std::vector<std::string> calls;
+  std::vector<double> collective_bytes_seen;
+
+  BenchDeviceInfo info() const override {
+    BenchDeviceInfo i;
+    i.name = "Fake GPU";
+    i.sm_count = 100;
+    i.driver = "999.1";
+    i.cuda = "13.0";
+    i.compute_capability = compute_capability;
+    i.l2_bytes = l2_bytes;
+    i.collective_gpus = gpus;
+    return i;
   }
-  Timing time_gemm(const std::string&, Precision, int m, int n, int k, int runs) override {
-    Timing t = timings(2.0 * m * n * k / 500e12, runs);
-    t.correct = !wrong_gemm;
+  Timing time_memory(const std::string& op, double bytes, int runs) override {
+    calls.push_back(op);
+    const double bw = op == "l2_read" ? 8e12 : op.find("2") != std::string::npos ? 25e9 : 2e12;
+    return timings(bandwidth_bytes_moved(op, bytes) / bw, runs, wrong == "memory");
+  }
+  Timing time_gemm(const std::string&, Precision precision, int m, int n, int k, int runs) override {
+    if (precision == Precision::fp8 && compute_capability < 89) {
+      Timing skip;
+      skip.skipped = "fp8 needs sm_89 or later";
+      return skip;
+    }
+    Timing t = timings(2.0 * m * n * k / 500e12, runs, wrong == "gemm");
     t.check = "max relative error 0.5 against the CPU reference";
+    return t;
+  }
+  Timing time_collective(const std::string& op, double bytes, int runs) override {
+    collective_bytes_seen.push_back(bytes);
+    return timings(bytes * collective_bus_factor(op, gpus) / 100e9, runs, wrong == "collective");
+  }
+  Timing check_layer(const LayerShape& shape) override {
+    calls.push_back("check " + shape.name);
+    Timing t;
+    t.correct = wrong != "layer_check";
+    t.check = "forward: RMS error 0.4";
+    return t;
+  }
+  LayerTiming time_layer(const LayerShape& shape, int runs) override {
+    calls.push_back("layer " + shape.name);
+    LayerTiming t;
+    t.correct = wrong != "layer";
+    t.check = "non-finite outputs";
+    t.fwd_times_s = timings(1e-3, runs, false).times_s;
+    t.bwd_times_s = timings(2e-3, runs, false).times_s;
     return t;
   }
 
  private:
-  static Timing timings(double time_s, int runs) {
+  static Timing timings(double time_s, int runs, bool wrong_result) {
     Timing t;
-    t.correct = true;
+    t.correct = !wrong_result;
+    t.check = "3 of 1000 words wrong";
     for (int run_idx = 0; run_idx < runs; ++run_idx) t.times_s.push_back(run_idx == 0 ? 10 * time_s : time_s);
     return t;
   }
@@ -45,6 +91,15 @@ CalibrationProfile header() {
   return h;
 }
 
+std::string error_of(FakeDevice& device, const SweepOptions& sweep) {
+  try {
+    measure_profile(device, sweep, header());
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
 TEST(Measure, MedianOfOddAndEvenCounts) {
   EXPECT_DOUBLE_EQ(median({3, 1, 2}), 2);
   EXPECT_DOUBLE_EQ(median({4, 1, 3, 2}), 2.5);
@@ -52,36 +107,119 @@ TEST(Measure, MedianOfOddAndEvenCounts) {
 
 TEST(Measure, SweepGivesTheFakeDevicesFiguresAndALoadableProfile) {
   FakeDevice device;
-  const CalibrationProfile p = measure_profile(device, default_sweep(true), header());
+  const Measurement m = measure_profile(device, default_sweep(true, default_catalog()), header());
+  const CalibrationProfile& p = m.profile;
   EXPECT_EQ(p.gpu_name, "Fake GPU");
+  EXPECT_TRUE(m.notes.empty());
   ASSERT_FALSE(p.memory_bandwidth.empty());
-  for (const auto& b : p.memory_bandwidth) EXPECT_NEAR(b.bw_bytes_per_s, 2e12, 1e3) << b.op;  // copy counted twice
+  for (const auto& b : p.memory_bandwidth) {
+    const double want = b.op == "l2_read" ? 8e12 : b.op.find('2') != std::string::npos ? 25e9 : 2e12;
+    EXPECT_NEAR(b.bw_bytes_per_s / want, 1, 1e-12) << b.op;  // a copy counted twice
+  }
   ASSERT_FALSE(p.gemm.empty());
   EXPECT_EQ(p.gemm.front().kernel, "wmma");
-  for (const auto& g : p.gemm) EXPECT_NEAR(g.flops_per_s, 500e12, 1e3);
+  for (const auto& g : p.gemm) EXPECT_NEAR(g.flops_per_s / 500e12, 1, 1e-12);
+  for (Precision precision : {Precision::fp32, Precision::tf32, Precision::bf16, Precision::fp16, Precision::fp8}) {
+    EXPECT_TRUE(p.peak_flops_per_s(precision)) << precision_name(precision);
+  }
+  ASSERT_EQ(p.collectives.size(), 8u);  // 4 ops × 2 sizes
+  for (const auto& c : p.collectives) {
+    EXPECT_EQ(c.gpus, 4);
+    EXPECT_NEAR(c.busbw_bytes_per_s / 100e9, 1, 1e-12) << c.op;
+    EXPECT_NEAR(c.algbw_bytes_per_s * c.time_s / c.bytes, 1, 1e-12);
+  }
+  ASSERT_EQ(p.layers.size(), 1u);
+  EXPECT_DOUBLE_EQ(p.layers[0].fwd_time_s, 1e-3);
+  EXPECT_DOUBLE_EQ(p.layers[0].bwd_time_s, 2e-3);
+  EXPECT_DOUBLE_EQ(p.layers[0].flops, layer_train_flops(p.layers[0].shape));
+  EXPECT_DOUBLE_EQ(p.layers[0].flops_per_s, p.layers[0].flops / 3e-3);
   // What gpuplan-bench writes, gpuplan reads.
   const CalibrationProfile back = parse_calibration(nlohmann::json::parse(calibration_json(p).dump()), "p.json");
-  EXPECT_NEAR(*back.peak_flops_per_s(Precision::bf16), 500e12, 1e3);
-  EXPECT_NEAR(*back.hbm_bw_bytes_per_s(), 2e12, 1e3);
+  EXPECT_NEAR(*back.peak_flops_per_s(Precision::bf16) / 500e12, 1, 1e-12);
+  EXPECT_NEAR(*back.hbm_bw_bytes_per_s() / 2e12, 1, 1e-12);
+  EXPECT_EQ(back.layers.size(), 1u);
+  EXPECT_EQ(back.collectives.size(), 8u);
 }
 
-TEST(Measure, AWrongKernelWritesNoProfile) {
+TEST(Measure, L2BuffersAreFractionsOfTheDevicesL2InWhole64KiBBlocks) {
   FakeDevice device;
-  device.wrong_gemm = true;
-  try {
-    measure_profile(device, default_sweep(true), header());
-    FAIL();
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("wrong result (max relative error 0.5"), std::string::npos) << e.what();
-  }
+  device.l2_bytes = 50 * kMiB + 1000;  // an odd size rounds down
+  SweepOptions s;
+  s.memory_ops.clear();
+  s.host_ops.clear();
+  s.l2_fractions = {0.125, 0.5};
+  s.runs = 3;
+  const Measurement m = measure_profile(device, s, header());
+  ASSERT_EQ(m.profile.memory_bandwidth.size(), 2u);
+  EXPECT_DOUBLE_EQ(m.profile.memory_bandwidth[0].bytes, 6.25 * kMiB);  // 100 blocks of 64 KiB
+  EXPECT_DOUBLE_EQ(m.profile.memory_bandwidth[1].bytes, 25 * kMiB);
+
+  device.l2_bytes = 0;
+  const Measurement none = measure_profile(device, s, header());
+  EXPECT_TRUE(none.profile.memory_bandwidth.empty());
+  ASSERT_EQ(none.notes.size(), 1u);
+  EXPECT_NE(none.notes[0].find("no L2 size"), std::string::npos);
 }
 
-TEST(Measure, FullSweepHoldsTheModelLayerShapes) {
-  const SweepOptions s = default_sweep(false);
-  const bool has_ffn = std::any_of(s.gemms.begin(), s.gemms.end(),
-                                   [](const GemmShape& g) { return g.n == 28672 && g.k == 4096; });
-  EXPECT_TRUE(has_ffn);
-  EXPECT_DOUBLE_EQ(s.memory_bytes.back(), 4096.0 * 1024 * 1024);
+TEST(Measure, CollectiveSizesAreWholeElementsPerRankAndBusbwFollowsNcclTests) {
+  FakeDevice device;
+  device.gpus = 3;
+  SweepOptions s;
+  s.memory_ops.clear();
+  s.host_ops.clear();
+  s.collective_bytes = {1000, 4};  // 1000 → 996 (83 fp32 per rank); 4 < 12 bytes: nothing to send
+  s.runs = 3;
+  const Measurement m = measure_profile(device, s, header());
+  ASSERT_EQ(m.profile.collectives.size(), 4u);
+  for (const auto& c : m.profile.collectives) {
+    EXPECT_DOUBLE_EQ(c.bytes, 996);
+    // busbw / algbw: all_reduce 2·2/3, the others 2/3.
+    EXPECT_NEAR(c.busbw_bytes_per_s / c.algbw_bytes_per_s, c.op == "all_reduce" ? 4.0 / 3 : 2.0 / 3, 1e-12);
+  }
+  EXPECT_EQ(device.collective_bytes_seen.size(), 4u);
+}
+
+TEST(Measure, OneGpuAndOldGpusSkipWithANote) {
+  FakeDevice device;
+  device.gpus = 1;
+  device.compute_capability = 80;
+  const Measurement m = measure_profile(device, default_sweep(true, default_catalog()), header());
+  EXPECT_TRUE(m.profile.collectives.empty());
+  EXPECT_FALSE(m.profile.peak_flops_per_s(Precision::fp8));
+  EXPECT_TRUE(m.profile.peak_flops_per_s(Precision::tf32));
+  ASSERT_EQ(m.notes.size(), 2u);  // once each, not once per shape
+  EXPECT_NE(m.notes[0].find("cublaslt fp8 GEMMs not measured: fp8 needs sm_89"), std::string::npos) << m.notes[0];
+  EXPECT_NE(m.notes[1].find("one GPU"), std::string::npos) << m.notes[1];
+}
+
+TEST(Measure, AWrongResultWritesNoProfile) {
+  for (const char* what : {"memory", "gemm", "collective", "layer"}) {
+    FakeDevice device;
+    device.wrong = what;
+    const std::string error = error_of(device, default_sweep(true, default_catalog()));
+    EXPECT_NE(error.find("wrong result ("), std::string::npos) << what << ": " << error;
+  }
+  FakeDevice device;
+  device.wrong = "gemm";
+  EXPECT_NE(error_of(device, default_sweep(true, default_catalog())).find("wrong result (max relative error 0.5"),
+            std::string::npos);
+}
+
+TEST(Measure, TheSmallLayerIsCheckedBeforeAnyLayerIsTimed) {
+  FakeDevice device;
+  const SweepOptions s = default_sweep(true, default_catalog());
+  measure_profile(device, s, header());
+  const auto check = std::find(device.calls.begin(), device.calls.end(), "check tiny-check");
+  const auto timed = std::find(device.calls.begin(), device.calls.end(), "layer 1b-class");
+  ASSERT_NE(check, device.calls.end());
+  EXPECT_LT(check, timed);
+
+  FakeDevice broken;
+  broken.wrong = "layer_check";
+  const std::string error = error_of(broken, s);
+  EXPECT_NE(error.find("transformer layer check on 'tiny-check' failed (forward: RMS error 0.4)"), std::string::npos)
+      << error;
+  EXPECT_EQ(std::count(broken.calls.begin(), broken.calls.end(), "layer 1b-class"), 0);
 }
 
 }  // namespace
