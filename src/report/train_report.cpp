@@ -36,7 +36,7 @@ std::string plan_summary(const Plan& p, const ModelSpec& m) {
   return s;
 }
 
-nlohmann::ordered_json plan_json(const Plan& p, const ModelSpec& m) {
+nlohmann::ordered_json plan_json(const Plan& p) {
   nlohmann::ordered_json j;
   j["tp"] = p.tp;
   j["pp"] = p.pp;
@@ -49,11 +49,17 @@ nlohmann::ordered_json plan_json(const Plan& p, const ModelSpec& m) {
   j["dp_shard"] = p.shard_group();
   j["micro_batch"] = p.micro_batch;
   j["global_batch"] = p.global_batch_seqs();
-  j["seq_len"] = seq_of(p, m);
+  j["seq_len"] = p.seq_len;
   j["recompute"] = recompute_name(p.recompute);
   j["precision"] = precision_name(p.precision);
   j["tp_comm_overlap"] = p.tp_comm_overlap;
   return j;
+}
+
+nlohmann::ordered_json plan_json(const Plan& p, const ModelSpec& m) {
+  Plan resolved = p;
+  resolved.seq_len = seq_of(p, m);
+  return plan_json(resolved);
 }
 
 static nlohmann::ordered_json memory_breakdown_json(const MemoryBreakdown& m) {

@@ -3,31 +3,10 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "report/train_report.h"
 
 namespace gpuplan {
 namespace {
-
-// The keys of `gpuplan train --json`'s plan (report/train_report.cpp plan_json), which needs
-// the model only to fill a zero seq_len; a sweep's plans always carry theirs.
-nlohmann::ordered_json plan_to_json(const Plan& p) {
-  nlohmann::ordered_json j;
-  j["tp"] = p.tp;
-  j["pp"] = p.pp;
-  j["vp"] = p.vp;
-  j["dp"] = p.dp;
-  j["cp"] = p.cp;
-  j["ep"] = p.ep;
-  j["sp"] = p.sp;
-  j["zero"] = p.zero;
-  j["dp_shard"] = p.shard_group();
-  j["micro_batch"] = p.micro_batch;
-  j["global_batch"] = p.global_batch_seqs();
-  j["seq_len"] = p.seq_len;
-  j["recompute"] = recompute_name(p.recompute);
-  j["precision"] = precision_name(p.precision);
-  j["tp_comm_overlap"] = p.tp_comm_overlap;
-  return j;
-}
 
 Plan plan_from_json(const nlohmann::json& j) {
   Plan p;
@@ -55,7 +34,7 @@ Plan plan_from_json(const nlohmann::json& j) {
 nlohmann::ordered_json row_to_json(const SweepPlanRow& r) {
   nlohmann::ordered_json j;
   j["rank"] = r.rank;
-  j["plan"] = plan_to_json(r.plan);
+  j["plan"] = plan_json(r.plan);  // the keys of `gpuplan train --json`
   j["score"] = r.score;
   j["step_time_s"] = r.step_time_s;
   j["tokens_per_s"] = r.tokens_per_s;
