@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/strings.h"
 #include "core/units.h"
 #include "report/table.h"
 
@@ -16,11 +17,15 @@ std::string ratio_text(double measured, double datasheet) {
 
 }  // namespace
 
-Gpu apply_calibration(const Gpu& datasheet, const CalibrationProfile& profile) {
-  if (profile.gpu_id != datasheet.id) {
-    throw Error(fmt::format("{}: measured on '{}' ({}), not on '{}'; measure this GPU with gpuplan-bench --gpu {}",
-                            profile.file, profile.gpu_id, profile.gpu_name, datasheet.id, datasheet.id));
+void check_profile_gpu(const Gpu& gpu, const CalibrationProfile& profile) {
+  if (to_lower(profile.gpu_id) != to_lower(gpu.id)) {
+    throw Error(fmt::format("{}: measured on '{}' ({}), not '{}'; measure this GPU with gpuplan-bench --gpu {}",
+                            profile.file, profile.gpu_id, profile.gpu_name, gpu.id, gpu.id));
   }
+}
+
+Gpu apply_calibration(const Gpu& datasheet, const CalibrationProfile& profile) {
+  check_profile_gpu(datasheet, profile);
   Gpu calibrated = datasheet;
   for (Precision p : kAllPrecisions) {
     if (const auto peak = profile.peak_flops_per_s(p)) calibrated.dense_flops_per_s[index_of(p)] = *peak;

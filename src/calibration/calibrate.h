@@ -16,6 +16,10 @@ namespace gpuplan {
 // Throws Error when the profile was measured on another GPU.
 Gpu apply_calibration(const Gpu& datasheet, const CalibrationProfile& profile);
 
+// Throws Error unless the profile was measured on `gpu` (ids compared case-insensitively),
+// naming both and the command that measures this one.
+void check_profile_gpu(const Gpu& gpu, const CalibrationProfile& profile);
+
 std::string calibration_compare_text(const Gpu& datasheet, const Gpu& calibrated, const CalibrationProfile& profile);
 nlohmann::ordered_json calibration_compare_json(const Gpu& datasheet, const Gpu& calibrated,
                                                 const CalibrationProfile& profile);

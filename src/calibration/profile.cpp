@@ -101,12 +101,30 @@ void check_consistent(JsonFields& f, const char* key, double stated, double deri
 
 double bandwidth_bytes_moved(const std::string& op, double bytes) { return op == "copy" ? 2 * bytes : bytes; }
 
+std::optional<CollectiveOp> profile_collective_op(const std::string& name) {
+  if (name == "all_reduce") return CollectiveOp::all_reduce;
+  if (name == "all_gather") return CollectiveOp::all_gather;
+  if (name == "reduce_scatter") return CollectiveOp::reduce_scatter;
+  if (name == "all_to_all") return CollectiveOp::all_to_all;
+  return std::nullopt;
+}
+
+std::string profile_collective_name(CollectiveOp op) {
+  switch (op) {
+    case CollectiveOp::all_reduce: return "all_reduce";
+    case CollectiveOp::all_gather: return "all_gather";
+    case CollectiveOp::reduce_scatter: return "reduce_scatter";
+    case CollectiveOp::all_to_all: return "all_to_all";
+    default: return "";
+  }
+}
+
+// nccl-tests' bus-bandwidth factors, as the cost model uses them.
 double collective_bus_factor(const std::string& op, int gpus) {
   GP_ASSERT(gpus >= 1, "a collective over no GPUs");
-  const double n = gpus;
-  if (op == "all_reduce") return 2 * (n - 1) / n;  // reduce-scatter then all-gather
-  GP_ASSERT(op == "all_gather" || op == "reduce_scatter" || op == "all_to_all", "unknown collective");
-  return (n - 1) / n;  // each rank receives (or sends) all but its own 1/n
+  const std::optional<CollectiveOp> o = profile_collective_op(op);
+  GP_ASSERT(o.has_value(), "unknown collective");
+  return busbw_factor(*o, gpus);
 }
 
 std::optional<double> CalibrationProfile::peak_flops_per_s(Precision p) const {

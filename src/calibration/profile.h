@@ -12,6 +12,7 @@
 
 #include "calibration/layer_shape.h"
 #include "core/precision.h"
+#include "cost/collective.h"
 
 namespace gpuplan {
 
@@ -58,6 +59,10 @@ struct CollectivePoint {
 // reduce_scatter and all_to_all (n−1)/n. The factor turns algbw into the bandwidth each link
 // carries, comparable across n and with the link's peak.
 double collective_bus_factor(const std::string& op, int gpus);
+// The profile's op names ("all_reduce", ...) and the cost model's ops: nullopt for a name the
+// profile does not use, "" for an op gpuplan-bench does not measure (broadcast, send/recv).
+std::optional<CollectiveOp> profile_collective_op(const std::string& name);
+std::string profile_collective_name(CollectiveOp op);
 
 // One transformer layer (layer_shape.h) timed forward and backward.
 struct LayerPoint {

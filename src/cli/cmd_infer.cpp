@@ -69,13 +69,11 @@ void setup_infer(CLI::App& cmd, CliContext& ctx) {
     const InferEstimate e = evaluate_inference(s.ctx, plan);
     if (o->flags.json) {
       auto j = infer_json(s.ctx, plan, e);
-      if (!o->flags.calibration.empty()) {
-        j["calibration"] = {{"profile", o->flags.calibration}, {"notes", s.calibration_notes}};
-      }
+      add_calibration_json(j, o->flags.calibration, s.calibration_notes);
       ctx.print_json(j);
     } else {
       ctx.out << infer_text(s.ctx, plan, e);
-      for (const std::string& n : s.calibration_notes) ctx.out << "calibration " << n << "\n";
+      ctx.out << calibration_text(s.calibration_notes);
     }
   });
 }
@@ -119,13 +117,11 @@ void setup_infer_search(CLI::App& cmd, CliContext& ctx) {
     const InferSearchResult r = infer_search(s.ctx, spec);
     if (o->flags.json) {
       auto j = infer_search_json(s.ctx, spec, r);
-      if (!o->flags.calibration.empty()) {
-        j["calibration"] = {{"profile", o->flags.calibration}, {"notes", s.calibration_notes}};
-      }
+      add_calibration_json(j, o->flags.calibration, s.calibration_notes);
       ctx.print_json(j);
     } else {
       ctx.out << infer_search_text(s.ctx, spec, r);
-      for (const std::string& n : s.calibration_notes) ctx.out << "calibration " << n << "\n";
+      ctx.out << calibration_text(s.calibration_notes);
     }
   });
 }

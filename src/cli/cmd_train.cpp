@@ -18,11 +18,11 @@ void setup_train(CLI::App& cmd, CliContext& ctx) {
     const Estimate e = evaluate(s.ctx, s.plan);
     if (flags->json) {
       auto j = train_json(s.ctx, s.plan, e);
-      if (!flags->calibration.empty()) j["calibration"] = {{"profile", flags->calibration}, {"notes", s.calibration_notes}};
+      add_calibration_json(j, flags->calibration, s.calibration_notes);
       ctx.print_json(j);
     } else {
       ctx.out << train_text(s.ctx, s.plan, e);
-      for (const std::string& n : s.calibration_notes) ctx.out << "calibration " << n << "\n";
+      ctx.out << calibration_text(s.calibration_notes);
     }
   });
 }

@@ -35,4 +35,14 @@ const ModelSpec& CliContext::resolve_model(const std::string& name_or_path, std:
 
 void CliContext::print_json(const nlohmann::ordered_json& value) { out << value.dump(2) << "\n"; }
 
+void add_calibration_json(nlohmann::ordered_json& j, const std::string& profile, const std::vector<std::string>& notes) {
+  if (!profile.empty()) j["calibration"] = {{"profile", profile}, {"notes", notes}};
+}
+
+std::string calibration_text(const std::vector<std::string>& notes) {
+  std::string s;
+  for (const std::string& n : notes) s += "calibration " + n + "\n";
+  return s;
+}
+
 }  // namespace gpuplan

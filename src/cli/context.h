@@ -37,4 +37,9 @@ class CliContext {
   Catalog catalog_;
 };
 
+// What --calibration changed (cost/calibration_scale.h), for the commands that take it: a
+// "calibration" object in their JSON (nothing without a profile) and a line per note in text.
+void add_calibration_json(nlohmann::ordered_json& j, const std::string& profile, const std::vector<std::string>& notes);
+std::string calibration_text(const std::vector<std::string>& notes);
+
 }  // namespace gpuplan

@@ -69,8 +69,7 @@ InferSetup make_infer_setup(CliContext& cli, const InferFlags& f) {
     s.ctx.calibration_gemm_scale = scale.gemm;
     s.ctx.calibration_attention_scale = scale.attention;
     s.ctx.calibration_bw_scale = scale.memory_bw;
-    for (const std::string& line : scale.applied) s.calibration_notes.push_back("applied: " + line);
-    for (const std::string& line : scale.skipped) s.calibration_notes.push_back("skipped: " + line);
+    s.calibration_notes = calibration_notes(scale);
   }
   return s;
 }

@@ -103,8 +103,7 @@ TrainSetup make_train_setup(CliContext& cli, const TrainFlags& f) {
   if (!f.calibration.empty()) {
     const CalibrationScale scale = calibration_scale(*gpu, load_calibration(f.calibration));
     apply_calibration_scale(s.ctx.device, scale);
-    for (const std::string& line : scale.applied) s.calibration_notes.push_back("applied: " + line);
-    for (const std::string& line : scale.skipped) s.calibration_notes.push_back("skipped: " + line);
+    s.calibration_notes = calibration_notes(scale);
   }
   s.plan = p;
   return s;

@@ -4,8 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "core/error.h"
-#include "core/strings.h"
+#include "calibration/calibrate.h"
 
 namespace gpuplan {
 namespace {
@@ -20,10 +19,7 @@ bool tensor_precision(Precision p) {
 }  // namespace
 
 CalibrationScale calibration_scale(const Gpu& gpu, const CalibrationProfile& profile) {
-  if (to_lower(profile.gpu_id) != to_lower(gpu.id)) {
-    throw Error(fmt::format("{}: profile measured on '{}', not '{}'; measure this GPU with gpuplan-bench --gpu {}",
-                            profile.file, profile.gpu_id, gpu.id, gpu.id));
-  }
+  check_profile_gpu(gpu, profile);
   CalibrationScale s;
   s.gemm.fill(1);
   bool have[kPrecisionCount] = {};
@@ -60,6 +56,13 @@ CalibrationScale calibration_scale(const Gpu& gpu, const CalibrationProfile& pro
                                     *bw / 1e9, 100 * *bw / gpu.memory_bw_bytes_per_s, gpu.id));
   }
   return s;
+}
+
+std::vector<std::string> calibration_notes(const CalibrationScale& scale) {
+  std::vector<std::string> notes;
+  for (const std::string& line : scale.applied) notes.push_back("applied: " + line);
+  for (const std::string& line : scale.skipped) notes.push_back("skipped: " + line);
+  return notes;
 }
 
 void apply_calibration_scale(RooflineDevice& device, const CalibrationScale& scale) {

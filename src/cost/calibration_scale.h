@@ -28,6 +28,9 @@ struct CalibrationScale {
 // Throws Error when the profile was measured on another GPU (naming both).
 CalibrationScale calibration_scale(const Gpu& gpu, const CalibrationProfile& profile);
 
+// "applied: ..." then "skipped: ..." lines, as the commands print them.
+std::vector<std::string> calibration_notes(const CalibrationScale& scale);
+
 // The device with the factors applied.
 void apply_calibration_scale(RooflineDevice& device, const CalibrationScale& scale);
 

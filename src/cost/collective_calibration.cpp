@@ -9,38 +9,11 @@
 #include "core/units.h"
 
 namespace gpuplan {
-namespace {
-
-// nccl-tests bus bandwidth factor: busbw = algbw × factor.
-double bus_factor(CollectiveOp op, int n) {
-  const double g = n;
-  if (n <= 1) return 1;
-  switch (op) {
-    case CollectiveOp::all_reduce: return 2 * (g - 1) / g;
-    case CollectiveOp::all_gather:
-    case CollectiveOp::reduce_scatter:
-    case CollectiveOp::all_to_all: return (g - 1) / g;
-    default: return 1;
-  }
-}
-
-}  // namespace
-
-std::string calibration_op_name(CollectiveOp op) {
-  switch (op) {
-    case CollectiveOp::all_reduce: return "all_reduce";
-    case CollectiveOp::all_gather: return "all_gather";
-    case CollectiveOp::reduce_scatter: return "reduce_scatter";
-    case CollectiveOp::all_to_all: return "all_to_all";
-    default: return "";
-  }
-}
-
 std::optional<CalibratedCollective> calibrated_collective(const CalibrationProfile& profile, CollectiveOp op,
                                                           int gpus, double bytes,
                                                           const std::function<double(double)>& model_time_s,
                                                           std::string& why) {
-  const std::string name = calibration_op_name(op);
+  const std::string name = profile_collective_name(op);
   if (name.empty()) {
     why = "gpuplan-bench does not measure this op";
     return std::nullopt;
@@ -86,7 +59,7 @@ std::optional<CalibratedCollective> calibrated_collective(const CalibrationProfi
       c.how = fmt::format("interpolated between measured {} and {}", format_bytes(a.bytes, true), format_bytes(b.bytes, true));
     }
   }
-  c.busbw_bytes_per_s = bytes / c.time_s * bus_factor(op, gpus);
+  c.busbw_bytes_per_s = bytes / c.time_s * busbw_factor(op, gpus);
   return c;
 }
 

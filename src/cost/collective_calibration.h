@@ -20,9 +20,6 @@ struct CalibratedCollective {
   std::string how;  // "interpolated between measured 16 MiB and 64 MiB", "model scaled from measured 1 GiB"
 };
 
-// The profile's name of an op ("all_reduce"); empty for ops gpuplan-bench does not measure.
-std::string calibration_op_name(CollectiveOp op);
-
 // nullopt (with `why` set) when the profile has no point for this op and GPU count.
 // `model_time_s(bytes)` is the uncalibrated estimate, used only outside the measured range.
 std::optional<CalibratedCollective> calibrated_collective(const CalibrationProfile& profile, CollectiveOp op,
