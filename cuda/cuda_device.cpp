@@ -1,5 +1,6 @@
-// BenchDevice over the CUDA runtime: the kernels of kernels.cu, host_copy.cpp, gemm_lt.cpp and
-// layer_bench.cpp on one device, and NCCL collectives over all ranks when there are any.
+// BenchDevice over the CUDA runtime: the kernels of kernels.cu, host_copy.cpp, gemm_lt.cpp,
+// layer_bench.cpp and step_bench.cpp on one device, and NCCL collectives over all ranks when
+// there are any.
 #include "cuda_device.h"
 
 #include <cuda_runtime.h>
@@ -11,6 +12,7 @@
 #include "cuda_util.h"
 #include "kernels.h"
 #include "layer_bench.h"
+#include "step_bench.h"
 
 namespace gpuplan::cuda {
 
@@ -80,6 +82,21 @@ class CudaBenchDevice final : public BenchDevice {
     select();
     LayerRun run = time_transformer_layer(shape, runs, next_seed());
     return {std::move(run.fwd_times_s), std::move(run.bwd_times_s), run.correct, std::move(run.check)};
+  }
+
+  Timing check_step(const StepShape& shape) override {
+    select();
+    StepRun run = check_training_step(shape, next_seed());
+    Timing t;
+    t.correct = run.correct;
+    t.check = std::move(run.check);
+    return t;
+  }
+
+  StepTiming time_step(const StepShape& shape, int runs) override {
+    select();
+    StepRun run = time_training_step(shape, runs, next_seed());
+    return {std::move(run.fwd_times_s), std::move(run.step_times_s), run.correct, std::move(run.check)};
   }
 
  private:

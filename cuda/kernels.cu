@@ -136,6 +136,8 @@ KernelRun run_memory(const std::string& op, std::size_t bytes, int runs, unsigne
   auto verify = [&](const unsigned* data) {
     GP_CUDA(cudaMemset(counter.ptr, 0, sizeof(unsigned long long)));
     verify_kernel<<<grid, block>>>(data, words, seed, counter.ptr);
+    // A verify kernel that never ran would leave the counter at 0: "no word wrong".
+    GP_CUDA(cudaGetLastError());
     unsigned long long wrong = 0;
     GP_CUDA(cudaMemcpy(&wrong, counter.ptr, sizeof(wrong), cudaMemcpyDeviceToHost));
     run.correct = wrong == 0;
@@ -145,6 +147,7 @@ KernelRun run_memory(const std::string& op, std::size_t bytes, int runs, unsigne
     // l2_read: enough passes per launch to read about 2 GiB, so launch overhead is noise.
     const int passes = op == "read" ? 1 : static_cast<int>(std::max<std::size_t>(1, (std::size_t(2) << 30) / bytes));
     fill_kernel<<<grid, block>>>(src.ptr, words, seed);
+    GP_CUDA(cudaGetLastError());
     unsigned long long expected = 0;  // the reference, summed on the host
     for (std::size_t i = 0; i < words; ++i) expected += word_value(i, seed);
     // Every run adds into one counter, zeroed once, so nothing but the kernel sits between the
@@ -171,6 +174,7 @@ KernelRun run_memory(const std::string& op, std::size_t bytes, int runs, unsigne
   } else if (op == "copy") {
     DeviceBuffer<unsigned> dst(words);
     fill_kernel<<<grid, block>>>(src.ptr, words, seed);
+    GP_CUDA(cudaGetLastError());
     GP_CUDA(cudaMemset(dst.ptr, 0xFF, words * sizeof(unsigned)));
     run.times_s = time_runs([&] {
       copy_kernel<<<grid, block>>>(reinterpret_cast<const uint4*>(src.ptr), reinterpret_cast<uint4*>(dst.ptr), vectors);

@@ -2,13 +2,13 @@
 // softmax); grid-stride loops over elements otherwise.
 #include <cuda_runtime.h>
 
-#include "cuda_util.h"
+#include "launch.h"
 #include "layer_kernels.h"
 
 namespace gpuplan::cuda {
 namespace {
 
-constexpr int kBlock = 256;
+constexpr int kBlock = kLaunchBlock;
 constexpr float kNormEps = 1e-5f;  // calibration/layer_reference.h's kLayerNormEps
 
 // Sum (or max) over the block; every thread gets the result. blockDim.x == kBlock.
@@ -56,8 +56,9 @@ __global__ void rmsnorm_backward_kernel(const Bf16* x, const Bf16* g, const floa
   const float r = rstd[row];
   const float c = r * r * r * dot / width;
   for (int i = threadIdx.x; i < width; i += kBlock) {
-    const float v = r * __bfloat162float(g[i]) * __bfloat162float(dy[base + i]) - c * __bfloat162float(x[base + i]) +
-                    __bfloat162float(dres[base + i]);
+    const float res = dres ? __bfloat162float(dres[base + i]) : 0.0f;
+    const float v =
+        r * __bfloat162float(g[i]) * __bfloat162float(dy[base + i]) - c * __bfloat162float(x[base + i]) + res;
     dx[base + i] = __float2bfloat16(v);
   }
 }
@@ -148,13 +149,6 @@ __global__ void swiglu_backward_kernel(const Bf16* gate_up, const Bf16* dact, Bf
     dgate_up[t * 2 * ffn + ffn + f] = __float2bfloat16(d * gate * s);
   }
 }
-
-unsigned elementwise_grid(std::size_t total) {
-  const std::size_t blocks = (total + kBlock - 1) / kBlock;
-  return static_cast<unsigned>(blocks < 65536 ? (blocks > 0 ? blocks : 1) : 65536);
-}
-
-void check_launch() { GP_CUDA(cudaGetLastError()); }
 
 }  // namespace
 

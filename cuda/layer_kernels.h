@@ -11,7 +11,8 @@ using Bf16 = __nv_bfloat16;
 
 // y = x / sqrt(mean(x²) + eps) · g per row; rstd keeps 1 / sqrt(mean(x²) + eps) for backward.
 void rmsnorm_forward(const Bf16* x, const Bf16* g, Bf16* y, float* rstd, int rows, int width);
-// dx = dres + rstd·g·dy − rstd³·x·Σ(g·dy·x)/width (dres: the gradient arriving by the residual).
+// dx = dres + rstd·g·dy − rstd³·x·Σ(g·dy·x)/width (dres: the gradient arriving by the residual;
+// null where there is none, as for a model's final norm).
 void rmsnorm_backward(const Bf16* x, const Bf16* g, const float* rstd, const Bf16* dy, const Bf16* dres, Bf16* dx,
                       int rows, int width);
 // dg[j] += Σ_rows dy·x·rstd (dg zeroed by the caller).

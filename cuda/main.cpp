@@ -54,13 +54,14 @@ gpuplan::SweepOptions collectives_only(const gpuplan::SweepOptions& full) {
 int main(int argc, char** argv) {
   using namespace gpuplan;
   CLI::App app{"gpuplan-bench: measure this GPU (HBM, L2 and host-link bandwidth, cuBLASLt and WMMA GEMMs, NCCL "
-               "collectives, a transformer layer) into a calibration profile"};
+               "collectives, a transformer layer, a training step) into a calibration profile"};
   std::string gpu_id;
   std::string out_path;
   int device = 0;
   bool quick = false;
   bool mpi = false;
   std::vector<std::string> layer_texts;
+  std::vector<std::string> step_texts;
   app.add_option("--gpu", gpu_id, "Catalog id of this GPU (see 'gpuplan gpus'), e.g. h100-sxm")->required();
   app.add_option("--out", out_path, "Write the profile here (default: print it)");
   app.add_option("--device", device, "CUDA device ordinal (default 0)");
@@ -68,6 +69,9 @@ int main(int argc, char** argv) {
   app.add_option("--layer", layer_texts,
                  "Time this transformer layer instead of the defaults: hidden,heads,kv_heads,ffn,seq,batch "
                  "(repeatable), e.g. 4096,32,8,14336,2048,1");
+  app.add_option("--step", step_texts,
+                 "Time this training step instead of the default: layers,hidden,heads,kv_heads,ffn,vocab,seq,batch "
+                 "(repeatable), e.g. 16,2048,32,8,8192,128256,2048,1");
   app.add_flag("--mpi", mpi,
                "Run under mpirun, one process per GPU across nodes: measures only the NCCL collectives over all "
                "ranks; rank 0 writes the profile (needs a build that found MPI)");
@@ -89,7 +93,7 @@ int main(int argc, char** argv) {
     const int devices = cuda::cuda_device_count();
     if (devices == 0) {
       std::cerr << "gpuplan-bench: no CUDA device\n";
-      return 3;
+      return fail(3);  // under mpirun, the ranks that have a GPU would wait for this one forever
     }
     if (device < 0 || device >= devices) throw Error(fmt::format("--device {}: this machine has {}", device, devices));
     CatalogOptions options;
@@ -100,9 +104,13 @@ int main(int argc, char** argv) {
       sweep.layers.clear();
       for (const std::string& text : layer_texts) sweep.layers.push_back(parse_layer_shape(text));
     }
+    if (!step_texts.empty()) {
+      sweep.steps.clear();
+      for (const std::string& text : step_texts) sweep.steps.push_back(parse_step_shape(text));
+    }
     CalibrationProfile header;
     header.gpu_id = gpu.id;
-    header.tool = "gpuplan-bench 0.2.0";
+    header.tool = "gpuplan-bench 0.3.0";
     header.command = command;
     header.date = utc_now();
     header.host = host_name();
@@ -133,6 +141,12 @@ int main(int argc, char** argv) {
     }
     auto bench = cuda::open_cuda_device(device, std::move(collectives), collective_note);
     if (writes_profile) std::cerr << fmt::format("gpuplan-bench: measuring {} ({}) ...\n", bench->info().name, gpu.id);
+    // The profile is filed under --gpu; a device with another SM count is another part (or a MIG
+    // slice), and its figures would calibrate the wrong GPU.
+    if (writes_profile && gpu.sm_count > 0 && bench->info().sm_count != gpu.sm_count) {
+      std::cerr << fmt::format("gpuplan-bench: warning: {} has {} SMs, the catalog's {} has {}; is --gpu right?\n",
+                               bench->info().name, bench->info().sm_count, gpu.id, gpu.sm_count);
+    }
     const Measurement measured = measure_profile(*bench, sweep, header);
     if (!writes_profile) return 0;
     for (const std::string& note : measured.notes) std::cerr << "gpuplan-bench: note: " << note << "\n";
@@ -140,7 +154,10 @@ int main(int argc, char** argv) {
     if (out_path.empty()) {
       std::cout << text;
     } else {
-      std::ofstream(out_path) << text;
+      std::ofstream file(out_path);
+      file << text;
+      file.close();
+      if (!file) throw Error(fmt::format("--out {}: cannot write the profile there", out_path));
       std::cerr << fmt::format("gpuplan-bench: wrote {}; check it with 'gpuplan gpu {} --calibration {}'\n", out_path,
                                gpu.id, out_path);
     }

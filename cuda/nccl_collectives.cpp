@@ -74,16 +74,16 @@ class NcclCollectives final : public Collectives {
     }
     const std::size_t send_count = op == CollectiveOp::all_gather ? chunk : count;
     const std::size_t recv_count = op == CollectiveOp::reduce_scatter ? chunk : count;
-    for (std::size_t idx = 0; idx < local_.size(); ++idx) {
-      LocalRank& r = local_[idx];
-      GP_CUDA(cudaSetDevice(r.device));
-      GP_CUDA(cudaMalloc(&r.send, send_count * sizeof(float)));
-      GP_CUDA(cudaMalloc(&r.recv, recv_count * sizeof(float)));
-      fill_collective_send(r.send, send_count, op, rank_of(idx), ranks_, seed, r.stream);
-      GP_CUDA(cudaMemsetAsync(r.recv, 0xFF, recv_count * sizeof(float), r.stream));  // NaN
-    }
     KernelRun result;
-    try {
+    try {  // a failed allocation on a later GPU frees the earlier ones' buffers too
+      for (std::size_t idx = 0; idx < local_.size(); ++idx) {
+        LocalRank& r = local_[idx];
+        GP_CUDA(cudaSetDevice(r.device));
+        GP_CUDA(cudaMalloc(&r.send, send_count * sizeof(float)));
+        GP_CUDA(cudaMalloc(&r.recv, recv_count * sizeof(float)));
+        fill_collective_send(r.send, send_count, op, rank_of(idx), ranks_, seed, r.stream);
+        GP_CUDA(cudaMemsetAsync(r.recv, 0xFF, recv_count * sizeof(float), r.stream));  // NaN
+      }
       for (int run_idx = 0; run_idx < kWarmupRuns; ++run_idx) launch(op, chunk, count);
       synchronize();
       for (int run_idx = 0; run_idx < runs; ++run_idx) result.times_s.push_back(timed_launch(op, chunk, count));

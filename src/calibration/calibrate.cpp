@@ -24,13 +24,17 @@ void check_profile_gpu(const Gpu& gpu, const CalibrationProfile& profile) {
   }
 }
 
+double hbm_min_buffer_bytes(const Gpu& gpu) { return 4 * gpu.l2_bytes.value_or(0); }
+
 Gpu apply_calibration(const Gpu& datasheet, const CalibrationProfile& profile) {
   check_profile_gpu(datasheet, profile);
   Gpu calibrated = datasheet;
   for (Precision p : kAllPrecisions) {
     if (const auto peak = profile.peak_flops_per_s(p)) calibrated.dense_flops_per_s[index_of(p)] = *peak;
   }
-  if (const auto bw = profile.hbm_bw_bytes_per_s()) calibrated.memory_bw_bytes_per_s = *bw;
+  if (const auto bw = profile.hbm_bw_bytes_per_s(hbm_min_buffer_bytes(datasheet))) {
+    calibrated.memory_bw_bytes_per_s = *bw;
+  }
   calibrated.notes = fmt::format("calibrated from {} ({}, {}, driver {})", profile.file, profile.date, profile.tool,
                                  profile.driver);
   return calibrated;
@@ -48,7 +52,7 @@ std::string calibration_compare_text(const Gpu& datasheet, const Gpu& calibrated
     table.add_row({fmt::format("{} dense TFLOP/s", precision_name(p)), fmt_number(datasheet.dense(p) / kTera, 1),
                    fmt_number(calibrated.dense(p) / kTera, 1), ratio_text(calibrated.dense(p), datasheet.dense(p))});
   }
-  if (profile.hbm_bw_bytes_per_s()) {
+  if (profile.hbm_bw_bytes_per_s(hbm_min_buffer_bytes(datasheet))) {
     table.add_row({"HBM TB/s", fmt_number(datasheet.memory_bw_bytes_per_s / kTera, 2),
                    fmt_number(calibrated.memory_bw_bytes_per_s / kTera, 2),
                    ratio_text(calibrated.memory_bw_bytes_per_s, datasheet.memory_bw_bytes_per_s)});
@@ -71,7 +75,7 @@ nlohmann::ordered_json calibration_compare_json(const Gpu& datasheet, const Gpu&
                               {"datasheet", datasheet.dense(p)},
                               {"measured", calibrated.dense(p)}});
   }
-  if (profile.hbm_bw_bytes_per_s()) {
+  if (profile.hbm_bw_bytes_per_s(hbm_min_buffer_bytes(datasheet))) {
     j["overrides"].push_back({{"figure", "hbm_bw_bytes_per_s"},
                               {"datasheet", datasheet.memory_bw_bytes_per_s},
                               {"measured", calibrated.memory_bw_bytes_per_s}});

@@ -15,32 +15,6 @@ using Matrix = std::vector<double>;
 
 std::size_t z(int v) { return static_cast<std::size_t>(v); }
 
-// y[rows, out] = x[rows, in] · wᵀ, w being [out, in].
-Matrix linear(const Matrix& x, const Matrix& w, std::size_t rows, std::size_t in, std::size_t out) {
-  GP_ASSERT(x.size() == rows * in && w.size() == out * in, "linear: sizes do not match the shape");
-  Matrix y(rows * out, 0.0);
-  for (std::size_t r = 0; r < rows; ++r) {
-    for (std::size_t o = 0; o < out; ++o) {
-      double acc = 0;
-      for (std::size_t i = 0; i < in; ++i) acc += x[r * in + i] * w[o * in + i];
-      y[r * out + o] = acc;
-    }
-  }
-  return y;
-}
-
-// RMSNorm (Zhang & Sennrich 2019), as in Llama: x / sqrt(mean(x²) + eps) · g.
-Matrix rmsnorm(const Matrix& x, const Matrix& g, std::size_t rows, std::size_t width) {
-  Matrix y(x.size());
-  for (std::size_t r = 0; r < rows; ++r) {
-    double sum_sq = 0;
-    for (std::size_t i = 0; i < width; ++i) sum_sq += x[r * width + i] * x[r * width + i];
-    const double rstd = 1 / std::sqrt(sum_sq / static_cast<double>(width) + kLayerNormEps);
-    for (std::size_t i = 0; i < width; ++i) y[r * width + i] = x[r * width + i] * rstd * g[i];
-  }
-  return y;
-}
-
 // Causal softmax attention over the packed [tokens, (heads + 2·kv_heads)·head_dim] projections.
 Matrix attention(const LayerShape& s, const Matrix& qkv) {
   const std::size_t d = z(s.head_dim()), heads = z(s.heads), kv = z(s.kv_heads), seq = z(s.seq);
@@ -76,30 +50,27 @@ Matrix attention(const LayerShape& s, const Matrix& qkv) {
   return out;
 }
 
-std::vector<double>& tensor_of(std::vector<double>& x, LayerWeights& w, LayerTensor which) {
+// The weight `which` names, of a const or mutable LayerWeights.
+template <typename Weights>
+auto& weight_of(Weights& w, LayerTensor which) {
   switch (which) {
-    case LayerTensor::x: return x;
     case LayerTensor::wqkv: return w.wqkv;
     case LayerTensor::wo: return w.wo;
     case LayerTensor::wgu: return w.wgu;
     case LayerTensor::wd: return w.wd;
     case LayerTensor::norm1: return w.norm1;
     case LayerTensor::norm2: return w.norm2;
+    case LayerTensor::x: break;
   }
-  GP_ASSERT(false, "unknown layer tensor");
+  GP_ASSERT(false, "the layer's input is not a weight");
+}
+
+std::vector<double>& tensor_of(std::vector<double>& x, LayerWeights& w, LayerTensor which) {
+  return which == LayerTensor::x ? x : weight_of(w, which);
 }
 
 const std::vector<double>& gradient_of(const LayerGradients& g, LayerTensor which) {
-  switch (which) {
-    case LayerTensor::x: return g.dx;
-    case LayerTensor::wqkv: return g.dw.wqkv;
-    case LayerTensor::wo: return g.dw.wo;
-    case LayerTensor::wgu: return g.dw.wgu;
-    case LayerTensor::wd: return g.dw.wd;
-    case LayerTensor::norm1: return g.dw.norm1;
-    case LayerTensor::norm2: return g.dw.norm2;
-  }
-  GP_ASSERT(false, "unknown layer tensor");
+  return which == LayerTensor::x ? g.dx : weight_of(g.dw, which);
 }
 
 double dot(const std::vector<double>& a, const std::vector<double>& b) {
@@ -109,6 +80,37 @@ double dot(const std::vector<double>& a, const std::vector<double>& b) {
 }
 
 }  // namespace
+
+// y[rows, out] = x[rows, in] · wᵀ, w being [out, in].
+std::vector<double> linear_reference(const std::vector<double>& x, const std::vector<double>& w, std::size_t rows,
+                                     std::size_t in, std::size_t out) {
+  GP_ASSERT(x.size() == rows * in && w.size() == out * in, "linear: sizes do not match the shape");
+  std::vector<double> y(rows * out, 0.0);
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t o = 0; o < out; ++o) {
+      double acc = 0;
+      for (std::size_t i = 0; i < in; ++i) acc += x[r * in + i] * w[o * in + i];
+      y[r * out + o] = acc;
+    }
+  }
+  return y;
+}
+
+// RMSNorm (Zhang & Sennrich 2019), as in Llama: x / sqrt(mean(x²) + eps) · g.
+std::vector<double> rmsnorm_reference(const std::vector<double>& x, const std::vector<double>& g, std::size_t rows,
+                                      std::size_t width) {
+  std::vector<double> y(x.size());
+  for (std::size_t r = 0; r < rows; ++r) {
+    double sum_sq = 0;
+    for (std::size_t i = 0; i < width; ++i) sum_sq += x[r * width + i] * x[r * width + i];
+    const double rstd = 1 / std::sqrt(sum_sq / static_cast<double>(width) + kLayerNormEps);
+    for (std::size_t i = 0; i < width; ++i) y[r * width + i] = x[r * width + i] * rstd * g[i];
+  }
+  return y;
+}
+
+std::vector<double>& layer_weight(LayerWeights& w, LayerTensor which) { return weight_of(w, which); }
+const std::vector<double>& layer_weight(const LayerWeights& w, LayerTensor which) { return weight_of(w, which); }
 
 const char* layer_tensor_name(LayerTensor t) {
   switch (t) {
@@ -127,10 +129,11 @@ std::vector<double> layer_forward_reference(const LayerShape& s, const std::vect
   const std::size_t tokens = z(s.seq) * z(s.batch), hidden = z(s.hidden), ffn = z(s.ffn);
   const std::size_t q_width = z(s.heads) * z(s.head_dim());
   const std::size_t qkv_width = q_width + 2 * z(s.kv_heads) * z(s.head_dim());
-  const Matrix qkv = linear(rmsnorm(x, w.norm1, tokens, hidden), w.wqkv, tokens, hidden, qkv_width);
-  Matrix h1 = linear(attention(s, qkv), w.wo, tokens, q_width, hidden);
+  const Matrix qkv = linear_reference(rmsnorm_reference(x, w.norm1, tokens, hidden), w.wqkv, tokens, hidden, qkv_width);
+  Matrix h1 = linear_reference(attention(s, qkv), w.wo, tokens, q_width, hidden);
   for (std::size_t i = 0; i < h1.size(); ++i) h1[i] += x[i];
-  const Matrix gate_up = linear(rmsnorm(h1, w.norm2, tokens, hidden), w.wgu, tokens, hidden, 2 * ffn);
+  const Matrix gate_up =
+      linear_reference(rmsnorm_reference(h1, w.norm2, tokens, hidden), w.wgu, tokens, hidden, 2 * ffn);
   Matrix act(tokens * ffn);
   for (std::size_t t = 0; t < tokens; ++t) {
     for (std::size_t f = 0; f < ffn; ++f) {
@@ -138,7 +141,7 @@ std::vector<double> layer_forward_reference(const LayerShape& s, const std::vect
       act[t * ffn + f] = gate / (1 + std::exp(-gate)) * gate_up[t * 2 * ffn + ffn + f];  // SiLU(gate) · up
     }
   }
-  Matrix out = linear(act, w.wd, tokens, ffn, hidden);
+  Matrix out = linear_reference(act, w.wd, tokens, ffn, hidden);
   for (std::size_t i = 0; i < out.size(); ++i) out[i] += h1[i];
   return out;
 }

@@ -4,6 +4,7 @@
 // finite differences of the reference, so no second, hand-written backward pass is trusted).
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,16 @@ inline constexpr LayerTensor kAllLayerTensors[] = {LayerTensor::x,  LayerTensor:
                                                    LayerTensor::wgu, LayerTensor::wd,    LayerTensor::norm1,
                                                    LayerTensor::norm2};
 const char* layer_tensor_name(LayerTensor t);
+// The weight tensor `which` names; LayerTensor::x is the input, not a weight.
+std::vector<double>& layer_weight(LayerWeights& w, LayerTensor which);
+const std::vector<double>& layer_weight(const LayerWeights& w, LayerTensor which);
+
+// The building blocks, shared with the training step's reference (step_reference.h):
+// y[rows, out] = x[rows, in] · wᵀ for w [out, in]; and RMSNorm per row, x / sqrt(mean(x²) + eps) · g.
+std::vector<double> linear_reference(const std::vector<double>& x, const std::vector<double>& w, std::size_t rows,
+                                     std::size_t in, std::size_t out);
+std::vector<double> rmsnorm_reference(const std::vector<double>& x, const std::vector<double>& g, std::size_t rows,
+                                      std::size_t width);
 
 // d/dε of loss(θ + ε·direction in tensor `which`) at ε = 0, by a central difference of step
 // `step`, where loss = Σ out · dout (so dout is the output gradient the backward pass gets).

@@ -1,7 +1,6 @@
 #include "calibration/layer_shape.h"
 
 #include <sstream>
-#include <vector>
 
 #include <fmt/format.h>
 
@@ -63,7 +62,8 @@ std::string layer_shape_problem(const LayerShape& s) {
   return "";
 }
 
-LayerShape parse_layer_shape(const std::string& text) {
+std::vector<int> parse_flag_sizes(const std::string& flag, const std::string& text, std::size_t count,
+                                  const char* count_word, const char* fields, const char* example) {
   std::vector<int> sizes;
   std::stringstream in(text);
   std::string item;
@@ -76,15 +76,19 @@ LayerShape parse_layer_shape(const std::string& text) {
       used = 0;
     }
     if (used == 0 || used != item.size()) {
-      throw Error(fmt::format("--layer '{}': '{}' is not a whole number; want hidden,heads,kv_heads,ffn,seq,batch", text,
-                              item));
+      throw Error(fmt::format("{} '{}': '{}' is not a whole number; want {}", flag, text, item, fields));
     }
     sizes.push_back(value);
   }
-  if (sizes.size() != 6) {
-    throw Error(fmt::format("--layer '{}': want six numbers, hidden,heads,kv_heads,ffn,seq,batch (e.g. "
-                            "4096,32,8,14336,2048,1)", text));
+  if (sizes.size() != count) {
+    throw Error(fmt::format("{} '{}': want {} numbers, {} (e.g. {})", flag, text, count_word, fields, example));
   }
+  return sizes;
+}
+
+LayerShape parse_layer_shape(const std::string& text) {
+  const std::vector<int> sizes = parse_flag_sizes("--layer", text, 6, "six", "hidden,heads,kv_heads,ffn,seq,batch",
+                                                  "4096,32,8,14336,2048,1");
   LayerShape s{fmt::format("custom-{}", text), sizes[0], sizes[1], sizes[2], sizes[3], sizes[4], sizes[5]};
   if (const std::string problem = layer_shape_problem(s); !problem.empty()) {
     throw Error(fmt::format("--layer '{}': {}", text, problem));

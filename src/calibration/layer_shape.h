@@ -3,7 +3,9 @@
 // model's convention, so a measured layer and a predicted one count the same work.
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <vector>
 
 #include "workload/model.h"
 
@@ -41,5 +43,11 @@ std::string layer_shape_problem(const LayerShape& shape);
 
 // "hidden,heads,kv_heads,ffn,seq,batch" as typed after --layer; throws Error naming the problem.
 LayerShape parse_layer_shape(const std::string& text);
+
+// The comma-separated whole numbers typed after `flag` (--layer, --step): exactly `count` of
+// them (`count_word` spells it in the message), else Error naming the flag, the text, the bad
+// item, `fields` ("hidden,heads,...") and an example.
+std::vector<int> parse_flag_sizes(const std::string& flag, const std::string& text, std::size_t count,
+                                  const char* count_word, const char* fields, const char* example);
 
 }  // namespace gpuplan

@@ -30,6 +30,7 @@ class Sweeper {
     gemms();
     collectives();
     layers();
+    steps();
   }
 
  private:
@@ -147,6 +148,38 @@ class Sweeper {
       l.flops = layer_train_flops(shape);
       l.flops_per_s = l.flops / (l.fwd_time_s + l.bwd_time_s);
       out_.profile.layers.push_back(l);
+    }
+  }
+
+  static void require_runnable(const StepShape& shape) {
+    if (const std::string problem = step_shape_problem(shape); !problem.empty()) {
+      throw Error(fmt::format("training step '{}': {}", shape.name(), problem));
+    }
+  }
+
+  void steps() {
+    if (sweep_.steps.empty()) return;
+    require_runnable(sweep_.step_check);
+    // As for the layer: a step that computes the wrong thing is not timed at all.
+    const Timing check = device_.check_step(sweep_.step_check);
+    if (!check.correct) {
+      throw Error(fmt::format("training step check on '{}' failed ({}); no profile written", sweep_.step_check.name(),
+                              check.check));
+    }
+    for (const StepShape& shape : sweep_.steps) {
+      require_runnable(shape);
+      StepTiming t = device_.time_step(shape, sweep_.runs);
+      const std::string what = fmt::format("training step '{}'", shape.name());
+      if (!t.correct) throw Error(fmt::format("{} gave a wrong result ({}); no profile written", what, t.check));
+      if (t.fwd_times_s.empty() || t.step_times_s.empty()) throw Error(fmt::format("{} returned no timings", what));
+      StepPoint p;
+      p.shape = shape;
+      p.precision = Precision::bf16;
+      p.fwd_time_s = median(std::move(t.fwd_times_s));
+      p.step_time_s = median(std::move(t.step_times_s));
+      p.flops = step_train_flops(shape);
+      p.flops_per_s = p.flops / p.step_time_s;
+      out_.profile.steps.push_back(p);
     }
   }
 

@@ -8,6 +8,7 @@
 
 #include "calibration/layer_shape.h"
 #include "calibration/profile.h"
+#include "calibration/step_shape.h"
 #include "catalog/catalog.h"
 
 namespace gpuplan {
@@ -39,6 +40,13 @@ struct LayerTiming {
   std::string check;
 };
 
+struct StepTiming {
+  std::vector<double> fwd_times_s;   // forward alone: embedding to loss
+  std::vector<double> step_times_s;  // the whole step: forward, backward, AdamW
+  bool correct = false;
+  std::string check;
+};
+
 class BenchDevice {
  public:
   virtual ~BenchDevice() = default;
@@ -57,6 +65,13 @@ class BenchDevice {
   virtual Timing check_layer(const LayerShape& shape) = 0;
   // Forward and backward timed separately (bf16); the outputs checked to be all finite.
   virtual LayerTiming time_layer(const LayerShape& shape, int runs) = 0;
+  // One training step on a small shape, not timed: the loss against a CPU double reference,
+  // the gradients against finite differences of that reference, and the AdamW update against
+  // the CPU formula.
+  virtual Timing check_step(const StepShape& shape) = 0;
+  // Forward alone and whole steps timed (bf16 GEMMs, fp32 master weights and AdamW state);
+  // every buffer checked to be finite after.
+  virtual StepTiming time_step(const StepShape& shape, int runs) = 0;
 };
 
 struct GemmShape {
@@ -76,6 +91,8 @@ struct SweepOptions {
   std::vector<double> collective_bytes;
   LayerShape layer_check;          // checked against the CPU before any layer is timed
   std::vector<LayerShape> layers;  // timed
+  StepShape step_check;            // checked against the CPU before any step is timed
+  std::vector<StepShape> steps;    // timed
   int runs = 20;
 };
 
@@ -89,7 +106,8 @@ inline constexpr int kSweepModelTokens = 8192;
 std::vector<GemmShape> model_gemm_shapes(const ModelSpec& model, int tokens, Precision precision);
 
 // The default sweep (docs/calibration.md); `quick` is a seconds-long subset. Model GEMM
-// shapes (kSweepModels) and the default timed layer (llama3.1-8b) come from the catalog's zoo.
+// shapes (kSweepModels) and the default timed layer (llama3.1-8b) come from the catalog's zoo;
+// the timed training step is a 1B-class stack (Llama-3.2-1B's shape, untied).
 SweepOptions default_sweep(bool quick, const Catalog& catalog);
 
 double median(std::vector<double> values);

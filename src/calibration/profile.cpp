@@ -97,6 +97,14 @@ void check_consistent(JsonFields& f, const char* key, double stated, double deri
   }
 }
 
+// A "precision" key: a name parse_precision knows.
+Precision read_precision(JsonFields& f) {
+  const std::string name = f.text("precision");
+  const auto parsed = parse_precision(name);
+  if (!parsed) f.fail("precision", fmt::format("unknown precision '{}'", name));
+  return *parsed;
+}
+
 }  // namespace
 
 double bandwidth_bytes_moved(const std::string& op, double bytes) { return op == "copy" ? 2 * bytes : bytes; }
@@ -135,10 +143,12 @@ std::optional<double> CalibrationProfile::peak_flops_per_s(Precision p) const {
   return best;
 }
 
-std::optional<double> CalibrationProfile::hbm_bw_bytes_per_s() const {
+std::optional<double> CalibrationProfile::hbm_bw_bytes_per_s(double min_buffer_bytes) const {
   std::optional<double> best;
   for (const BandwidthPoint& b : memory_bandwidth) {
-    if (b.op == "read" || b.op == "copy") best = std::max(best.value_or(0.0), b.bw_bytes_per_s);
+    if ((b.op == "read" || b.op == "copy") && b.bytes >= min_buffer_bytes) {
+      best = std::max(best.value_or(0.0), b.bw_bytes_per_s);
+    }
   }
   return best;
 }
@@ -148,11 +158,12 @@ CalibrationProfile parse_calibration(const nlohmann::json& doc, const std::strin
   p.file = file;
   JsonFields top(doc, file, "");
   const std::string schema = top.text("schema");
-  if (schema != kCalibrationSchema && schema != kCalibrationSchemaV1) {
-    top.fail("schema", fmt::format("'{}' is not '{}' or '{}' (written by a different gpuplan-bench?)", schema,
-                                   kCalibrationSchema, kCalibrationSchemaV1));
+  if (schema != kCalibrationSchema && schema != kCalibrationSchemaV2 && schema != kCalibrationSchemaV1) {
+    top.fail("schema", fmt::format("'{}' is not '{}', '{}' or '{}' (written by a different gpuplan-bench?)", schema,
+                                   kCalibrationSchema, kCalibrationSchemaV2, kCalibrationSchemaV1));
   }
   const bool v1 = schema == kCalibrationSchemaV1;
+  const bool v3 = schema == kCalibrationSchema;
   {
     JsonFields gpu = top.sub("gpu");
     p.gpu_id = gpu.text("id");
@@ -173,10 +184,7 @@ CalibrationProfile parse_calibration(const nlohmann::json& doc, const std::strin
   top.array("gemm", [&](JsonFields& f) {
     GemmPoint g;
     g.kernel = f.one_of("kernel", {"cublaslt", "wmma"});
-    const std::string precision = f.text("precision");
-    const auto parsed = parse_precision(precision);
-    if (!parsed) f.fail("precision", fmt::format("unknown precision '{}'", precision));
-    g.precision = *parsed;
+    g.precision = read_precision(f);
     g.m = f.positive("m");
     g.n = f.positive("n");
     g.k = f.positive("k");
@@ -220,16 +228,34 @@ CalibrationProfile parse_calibration(const nlohmann::json& doc, const std::strin
       l.shape.ffn = f.count("ffn");
       l.shape.seq = f.count("seq");
       l.shape.batch = f.count("batch");
-      const std::string precision = f.text("precision");
-      const auto parsed = parse_precision(precision);
-      if (!parsed) f.fail("precision", fmt::format("unknown precision '{}'", precision));
-      l.precision = *parsed;
+      l.precision = read_precision(f);
       l.fwd_time_s = f.positive("fwd_time_s");
       l.bwd_time_s = f.positive("bwd_time_s");
       l.flops = f.positive("flops");
       l.flops_per_s = f.positive("flops_per_s");
       check_consistent(f, "flops_per_s", l.flops_per_s, l.flops / (l.fwd_time_s + l.bwd_time_s));
       p.layers.push_back(l);
+    });
+  }
+  if (v3) {
+    top.array("steps", [&](JsonFields& f) {
+      StepPoint st;
+      st.shape.layer.name = f.text("name");
+      st.shape.layers = f.count("layers");
+      st.shape.layer.hidden = f.count("hidden");
+      st.shape.layer.heads = f.count("heads");
+      st.shape.layer.kv_heads = f.count("kv_heads");
+      st.shape.layer.ffn = f.count("ffn");
+      st.shape.vocab = f.count("vocab");
+      st.shape.layer.seq = f.count("seq");
+      st.shape.layer.batch = f.count("batch");
+      st.precision = read_precision(f);
+      st.fwd_time_s = f.positive("fwd_time_s");
+      st.step_time_s = f.positive("step_time_s");
+      st.flops = f.positive("flops");
+      st.flops_per_s = f.positive("flops_per_s");
+      check_consistent(f, "flops_per_s", st.flops_per_s, st.flops / st.step_time_s);
+      p.steps.push_back(st);
     });
   }
   top.finish();
@@ -279,6 +305,15 @@ nlohmann::ordered_json calibration_json(const CalibrationProfile& p) {
                            {"batch", l.shape.batch}, {"precision", precision_name(l.precision)},
                            {"fwd_time_s", l.fwd_time_s}, {"bwd_time_s", l.bwd_time_s}, {"flops", l.flops},
                            {"flops_per_s", l.flops_per_s}});
+  }
+  j["steps"] = nlohmann::ordered_json::array();
+  for (const StepPoint& st : p.steps) {
+    const LayerShape& l = st.shape.layer;
+    j["steps"].push_back({{"name", l.name}, {"layers", st.shape.layers}, {"hidden", l.hidden}, {"heads", l.heads},
+                          {"kv_heads", l.kv_heads}, {"ffn", l.ffn}, {"vocab", st.shape.vocab}, {"seq", l.seq},
+                          {"batch", l.batch}, {"precision", precision_name(st.precision)},
+                          {"fwd_time_s", st.fwd_time_s}, {"step_time_s", st.step_time_s}, {"flops", st.flops},
+                          {"flops_per_s", st.flops_per_s}});
   }
   return j;
 }

@@ -1,7 +1,7 @@
 // A calibration profile: what gpuplan-bench measured on one GPU (GEMM throughput by shape and
-// precision, memory, L2 and host-link bandwidth by size, collective bus bandwidth by size, and
-// whole transformer layers), read strictly from JSON (docs/calibration.md). Profiles are
-// written by gpuplan-bench, never by hand.
+// precision, memory, L2 and host-link bandwidth by size, collective bus bandwidth by size,
+// whole transformer layers, and whole training steps), read strictly from JSON
+// (docs/calibration.md). Profiles are written by gpuplan-bench, never by hand.
 #pragma once
 
 #include <optional>
@@ -11,13 +11,16 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "calibration/layer_shape.h"
+#include "calibration/step_shape.h"
 #include "core/precision.h"
 #include "cost/collective.h"
 
 namespace gpuplan {
 
-// /2 added L2 and host-link bandwidth ops and layers[]; /1 files (without them) still load.
-inline constexpr const char* kCalibrationSchema = "gpuplan-calibration/2";
+// /2 added L2 and host-link bandwidth ops and layers[]; /3 added steps[]. /2 and /1 files
+// (without them) still load.
+inline constexpr const char* kCalibrationSchema = "gpuplan-calibration/3";
+inline constexpr const char* kCalibrationSchemaV2 = "gpuplan-calibration/2";
 inline constexpr const char* kCalibrationSchemaV1 = "gpuplan-calibration/1";
 
 // One timed GEMM: C[m,n] = A[m,k] · B[k,n], 2·m·n·k FLOPs.
@@ -74,6 +77,17 @@ struct LayerPoint {
   double flops_per_s = 0;  // flops / (fwd_time_s + bwd_time_s)
 };
 
+// One training step (step_shape.h) timed end to end: embedding, layers, LM head and loss,
+// backward, and the AdamW update of every parameter.
+struct StepPoint {
+  StepShape shape;
+  Precision precision = Precision::bf16;  // of the GEMMs; master weights and moments are fp32
+  double fwd_time_s = 0;   // median of forward alone (to the loss)
+  double step_time_s = 0;  // median of the whole step
+  double flops = 0;        // step_train_flops(shape): forward + backward
+  double flops_per_s = 0;  // flops / step_time_s
+};
+
 struct CalibrationProfile {
   std::string file;  // where it was read from, for messages
   // The GPU it was measured on.
@@ -91,17 +105,19 @@ struct CalibrationProfile {
   std::vector<BandwidthPoint> memory_bandwidth;
   std::vector<CollectivePoint> collectives;
   std::vector<LayerPoint> layers;
+  std::vector<StepPoint> steps;
 
   // The best measured GEMM throughput for a precision: the achievable peak. nullopt = not measured.
   std::optional<double> peak_flops_per_s(Precision p) const;
   // The best measured read or copy bandwidth: the achievable HBM bandwidth (never l2_read or a
-  // host link, which measure other paths).
-  std::optional<double> hbm_bw_bytes_per_s() const;
+  // host link, which measure other paths). Only buffers of at least `min_buffer_bytes` count:
+  // a read over a buffer that fits in L2 measures the L2 (hbm_min_buffer_bytes, calibrate.h).
+  std::optional<double> hbm_bw_bytes_per_s(double min_buffer_bytes = 0) const;
 };
 
 // Strict: a missing key, an unknown key, a wrong type or a non-positive figure throws Error
-// naming the file and the key path ("gemm[2].flops_per_s"). Reads schema /2 and /1 (in which
-// the /2 additions are unknown, and so errors).
+// naming the file and the key path ("gemm[2].flops_per_s"). Reads schema /3, /2 and /1 (in
+// which the later additions are unknown, and so errors).
 CalibrationProfile parse_calibration(const nlohmann::json& doc, const std::string& file);
 CalibrationProfile load_calibration(const std::string& path);
 // The JSON gpuplan-bench writes; parse_calibration(calibration_json(p)) == p.

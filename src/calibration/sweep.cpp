@@ -1,5 +1,6 @@
-// The default sweep of gpuplan-bench: sizes, precisions, and the GEMM and layer shapes of zoo
-// models, derived with the same op builder the training evaluator costs (workload/ops.h).
+// The default sweep of gpuplan-bench: sizes, precisions, the GEMM and layer shapes of zoo
+// models, derived with the same op builder the training evaluator costs (workload/ops.h), and
+// the training step.
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -84,6 +85,16 @@ SweepOptions default_sweep(bool quick, const Catalog& catalog) {
     s.layers = {one_b};
   } else {
     s.layers = {layer_shape_of(catalog.model("llama3.1-8b"), 2048, 1), one_b};
+  }
+  // A tiny step checked against the CPU first (2 layers of the tiny layer, vocabulary 512),
+  // then a 1B-class training step: Llama-3.2-1B's 16 layers, hidden 2048, 32 heads, 8 KV
+  // heads, FFN 8192, vocabulary 128256, untied (quick: 2 of its layers at seq 512, vocabulary
+  // 32000).
+  s.step_check = {{"tiny-step-check", 128, 4, 2, 256, 64, 2}, 2, 512};
+  if (quick) {
+    s.steps = {{{"1b-class-2-layers", 2048, 32, 8, 8192, 512, 1}, 2, 32000}};
+  } else {
+    s.steps = {{{"1b-class", 2048, 32, 8, 8192, 2048, 1}, 16, 128256}};
   }
   s.runs = quick ? 5 : 20;
   return s;

@@ -43,6 +43,12 @@ struct Gpu {
   // 0 = no reference measurement.
   PerPrecision achievable_flops_per_s{};
   PerPrecision fp16_acc_dense_flops_per_s{};
+  // HBM bandwidth a STREAM-like kernel reached on a reference unit ([achievable_memory_bw]), and
+  // the op it was measured with: "read" (bytes read) or "copy" (bytes read + bytes written,
+  // STREAM's convention). Like achievable_flops_per_s it is not planned with: a calibration
+  // profile's best point of the same op is compared with it. 0 = no reference measurement.
+  double achievable_memory_bw_bytes_per_s = 0;
+  std::string achievable_memory_bw_op;
 
   double memory_bytes = 0;         // vendor capacity (as labelled)
   double usable_memory_bytes = 0;  // what software sees (B200: 180 of 192 GB)

@@ -108,6 +108,25 @@ Gpu parse_gpu(Fields& top) {
   note_provenance(gpu, memory, "memory");
   memory.finish();
 
+  // A measured reference, so never the datasheet's source: the section names its own.
+  if (auto ref = top.opt_sub("achievable_memory_bw")) {
+    gpu.achievable_memory_bw_bytes_per_s = ref->pos("tb_per_s") * kTera;
+    gpu.achievable_memory_bw_op = ref->str("op");
+    if (gpu.achievable_memory_bw_op != "read" && gpu.achievable_memory_bw_op != "copy") {
+      ref->fail("op", fmt::format("'{}' is not a reference op; use read or copy (the ops of a calibration "
+                                  "profile's HBM bandwidth)", gpu.achievable_memory_bw_op));
+    }
+    if (!ref->has("source")) ref->missing("source", "the measurement's own source (URL and what was measured)");
+    if (!ref->has("retrieved")) ref->missing("retrieved", "the date the source was read");
+    if (gpu.achievable_memory_bw_bytes_per_s > gpu.memory_bw_bytes_per_s * (1 + 1e-9)) {
+      ref->fail("tb_per_s", fmt::format("{} achievable bandwidth is above the datasheet's {} TB/s; the wrong unit?",
+                                        gpu.achievable_memory_bw_op,
+                                        gpu.memory_bw_bytes_per_s / kTera));
+    }
+    note_provenance(gpu, *ref, "achievable_memory_bw");
+    ref->finish();
+  }
+
   // [power] may be absent where the vendor publishes no chip power (Google TPUs): tdp_w = 0
   // then means unknown, and energy figures say so instead of guessing.
   if (auto power = top.opt_sub("power")) {

@@ -58,6 +58,8 @@ void setup_search(CLI::App& cmd, CliContext& ctx) {
                  "Price for --objective cost (default: the catalog's cheapest current on-demand offer)");
   cmd.add_option("--time-limit", f->time_limit_s, "Stop after this many seconds (default: exhaustive)");
   cmd.add_flag("--no-prune", f->no_prune, "Evaluate every plan (brute force; same answer, slower)");
+  cmd.add_option("--calibration", f->train.calibration,
+                 "Profile from gpuplan-bench for this GPU: scales the fitted GEMM rates by measured / reference");
   cmd.add_flag("--json", f->train.json, "Print one JSON object");
   cmd.callback([f, &ctx] {
     if (f->train.gpus < 1) throw Error("--gpus must be at least 1");
@@ -123,6 +125,7 @@ void setup_search(CLI::App& cmd, CliContext& ctx) {
         if (c.estimate.valid) cj["memory_bytes"] = c.estimate.memory.total;
         j["closest"].push_back(cj);
       }
+      add_calibration_json(j, f->train.calibration, s.calibration_notes);
       ctx.print_json(j);
       return;
     }
@@ -142,7 +145,7 @@ void setup_search(CLI::App& cmd, CliContext& ctx) {
         out += fmt::format("  {}\n    fails: {}\n", plan_summary(c.plan, *s.ctx.model), c.estimate.reason_text());
       }
       out += "try more GPUs, a shorter --seq-len, a smaller --global-batch, or a GPU with more memory\n";
-      ctx.out << out;
+      ctx.out << out << calibration_text(s.calibration_notes);
       return;
     }
     TextTable t({"#", "plan", "step", "tokens/s", "MFU", "memory", "$/step"},
@@ -160,7 +163,7 @@ void setup_search(CLI::App& cmd, CliContext& ctx) {
     for (std::size_t i = 0; i < r.top.size(); ++i) {
       out += fmt::format("\n#{} ", i + 1) + train_text(s.ctx, r.top[i].plan, r.top[i].estimate);
     }
-    ctx.out << out;
+    ctx.out << out << calibration_text(s.calibration_notes);
   });
 }
 

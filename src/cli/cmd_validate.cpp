@@ -46,6 +46,7 @@ void setup_validate(CLI::App& cmd, CliContext& ctx) {
   for (const ValidatorRow& row : kValidators) row.setup(*cmd.add_subcommand(row.name, row.help), ctx);
   add_validate_training(cmd, ctx);
   add_validate_inference(cmd, ctx);
+  add_validate_calibration(cmd, ctx);
 }
 
 }  // namespace gpuplan

@@ -52,5 +52,6 @@ void setup_monitor(CLI::App& command, CliContext& ctx);
 void add_validate_training(CLI::App& validate, CliContext& ctx);
 // `validate inference` (cmd_validate_inference.cpp).
 void add_validate_inference(CLI::App& validate, CliContext& ctx);
+void add_validate_calibration(CLI::App& validate, CliContext& ctx);
 
 }  // namespace gpuplan

@@ -49,7 +49,8 @@ double gemm_shape_efficiency(const RooflineDevice& dev, double m, double n, doub
 double gemm_time_s(const RooflineDevice& dev, Precision p, double m, double n, double k, double count,
                    double bytes) {
   const double flops = 2 * m * n * k * count;
-  const double rate = dev.gemm_flops_per_s[index_of(p)] * gemm_shape_efficiency(dev, m, n, k, count);
+  double rate = dev.gemm_flops_per_s[index_of(p)] * gemm_shape_efficiency(dev, m, n, k, count);
+  if (dev.shape_curves) rate *= gemm_shape_correction(dev.shape_curves->by_precision[index_of(p)], m, n, k);
   const double compute_s = rate > 0 ? flops / rate : 0;
   return std::max(compute_s, bytes / dev.memory_bw_bytes_per_s);
 }

@@ -3,9 +3,12 @@
 // fitted data (data/fitted/efficiency/, catalog/efficiency.h), never constants in code.
 #pragma once
 
+#include <memory>
+
 #include "catalog/efficiency.h"
 #include "catalog/gpu.h"
 #include "core/precision.h"
+#include "cost/gemm_shape_curve.h"
 #include "workload/ops.h"
 
 namespace gpuplan {
@@ -22,6 +25,9 @@ struct RooflineDevice {
   double k_half = 0;
   double attention_kv_half = 0;
   double kernel_launch_s = 0;
+  // A calibration profile's measured shape curves (gemm_shape_curve.h); null = the shape model
+  // alone. Shared, so copies of the device stay cheap.
+  std::shared_ptr<const GemmShapeCurves> shape_curves;
 };
 
 RooflineDevice make_roofline_device(const Gpu& gpu, const Efficiency& efficiency);
@@ -30,7 +36,8 @@ RooflineDevice make_roofline_device(const Gpu& gpu, const Efficiency& efficiency
 // wave quantisation of its output tiles over the SMs, times K / (K + k_half). In (0, 1].
 double gemm_shape_efficiency(const RooflineDevice& dev, double m, double n, double k, double count);
 
-// One GEMM group: max(FLOPs / (rate × shape efficiency), bytes / bandwidth).
+// One GEMM group: max(FLOPs / (rate × shape efficiency × measured shape correction),
+// bytes / bandwidth).
 double gemm_time_s(const RooflineDevice& dev, Precision p, double m, double n, double k, double count,
                    double bytes);
 

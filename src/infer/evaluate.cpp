@@ -87,8 +87,10 @@ InferEstimate evaluate_inference(const InferContext& ctx, const InferPlan& plan)
   est.output_tokens_per_s_per_gpu = est.output_tokens_per_s / plan.gpus();
   est.requests_per_s = est.point.requests_per_s * plan.replicas;
   const Precision gp = gemm_precision(*ctx.gpu, plan.weights);
-  est.ridge_batch = ctx.gpu->dense(gp) * ctx.gemm_fraction * precision_bytes(plan.weights) /
-                    (2 * ctx.gpu->memory_bw_bytes_per_s * e.bw_fraction);
+  // The same rates the step costs use, --calibration factors included (step.cpp).
+  est.ridge_batch = ctx.gpu->dense(gp) * ctx.gemm_fraction * ctx.calibration_gemm_scale[index_of(gp)] *
+                    precision_bytes(plan.weights) /
+                    (2 * ctx.gpu->memory_bw_bytes_per_s * e.bw_fraction * ctx.calibration_bw_scale);
   if (ctx.price_usd_per_gpu_hour > 0 && est.output_tokens_per_s > 0) {
     est.usd_per_million_output_tokens =
         ctx.price_usd_per_gpu_hour * plan.gpus() / 3600.0 / est.output_tokens_per_s * 1e6;

@@ -14,7 +14,7 @@ namespace {
 // A fake H100 SXM profile: bf16 GEMMs at 620 and 700 TFLOP/s, tf32 at 400, fp8 at 1,300; HBM
 // read 3.0 TB/s, copy 2.9 TB/s (copy counts both directions), write 3.1 TB/s (ignored: writes are
 // not the ceiling); L2 10 TB/s and host links 50 GB/s (ignored: not HBM); an 8-GPU all-reduce
-// (busbw = algbw · 2·7/8) and one Llama-3-8B-shaped layer.
+// (busbw = algbw · 2·7/8), one Llama-3-8B-shaped layer and one 1B-class training step.
 nlohmann::json fake_profile() {
   auto gemm = [](const char* precision, double mnk, double flops) {
     return nlohmann::json{{"kernel", "cublaslt"}, {"precision", precision}, {"m", mnk}, {"n", mnk}, {"k", mnk},
@@ -25,7 +25,7 @@ nlohmann::json fake_profile() {
     return nlohmann::json{{"op", op}, {"bytes", bytes}, {"time_s", moved / bw_bytes_per_s}, {"bw_bytes_per_s", bw_bytes_per_s}};
   };
   return {
-      {"schema", "gpuplan-calibration/2"},
+      {"schema", "gpuplan-calibration/3"},
       {"gpu", {{"id", "h100-sxm"}, {"name", "NVIDIA H100 80GB HBM3"}, {"sm_count", 132}, {"driver", "580.82.07"},
                {"cuda", "13.0"}}},
       {"measured", {{"tool", "gpuplan-bench 0.1.0"}, {"command", "gpuplan-bench --gpu h100-sxm --out x.json"},
@@ -41,6 +41,10 @@ nlohmann::json fake_profile() {
                                          {"ffn", 14336}, {"seq", 2048}, {"batch", 1}, {"precision", "bf16"},
                                          {"fwd_time_s", 0.002}, {"bwd_time_s", 0.004}, {"flops", 2.4e12},
                                          {"flops_per_s", 4e14}}})},
+      {"steps", nlohmann::json::array({{{"name", "1b-class"}, {"layers", 16}, {"hidden", 2048}, {"heads", 32},
+                                        {"kv_heads", 8}, {"ffn", 8192}, {"vocab", 128256}, {"seq", 2048},
+                                        {"batch", 1}, {"precision", "bf16"}, {"fwd_time_s", 0.012},
+                                        {"step_time_s", 0.04}, {"flops", 1.6e13}, {"flops_per_s", 4e14}}})},
   };
 }
 
@@ -68,6 +72,14 @@ TEST(Calibration, CeilingsAreTheBestMeasurements) {
   ASSERT_EQ(p.layers.size(), 1u);
   EXPECT_EQ(p.layers[0].shape.kv_heads, 8);
   EXPECT_DOUBLE_EQ(p.layers[0].flops_per_s, 4e14);
+  ASSERT_EQ(p.steps.size(), 1u);
+  EXPECT_EQ(p.steps[0].shape.name(), "1b-class");
+  EXPECT_EQ(p.steps[0].shape.layers, 16);
+  EXPECT_EQ(p.steps[0].shape.vocab, 128256);
+  EXPECT_EQ(p.steps[0].shape.layer.kv_heads, 8);
+  EXPECT_EQ(p.steps[0].shape.layer.seq, 2048);
+  EXPECT_DOUBLE_EQ(p.steps[0].fwd_time_s, 0.012);
+  EXPECT_DOUBLE_EQ(p.steps[0].step_time_s, 0.04);
 }
 
 TEST(Calibration, HbmBandwidthNeverComesFromL2OrHostLinks) {
@@ -87,10 +99,25 @@ TEST(Calibration, BusFactorsAreNcclTests) {
   EXPECT_DOUBLE_EQ(collective_bus_factor("all_reduce", 1), 0);
 }
 
+TEST(Calibration, ReadsSchemaTwoWithoutSteps) {
+  auto doc = fake_profile();
+  doc["schema"] = "gpuplan-calibration/2";
+  doc.erase("steps");
+  const CalibrationProfile p = parse_calibration(doc, "v2.json");
+  EXPECT_EQ(p.layers.size(), 1u);
+  EXPECT_TRUE(p.steps.empty());
+  EXPECT_EQ(p.memory_bandwidth.size(), 6u);  // /2 knows l2_read and the host links
+
+  auto with_steps = doc;
+  with_steps["steps"] = fake_profile()["steps"];
+  EXPECT_NE(error_of(with_steps).find("fake.json: steps: unknown key"), std::string::npos) << error_of(with_steps);
+}
+
 TEST(Calibration, ReadsSchemaOneWithoutTheAdditions) {
   auto doc = fake_profile();
   doc["schema"] = "gpuplan-calibration/1";
   doc.erase("layers");
+  doc.erase("steps");
   doc["memory_bandwidth"] = {doc["memory_bandwidth"][0], doc["memory_bandwidth"][1]};
   const CalibrationProfile p = parse_calibration(doc, "old.json");
   EXPECT_DOUBLE_EQ(*p.hbm_bw_bytes_per_s(), 3.0e12);
@@ -151,6 +178,32 @@ TEST(Calibration, UnknownKeysAndBadValuesNameTheKey) {
   EXPECT_NE(error_of(doc).find("layers[0].heads: must be a whole number"), std::string::npos) << error_of(doc);
 
   doc = fake_profile();
+  doc["steps"][0].erase("vocab");
+  EXPECT_NE(error_of(doc).find("fake.json: steps[0].vocab: missing"), std::string::npos) << error_of(doc);
+
+  doc = fake_profile();
+  doc["steps"][0]["layers"] = 2.5;
+  EXPECT_NE(error_of(doc).find("steps[0].layers: must be a whole number"), std::string::npos) << error_of(doc);
+
+  doc = fake_profile();
+  doc["steps"][0]["step_time_s"] = -0.04;
+  EXPECT_NE(error_of(doc).find("steps[0].step_time_s: must be a positive number"), std::string::npos)
+      << error_of(doc);
+
+  doc = fake_profile();
+  doc["steps"][0]["precision"] = "bf17";
+  EXPECT_NE(error_of(doc).find("steps[0].precision: unknown precision 'bf17'"), std::string::npos) << error_of(doc);
+
+  doc = fake_profile();
+  doc["steps"][0]["flops_per_s"] = 1.6e13 / 0.052;  // against fwd + step time, not the step time
+  EXPECT_NE(error_of(doc).find("steps[0].flops_per_s: "), std::string::npos) << error_of(doc);
+  EXPECT_NE(error_of(doc).find("does not match"), std::string::npos) << error_of(doc);
+
+  doc = fake_profile();
+  doc["steps"][0]["loss"] = 10.4;
+  EXPECT_NE(error_of(doc).find("steps[0].loss: unknown key"), std::string::npos) << error_of(doc);
+
+  doc = fake_profile();
   doc["memory_bandwidth"][2]["bw_bytes_per_s"] = 9e12;  // edited by hand: no longer matches its time
   EXPECT_NE(error_of(doc).find("memory_bandwidth[2].bw_bytes_per_s: 9000000000000 does not match"),
             std::string::npos)
@@ -162,7 +215,8 @@ TEST(Calibration, UnknownKeysAndBadValuesNameTheKey) {
 
   doc = fake_profile();
   doc["schema"] = "gpuplan-calibration/0";
-  EXPECT_NE(error_of(doc).find("schema: 'gpuplan-calibration/0' is not 'gpuplan-calibration/2' or"),
+  EXPECT_NE(error_of(doc).find("schema: 'gpuplan-calibration/0' is not 'gpuplan-calibration/3', "
+                                "'gpuplan-calibration/2' or 'gpuplan-calibration/1'"),
             std::string::npos)
       << error_of(doc);
 

@@ -13,14 +13,16 @@ namespace {
 constexpr double kMiB = 1024.0 * 1024.0;
 
 // A device with fixed figures: HBM 2 TB/s, L2 8 TB/s, host links 25 GB/s, every GEMM at 500
-// TFLOP/s, collectives at 100 GB/s bus bandwidth, a layer step of 1 ms forward and 2 ms
-// backward. The run times carry one slow outlier (a clock ramp) that the median must ignore.
+// TFLOP/s, collectives at 100 GB/s bus bandwidth, a layer of 1 ms forward and 2 ms backward, a
+// training step of 10 ms forward and 40 ms in all. The run times carry one slow outlier (a
+// clock ramp) that the median must ignore.
 class FakeDevice final : public BenchDevice {
  public:
   int compute_capability = 90;
   int gpus = 4;
   double l2_bytes = 50 * kMiB;
-  std::string wrong;  // "memory", "gemm", "collective", "layer_check", "layer": that result is wrong
+  // "memory", "gemm", "collective", "layer_check", "layer", "step_check", "step": that result is wrong
+  std::string wrong;
   std::vector<std::string> calls;
   std::vector<double> collective_bytes_seen;
 
@@ -68,6 +70,22 @@ class FakeDevice final : public BenchDevice {
     t.check = "non-finite outputs";
     t.fwd_times_s = timings(1e-3, runs, false).times_s;
     t.bwd_times_s = timings(2e-3, runs, false).times_s;
+    return t;
+  }
+  Timing check_step(const StepShape& shape) override {
+    calls.push_back("check step " + shape.name());
+    Timing t;
+    t.correct = wrong != "step_check";
+    t.check = "loss 6.9 against the reference's 6.2";
+    return t;
+  }
+  StepTiming time_step(const StepShape& shape, int runs) override {
+    calls.push_back("step " + shape.name());
+    StepTiming t;
+    t.correct = wrong != "step";
+    t.check = "non-finite values: 3 in m";
+    t.fwd_times_s = timings(10e-3, runs, false).times_s;
+    t.step_times_s = timings(40e-3, runs, false).times_s;
     return t;
   }
 
@@ -139,6 +157,29 @@ TEST(Measure, SweepGivesTheFakeDevicesFiguresAndALoadableProfile) {
   EXPECT_NEAR(*back.hbm_bw_bytes_per_s() / 2e12, 1, 1e-12);
   EXPECT_EQ(back.layers.size(), 1u);
   EXPECT_EQ(back.collectives.size(), 8u);
+  ASSERT_EQ(back.steps.size(), 1u);
+  EXPECT_EQ(back.steps[0].shape.vocab, 32000);
+  EXPECT_DOUBLE_EQ(back.steps[0].step_time_s, 40e-3);
+}
+
+TEST(Measure, StepsGetTheirMediansAndTheTrainingFlopCount) {
+  FakeDevice device;
+  SweepOptions s;
+  s.memory_ops.clear();
+  s.host_ops.clear();
+  s.step_check = default_sweep(true, default_catalog()).step_check;
+  s.steps = default_sweep(false, default_catalog()).steps;
+  s.runs = 4;
+  const Measurement m = measure_profile(device, s, header());
+  ASSERT_EQ(m.profile.steps.size(), 1u);
+  const StepPoint& p = m.profile.steps[0];
+  EXPECT_EQ(p.shape.name(), "1b-class");
+  EXPECT_EQ(p.precision, Precision::bf16);
+  EXPECT_DOUBLE_EQ(p.fwd_time_s, 10e-3);  // the outlier is ignored
+  EXPECT_DOUBLE_EQ(p.step_time_s, 40e-3);
+  EXPECT_DOUBLE_EQ(p.flops, step_train_flops(p.shape));
+  EXPECT_DOUBLE_EQ(p.flops_per_s, p.flops / 40e-3);  // the whole step's time, forward included once
+  EXPECT_TRUE(m.profile.layers.empty());
 }
 
 TEST(Measure, L2BuffersAreFractionsOfTheDevicesL2InWhole64KiBBlocks) {
@@ -193,7 +234,7 @@ TEST(Measure, OneGpuAndOldGpusSkipWithANote) {
 }
 
 TEST(Measure, AWrongResultWritesNoProfile) {
-  for (const char* what : {"memory", "gemm", "collective", "layer"}) {
+  for (const char* what : {"memory", "gemm", "collective", "layer", "step"}) {
     FakeDevice device;
     device.wrong = what;
     const std::string error = error_of(device, default_sweep(true, default_catalog()));
@@ -220,6 +261,33 @@ TEST(Measure, TheSmallLayerIsCheckedBeforeAnyLayerIsTimed) {
   EXPECT_NE(error.find("transformer layer check on 'tiny-check' failed (forward: RMS error 0.4)"), std::string::npos)
       << error;
   EXPECT_EQ(std::count(broken.calls.begin(), broken.calls.end(), "layer 1b-class"), 0);
+}
+
+TEST(Measure, TheSmallStepIsCheckedBeforeAnyStepIsTimed) {
+  FakeDevice device;
+  const SweepOptions s = default_sweep(true, default_catalog());
+  measure_profile(device, s, header());
+  const auto check = std::find(device.calls.begin(), device.calls.end(), "check step tiny-step-check");
+  const auto timed = std::find(device.calls.begin(), device.calls.end(), "step 1b-class-2-layers");
+  ASSERT_NE(check, device.calls.end());
+  ASSERT_NE(timed, device.calls.end());
+  EXPECT_LT(check, timed);
+
+  FakeDevice broken;
+  broken.wrong = "step_check";
+  const std::string error = error_of(broken, s);
+  EXPECT_NE(error.find("training step check on 'tiny-step-check' failed (loss 6.9 against"), std::string::npos)
+      << error;
+  EXPECT_EQ(std::count(broken.calls.begin(), broken.calls.end(), "step 1b-class-2-layers"), 0);
+
+  // A shape the device cannot run is refused before anything runs on it.
+  SweepOptions odd = s;
+  odd.steps[0].vocab = 32001;
+  FakeDevice fresh;
+  EXPECT_NE(error_of(fresh, odd).find("training step '1b-class-2-layers': vocab (32001) must be a positive multiple "
+                                      "of 16"),
+            std::string::npos)
+      << error_of(fresh, odd);
 }
 
 }  // namespace

@@ -1,11 +1,13 @@
-// gpuplan-bench's default sweep: the zoo's layer GEMM shapes, the layer shapes and their FLOP
-// count (the training model's convention, derived by hand below), and --layer parsing.
+// gpuplan-bench's default sweep: the zoo's layer GEMM shapes, the layer and step shapes and
+// their FLOP counts (the training model's convention, derived by hand below), and --layer and
+// --step parsing.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
 #include "calibration/layer_shape.h"
 #include "calibration/measure.h"
+#include "calibration/step_shape.h"
 #include "catalog/catalog.h"
 #include "core/error.h"
 
@@ -58,6 +60,16 @@ TEST(BenchSweep, FullSweepCoversEveryPrecisionAndSeveralModels) {
   EXPECT_EQ(s.layers[1].hidden, 2048);
   EXPECT_EQ(layer_shape_problem(s.layer_check), "");
   for (const LayerShape& l : s.layers) EXPECT_EQ(layer_shape_problem(l), "") << l.name;
+  // The 1B-class step: Llama-3.2-1B's shape with its own LM head.
+  ASSERT_EQ(s.steps.size(), 1u);
+  EXPECT_EQ(s.steps[0].layers, 16);
+  EXPECT_EQ(s.steps[0].vocab, 128256);
+  EXPECT_EQ(s.steps[0].layer.hidden, 2048);
+  EXPECT_EQ(s.steps[0].layer.seq, 2048);
+  EXPECT_EQ(step_shape_problem(s.steps[0]), "");
+  EXPECT_EQ(step_shape_problem(s.step_check), "");
+  EXPECT_EQ(s.step_check.layers, 2);
+  EXPECT_EQ(s.step_check.vocab, 512);
 }
 
 TEST(BenchSweep, QuickSweepIsASmallSubset) {
@@ -67,6 +79,57 @@ TEST(BenchSweep, QuickSweepIsASmallSubset) {
   EXPECT_LT(quick.runs, full.runs);
   ASSERT_EQ(quick.layers.size(), 1u);
   EXPECT_EQ(quick.layers[0].seq, 512);
+  ASSERT_EQ(quick.steps.size(), 1u);
+  EXPECT_EQ(quick.steps[0].layers, 2);
+  EXPECT_EQ(quick.steps[0].layer.hidden, 2048);
+  EXPECT_EQ(quick.steps[0].layer.seq, 512);
+  EXPECT_EQ(quick.steps[0].vocab, 32000);
+}
+
+TEST(BenchSweep, StepFlopsFollowTheTrainingConvention) {
+  // 1B-class, 2048 tokens. Per layer, matmul weights 2048·(2048 + 2·512) + 2048·2048 +
+  // 3·2048·8192 = 60,817,408 (head_dim 64: K and V are 512 wide); 16 layers = 973,078,528;
+  // the head 128256·2048 = 262,668,288; N = 1,235,746,816 (the embedding gather is no matmul).
+  // Causal attention per token: 16·2·32·(64 + 64)·(2048 + 1)/2 = 134,283,264.
+  // Train FLOPs = tokens·3·(2N + attention) = 2048·7,817,330,688.
+  const StepShape s = default_sweep(false, default_catalog()).steps[0];
+  EXPECT_DOUBLE_EQ(step_train_flops(s), 2048.0 * 7817330688.0);
+  // The same as 16 layers plus the head's 6·V·H per token.
+  EXPECT_DOUBLE_EQ(step_train_flops(s), 16 * layer_train_flops(s.layer) + 6.0 * 128256 * 2048 * 2048);
+  const ModelSpec m = step_model(s);
+  EXPECT_FALSE(m.tied_embeddings);
+  EXPECT_EQ(m.layers, 16);
+  EXPECT_EQ(m.vocab, 128256);
+  EXPECT_EQ(m.head_dim, 64);
+  EXPECT_EQ(m.id, "1b-class");
+}
+
+TEST(BenchSweep, ParsesStepFlag) {
+  const StepShape s = parse_step_shape("4,1024,16,4,4096,32000,512,2");
+  EXPECT_EQ(s.layers, 4);
+  EXPECT_EQ(s.layer.hidden, 1024);
+  EXPECT_EQ(s.layer.heads, 16);
+  EXPECT_EQ(s.layer.kv_heads, 4);
+  EXPECT_EQ(s.layer.ffn, 4096);
+  EXPECT_EQ(s.vocab, 32000);
+  EXPECT_EQ(s.layer.seq, 512);
+  EXPECT_EQ(s.layer.batch, 2);
+  EXPECT_EQ(s.name(), "custom-step-4,1024,16,4,4096,32000,512,2");
+  auto error_of = [](const char* text) {
+    try {
+      parse_step_shape(text);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error_of("2048,16,4,8192,1024,2").find("--step '2048,16,4,8192,1024,2': want eight numbers"),
+            std::string::npos);
+  EXPECT_NE(error_of("4,1024,16,4,4096,32000,512,x").find("'x' is not a whole number"), std::string::npos);
+  EXPECT_NE(error_of("0,1024,16,4,4096,32000,512,1").find("layers (0) must be at least 1"), std::string::npos);
+  EXPECT_NE(error_of("4,1024,16,4,4096,32001,512,1").find("vocab (32001) must be a positive multiple of 16"),
+            std::string::npos);
+  EXPECT_NE(error_of("4,1024,16,3,4096,32000,512,1").find("kv_heads (3) must divide heads (16)"), std::string::npos);
 }
 
 TEST(BenchSweep, LayerFlopsFollowTheTrainingConvention) {

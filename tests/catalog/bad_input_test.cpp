@@ -45,6 +45,43 @@ TEST(BadInput, AchievableMatmulAboveDensePeak) {
   EXPECT_NE(err.find("above the dense peak"), std::string::npos) << err;
 }
 
+// [achievable_memory_bw]: the HBM reference a --calibration profile is compared with.
+const char* kMemoryRef = "[achievable_memory_bw]\nsource = \"a measurement\"\nretrieved = \"2026-11-22\"\n";
+
+TEST(CatalogBadInput, AchievableMemoryBandwidthLoads) {
+  Catalog c;
+  load_catalog_text(c, std::string(kMinimalGpu) + kMemoryRef + "tb_per_s = 0.9\nop = \"copy\"\n", "test.toml", false);
+  ASSERT_EQ(c.gpus.size(), 1u);
+  EXPECT_DOUBLE_EQ(c.gpus[0].achievable_memory_bw_bytes_per_s, 0.9e12);
+  EXPECT_EQ(c.gpus[0].achievable_memory_bw_op, "copy");
+  // Its own source, kept apart from the datasheet's.
+  ASSERT_EQ(c.gpus[0].section_provenance.size(), 1u);
+  EXPECT_EQ(c.gpus[0].section_provenance[0].first, "achievable_memory_bw");
+  EXPECT_EQ(c.gpus[0].section_provenance[0].second.source, "a measurement");
+}
+
+TEST(CatalogBadInput, AchievableMemoryBandwidthErrorsNameTheKey) {
+  const std::string base = std::string(kMinimalGpu) + kMemoryRef;
+  std::string err = error_of(base + "tb_per_s = -0.5\nop = \"read\"\n");
+  EXPECT_NE(err.find("achievable_memory_bw.tb_per_s"), std::string::npos) << err;
+  EXPECT_NE(err.find("must be positive"), std::string::npos) << err;
+  err = error_of(base + "tb_per_s = 0.9\nop = \"triad\"\n");
+  EXPECT_NE(err.find("achievable_memory_bw.op"), std::string::npos) << err;
+  EXPECT_NE(err.find("'triad'"), std::string::npos) << err;
+  err = error_of(base + "tb_per_s = 0.9\n");  // no op: a figure whose convention is unknown
+  EXPECT_NE(err.find("achievable_memory_bw.op"), std::string::npos) << err;
+  // Above the datasheet's 1 TB/s: GB/s typed as TB/s, or a sparse-style slip.
+  err = error_of(base + "tb_per_s = 1.2\nop = \"read\"\n");
+  EXPECT_NE(err.find("achievable_memory_bw.tb_per_s"), std::string::npos) << err;
+  EXPECT_NE(err.find("above the datasheet"), std::string::npos) << err;
+  // A measured reference must say where it was measured.
+  err = error_of(std::string(kMinimalGpu) + "[achievable_memory_bw]\ntb_per_s = 0.9\nop = \"read\"\n");
+  EXPECT_NE(err.find("achievable_memory_bw.source"), std::string::npos) << err;
+  err = error_of(base + "tb_per_s = 0.9\nop = \"read\"\nbuffer_gib = 1\n");
+  EXPECT_NE(err.find("buffer_gib"), std::string::npos) << err;
+  EXPECT_NE(err.find("unknown key"), std::string::npos) << err;
+}
+
 TEST(CatalogBadInput, MinimalGpuLoads) {
   Catalog c;
   load_catalog_text(c, kMinimalGpu, "test.toml", false);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "calibration/calibrate.h"
 #include "calibration/profile.h"
 #include "catalog/catalog.h"
 #include "core/error.h"
@@ -117,6 +118,96 @@ TEST(CalibrationScale, OtherGpuAndUnreferencedFiguresAreSaid) {
   ASSERT_EQ(s.skipped.size(), 2u);
   EXPECT_NE(s.skipped[0].find("no reference"), std::string::npos) << s.skipped[0];
   EXPECT_NE(s.skipped[1].find("HBM bandwidth measured at 3000 GB/s"), std::string::npos) << s.skipped[1];
+}
+
+BandwidthPoint hbm(const std::string& op, double gb_per_s, double bytes = 1 << 30) {
+  BandwidthPoint b;
+  b.op = op;
+  b.bytes = bytes;
+  b.bw_bytes_per_s = gb_per_s * 1e9;
+  b.time_s = bandwidth_bytes_moved(op, bytes) / b.bw_bytes_per_s;
+  return b;
+}
+
+// H100 PCIe reference ([achievable_memory_bw]): a read at 1,942 GB/s (gpu-benches' gpu-stream,
+// 1 GiB, full occupancy). The best read of the profile, 1,844.9 GB/s = 0.95 × 1,942, gives ×0.95;
+// the smaller read and the faster copy are not it (a copy is never compared with a read).
+TEST(CalibrationScale, HbmBandwidthMeasuredOverReferenceOfTheSameOp) {
+  const Gpu& pcie = cat().gpu("h100-pcie");
+  ASSERT_DOUBLE_EQ(pcie.achievable_memory_bw_bytes_per_s, 1.942e12);
+  ASSERT_EQ(pcie.achievable_memory_bw_op, "read");
+  CalibrationProfile p = profile("h100-pcie", {});
+  // The 16 MiB read fits in the 50 MB L2 (below 4 × L2 = 200 MB): an L2 figure, never the HBM's.
+  p.memory_bandwidth = {hbm("read", 1700, 256 << 20), hbm("read", 1844.9), hbm("read", 4000, 16 << 20),
+                        hbm("copy", 1990), hbm("l2_read", 9000, 8 << 20)};
+  const CalibrationScale s = calibration_scale(pcie, p);
+  EXPECT_NEAR(s.memory_bw, 0.95, 1e-12);
+  EXPECT_TRUE(s.skipped.empty());
+  ASSERT_EQ(s.applied.size(), 1u);
+  EXPECT_NE(s.applied[0].find("HBM bandwidth ×0.950: measured read 1845 vs reference 1942 GB/s"), std::string::npos)
+      << s.applied[0];
+  EXPECT_DOUBLE_EQ(s.gemm[index_of(Precision::bf16)], 1);  // no GEMM measured: GEMMs untouched
+
+  // The factor reaches the training roofline's bandwidth, and nothing else.
+  RooflineDevice dev;
+  dev.memory_bw_bytes_per_s = 2e12 * 0.8;
+  dev.gemm_flops_per_s.fill(1e14);
+  apply_calibration_scale(dev, s);
+  EXPECT_NEAR(dev.memory_bw_bytes_per_s, 2e12 * 0.8 * 0.95, 1);
+  EXPECT_DOUBLE_EQ(dev.gemm_flops_per_s[index_of(Precision::bf16)], 1e14);
+}
+
+// The reference is a read; a profile with only copies has nothing to compare: skipped, with why.
+TEST(CalibrationScale, HbmBandwidthSkippedWithoutThePointOfTheReferenceOp) {
+  CalibrationProfile p = profile("h100-pcie", {});
+  p.memory_bandwidth = {hbm("copy", 1700), hbm("write", 1800)};
+  const CalibrationScale s = calibration_scale(cat().gpu("h100-pcie"), p);
+  EXPECT_DOUBLE_EQ(s.memory_bw, 1);
+  EXPECT_TRUE(s.applied.empty());
+  ASSERT_EQ(s.skipped.size(), 1u);
+  EXPECT_NE(s.skipped[0].find("HBM bandwidth measured at 1700 GB/s, not applied"), std::string::npos) << s.skipped[0];
+  EXPECT_NE(s.skipped[0].find("reference for h100-pcie is a read bandwidth"), std::string::npos) << s.skipped[0];
+  // Reads only over buffers that fit in L2: they measure the L2, so nothing to compare either.
+  p.memory_bandwidth = {hbm("read", 4000, 16 << 20), hbm("copy", 3000, 64 << 20)};
+  const CalibrationScale l2 = calibration_scale(cat().gpu("h100-pcie"), p);
+  EXPECT_DOUBLE_EQ(l2.memory_bw, 1);
+  ASSERT_EQ(l2.skipped.size(), 1u);
+  EXPECT_NE(l2.skipped[0].find("smaller than 200 MB (4 × h100-pcie's L2)"), std::string::npos) << l2.skipped[0];
+  // No HBM point at all (a collectives-only profile): nothing to say.
+  EXPECT_TRUE(calibration_scale(cat().gpu("h100-pcie"), profile("h100-pcie", {})).skipped.empty());
+}
+
+// `gpuplan gpu --calibration` too takes the HBM figure from buffers of at least 4 × L2 only: the
+// H100 SXM's 16 MiB read is served by its 50 MB L2.
+TEST(CalibrationScale, L2SizedBuffersNeverSetTheHbmBandwidth) {
+  const Gpu& h100 = cat().gpu("h100-sxm");
+  EXPECT_DOUBLE_EQ(hbm_min_buffer_bytes(h100), 200e6);
+  CalibrationProfile p = profile("h100-sxm", {});
+  p.memory_bandwidth = {hbm("read", 6000, 16 << 20), hbm("read", 3000), hbm("copy", 2900, 4096.0 * (1 << 20))};
+  EXPECT_DOUBLE_EQ(apply_calibration(h100, p).memory_bw_bytes_per_s, 3000e9);
+  EXPECT_DOUBLE_EQ(*p.hbm_bw_bytes_per_s(), 6000e9);  // with no floor, the L2 figure would win
+}
+
+// Decode streams the weights: an H100 PCIe reading 10% below the reference serves fewer tokens
+// per second, by no more than 10%; the notes say so.
+TEST(CalibrationCli, InferTakesTheBandwidthFactor) {
+  const auto dir = testing::scratch_dir("cost-calibration-scale-bw-cli");
+  CalibrationProfile p = profile("h100-pcie", {});
+  p.memory_bandwidth = {hbm("read", 1942 * 0.9)};
+  const std::string file = testing::write_file(dir / "h100-pcie.json", calibration_json(p).dump(2)).string();
+  const std::vector<std::string> args = {"infer", "--model", "llama3-8b", "--gpu", "h100-pcie", "--concurrency", "8",
+                                         "--json"};
+  auto with = args;
+  with.insert(with.end(), {"--calibration", file});
+  const auto r = testing::run(with);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const auto plain = nlohmann::json::parse(testing::run(args).out);
+  EXPECT_NE(j["calibration"]["notes"].dump().find("HBM bandwidth ×0.900"), std::string::npos) << j["calibration"];
+  const double slow = j["output_tokens_per_s"].get<double>();
+  const double fast = plain["output_tokens_per_s"].get<double>();
+  EXPECT_LT(slow, fast * 0.97);         // mostly bandwidth-bound
+  EXPECT_GE(slow, fast * 0.9 * (1 - 1e-9));  // never more than the factor
 }
 
 // 1 MiB in 10 us and 4 MiB in 40 us: 2 MiB is halfway in log-log, 20 us. Beyond the largest

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Everything a session with a GPU lent should run for calibration (issue 7), in stages that
+# each fit in one 10-minute device call. Run from the repository root on the GPU machine:
+#
+#   scripts/gpu-session.sh build            # configure + build with CUDA (Release, -Werror)
+#   scripts/gpu-session.sh quick            # ctest's cuda.bench_quick: the first run of every kernel
+#   scripts/gpu-session.sh measure [--quick] # gpuplan-bench: the full profile (a few minutes)
+#   scripts/gpu-session.sh compare PROFILE  # measured vs predicted, before and after calibration
+#
+# GPU=h100-sxm (the catalog id) is taken from nvidia-smi's name when not set. Results go to
+# $OUT (the device tool's output folder) when set, else to build/gpu-session/; the profile is
+# also written to data/calibration/GPU-DATE.json, where measured profiles are kept.
+set -euo pipefail
+
+stage=${1:-}
+shift || true
+out=${OUT:-build/gpu-session}
+mkdir -p "$out"
+build=build
+
+gpu_id() {
+  if [[ -n ${GPU:-} ]]; then echo "$GPU"; return; fi
+  local name
+  name=$(nvidia-smi --query-gpu=name --format=csv,noheader -i 0 2>/dev/null || true)
+  case "$name" in
+    *H100*HBM3*|*H100*SXM*) echo h100-sxm ;;
+    *H100*PCIe*) echo h100-pcie ;;
+    *H100*NVL*) echo h100-nvl ;;
+    *H200*NVL*) echo h200-nvl ;;
+    *H200*) echo h200-sxm ;;
+    *A100-SXM4-80GB*) echo a100-sxm-80gb ;;
+    *B200*) echo b200 ;;
+    *) echo "gpu-session: cannot tell the catalog id of '$name'; set GPU=<id> (see 'gpuplan gpus')" >&2; exit 2 ;;
+  esac
+}
+
+# Machine facts every measurement is filed with.
+facts() {
+  {
+    date -u +%FT%TZ
+    nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,power.limit --format=csv 2>&1 || true
+    nvcc --version 2>&1 | tail -1 || true
+    git rev-parse HEAD 2>/dev/null || true
+  } >"$out/facts.txt"
+}
+
+case "$stage" in
+  build)
+    facts
+    cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUPLAN_CUDA=ON 2>&1 | tee "$out/configure.log"
+    cmake --build "$build" -j "$(nproc)" 2>&1 | tail -20 | tee "$out/build.log"
+    ;;
+  quick)
+    ctest --test-dir "$build" -R '^cuda\.' --output-on-failure 2>&1 | tee "$out/ctest-cuda.log"
+    cp "$build/bench_quick.json" "$out/" 2>/dev/null || true
+    ;;
+  measure)
+    id=$(gpu_id)
+    profile="data/calibration/$id-$(date -u +%F).json"
+    "$build/gpuplan-bench" --gpu "$id" --out "$profile" "$@" 2>&1 | tee "$out/bench.log"
+    cp "$profile" "$out/"
+    ;;
+  compare)
+    profile=${1:?usage: gpu-session.sh compare PROFILE.json}
+    "$build/gpuplan" validate calibration "$profile" | tee "$out/validate-calibration.txt"
+    "$build/gpuplan" validate calibration "$profile" --json >"$out/validate-calibration.json"
+    ;;
+  *)
+    sed -n '2,12p' "$0" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,37 @@
+// gpuplan validate calibration PROFILE.json [--system NAME] [--json]: a sub-command of
+// `validate` (cmd_validate.cpp); what gpuplan predicts for everything a gpuplan-bench profile
+// measured, before and after calibrating with it (report/calibration_validation.h).
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "calibration/profile.h"
+#include "cli/commands.h"
+#include "cli/context.h"
+#include "report/calibration_validation.h"
+
+namespace gpuplan {
+
+void add_validate_calibration(CLI::App& validate, CliContext& ctx) {
+  struct Opts {
+    std::string file;
+    std::string system;
+    bool json = false;
+  };
+  auto o = std::make_shared<Opts>();
+  CLI::App* cmd = validate.add_subcommand(
+      "calibration",
+      "A gpuplan-bench profile: predicted vs measured GEMMs, HBM, layers and collectives, before and after "
+      "calibration");
+  cmd->add_option("file", o->file, "Calibration profile written by gpuplan-bench (docs/calibration.md)")->required();
+  cmd->add_option("--system", o->system, "System the collectives are modelled on (default: the GPU's own)");
+  cmd->add_flag("--json", o->json, "Print one JSON object");
+  cmd->callback([o, &ctx] {
+    const CalibrationValidation v = validate_calibration(load_calibration(o->file), ctx.catalog(), o->system);
+    if (o->json)
+      ctx.print_json(calibration_validation_json(v));
+    else
+      ctx.out << calibration_validation_text(v);
+  });
+}
+
+}  // namespace gpuplan
