@@ -140,6 +140,17 @@ int main(int argc, char** argv) {
 #endif
     }
     auto bench = cuda::open_cuda_device(device, std::move(collectives), collective_note);
+#ifdef GPUPLAN_CUDA_MIN_ARCH
+    // Kernels are built for CMAKE_CUDA_ARCHITECTURES (SASS and PTX); an older GPU has no image
+    // to run and would fail at the first launch with a bare CUDA error.
+    if (bench->info().compute_capability < GPUPLAN_CUDA_MIN_ARCH) {
+      throw Error(fmt::format("{} is compute capability {}.{}, but this gpuplan-bench was built for sm_{} and newer; "
+                              "reconfigure with -DCMAKE_CUDA_ARCHITECTURES={} and rebuild",
+                              bench->info().name, bench->info().compute_capability / 10,
+                              bench->info().compute_capability % 10, GPUPLAN_CUDA_MIN_ARCH,
+                              bench->info().compute_capability));
+    }
+#endif
     if (writes_profile) std::cerr << fmt::format("gpuplan-bench: measuring {} ({}) ...\n", bench->info().name, gpu.id);
     // The profile is filed under --gpu; a device with another SM count is another part (or a MIG
     // slice), and its figures would calibrate the wrong GPU.
