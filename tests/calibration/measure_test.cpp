@@ -1,11 +1,14 @@
 // gpuplan-bench's sweep against a fake device: medians, FLOP and byte counts, L2 sizes, bus
 // bandwidth, skips, a profile the loader accepts, and no profile when any result is wrong.
+#include <cmath>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "calibration/measure.h"
 #include "catalog/catalog.h"
 #include "core/error.h"
+#include "report/calibration_validation.h"
 
 namespace gpuplan {
 namespace {
@@ -288,6 +291,42 @@ TEST(Measure, TheSmallStepIsCheckedBeforeAnyStepIsTimed) {
                                       "of 16"),
             std::string::npos)
       << error_of(fresh, odd);
+}
+
+}  // namespace
+}  // namespace gpuplan
+
+namespace gpuplan {
+namespace {
+
+// The whole pipeline without a GPU: the fake's full sweep, written and read back, then set
+// beside the predictions. The fake runs every GEMM at a flat 500 TFLOP/s, which the tile/wave
+// shape model does not expect at small shapes; calibrating with the profile's own shape curve
+// (each point predicted from the others) must bring the GEMM predictions closer than the
+// reference ceiling and shape model alone, and every figure must be finite.
+TEST(Measure, ValidateCalibrationReadsWhatTheSweepWrites) {
+  FakeDevice device;
+  const Measurement m = measure_profile(device, default_sweep(false, default_catalog()), header());
+  CalibrationProfile p = parse_calibration(nlohmann::json::parse(calibration_json(m.profile).dump()), "fake.json");
+  const CalibrationValidation v = validate_calibration(p, default_catalog());
+  ASSERT_GT(v.gemms.size(), 20u);
+  for (const GemmCheck& g : v.gemms) {
+    EXPECT_TRUE(std::isfinite(g.before_flops_per_s) && g.before_flops_per_s > 0);
+    EXPECT_TRUE(std::isfinite(g.after_flops_per_s) && g.after_flops_per_s > 0);
+  }
+  for (const auto& [group, before] : v.gemm_before.summaries()) {
+    for (const auto& [group_after, after] : v.gemm_after.summaries()) {
+      if (group_after == group) EXPECT_LT(after.median_abs_pct, before.median_abs_pct) << group;
+    }
+  }
+  ASSERT_EQ(v.layers.size(), p.layers.size());
+  ASSERT_EQ(v.steps.size(), p.steps.size());
+  for (const StepCheck& s : v.steps) {
+    EXPECT_TRUE(std::isfinite(s.kernel_after_s) && s.kernel_after_s > 0);
+    EXPECT_GT(s.train_before_s, 0);
+  }
+  EXPECT_EQ(v.collectives.size(), p.collectives.size());
+  EXPECT_FALSE(calibration_validation_text(v).empty());
 }
 
 }  // namespace
