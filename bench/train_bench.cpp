@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 
 #include "catalog/catalog.h"
+#include "cost/gemm_shape_curve.h"
 #include "plan/evaluate.h"
 #include "plan/resolve.h"
 
@@ -17,8 +18,9 @@ struct Setup {
                                &catalog.system(system), nullptr)) {}
 };
 
-void BM_EvaluateDense70B(benchmark::State& state) {
-  static const Setup s("llama3-70b", "dgx-h100");
+// Llama 3 70B on 64 H100 (TP 4 × PP 4 (VP 5) × DP 4, SP, ZeRO-1, fp8), micro-batch and
+// recompute changing every call.
+void run_dense70b(benchmark::State& state, const TrainContext& ctx) {
   Plan p;
   p.tp = 4;
   p.pp = 4;
@@ -34,11 +36,37 @@ void BM_EvaluateDense70B(benchmark::State& state) {
     p.micro_batch = 1 << (i & 1);
     p.recompute = (i & 2) ? Recompute::selective : Recompute::none;
     ++i;
-    benchmark::DoNotOptimize(evaluate(s.ctx, p));
+    benchmark::DoNotOptimize(evaluate(ctx, p));
   }
   state.SetItemsProcessed(state.iterations());
 }
+
+void BM_EvaluateDense70B(benchmark::State& state) {
+  static const Setup s("llama3-70b", "dgx-h100");
+  run_dense70b(state, s.ctx);
+}
 BENCHMARK(BM_EvaluateDense70B);
+
+// The same plan with a calibration profile's GEMM-shape curves attached (fp8 and bf16, from
+// squares 256 … 16384 at 90% of the shape model): the price of --calibration per plan.
+void BM_EvaluateDense70BCalibrated(benchmark::State& state) {
+  static Setup s("llama3-70b", "dgx-h100");
+  static const bool once = [] {
+    std::vector<GemmShapeSample> samples;
+    for (double n = 256; n <= 16384; n *= 2) {
+      samples.push_back({n, n, n, 0.9 * 700e12 * gemm_shape_efficiency(s.ctx.device, n, n, n, 1)});
+    }
+    auto curves = std::make_shared<GemmShapeCurves>();
+    for (Precision p : {Precision::bf16, Precision::fp8}) {
+      curves->by_precision[index_of(p)] = make_gemm_shape_curve(s.ctx.device, samples);
+    }
+    s.ctx.device.shape_curves = curves;
+    return true;
+  }();
+  benchmark::DoNotOptimize(once);
+  run_dense70b(state, s.ctx);
+}
+BENCHMARK(BM_EvaluateDense70BCalibrated);
 
 void BM_EvaluateMoeDeepSeekV3(benchmark::State& state) {
   static const Setup s("deepseek-v3", "dgx-h100");
