@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/json_fields.h"
 
 namespace gpuplan {
 namespace {
@@ -267,13 +268,8 @@ CalibrationProfile load_calibration(const std::string& path) {
   if (!in) throw Error(fmt::format("cannot read calibration file '{}'", path));
   std::stringstream text;
   text << in.rdbuf();
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    throw Error(fmt::format("{}: not valid JSON: {}", path, e.what()));
-  }
-  return parse_calibration(doc, path);
+  // Strict: a key repeated in one object is an error (nlohmann alone would keep the last).
+  return parse_calibration(parse_json_strict(text.str(), path), path);
 }
 
 nlohmann::ordered_json calibration_json(const CalibrationProfile& p) {

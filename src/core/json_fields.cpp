@@ -44,7 +44,7 @@ nlohmann::json parse_json_strict(std::string_view text, const std::string& file)
   };
   try {
     return nlohmann::json::parse(text, callback);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
     throw Error(fmt::format("{}: not valid JSON: {}", file, e.what()));
   }
 }

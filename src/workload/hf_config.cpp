@@ -371,7 +371,7 @@ ModelSpec load_hf_config_file(const std::string& path) {
   json config;
   try {
     config = json::parse(text.str());
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
     throw Error(fmt::format("{}: not valid JSON: {}", path, e.what()));
   }
   ModelSpec m = model_from_hf_config(config, path);

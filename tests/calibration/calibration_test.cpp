@@ -277,3 +277,23 @@ TEST(Calibration, GpuCommandShowsDatasheetVsMeasured) {
 
 }  // namespace
 }  // namespace gpuplan
+
+namespace gpuplan {
+namespace {
+
+// A key written twice in one object is an error naming it: a hand-edited profile must not have
+// the second figure silently win.
+TEST(Calibration, RepeatedKeyIsAnError) {
+  const auto dir = testing::scratch_dir("calibration-duplicate-key");
+  std::string text = R"({"schema": "gpuplan-calibration/3", "schema": "gpuplan-calibration/3"})";
+  const auto file = testing::write_file(dir / "dup.json", text).string();
+  try {
+    load_calibration(file);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("duplicate key 'schema'"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace gpuplan

@@ -118,6 +118,9 @@ TEST(SweepSpec, RepeatedEntriesAndKeysAreErrors) {
   EXPECT_NE(e.find("duplicate key 'global_batch'"), std::string::npos) << e;
   e = error_of(with(R"("search": {"threads": 1, "threads": 2})"));
   EXPECT_NE(e.find("duplicate key 'search.threads'"), std::string::npos) << e;
+  // A number beyond double's range (found by fuzz/json_inputs_fuzz): an error, not a crash.
+  e = error_of(R"({"models": ["a"], "gpus": ["h100-sxm"], "gpu_counts": [8], "global_batch": 1e999, "seq_len": 1})");
+  EXPECT_NE(e.find("not valid JSON"), std::string::npos) << e;
 }
 
 TEST(SweepSpec, SyntaxErrorNamesTheFile) {

@@ -287,6 +287,14 @@ TEST(HfConfig, FileErrors) {
     EXPECT_NE(std::string(e.what()).find("bad.json: not valid JSON"), std::string::npos) << e.what();
   }
   EXPECT_THROW(load_hf_config_file((dir / "absent.json").string()), Error);
+  // A number beyond double's range is nlohmann's out_of_range, not a parse error: still an Error.
+  testing::write_file(dir / "huge.json", "{\"model_type\": \"llama\", \"hidden_size\": 1e999}");
+  try {
+    load_hf_config_file((dir / "huge.json").string());
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("huge.json: not valid JSON"), std::string::npos) << e.what();
+  }
   // A file called config.json takes its folder's name.
   std::filesystem::create_directories(dir / "My-Model");
   std::filesystem::copy_file(fixture_path("gpt2.json"), dir / "My-Model" / "config.json");
