@@ -47,7 +47,7 @@ facts() {
 case "$stage" in
   build)
     facts
-    cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUPLAN_CUDA=ON 2>&1 | tee "$out/configure.log"
+    cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUPLAN_CUDA=ON -DGPUPLAN_WERROR=ON 2>&1 | tee "$out/configure.log"
     cmake --build "$build" -j "$(nproc)" 2>&1 | tail -20 | tee "$out/build.log"
     ;;
   quick)

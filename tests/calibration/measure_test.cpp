@@ -316,7 +316,9 @@ TEST(Measure, ValidateCalibrationReadsWhatTheSweepWrites) {
   }
   for (const auto& [group, before] : v.gemm_before.summaries()) {
     for (const auto& [group_after, after] : v.gemm_after.summaries()) {
-      if (group_after == group) EXPECT_LT(after.median_abs_pct, before.median_abs_pct) << group;
+      if (group_after == group) {
+        EXPECT_LT(after.median_abs_pct, before.median_abs_pct) << group;
+      }
     }
   }
   ASSERT_EQ(v.layers.size(), p.layers.size());
