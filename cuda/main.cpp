@@ -39,7 +39,7 @@ std::string host_name() {
 
 // Under mpirun only the collectives are measured: every rank takes part in each one, and the
 // per-GPU figures are a single-node run's job.
-gpuplan::SweepOptions collectives_only(const gpuplan::SweepOptions& full) {
+[[maybe_unused]] gpuplan::SweepOptions collectives_only(const gpuplan::SweepOptions& full) {  // MPI builds only
   gpuplan::SweepOptions only;
   only.memory_ops.clear();
   only.host_ops.clear();
@@ -135,8 +135,8 @@ int main(int argc, char** argv) {
       collectives = cuda::open_local_collectives(collective_note);
 #else
       collective_note =
-          "this gpuplan-bench was built without NCCL (nccl.h and libnccl were not found beside the CUDA toolkit), "
-          "so collectives were not measured; install NCCL and reconfigure";
+          "this gpuplan-bench was built without NCCL (nccl.h and libnccl were not found beside the CUDA toolkit, "
+          "or GPUPLAN_NCCL=OFF), so collectives were not measured; install NCCL and reconfigure";
 #endif
     }
     auto bench = cuda::open_cuda_device(device, std::move(collectives), collective_note);

@@ -32,12 +32,17 @@ __global__ void embedding_backward_kernel(const int* tokens, const Bf16* dx, flo
 }
 
 // Merges the running (max, Σ exp(x − max)) of another part of the row into (m, s). A part
-// that saw no element (m = −∞) changes nothing; checked first, since exp(−∞ − (−∞)) is NaN.
+// with m = −∞ is checked first, since exp(−∞ − (−∞)) is NaN: its s is 0 if it saw no element,
+// or NaN if it saw only NaNs (a NaN never raises m), so it is added, not dropped, and a row
+// whose poisoned elements all fell to one thread still comes out NaN.
 __device__ inline void merge_lse(float& m, float& s, float m_other, float s_other) {
-  if (m_other == -INFINITY) return;
+  if (m_other == -INFINITY) {
+    s += s_other;
+    return;
+  }
   if (m == -INFINITY) {
     m = m_other;
-    s = s_other;
+    s = s_other + s;
     return;
   }
   const float top = fmaxf(m, m_other);

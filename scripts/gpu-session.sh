@@ -7,6 +7,14 @@
 #   scripts/gpu-session.sh measure [--quick] # gpuplan-bench: the full profile (a few minutes)
 #   scripts/gpu-session.sh compare PROFILE  # measured vs predicted, before and after calibration
 #
+# The device image has nvcc, CMake and ninja but not necessarily the Debian -dev packages, and it
+# cannot fetch any. So the benchmark can instead be built HERE and carried:
+#   scripts/gpu-session.sh bundle           # (here) build-gpu-bundle/bundle: gpuplan-bench and its
+#                                           # non-CUDA libraries, libstdc++ linked in, no NCCL/MPI
+#   scripts/gpu-session.sh run-bundle [ARGS] # (there, carry build-gpu-bundle/bundle) --quick, then
+#                                           # the full profile into $OUT; ARGS go to the full run
+# and `compare` runs here on the profile that comes back.
+#
 # GPU=h100-sxm (the catalog id) is taken from nvidia-smi's name when not set. Results go to
 # $OUT (the device tool's output folder) when set, else to build/gpu-session/; the profile is
 # also written to data/calibration/GPU-DATE.json, where measured profiles are kept.
@@ -65,8 +73,37 @@ case "$stage" in
     "$build/gpuplan" validate calibration "$profile" | tee "$out/validate-calibration.txt"
     "$build/gpuplan" validate calibration "$profile" --json >"$out/validate-calibration.json"
     ;;
+  bundle)
+    dir=build-gpu-bundle
+    # One GPU on the lent machines: no collectives, so no NCCL or MPI to find there.
+    cmake -S . -B "$dir/cmake" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUPLAN_CUDA=ON -DGPUPLAN_WERROR=ON \
+      -DGPUPLAN_TESTS=OFF -DGPUPLAN_BENCH=OFF -DGPUPLAN_NCCL=OFF \
+      -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON -DCMAKE_EXE_LINKER_FLAGS="-static-libstdc++ -static-libgcc" >/dev/null
+    cmake --build "$dir/cmake" --target gpuplan-bench
+    rm -rf "$dir/bundle" && mkdir -p "$dir/bundle/lib"
+    cp "$dir/cmake/gpuplan-bench" "$dir/bundle/"
+    # Every shared library but glibc's own and the CUDA driver; cuBLASLt (hundreds of MB) is
+    # left to the device's CUDA toolkit.
+    ldd "$dir/cmake/gpuplan-bench" | awk '/=> \//{print $1, $3}' | while read -r name path; do
+      case "$name" in
+        libc.so*|libm.so*|libdl.so*|libpthread.so*|librt.so*|ld-linux*|libcuda.so*|libcublas*) ;;
+        *) cp -L "$path" "$dir/bundle/lib/" ;;
+      esac
+    done
+    du -sh "$dir/bundle"; ls "$dir/bundle/lib"
+    ;;
+  run-bundle)
+    dir=build-gpu-bundle/bundle
+    facts
+    cuda_lib=$(dirname "$(ldconfig -p | awk '/libcublasLt.so/{print $NF; exit}')" 2>/dev/null || true)
+    export LD_LIBRARY_PATH="$dir/lib:${cuda_lib:-/usr/local/cuda/lib64}:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+    ldd "$dir/gpuplan-bench" >"$out/ldd.txt" 2>&1 || true
+    id=$(gpu_id)
+    "$dir/gpuplan-bench" --gpu "$id" --quick --out "$out/$id-quick.json" 2>&1 | tee "$out/bench-quick.log"
+    "$dir/gpuplan-bench" --gpu "$id" --out "$out/$id-$(date -u +%F).json" "$@" 2>&1 | tee "$out/bench.log"
+    ;;
   *)
-    sed -n '2,12p' "$0" >&2
+    sed -n '2,20p' "$0" >&2
     exit 2
     ;;
 esac

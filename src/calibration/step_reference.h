@@ -65,7 +65,8 @@ struct StepCheck {
 // against the reference: the loss within 2e-3 of the reference's (relative), and each
 // gradient g, on 3 random ±1 directions v, |Σ g·v − finite difference| within 5% of ‖g‖₂ (the
 // layer check's limits; bf16 activations err by ~2^-8 per rounding, a missing term by tens of
-// percent). The loss starts near ln(vocab) whatever the weights, so its limit is tight.
+// percent). The loss is a few units (ln(vocab) plus what the head's wider weights add), so
+// its limit is tight.
 StepCheck check_step_against_reference(const StepShape& shape, const StepBatch& batch, const StepWeights& w,
                                        double device_loss, const StepWeights& device_grads,
                                        const std::vector<StepTensor>& tensors);
