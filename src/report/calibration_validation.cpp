@@ -43,10 +43,11 @@ RooflineDevice reference_device(const Gpu& gpu, const Efficiency& eff, const Cal
   std::string fitted;
   for (Precision p : kAllPrecisions) {
     const double ref = gpu.achievable_flops_per_s[index_of(p)];
-    if (ref > 0)
+    if (ref > 0) {
       dev.gemm_flops_per_s[index_of(p)] = ref;
-    else if (profile.peak_flops_per_s(p))
+    } else if (profile.peak_flops_per_s(p)) {
       fitted += fmt::format(" {}", precision_name(p));
+    }
   }
   notes.push_back(fmt::format("before: GEMM ceilings from [achievable_tflops] of {}{}", gpu.id,
                               fitted.empty() ? "" : "; fitted fractions of the datasheet (no reference) for" + fitted));
@@ -108,21 +109,22 @@ double leave_one_out_rate(const RooflineDevice& before, const CalibrationProfile
   return gemm_rate(dev, g.kernel, g.precision, g.m, g.n, g.k);
 }
 
-// What `gpuplan train` says for the layer alone on one GPU (forward + backward, no optimizer).
-double train_layer_s(const TrainContext& ctx, const LayerShape& shape) {
+// What `gpuplan train` says for one micro-batch of the shape on one GPU: the layer's rows use
+// forward + backward, the step's the whole step time (with the optimizer). 0 when invalid.
+Estimate train_estimate(const TrainContext& ctx, const LayerShape& shape) {
   Plan plan;
   plan.micro_batch = shape.batch;
   plan.seq_len = shape.seq;
-  const Estimate e = evaluate(ctx, plan);
+  return evaluate(ctx, plan);
+}
+
+double train_layer_s(const TrainContext& ctx, const LayerShape& shape) {
+  const Estimate e = train_estimate(ctx, shape);
   return e.valid ? e.breakdown.forward_s + e.breakdown.backward_s : 0;
 }
 
-// What `gpuplan train` says for the whole step on one GPU (with the optimizer).
 double train_step_s(const TrainContext& ctx, const LayerShape& shape) {
-  Plan plan;
-  plan.micro_batch = shape.batch;
-  plan.seq_len = shape.seq;
-  const Estimate e = evaluate(ctx, plan);
+  const Estimate e = train_estimate(ctx, shape);
   return e.valid ? e.step_time_s : 0;
 }
 
