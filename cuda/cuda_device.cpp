@@ -20,6 +20,15 @@ namespace {
 
 std::string version_text(int version) { return fmt::format("{}.{}", version / 1000, (version % 1000) / 10); }
 
+// A layer's or a step's one-off check (LayerRun, StepRun: untimed) as the sweep's Timing.
+template <typename Run>
+Timing check_timing(Run run) {
+  Timing t;
+  t.correct = run.correct;
+  t.check = std::move(run.check);
+  return t;
+}
+
 class CudaBenchDevice final : public BenchDevice {
  public:
   CudaBenchDevice(int ordinal, std::unique_ptr<Collectives> collectives, std::string collective_note)
@@ -71,11 +80,7 @@ class CudaBenchDevice final : public BenchDevice {
 
   Timing check_layer(const LayerShape& shape) override {
     select();
-    LayerRun run = check_transformer_layer(shape, next_seed());
-    Timing t;
-    t.correct = run.correct;
-    t.check = std::move(run.check);
-    return t;
+    return check_timing(check_transformer_layer(shape, next_seed()));
   }
 
   LayerTiming time_layer(const LayerShape& shape, int runs) override {
@@ -86,11 +91,7 @@ class CudaBenchDevice final : public BenchDevice {
 
   Timing check_step(const StepShape& shape) override {
     select();
-    StepRun run = check_training_step(shape, next_seed());
-    Timing t;
-    t.correct = run.correct;
-    t.check = std::move(run.check);
-    return t;
+    return check_timing(check_training_step(shape, next_seed()));
   }
 
   StepTiming time_step(const StepShape& shape, int runs) override {

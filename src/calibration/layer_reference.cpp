@@ -73,12 +73,6 @@ const std::vector<double>& gradient_of(const LayerGradients& g, LayerTensor whic
   return which == LayerTensor::x ? g.dx : weight_of(g.dw, which);
 }
 
-double dot(const std::vector<double>& a, const std::vector<double>& b) {
-  double acc = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) acc += a[i] * b[i];
-  return acc;
-}
-
 }  // namespace
 
 // y[rows, out] = x[rows, in] · wᵀ, w being [out, in].
@@ -155,7 +149,7 @@ double layer_directional_derivative(const LayerShape& shape, const std::vector<d
     std::vector<double>& t = tensor_of(x_moved, w_moved, which);
     GP_ASSERT(t.size() == direction.size(), "a direction must have its tensor's size");
     for (std::size_t i = 0; i < t.size(); ++i) t[i] += epsilon * direction[i];
-    return dot(layer_forward_reference(shape, x_moved, w_moved), dout);
+    return reference_dot(layer_forward_reference(shape, x_moved, w_moved), dout);
   };
   return (loss_at(step) - loss_at(-step)) / (2 * step);
 }
@@ -183,22 +177,14 @@ LayerCheck check_layer_against_reference(const LayerShape& shape, const std::vec
   result.check = fmt::format("forward: RMS error {:.2e} of out − x (limit {:.0e})", forward_err, kForwardLimit);
 
   std::mt19937 rng(2024);
-  std::bernoulli_distribution coin(0.5);
   for (LayerTensor which : kAllLayerTensors) {
     const std::vector<double>& g = gradient_of(grads, which);
     std::vector<double> x_copy = x;
     LayerWeights w_copy = w;
     GP_ASSERT(g.size() == tensor_of(x_copy, w_copy, which).size(), "a gradient must have its tensor's size");
-    double g_norm = std::sqrt(dot(g, g));
-    if (!std::isfinite(g_norm)) g_norm = INFINITY;
-    double worst = 0;
-    for (int dir_idx = 0; dir_idx < kDirections; ++dir_idx) {
-      std::vector<double> v(g.size());
-      for (double& e : v) e = coin(rng) ? 1.0 : -1.0;
-      const double fd = layer_directional_derivative(shape, x, w, dout, which, v, kStep);
-      const double err = std::abs(dot(g, v) - fd) / (g_norm > 0 ? g_norm : 1e-300);
-      worst = std::max(worst, std::isfinite(err) ? err : INFINITY);
-    }
+    const double worst = worst_directional_error(g, kDirections, rng, [&](const std::vector<double>& v) {
+      return layer_directional_derivative(shape, x, w, dout, which, v, kStep);
+    });
     const bool ok = worst <= kGradientLimit;
     result.correct = result.correct && ok;
     result.check += fmt::format("; {} {:.2e}", layer_tensor_name(which), worst);
@@ -206,6 +192,27 @@ LayerCheck check_layer_against_reference(const LayerShape& shape, const std::vec
   result.check += fmt::format(" of ‖g‖ against finite differences on {} directions (limit {:.0e})", kDirections,
                               kGradientLimit);
   return result;
+}
+
+double reference_dot(const std::vector<double>& a, const std::vector<double>& b) {
+  double acc = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) acc += a[i] * b[i];
+  return acc;
+}
+
+double worst_directional_error(const std::vector<double>& g, int directions, std::mt19937& rng,
+                               const std::function<double(const std::vector<double>&)>& derivative_along) {
+  std::bernoulli_distribution coin(0.5);
+  double g_norm = std::sqrt(reference_dot(g, g));
+  if (!std::isfinite(g_norm)) g_norm = INFINITY;
+  double worst = 0;
+  for (int dir_idx = 0; dir_idx < directions; ++dir_idx) {
+    std::vector<double> v(g.size());
+    for (double& e : v) e = coin(rng) ? 1.0 : -1.0;
+    const double err = std::abs(reference_dot(g, v) - derivative_along(v)) / (g_norm > 0 ? g_norm : 1e-300);
+    worst = std::max(worst, std::isfinite(err) ? err : INFINITY);
+  }
+  return worst;
 }
 
 }  // namespace gpuplan

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -70,5 +72,15 @@ struct LayerCheck {
 LayerCheck check_layer_against_reference(const LayerShape& shape, const std::vector<double>& x, const LayerWeights& w,
                                          const std::vector<double>& dout, const std::vector<double>& out,
                                          const LayerGradients& grads);
+
+// Σ a·b, in double.
+double reference_dot(const std::vector<double>& a, const std::vector<double>& b);
+
+// How far a gradient g is from the function's slope: the worst, over `directions` random ±1
+// directions v drawn from `rng`, of |g·v − derivative_along(v)| / ‖g‖₂, where
+// derivative_along(v) is a finite difference of the reference along v. Infinite when g or a
+// difference is not finite (so any limit fails). Shared by the layer and step checks.
+double worst_directional_error(const std::vector<double>& g, int directions, std::mt19937& rng,
+                               const std::function<double(const std::vector<double>&)>& derivative_along);
 
 }  // namespace gpuplan

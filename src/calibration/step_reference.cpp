@@ -23,12 +23,6 @@ std::uint64_t splitmix64(std::uint64_t h) {
   return h ^ (h >> 31);
 }
 
-double dot(const std::vector<double>& a, const std::vector<double>& b) {
-  double acc = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) acc += a[i] * b[i];
-  return acc;
-}
-
 template <typename Weights>
 auto& tensor_in(Weights& w, const StepTensor& t) {
   switch (t.kind) {
@@ -167,20 +161,12 @@ StepCheck check_step_against_reference(const StepShape& shape, const StepBatch& 
                              device_loss, ref, loss_err, kLossLimit);
 
   std::mt19937 rng(2025);
-  std::bernoulli_distribution coin(0.5);
   for (const StepTensor& tensor : tensors) {
     const std::vector<double>& g = step_tensor(device_grads, tensor);
     GP_ASSERT(g.size() == step_tensor(w, tensor).size(), "a gradient must have its tensor's size");
-    double g_norm = std::sqrt(dot(g, g));
-    if (!std::isfinite(g_norm)) g_norm = INFINITY;
-    double worst = 0;
-    for (int dir_idx = 0; dir_idx < kDirections; ++dir_idx) {
-      std::vector<double> v(g.size());
-      for (double& e : v) e = coin(rng) ? 1.0 : -1.0;
-      const double fd = step_directional_derivative(shape, batch, w, tensor, v, kStep);
-      const double err = std::abs(dot(g, v) - fd) / (g_norm > 0 ? g_norm : 1e-300);
-      worst = std::max(worst, std::isfinite(err) ? err : INFINITY);
-    }
+    const double worst = worst_directional_error(g, kDirections, rng, [&](const std::vector<double>& v) {
+      return step_directional_derivative(shape, batch, w, tensor, v, kStep);
+    });
     result.correct = result.correct && worst <= kGradientLimit;
     result.check += fmt::format("; {} {:.2e}", step_tensor_name(tensor), worst);
   }

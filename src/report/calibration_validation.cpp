@@ -72,6 +72,12 @@ std::vector<GemmShapeSample> samples_of(const CalibrationProfile& profile, Preci
   return out;
 }
 
+double best_rate(const std::vector<GemmShapeSample>& samples) {
+  double best = 0;
+  for (const GemmShapeSample& s : samples) best = std::max(best, s.flops_per_s);
+  return best;
+}
+
 // The kernel roofline after calibration: measured ceilings and the measured shape curves.
 RooflineDevice measured_device(const RooflineDevice& before, const CalibrationProfile& profile, double hbm_min_bytes) {
   RooflineDevice dev = before;
@@ -79,9 +85,7 @@ RooflineDevice measured_device(const RooflineDevice& before, const CalibrationPr
   for (Precision p : kAllPrecisions) {
     const auto samples = samples_of(profile, p, profile.gemm.size());
     if (samples.empty()) continue;
-    double best = 0;
-    for (const auto& s : samples) best = std::max(best, s.flops_per_s);
-    dev.gemm_flops_per_s[index_of(p)] = best;
+    dev.gemm_flops_per_s[index_of(p)] = best_rate(samples);
     if (samples.size() >= 2) curves->by_precision[index_of(p)] = make_gemm_shape_curve(dev, samples);
   }
   dev.shape_curves = curves;
@@ -97,9 +101,7 @@ double leave_one_out_rate(const RooflineDevice& before, const CalibrationProfile
   const auto others = samples_of(profile, g.precision, i);
   if (others.empty()) return 0;
   RooflineDevice dev = before;
-  double best = 0;
-  for (const auto& s : others) best = std::max(best, s.flops_per_s);
-  dev.gemm_flops_per_s[index_of(g.precision)] = best;
+  dev.gemm_flops_per_s[index_of(g.precision)] = best_rate(others);
   if (others.size() >= 2) {
     auto curves = std::make_shared<GemmShapeCurves>();
     curves->by_precision[index_of(g.precision)] = make_gemm_shape_curve(dev, others);
@@ -109,23 +111,47 @@ double leave_one_out_rate(const RooflineDevice& before, const CalibrationProfile
   return gemm_rate(dev, g.kernel, g.precision, g.m, g.n, g.k);
 }
 
-// What `gpuplan train` says for one micro-batch of the shape on one GPU: the layer's rows use
-// forward + backward, the step's the whole step time (with the optimizer). 0 when invalid.
-Estimate train_estimate(const TrainContext& ctx, const LayerShape& shape) {
+// Both models for one measured layer or step: the kernel roofline on the reference and on the
+// measured ceilings, and what `gpuplan train` says for one micro-batch of the shape on one GPU
+// without and with the profile's scale (a layer: forward + backward; a step: the whole step,
+// optimizer included). Train times are 0 when the evaluator finds the plan invalid.
+struct Predictions {
+  double kernel_before_s = 0, kernel_after_s = 0, kernel_gemm_share = 0;
+  double train_before_s = 0, train_after_s = 0;
+};
+
+Predictions predict_both(const RooflineDevice& before, const RooflineDevice& after,
+                         const std::vector<BenchKernel>& kernels, const Catalog& catalog, const ModelSpec& model,
+                         const Gpu& gpu, const CalibrationScale& scale, const LayerShape& tokens, bool whole_step) {
+  Predictions p;
+  const BenchPrediction kb = predict_bench_kernels(before, kernels);
+  const BenchPrediction ka = predict_bench_kernels(after, kernels);
+  p.kernel_before_s = kb.fwd_s + kb.bwd_s;
+  p.kernel_after_s = ka.fwd_s + ka.bwd_s;
+  p.kernel_gemm_share = ka.gemm_s / p.kernel_after_s;
+  TrainContext ctx = make_train_context(catalog, model, gpu, nullptr, nullptr);
   Plan plan;
-  plan.micro_batch = shape.batch;
-  plan.seq_len = shape.seq;
-  return evaluate(ctx, plan);
+  plan.micro_batch = tokens.batch;
+  plan.seq_len = tokens.seq;
+  const auto train_s = [&] {
+    const Estimate e = evaluate(ctx, plan);
+    if (!e.valid) return 0.0;
+    return whole_step ? e.step_time_s : e.breakdown.forward_s + e.breakdown.backward_s;
+  };
+  p.train_before_s = train_s();
+  apply_calibration_scale(ctx.device, scale);
+  p.train_after_s = train_s();
+  return p;
 }
 
-double train_layer_s(const TrainContext& ctx, const LayerShape& shape) {
-  const Estimate e = train_estimate(ctx, shape);
-  return e.valid ? e.breakdown.forward_s + e.breakdown.backward_s : 0;
-}
-
-double train_step_s(const TrainContext& ctx, const LayerShape& shape) {
-  const Estimate e = train_estimate(ctx, shape);
-  return e.valid ? e.step_time_s : 0;
+// The rows' errors into the layer-and-step groups; `what` is "layers" or "steps".
+void add_errors(CalibrationValidation& v, const std::string& what, const Predictions& p, double measured_s) {
+  const std::string kernel =
+      fmt::format("kernel roofline, {} {}", p.kernel_gemm_share >= kGemmHeavyShare ? "GEMM-heavy" : "other", what);
+  v.model_before.add(kernel, rel(p.kernel_before_s, measured_s));
+  v.model_after.add(kernel, rel(p.kernel_after_s, measured_s));
+  if (p.train_before_s > 0) v.model_before.add("gpuplan train, " + what, rel(p.train_before_s, measured_s));
+  if (p.train_after_s > 0) v.model_after.add("gpuplan train, " + what, rel(p.train_after_s, measured_s));
 }
 
 CollectiveOp collective_op(const std::string& name) {
@@ -176,58 +202,38 @@ CalibrationValidation validate_calibration(const CalibrationProfile& profile, co
     v.bandwidth.push_back({b.op, b.bytes, b.bw_bytes_per_s, before.memory_bw_bytes_per_s, b.bytes < hbm_min_bytes});
   }
 
-  if (!profile.layers.empty()) {
-    const CalibrationScale scale = calibration_scale(gpu, profile);
-    for (const LayerPoint& l : profile.layers) {
-      LayerCheck c;
-      c.shape = l.shape;
-      c.measured_fwd_s = l.fwd_time_s;
-      c.measured_bwd_s = l.bwd_time_s;
-      const auto kernels = bench_layer_kernels(l.shape);
-      const BenchPrediction kb = predict_bench_kernels(before, kernels);
-      const BenchPrediction ka = predict_bench_kernels(after, kernels);
-      c.kernel_before_s = kb.fwd_s + kb.bwd_s;
-      c.kernel_after_s = ka.fwd_s + ka.bwd_s;
-      c.kernel_gemm_share = ka.gemm_s / c.kernel_after_s;
-      const ModelSpec model = layer_model(l.shape);
-      TrainContext ctx = make_train_context(catalog, model, gpu, nullptr, nullptr);
-      c.train_before_s = train_layer_s(ctx, l.shape);
-      apply_calibration_scale(ctx.device, scale);
-      c.train_after_s = train_layer_s(ctx, l.shape);
-      const std::string kind = c.kernel_gemm_share >= kGemmHeavyShare ? "GEMM-heavy" : "other";
-      v.model_before.add("kernel roofline, " + kind + " layers", rel(c.kernel_before_s, c.measured_s()));
-      v.model_after.add("kernel roofline, " + kind + " layers", rel(c.kernel_after_s, c.measured_s()));
-      if (c.train_before_s > 0) v.model_before.add("gpuplan train, layers", rel(c.train_before_s, c.measured_s()));
-      if (c.train_after_s > 0) v.model_after.add("gpuplan train, layers", rel(c.train_after_s, c.measured_s()));
-      v.layers.push_back(c);
-    }
+  const CalibrationScale scale = calibration_scale(gpu, profile);
+  const auto predict = [&](const std::vector<BenchKernel>& kernels, const ModelSpec& model, const LayerShape& tokens,
+                           bool whole_step) {
+    return predict_both(before, after, kernels, catalog, model, gpu, scale, tokens, whole_step);
+  };
+  for (const LayerPoint& l : profile.layers) {
+    LayerCheck c;
+    c.shape = l.shape;
+    c.measured_fwd_s = l.fwd_time_s;
+    c.measured_bwd_s = l.bwd_time_s;
+    const Predictions p = predict(bench_layer_kernels(l.shape), layer_model(l.shape), l.shape, false);
+    c.kernel_before_s = p.kernel_before_s;
+    c.kernel_after_s = p.kernel_after_s;
+    c.kernel_gemm_share = p.kernel_gemm_share;
+    c.train_before_s = p.train_before_s;
+    c.train_after_s = p.train_after_s;
+    add_errors(v, "layers", p, c.measured_s());
+    v.layers.push_back(c);
   }
-
-  if (!profile.steps.empty()) {
-    const CalibrationScale scale = calibration_scale(gpu, profile);
-    for (const StepPoint& st : profile.steps) {
-      StepCheck c;
-      c.shape = st.shape;
-      c.measured_fwd_s = st.fwd_time_s;
-      c.measured_step_s = st.step_time_s;
-      const auto kernels = bench_step_kernels(st.shape);
-      const BenchPrediction kb = predict_bench_kernels(before, kernels);
-      const BenchPrediction ka = predict_bench_kernels(after, kernels);
-      c.kernel_before_s = kb.fwd_s + kb.bwd_s;
-      c.kernel_after_s = ka.fwd_s + ka.bwd_s;
-      c.kernel_gemm_share = ka.gemm_s / c.kernel_after_s;
-      const ModelSpec model = step_model(st.shape);
-      TrainContext ctx = make_train_context(catalog, model, gpu, nullptr, nullptr);
-      c.train_before_s = train_step_s(ctx, st.shape.layer);
-      apply_calibration_scale(ctx.device, scale);
-      c.train_after_s = train_step_s(ctx, st.shape.layer);
-      const std::string kind = c.kernel_gemm_share >= kGemmHeavyShare ? "GEMM-heavy" : "other";
-      v.model_before.add("kernel roofline, " + kind + " steps", rel(c.kernel_before_s, c.measured_step_s));
-      v.model_after.add("kernel roofline, " + kind + " steps", rel(c.kernel_after_s, c.measured_step_s));
-      if (c.train_before_s > 0) v.model_before.add("gpuplan train, steps", rel(c.train_before_s, c.measured_step_s));
-      if (c.train_after_s > 0) v.model_after.add("gpuplan train, steps", rel(c.train_after_s, c.measured_step_s));
-      v.steps.push_back(c);
-    }
+  for (const StepPoint& st : profile.steps) {
+    StepCheck c;
+    c.shape = st.shape;
+    c.measured_fwd_s = st.fwd_time_s;
+    c.measured_step_s = st.step_time_s;
+    const Predictions p = predict(bench_step_kernels(st.shape), step_model(st.shape), st.shape.layer, true);
+    c.kernel_before_s = p.kernel_before_s;
+    c.kernel_after_s = p.kernel_after_s;
+    c.kernel_gemm_share = p.kernel_gemm_share;
+    c.train_before_s = p.train_before_s;
+    c.train_after_s = p.train_after_s;
+    add_errors(v, "steps", p, c.measured_step_s);
+    v.steps.push_back(c);
   }
 
   if (!profile.collectives.empty()) {
