@@ -85,14 +85,15 @@ std::string shared_collectives_csv() {
 }
 
 // The acceptance target of issue 3 on the measured file: median |error| <= 10% for messages
-// of 1 MiB and more, <= 25% below.
+// of 1 MiB and more, <= 25% below. 195 rows since the 2026-11-23 additions (Azure 8-GPU
+// nodes, CoreWeave NVL72 racks); the model reaches 6.1% / 6.8% on them.
 TEST(ValidateCli, CollectivesMeetTheTargetOnTheSharedFile) {
   const std::string csv = shared_collectives_csv();
   if (!std::filesystem::exists(csv)) GTEST_SKIP() << csv << " not present";
   const auto r = run({"validate", "collectives", csv, "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
-  EXPECT_EQ(j["rows"].size(), 176u);
+  EXPECT_EQ(j["rows"].size(), 195u);
   EXPECT_LE(j["summary"]["by_size"][">= 1 MiB"]["median_abs_error_pct"].get<double>(), 10.0);
   EXPECT_LE(j["summary"]["by_size"]["< 1 MiB"]["median_abs_error_pct"].get<double>(), 25.0);
   EXPECT_TRUE(j["summary"]["by_gpu"].contains("h100-sxm"));
