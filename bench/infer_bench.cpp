@@ -6,7 +6,7 @@
 #include "catalog/catalog.h"
 #include "infer/evaluate.h"
 #include "infer/search.h"
-#include "plan/train_setup.h"
+#include "catalog/system_choice.h"
 #include "search/recommend_serve.h"
 
 namespace gpuplan {

@@ -4,7 +4,7 @@
 #include <benchmark/benchmark.h>
 
 #include "catalog/catalog.h"
-#include "plan/train_setup.h"
+#include "catalog/system_choice.h"
 #include "search/search.h"
 
 namespace gpuplan {

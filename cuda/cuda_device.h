@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "calibration/measure.h"
+#include "bench_support/measure.h"
 
 namespace gpuplan::cuda {
 

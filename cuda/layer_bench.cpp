@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "calibration/layer_reference.h"
+#include "bench_support/layer_reference.h"
 #include "layer_pass.h"
 
 namespace gpuplan::cuda {

@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "calibration/measure.h"
+#include "bench_support/measure.h"
 #include "catalog/catalog.h"
 #include "collectives.h"
 #include "core/error.h"

@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "calibration/adamw_reference.h"
-#include "calibration/step_reference.h"
+#include "bench_support/adamw_reference.h"
+#include "bench_support/step_reference.h"
 #include "train_step.h"
 
 namespace gpuplan::cuda {

@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "calibration/adamw_reference.h"
+#include "bench_support/adamw_reference.h"
 #include "calibration/step_layout.h"
-#include "calibration/step_reference.h"
+#include "bench_support/step_reference.h"
 #include "layer_pass.h"
 #include "step_kernels.h"
 

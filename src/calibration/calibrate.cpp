@@ -6,7 +6,7 @@
 #include "core/error.h"
 #include "core/strings.h"
 #include "core/units.h"
-#include "report/table.h"
+#include "core/table.h"
 
 namespace gpuplan {
 namespace {

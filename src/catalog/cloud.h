@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "catalog/provenance.h"
+#include "core/provenance.h"
 
 namespace gpuplan {
 

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "catalog/provenance.h"
+#include "core/provenance.h"
 
 namespace gpuplan {
 

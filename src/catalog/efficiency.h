@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "catalog/provenance.h"
+#include "core/provenance.h"
 #include "core/precision.h"
 
 namespace gpuplan {

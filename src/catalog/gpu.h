@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "catalog/provenance.h"
+#include "core/provenance.h"
 #include "core/precision.h"
 
 namespace gpuplan {

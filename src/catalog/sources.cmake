@@ -13,4 +13,5 @@ list(APPEND GPUPLAN_LIB_SOURCES
   catalog/efficiency_parse.cpp
   catalog/tco_parse.cpp
   catalog/engine_parse.cpp
+  catalog/system_choice.cpp
 )

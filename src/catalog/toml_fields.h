@@ -11,7 +11,7 @@
 
 #include <toml++/toml.h>
 
-#include "catalog/provenance.h"
+#include "core/provenance.h"
 
 namespace gpuplan {
 

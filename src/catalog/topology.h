@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "catalog/provenance.h"
+#include "core/provenance.h"
 
 namespace gpuplan {
 

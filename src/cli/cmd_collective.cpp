@@ -1,16 +1,16 @@
 // gpuplan collective --op OP --bytes SIZE --gpus N --system NAME [--nodes M] [--fabric F] ...
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "core/error.h"
 #include "core/units.h"
 #include "calibration/profile.h"
 #include "cost/collective.h"
-#include "cost/collective_calibration.h"
+#include "calibration/collective_calibration.h"
 #include "report/collective_report.h"
 
 namespace gpuplan {
@@ -106,7 +106,7 @@ nlohmann::ordered_json calibrated_rows(const CalibrationProfile& profile, const 
 
 }  // namespace
 
-void setup_collective(CLI::App& cmd, CliContext& ctx) {
+void setup_collective(CliCommand& cmd, CliContext& ctx) {
   auto o = std::make_shared<CollectiveOpts>();
   cmd.add_option("--op", o->op, "allreduce, allgather, reducescatter, alltoall, broadcast or sendrecv")->required();
   cmd.add_option("--bytes", o->bytes, "Message size (nccl-tests 'size'), e.g. 32MiB, 1GB, 4096; not with --sweep");

@@ -4,12 +4,12 @@
 // docs/model/economics.md.
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "core/error.h"
@@ -19,7 +19,7 @@
 #include "econ/run_cost.h"
 #include "econ/tco.h"
 #include "report/econ_report.h"
-#include "report/table.h"
+#include "core/table.h"
 #include "workload/params.h"
 
 namespace gpuplan {
@@ -500,7 +500,7 @@ EnergyReport build_energy(const EnergyOpts& o, const Catalog& catalog) {
 
 }  // namespace
 
-void setup_cost(CLI::App& cmd, CliContext& ctx) {
+void setup_cost(CliCommand& cmd, CliContext& ctx) {
   auto o = std::make_shared<CostOpts>();
   cmd.add_option("--gpu", o->gpu, "GPU id or alias")->required();
   cmd.add_option("--gpu-hours", o->gpu_hours, "The run as GPU-hours (billed per GPU-hour)");
@@ -533,7 +533,7 @@ void setup_cost(CLI::App& cmd, CliContext& ctx) {
   });
 }
 
-void setup_tco(CLI::App& cmd, CliContext& ctx) {
+void setup_tco(CliCommand& cmd, CliContext& ctx) {
   auto o = std::make_shared<TcoOpts>();
   cmd.add_option("--gpu", o->gpu, "GPU id or alias")->required();
   cmd.add_option("--gpus", o->gpus, "GPUs to own (rounded up to whole nodes)");
@@ -557,7 +557,7 @@ void setup_tco(CLI::App& cmd, CliContext& ctx) {
   });
 }
 
-void setup_energy(CLI::App& cmd, CliContext& ctx) {
+void setup_energy(CliCommand& cmd, CliContext& ctx) {
   auto o = std::make_shared<EnergyOpts>();
   cmd.add_option("--gpu", o->gpu, "GPU id or alias")->required();
   cmd.add_option("--gpus", o->gpus, "GPUs")->required();

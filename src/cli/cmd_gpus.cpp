@@ -1,7 +1,7 @@
 // gpuplan gpus | gpu NAME | compare A B [C...]
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "cli/args.h"
 #include "calibration/calibrate.h"
 #include "cli/commands.h"
 #include "cli/context.h"
@@ -11,7 +11,7 @@
 
 namespace gpuplan {
 
-void setup_gpus(CLI::App& cmd, CliContext& ctx) {
+void setup_gpus(CliCommand& cmd, CliContext& ctx) {
   struct Opts {
     std::string vendor;
     bool gpus_only = false;
@@ -46,7 +46,7 @@ void setup_gpus(CLI::App& cmd, CliContext& ctx) {
   });
 }
 
-void setup_gpu(CLI::App& cmd, CliContext& ctx) {
+void setup_gpu(CliCommand& cmd, CliContext& ctx) {
   struct Opts {
     std::string name;
     std::string calibration;
@@ -75,7 +75,7 @@ void setup_gpu(CLI::App& cmd, CliContext& ctx) {
   });
 }
 
-void setup_compare(CLI::App& cmd, CliContext& ctx) {
+void setup_compare(CliCommand& cmd, CliContext& ctx) {
   struct Opts {
     std::vector<std::string> names;
     bool json = false;

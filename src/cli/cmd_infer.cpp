@@ -1,9 +1,9 @@
 // gpuplan infer --model M --gpu G [--gpus N --tp --pp --ep] [--weights --kv] --input-len
 // --output-len [--batch B | --concurrency C | --max-throughput] [--engine E] [--json]
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/infer_flags.h"
@@ -14,7 +14,7 @@
 
 namespace gpuplan {
 
-void setup_infer(CLI::App& cmd, CliContext& ctx) {
+void setup_infer(CliCommand& cmd, CliContext& ctx) {
   struct Opts {
     InferFlags flags;
     int gpus = 0;
@@ -80,7 +80,7 @@ void setup_infer(CLI::App& cmd, CliContext& ctx) {
 
 // gpuplan infer-search --model M --gpu G [--gpus-max N] --input-len L --output-len O
 // [--ttft-ms X --tpot-ms Y] [--rate R] [--objective throughput|cost] [--json]
-void setup_infer_search(CLI::App& cmd, CliContext& ctx) {
+void setup_infer_search(CliCommand& cmd, CliContext& ctx) {
   struct Opts {
     InferFlags flags;
     int gpus_max = 8;
@@ -96,7 +96,7 @@ void setup_infer_search(CLI::App& cmd, CliContext& ctx) {
   cmd.add_option("--tpot-ms", o->tpot_ms, "Time-per-output-token target in ms (default none)");
   cmd.add_option("--rate", o->rate, "Requests/s to serve: the fewest GPUs (replicas) that serve it within the targets");
   cmd.add_option("--objective", o->objective, "throughput (output tokens/s per GPU, default) or cost (per dollar)");
-  CLI::App* app = &cmd;
+  CliCommand* app = &cmd;
   cmd.callback([o, app, &ctx] {
     if (o->gpus_max < 1) throw Error("--gpus-max must be at least 1");
     if (o->ttft_ms < 0 || o->tpot_ms < 0 || o->rate < 0) throw Error("--ttft-ms, --tpot-ms and --rate must be positive");

@@ -1,16 +1,16 @@
 // gpuplan models | model NAME|config.json
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "core/error.h"
 #include "report/model_report.h"
 
 namespace gpuplan {
-void setup_models(CLI::App& cmd, CliContext& ctx) {
+void setup_models(CliCommand& cmd, CliContext& ctx) {
   auto json_out = std::make_shared<bool>(false);
   cmd.add_flag("--json", *json_out, "Print one JSON object");
   cmd.callback([json_out, &ctx] {
@@ -28,7 +28,7 @@ void setup_models(CLI::App& cmd, CliContext& ctx) {
   });
 }
 
-void setup_model(CLI::App& cmd, CliContext& ctx) {
+void setup_model(CliCommand& cmd, CliContext& ctx) {
   struct Opts {
     std::string name;
     std::int64_t seq_len = 0;
@@ -37,7 +37,7 @@ void setup_model(CLI::App& cmd, CliContext& ctx) {
   auto opts = std::make_shared<Opts>();
   cmd.add_option("name", opts->name, "Model id or alias (see 'gpuplan models'), or a Hugging Face config.json")
       ->required();
-  CLI::Option* seq_opt =
+  CliOption* seq_opt =
       cmd.add_option("--seq-len", opts->seq_len,
                      "Sequence length for FLOPs and the KV cache (default 4096, or the model's context if shorter)");
   cmd.add_flag("--json", opts->json, "Print one JSON object");

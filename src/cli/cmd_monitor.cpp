@@ -4,9 +4,9 @@
 #include <memory>
 #include <thread>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "core/error.h"
@@ -15,7 +15,7 @@
 
 namespace gpuplan {
 
-void setup_monitor(CLI::App& cmd, CliContext& ctx) {
+void setup_monitor(CliCommand& cmd, CliContext& ctx) {
   struct Opts {
     MonitorOptions monitor;
     std::string csv_path;

@@ -4,16 +4,16 @@
 // gpuplan recommend --serve --model M --input-len L --output-len O [--rate R] [--ttft-ms X]
 // [--tpot-ms Y] [--engine E] [--gpus-max N] [--providers ...]: the same for a serving target,
 // through infer-search (search/recommend_serve.h).
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "core/error.h"
 #include "core/strings.h"
 #include "core/units.h"
-#include "report/table.h"
+#include "core/table.h"
 #include "report/train_report.h"
 #include "search/recommend.h"
 #include "search/recommend_serve.h"
@@ -164,7 +164,7 @@ void run_recommend_serve(CliContext& ctx, const RecommendFlags& f) {
 
 }  // namespace
 
-void setup_recommend(CLI::App& cmd, CliContext& ctx) {
+void setup_recommend(CliCommand& cmd, CliContext& ctx) {
   auto f = std::make_shared<RecommendFlags>();
   cmd.add_option("--model", f->model, "Model id or alias")->required();
   cmd.add_option("--tokens", f->tokens, "Training tokens (100B, 15T, 1e12); required unless --serve");
@@ -189,7 +189,7 @@ void setup_recommend(CLI::App& cmd, CliContext& ctx) {
   cmd.add_option("--tpot-ms", f->tpot_ms, "--serve: time-per-output-token target, ms");
   cmd.add_option("--engine", f->engine, "--serve: tensorrt-llm, vllm or sglang")->capture_default_str();
   cmd.add_option("--weights", f->weights, "--serve: pin the weight precision (default: the search tries bf16, fp8, int4)");
-  CLI::App* app = &cmd;
+  CliCommand* app = &cmd;
   cmd.callback([f, app, &ctx] {
     const char* serve_only[] = {"--input-len", "--output-len", "--rate", "--ttft-ms", "--tpot-ms", "--engine", "--weights"};
     if (f->serve) {

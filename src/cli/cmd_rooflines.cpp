@@ -1,18 +1,18 @@
 // gpuplan rooflines --gpu G [--system S] [--fabric F] [--ffn F] [--experts E --topk k --ep Y]
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "core/error.h"
 #include "cost/rooflines.h"
-#include "plan/train_setup.h"
-#include "report/table.h"
+#include "catalog/system_choice.h"
+#include "core/table.h"
 
 namespace gpuplan {
 
-void setup_rooflines(CLI::App& cmd, CliContext& ctx) {
+void setup_rooflines(CliCommand& cmd, CliContext& ctx) {
   struct Opts {
     std::string gpu;
     std::string system;

@@ -1,15 +1,15 @@
 // gpuplan search --model M --gpu G --gpus N --global-batch B --seq-len S [--objective ...]:
 // every valid plan through the training evaluator, the best K with their breakdowns.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/train_flags.h"
 #include "core/error.h"
 #include "core/units.h"
-#include "report/table.h"
+#include "core/table.h"
 #include "report/train_report.h"
 #include "search/search.h"
 
@@ -39,7 +39,7 @@ nlohmann::ordered_json candidate_json(const TrainContext& ctx, const Candidate& 
 
 }  // namespace
 
-void setup_search(CLI::App& cmd, CliContext& ctx) {
+void setup_search(CliCommand& cmd, CliContext& ctx) {
   auto f = std::make_shared<SearchFlags>();
   cmd.add_option("--model", f->train.model, "Model id or alias, or a Hugging Face config.json")->required();
   cmd.add_option("--gpu", f->train.gpu, "GPU id or alias (default: the system's GPU)");

@@ -6,15 +6,15 @@
 #include <cstdlib>
 #include <thread>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "core/error.h"
 #include "core/units.h"
-#include "report/table.h"
+#include "core/table.h"
 #include "report/train_report.h"
 #include "sweep/merge.h"
 #include "sweep/mpi_transport.h"
@@ -112,7 +112,7 @@ nlohmann::ordered_json summary_json(const SweepSetup& setup, const MergedSweep& 
 
 }  // namespace
 
-void setup_sweep(CLI::App& cmd, CliContext& ctx) {
+void setup_sweep(CliCommand& cmd, CliContext& ctx) {
   auto f = std::make_shared<SweepFlags>();
   cmd.add_option("spec", f->spec, "Sweep spec (JSON; docs/sweep.md)")->required();
   cmd.add_option("--out-csv", f->out_csv, "Write the CSV here instead of the spec's output.csv");

@@ -1,10 +1,10 @@
 // gpuplan systems | system NAME | clouds
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "core/error.h"
@@ -13,7 +13,7 @@
 
 namespace gpuplan {
 
-void setup_systems(CLI::App& cmd, CliContext& ctx) {
+void setup_systems(CliCommand& cmd, CliContext& ctx) {
   auto json_out = std::make_shared<bool>(false);
   cmd.add_flag("--json", *json_out, "Print one JSON object");
   cmd.callback([json_out, &ctx] {
@@ -25,7 +25,7 @@ void setup_systems(CLI::App& cmd, CliContext& ctx) {
   });
 }
 
-void setup_system(CLI::App& cmd, CliContext& ctx) {
+void setup_system(CliCommand& cmd, CliContext& ctx) {
   struct Opts {
     std::string name;
     bool json = false;
@@ -72,7 +72,7 @@ void setup_system(CLI::App& cmd, CliContext& ctx) {
   });
 }
 
-void setup_clouds(CLI::App& cmd, CliContext& ctx) {
+void setup_clouds(CliCommand& cmd, CliContext& ctx) {
   struct Opts {
     std::string gpu;
     std::string provider;

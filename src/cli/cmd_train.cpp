@@ -1,7 +1,7 @@
 // gpuplan train ... | gpuplan memory ... [--rule-of-thumb]
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/train_flags.h"
@@ -10,7 +10,7 @@
 
 namespace gpuplan {
 
-void setup_train(CLI::App& cmd, CliContext& ctx) {
+void setup_train(CliCommand& cmd, CliContext& ctx) {
   auto flags = std::make_shared<TrainFlags>();
   add_train_flags(cmd, *flags);
   cmd.callback([flags, &ctx] {
@@ -27,7 +27,7 @@ void setup_train(CLI::App& cmd, CliContext& ctx) {
   });
 }
 
-void setup_memory(CLI::App& cmd, CliContext& ctx) {
+void setup_memory(CliCommand& cmd, CliContext& ctx) {
   auto flags = std::make_shared<TrainFlags>();
   auto thumb = std::make_shared<bool>(false);
   add_train_flags(cmd, *flags);

@@ -1,18 +1,18 @@
 // gpuplan validate collectives FILE.csv [--json]: predicted vs measured, per row and grouped.
 // `validate` is a command with one sub-command per validator (training and inference to come).
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "core/csv.h"
 #include "cost/collective.h"
-#include "report/collective_validation.h"
+#include "validate/collective_validation.h"
 
 namespace gpuplan {
 namespace {
 
-void setup_validate_collectives(CLI::App& cmd, CliContext& ctx) {
+void setup_validate_collectives(CliCommand& cmd, CliContext& ctx) {
   struct Opts {
     std::string file;
     bool json = false;
@@ -41,7 +41,7 @@ constexpr ValidatorRow kValidators[] = {
 
 }  // namespace
 
-void setup_validate(CLI::App& cmd, CliContext& ctx) {
+void setup_validate(CliCommand& cmd, CliContext& ctx) {
   cmd.require_subcommand(1);
   for (const ValidatorRow& row : kValidators) row.setup(*cmd.add_subcommand(row.name, row.help), ctx);
   add_validate_training(cmd, ctx);

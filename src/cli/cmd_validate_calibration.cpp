@@ -1,24 +1,24 @@
 // gpuplan validate calibration PROFILE.json [--system NAME] [--json]: a sub-command of
 // `validate` (cmd_validate.cpp); what gpuplan predicts for everything a gpuplan-bench profile
 // measured, before and after calibrating with it (report/calibration_validation.h).
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "cli/args.h"
 #include "calibration/profile.h"
 #include "cli/commands.h"
 #include "cli/context.h"
-#include "report/calibration_validation.h"
+#include "validate/calibration_validation.h"
 
 namespace gpuplan {
 
-void add_validate_calibration(CLI::App& validate, CliContext& ctx) {
+void add_validate_calibration(CliCommand& validate, CliContext& ctx) {
   struct Opts {
     std::string file;
     std::string system;
     bool json = false;
   };
   auto o = std::make_shared<Opts>();
-  CLI::App* cmd = validate.add_subcommand(
+  CliCommand* cmd = validate.add_subcommand(
       "calibration",
       "A gpuplan-bench profile: predicted vs measured GEMMs, HBM, layers and collectives, before and after "
       "calibration");

@@ -1,21 +1,21 @@
 // gpuplan validate inference FILE.csv [--json]: a sub-command of `validate` (cmd_validate.cpp).
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "core/csv.h"
-#include "report/infer_validation.h"
+#include "validate/infer_validation.h"
 
 namespace gpuplan {
 
-void add_validate_inference(CLI::App& validate, CliContext& ctx) {
+void add_validate_inference(CliCommand& validate, CliContext& ctx) {
   struct Opts {
     std::string file;
     bool json = false;
   };
   auto o = std::make_shared<Opts>();
-  CLI::App* cmd = validate.add_subcommand(
+  CliCommand* cmd = validate.add_subcommand(
       "inference", "Published serving runs (inference-runs.csv schema): predicted vs measured tokens/s, TTFT, TPOT");
   cmd->add_option("file", o->file, "CSV in the schema of shared/data/inference-runs.csv")->required();
   cmd->add_flag("--json", o->json, "Print one JSON object");

@@ -1,16 +1,16 @@
 // gpuplan validate training FILE.csv [--json] [--leave-one-source-out]: a sub-command of
 // `validate` (cmd_validate.cpp), kept in its own file.
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "core/csv.h"
-#include "report/train_validation.h"
+#include "validate/train_validation.h"
 
 namespace gpuplan {
 
-void add_validate_training(CLI::App& validate, CliContext& ctx) {
+void add_validate_training(CliCommand& validate, CliContext& ctx) {
   struct Opts {
     std::string file;
     bool json = false;
@@ -18,7 +18,7 @@ void add_validate_training(CLI::App& validate, CliContext& ctx) {
     bool fit = false;
   };
   auto o = std::make_shared<Opts>();
-  CLI::App* cmd = validate.add_subcommand(
+  CliCommand* cmd = validate.add_subcommand(
       "training", "Published training runs (training-runs.csv schema): predicted vs measured step time");
   cmd->add_option("file", o->file, "CSV in the schema of shared/data/training-runs.csv")->required();
   cmd->add_flag("--leave-one-source-out", o->loso,

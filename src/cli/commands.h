@@ -1,18 +1,16 @@
 // The table of subcommands: one row per command, each set up by a function in its own file.
 #pragma once
 
+#include "cli/args.h"
+
 #include <iosfwd>
 #include <span>
-
-namespace CLI {
-class App;
-}
 
 namespace gpuplan {
 
 class CliContext;
 
-using CommandSetup = void (*)(CLI::App& command, CliContext& ctx);
+using CommandSetup = void (*)(CliCommand& command, CliContext& ctx);
 
 struct CommandRow {
   const char* name;
@@ -26,32 +24,32 @@ std::span<const CommandRow> command_table();
 int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 
 // One setup function per command (defined in cmd_*.cpp).
-void setup_gpus(CLI::App& command, CliContext& ctx);
-void setup_gpu(CLI::App& command, CliContext& ctx);
-void setup_compare(CLI::App& command, CliContext& ctx);
-void setup_collective(CLI::App& command, CliContext& ctx);
-void setup_validate(CLI::App& command, CliContext& ctx);
-void setup_systems(CLI::App& command, CliContext& ctx);
-void setup_system(CLI::App& command, CliContext& ctx);
-void setup_clouds(CLI::App& command, CliContext& ctx);
-void setup_models(CLI::App& command, CliContext& ctx);
-void setup_model(CLI::App& command, CliContext& ctx);
-void setup_train(CLI::App& command, CliContext& ctx);
-void setup_memory(CLI::App& command, CliContext& ctx);
-void setup_rooflines(CLI::App& command, CliContext& ctx);
-void setup_infer(CLI::App& command, CliContext& ctx);
-void setup_infer_search(CLI::App& command, CliContext& ctx);
-void setup_cost(CLI::App& command, CliContext& ctx);
-void setup_tco(CLI::App& command, CliContext& ctx);
-void setup_energy(CLI::App& command, CliContext& ctx);
-void setup_search(CLI::App& command, CliContext& ctx);
-void setup_recommend(CLI::App& command, CliContext& ctx);
-void setup_sweep(CLI::App& command, CliContext& ctx);
-void setup_monitor(CLI::App& command, CliContext& ctx);
+void setup_gpus(CliCommand& command, CliContext& ctx);
+void setup_gpu(CliCommand& command, CliContext& ctx);
+void setup_compare(CliCommand& command, CliContext& ctx);
+void setup_collective(CliCommand& command, CliContext& ctx);
+void setup_validate(CliCommand& command, CliContext& ctx);
+void setup_systems(CliCommand& command, CliContext& ctx);
+void setup_system(CliCommand& command, CliContext& ctx);
+void setup_clouds(CliCommand& command, CliContext& ctx);
+void setup_models(CliCommand& command, CliContext& ctx);
+void setup_model(CliCommand& command, CliContext& ctx);
+void setup_train(CliCommand& command, CliContext& ctx);
+void setup_memory(CliCommand& command, CliContext& ctx);
+void setup_rooflines(CliCommand& command, CliContext& ctx);
+void setup_infer(CliCommand& command, CliContext& ctx);
+void setup_infer_search(CliCommand& command, CliContext& ctx);
+void setup_cost(CliCommand& command, CliContext& ctx);
+void setup_tco(CliCommand& command, CliContext& ctx);
+void setup_energy(CliCommand& command, CliContext& ctx);
+void setup_search(CliCommand& command, CliContext& ctx);
+void setup_recommend(CliCommand& command, CliContext& ctx);
+void setup_sweep(CliCommand& command, CliContext& ctx);
+void setup_monitor(CliCommand& command, CliContext& ctx);
 // `validate training` (cmd_validate_training.cpp), added to `validate` by cmd_validate.cpp.
-void add_validate_training(CLI::App& validate, CliContext& ctx);
+void add_validate_training(CliCommand& validate, CliContext& ctx);
 // `validate inference` (cmd_validate_inference.cpp).
-void add_validate_inference(CLI::App& validate, CliContext& ctx);
-void add_validate_calibration(CLI::App& validate, CliContext& ctx);
+void add_validate_inference(CliCommand& validate, CliContext& ctx);
+void add_validate_calibration(CliCommand& validate, CliContext& ctx);
 
 }  // namespace gpuplan

@@ -1,16 +1,16 @@
+#include "cli/args.h"
 #include "cli/infer_flags.h"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "cli/context.h"
-#include "cost/calibration_scale.h"
+#include "calibration/calibration_scale.h"
 #include "core/error.h"
 #include "core/strings.h"
 
 namespace gpuplan {
 
-void add_infer_flags(CLI::App& cmd, InferFlags& f) {
+void add_infer_flags(CliCommand& cmd, InferFlags& f) {
   cmd.add_option("--model", f.model, "Model id or alias (see 'gpuplan models'), or a Hugging Face config.json")
       ->required();
   cmd.add_option("--gpu", f.gpu, "GPU id (see 'gpuplan gpus')")->required();

@@ -5,12 +5,9 @@
 #include <memory>
 #include <string>
 
+#include "cli/args.h"
 #include "infer/infer_context.h"
 #include "infer/infer_plan.h"
-
-namespace CLI {
-class App;
-}
 
 namespace gpuplan {
 
@@ -37,7 +34,7 @@ struct InferSetup {
   std::vector<std::string> calibration_notes;  // what --calibration changed, and what it could not
 };
 
-void add_infer_flags(CLI::App& cmd, InferFlags& f);
+void add_infer_flags(CliCommand& cmd, InferFlags& f);
 InferSetup make_infer_setup(CliContext& cli, const InferFlags& f);
 Precision parse_weight_precision(const std::string& text);
 Precision parse_kv_precision(const std::string& text);

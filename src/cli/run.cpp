@@ -1,13 +1,65 @@
+// The one translation unit that includes CLI11: the parser's face for the commands
+// (cli/args.h) and the top-level parse.
+#include <cstdint>
 #include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "core/error.h"
 #include "monitor/nvml_sampler.h"
 
 namespace gpuplan {
+
+CliOption* CliOption::required(bool value) {
+  impl_->required(value);
+  return this;
+}
+CliOption* CliOption::capture_default_str() {
+  impl_->capture_default_str();
+  return this;
+}
+CliOption* CliOption::excludes(CliOption* other) {
+  impl_->excludes(other->impl_);
+  return this;
+}
+std::size_t CliOption::count() const { return impl_->count(); }
+
+template <class T>
+CliOption* CliCommand::add_option(const std::string& name, T& target, const std::string& help) {
+  return &options_.emplace_back(impl_->add_option(name, target, help));
+}
+#define GPUPLAN_CLI_TARGET(T) template CliOption* CliCommand::add_option<T>(const std::string&, T&, const std::string&);
+GPUPLAN_CLI_TARGET(int)
+GPUPLAN_CLI_TARGET(double)
+GPUPLAN_CLI_TARGET(std::string)
+GPUPLAN_CLI_TARGET(std::vector<std::string>)
+GPUPLAN_CLI_TARGET(std::vector<int>)
+GPUPLAN_CLI_TARGET(std::vector<double>)
+GPUPLAN_CLI_TARGET(std::int64_t)
+#undef GPUPLAN_CLI_TARGET
+
+CliOption* CliCommand::add_flag(const std::string& name, bool& target, const std::string& help) {
+  return &options_.emplace_back(impl_->add_flag(name, target, help));
+}
+CliCommand* CliCommand::add_subcommand(const std::string& name, const std::string& help) {
+  return &commands_.emplace_back(impl_->add_subcommand(name, help));
+}
+void CliCommand::callback(std::function<void()> fn) { impl_->callback(std::move(fn)); }
+CliOption* CliCommand::get_option(const std::string& name) {
+  return &options_.emplace_back(impl_->get_option(name));
+}
+void CliCommand::require_subcommand(int exact) { impl_->require_subcommand(exact); }
+void CliCommand::require_subcommand(int min_count, int max_count) {
+  impl_->require_subcommand(min_count, max_count);
+}
+std::size_t CliCommand::count(const std::string& name) const { return impl_->count(name); }
+
 namespace {
 
 // The main job on the built-in defaults ("gpuplan" with no command, what `make run` shows):
@@ -35,9 +87,10 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       ->check(CLI::ExistingPath);
   app.add_flag("--no-builtin", ctx.no_embedded, "Start from an empty catalog instead of the built-in data");
   app.require_subcommand(0, 1);
+  std::deque<CliCommand> commands;  // the commands' parsers, alive until the parse has run
   for (const CommandRow& row : command_table()) {
-    CLI::App* sub = app.add_subcommand(row.name, row.help);
-    row.setup(*sub, ctx);
+    CliCommand& sub = commands.emplace_back(app.add_subcommand(row.name, row.help));
+    row.setup(sub, ctx);
   }
   try {
     try {

@@ -1,17 +1,17 @@
+#include "cli/args.h"
 #include "cli/train_flags.h"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "cli/context.h"
 #include "core/error.h"
 #include "core/units.h"
-#include "cost/calibration_scale.h"
-#include "plan/train_setup.h"
+#include "calibration/calibration_scale.h"
+#include "catalog/system_choice.h"
 
 namespace gpuplan {
 
-void add_train_flags(CLI::App& cmd, TrainFlags& f) {
+void add_train_flags(CliCommand& cmd, TrainFlags& f) {
   cmd.add_option("--model", f.model, "Model id or alias (see 'gpuplan models'), or a Hugging Face config.json")
       ->required();
   cmd.add_option("--gpu", f.gpu, "GPU id or alias (default: the system's GPU)");

@@ -4,11 +4,8 @@
 #include <memory>
 #include <string>
 
+#include "cli/args.h"
 #include "plan/evaluate.h"
-
-namespace CLI {
-class App;
-}
 
 namespace gpuplan {
 
@@ -30,7 +27,7 @@ struct TrainFlags {
 };
 
 // Adds the shared options to `cmd`, storing into `flags`.
-void add_train_flags(CLI::App& cmd, TrainFlags& flags);
+void add_train_flags(CliCommand& cmd, TrainFlags& flags);
 
 // The model, GPU and cluster named by the flags, and the plan, checked: throws Error on bad
 // input (unknown names, --gpus that do not match the degrees). Keeps the loaded model alive.

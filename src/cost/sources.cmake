@@ -4,5 +4,4 @@ list(APPEND GPUPLAN_LIB_SOURCES cost/memory.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES cost/collective_topology.cpp cost/collective_hierarchical.cpp
      cost/collective_protocols.cpp cost/collective_request.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES cost/rooflines.cpp)
-list(APPEND GPUPLAN_LIB_SOURCES cost/calibration_scale.cpp cost/gemm_shape_curve.cpp)
-list(APPEND GPUPLAN_LIB_SOURCES cost/collective_calibration.cpp)
+list(APPEND GPUPLAN_LIB_SOURCES cost/gemm_shape_curve.cpp)

@@ -4,7 +4,7 @@
 
 #include "core/error.h"
 #include "core/strings.h"
-#include "plan/train_setup.h"
+#include "catalog/system_choice.h"
 
 namespace gpuplan {
 namespace {

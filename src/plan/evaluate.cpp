@@ -248,21 +248,6 @@ void add_ops_to_rank(const TrainContext& ctx, const LayerOps& ops, const OpShape
 
 }  // namespace
 
-const char* bottleneck_name(Bottleneck b) {
-  switch (b) {
-    case Bottleneck::compute: return "compute";
-    case Bottleneck::pipeline_bubble: return "pipeline bubble";
-    case Bottleneck::tp_comm: return "TP communication";
-    case Bottleneck::cp_comm: return "CP communication";
-    case Bottleneck::ep_comm: return "EP communication";
-    case Bottleneck::pp_comm: return "PP communication";
-    case Bottleneck::dp_comm: return "DP communication";
-    case Bottleneck::optimizer: return "optimizer step";
-    case Bottleneck::memory: return "memory (does not fit)";
-  }
-  return "?";
-}
-
 TrainContext make_train_context(const Catalog& catalog, const ModelSpec& model, const Gpu& gpu,
                                 const System* system, const Fabric* fabric, const TrainOptions& options) {
   TrainContext ctx;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "core/verdict.h"
 #include "cost/collective.h"
 #include "cost/memory.h"
 #include "cost/roofline.h"
@@ -58,7 +59,6 @@ struct CommCost {
   double exposed_s = 0;
 };
 
-enum class Bottleneck { compute, pipeline_bubble, tp_comm, cp_comm, ep_comm, pp_comm, dp_comm, optimizer, memory };
 
 struct TrainBreakdown {
   double forward_s = 0;    // compute of the slowest pipeline rank, all micro-batches
@@ -97,7 +97,5 @@ struct Estimate {
 };
 
 Estimate evaluate(const TrainContext& ctx, const Plan& plan);
-
-const char* bottleneck_name(Bottleneck b);
 
 }  // namespace gpuplan

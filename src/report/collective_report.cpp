@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "core/units.h"
-#include "report/table.h"
+#include "core/table.h"
 
 namespace gpuplan {
 namespace {

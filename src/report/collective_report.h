@@ -2,7 +2,7 @@
 // candidates it beat, or an nccl-tests-style sweep over message sizes.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 

@@ -5,7 +5,7 @@
 
 #include "catalog/gpu_derived.h"
 #include "core/units.h"
-#include "report/table.h"
+#include "core/table.h"
 
 namespace gpuplan {
 namespace {

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/units.h"
-#include "report/table.h"
+#include "core/table.h"
 
 namespace gpuplan {
 namespace {

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/units.h"
-#include "report/table.h"
+#include "core/table.h"
 #include "workload/params.h"
 
 namespace gpuplan {

@@ -9,7 +9,7 @@
 #include "catalog/system_derived.h"
 #include "core/strings.h"
 #include "core/units.h"
-#include "report/table.h"
+#include "core/table.h"
 
 namespace gpuplan {
 namespace {

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/units.h"
-#include "report/table.h"
+#include "core/table.h"
 
 namespace gpuplan {
 namespace {
@@ -34,32 +34,6 @@ std::string plan_summary(const Plan& p, const ModelSpec& m) {
   s += fmt::format(" · mb {} · gb {} · seq {} · {} · {}", p.micro_batch, p.global_batch_seqs(), seq_of(p, m),
                    recompute_name(p.recompute), precision_name(p.precision));
   return s;
-}
-
-nlohmann::ordered_json plan_json(const Plan& p) {
-  nlohmann::ordered_json j;
-  j["tp"] = p.tp;
-  j["pp"] = p.pp;
-  j["vp"] = p.vp;
-  j["dp"] = p.dp;
-  j["cp"] = p.cp;
-  j["ep"] = p.ep;
-  j["sp"] = p.sp;
-  j["zero"] = p.zero;
-  j["dp_shard"] = p.shard_group();
-  j["micro_batch"] = p.micro_batch;
-  j["global_batch"] = p.global_batch_seqs();
-  j["seq_len"] = p.seq_len;
-  j["recompute"] = recompute_name(p.recompute);
-  j["precision"] = precision_name(p.precision);
-  j["tp_comm_overlap"] = p.tp_comm_overlap;
-  return j;
-}
-
-nlohmann::ordered_json plan_json(const Plan& p, const ModelSpec& m) {
-  Plan resolved = p;
-  resolved.seq_len = seq_of(p, m);
-  return plan_json(resolved);
 }
 
 static nlohmann::ordered_json memory_breakdown_json(const MemoryBreakdown& m) {

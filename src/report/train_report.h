@@ -7,14 +7,12 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "plan/evaluate.h"
+#include "plan/plan_json.h"
 
 namespace gpuplan {
 
 // "tp 8 · pp 4 (vp 2) · dp 16 · sp · zero 1 · mb 1 · gb 1024 · seq 4096 · selective · bf16"
 std::string plan_summary(const Plan& plan, const ModelSpec& model);
-nlohmann::ordered_json plan_json(const Plan& plan, const ModelSpec& model);
-// The same keys for a plan whose seq_len is already set (sweeps).
-nlohmann::ordered_json plan_json(const Plan& plan);
 
 std::string train_text(const TrainContext& ctx, const Plan& plan, const Estimate& est);
 nlohmann::ordered_json train_json(const TrainContext& ctx, const Plan& plan, const Estimate& est);

@@ -7,7 +7,7 @@
 
 #include "core/error.h"
 #include "search/offers.h"
-#include "plan/train_setup.h"
+#include "catalog/system_choice.h"
 
 namespace gpuplan {
 namespace {

@@ -3,33 +3,10 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
-#include "report/train_report.h"
+#include "plan/plan_json.h"
 
 namespace gpuplan {
 namespace {
-
-Plan plan_from_json(const nlohmann::json& j) {
-  Plan p;
-  p.tp = j.at("tp").get<int>();
-  p.pp = j.at("pp").get<int>();
-  p.vp = j.at("vp").get<int>();
-  p.dp = j.at("dp").get<int>();
-  p.cp = j.at("cp").get<int>();
-  p.ep = j.at("ep").get<int>();
-  p.sp = j.at("sp").get<bool>();
-  p.zero = j.at("zero").get<int>();
-  p.dp_shard = j.at("dp_shard").get<int>();
-  p.micro_batch = j.at("micro_batch").get<int>();
-  p.global_batch = j.at("global_batch").get<int>();
-  p.seq_len = j.at("seq_len").get<int>();
-  const auto recompute = parse_recompute(j.at("recompute").get<std::string>());
-  const auto precision = parse_precision(j.at("precision").get<std::string>());
-  if (!recompute || !precision) throw Error(fmt::format("sweep result: bad plan {}", j.dump()));
-  p.recompute = *recompute;
-  p.precision = *precision;
-  p.tp_comm_overlap = j.at("tp_comm_overlap").get<bool>();
-  return p;
-}
 
 nlohmann::ordered_json row_to_json(const SweepPlanRow& r) {
   nlohmann::ordered_json j;

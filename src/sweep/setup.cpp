@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
-#include "plan/train_setup.h"
+#include "catalog/system_choice.h"
 
 namespace gpuplan {
 namespace {

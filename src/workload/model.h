@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "catalog/provenance.h"
+#include "core/provenance.h"
 
 namespace gpuplan {
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <random>
 
-#include "calibration/adamw_reference.h"
+#include "bench_support/adamw_reference.h"
 
 namespace gpuplan {
 namespace {

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <random>
 
-#include "calibration/layer_reference.h"
+#include "bench_support/layer_reference.h"
 
 namespace gpuplan {
 namespace {

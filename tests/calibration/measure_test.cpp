@@ -5,10 +5,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "calibration/measure.h"
+#include "bench_support/measure.h"
 #include "catalog/catalog.h"
 #include "core/error.h"
-#include "report/calibration_validation.h"
+#include "validate/calibration_validation.h"
 
 namespace gpuplan {
 namespace {

@@ -7,7 +7,7 @@
 #include <random>
 
 #include "calibration/step_layout.h"
-#include "calibration/step_reference.h"
+#include "bench_support/step_reference.h"
 #include "workload/params.h"
 
 namespace gpuplan {

@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "calibration/layer_shape.h"
-#include "calibration/measure.h"
+#include "bench_support/measure.h"
 #include "calibration/step_shape.h"
 #include "catalog/catalog.h"
 #include "core/error.h"

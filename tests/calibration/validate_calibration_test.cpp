@@ -11,7 +11,7 @@
 #include "calibration/profile.h"
 #include "calibration/step_layout.h"
 #include "catalog/catalog.h"
-#include "report/calibration_validation.h"
+#include "validate/calibration_validation.h"
 #include "test_util.h"
 
 namespace gpuplan {

@@ -10,8 +10,8 @@
 #include "calibration/profile.h"
 #include "catalog/catalog.h"
 #include "core/error.h"
-#include "cost/calibration_scale.h"
-#include "cost/collective_calibration.h"
+#include "calibration/calibration_scale.h"
+#include "calibration/collective_calibration.h"
 #include "plan/evaluate.h"
 #include "test_util.h"
 

@@ -7,7 +7,7 @@
 #include <set>
 #include <tuple>
 
-#include "plan/train_setup.h"
+#include "catalog/system_choice.h"
 #include "search/search.h"
 
 namespace gpuplan {

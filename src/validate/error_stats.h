@@ -2,7 +2,7 @@
 // absolute percentage error, the share of rows within ±10% and ±25%, per group of rows.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <span>
 #include <string>
 #include <utility>

@@ -11,7 +11,7 @@
 //   overheads fitted on published runs), so it is expected above a bare-cuBLAS measurement.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -20,7 +20,7 @@
 #include "calibration/step_shape.h"
 #include "catalog/catalog.h"
 #include "core/precision.h"
-#include "report/error_stats.h"
+#include "validate/error_stats.h"
 
 namespace gpuplan {
 

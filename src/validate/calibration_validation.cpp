@@ -1,4 +1,4 @@
-#include "report/calibration_validation.h"
+#include "validate/calibration_validation.h"
 
 #include <fmt/format.h>
 
@@ -10,12 +10,12 @@
 #include "calibration/calibrate.h"
 #include "core/error.h"
 #include "core/units.h"
-#include "cost/calibration_scale.h"
+#include "calibration/calibration_scale.h"
 #include "cost/collective.h"
 #include "cost/gemm_shape_curve.h"
 #include "plan/evaluate.h"
-#include "plan/train_setup.h"
-#include "report/table.h"
+#include "catalog/system_choice.h"
+#include "core/table.h"
 
 namespace gpuplan {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "calibration/layer_reference.h"
+#include "bench_support/layer_reference.h"
 #include "calibration/step_shape.h"
 
 namespace gpuplan {

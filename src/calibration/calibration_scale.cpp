@@ -1,4 +1,4 @@
-#include "cost/calibration_scale.h"
+#include "calibration/calibration_scale.h"
 
 #include <algorithm>
 #include <memory>

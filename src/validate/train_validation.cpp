@@ -1,4 +1,4 @@
-#include "report/train_validation.h"
+#include "validate/train_validation.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,9 +13,9 @@
 #include "core/units.h"
 #include "plan/fit.h"
 #include "plan/resolve.h"
-#include "plan/train_setup.h"
-#include "report/table.h"
-#include "report/train_report.h"
+#include "catalog/system_choice.h"
+#include "core/table.h"
+#include "plan/plan_json.h"
 
 namespace gpuplan {
 namespace {

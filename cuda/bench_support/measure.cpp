@@ -1,4 +1,4 @@
-#include "calibration/measure.h"
+#include "bench_support/measure.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "report/infer_validation.h"
+#include "validate/infer_validation.h"
 
 #include <map>
 #include <memory>
@@ -9,7 +9,7 @@
 #include "core/error.h"
 #include "core/strings.h"
 #include "infer/evaluate.h"
-#include "report/table.h"
+#include "core/table.h"
 
 namespace gpuplan {
 namespace {

@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "catalog/catalog.h"
 #include "core/csv.h"
-#include "report/error_stats.h"
+#include "validate/error_stats.h"
 
 namespace gpuplan {
 

@@ -1,4 +1,4 @@
-#include "report/collective_validation.h"
+#include "validate/collective_validation.h"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 
 #include "core/error.h"
 #include "core/units.h"
-#include "report/table.h"
+#include "core/table.h"
 
 namespace gpuplan {
 namespace {

@@ -1,11 +1,11 @@
-#include "report/error_stats.h"
+#include "validate/error_stats.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 
-#include "report/table.h"
+#include "core/table.h"
 
 namespace gpuplan {
 

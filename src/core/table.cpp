@@ -1,4 +1,4 @@
-#include "report/table.h"
+#include "core/table.h"
 
 #include <algorithm>
 #include <cmath>

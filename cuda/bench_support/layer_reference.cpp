@@ -1,4 +1,4 @@
-#include "calibration/layer_reference.h"
+#include "bench_support/layer_reference.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "calibration/step_reference.h"
+#include "bench_support/step_reference.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "cost/collective_calibration.h"
+#include "calibration/collective_calibration.h"
 
 #include <algorithm>
 #include <cmath>

@@ -11,7 +11,7 @@
 
 #include "core/csv.h"
 #include "plan/evaluate.h"
-#include "report/error_stats.h"
+#include "validate/error_stats.h"
 
 namespace gpuplan {
 

@@ -2,14 +2,14 @@
 // (the schema of shared/data/collectives.csv: nccl-tests results) and aggregates the errors.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
 #include "catalog/catalog.h"
 #include "core/csv.h"
 #include "cost/collective.h"
-#include "report/error_stats.h"
+#include "validate/error_stats.h"
 
 namespace gpuplan {
 

@@ -1,4 +1,4 @@
-#include "calibration/adamw_reference.h"
+#include "bench_support/adamw_reference.h"
 
 #include <algorithm>
 #include <cmath>

@@ -6,7 +6,7 @@
 #include <set>
 #include <tuple>
 
-#include "calibration/measure.h"
+#include "bench_support/measure.h"
 #include "workload/ops.h"
 
 namespace gpuplan {

@@ -1,4 +1,4 @@
-#include "plan/train_setup.h"
+#include "catalog/system_choice.h"
 
 #include <tuple>
 

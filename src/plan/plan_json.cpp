@@ -1,0 +1,64 @@
+#include "plan/plan_json.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+
+namespace gpuplan {
+namespace {
+
+int seq_of(const Plan& p, const ModelSpec& m) { return p.seq_len > 0 ? p.seq_len : static_cast<int>(m.max_seq_len); }
+
+}  // namespace
+
+nlohmann::ordered_json plan_json(const Plan& p) {
+  nlohmann::ordered_json j;
+  j["tp"] = p.tp;
+  j["pp"] = p.pp;
+  j["vp"] = p.vp;
+  j["dp"] = p.dp;
+  j["cp"] = p.cp;
+  j["ep"] = p.ep;
+  j["sp"] = p.sp;
+  j["zero"] = p.zero;
+  j["dp_shard"] = p.shard_group();
+  j["micro_batch"] = p.micro_batch;
+  j["global_batch"] = p.global_batch_seqs();
+  j["seq_len"] = p.seq_len;
+  j["recompute"] = recompute_name(p.recompute);
+  j["precision"] = precision_name(p.precision);
+  j["tp_comm_overlap"] = p.tp_comm_overlap;
+  return j;
+}
+
+nlohmann::ordered_json plan_json(const Plan& p, const ModelSpec& m) {
+  Plan resolved = p;
+  resolved.seq_len = seq_of(p, m);
+  return plan_json(resolved);
+}
+
+Plan plan_from_json(const nlohmann::json& j) {
+  Plan p;
+  p.tp = j.at("tp").get<int>();
+  p.pp = j.at("pp").get<int>();
+  p.vp = j.at("vp").get<int>();
+  p.dp = j.at("dp").get<int>();
+  p.cp = j.at("cp").get<int>();
+  p.ep = j.at("ep").get<int>();
+  p.sp = j.at("sp").get<bool>();
+  p.zero = j.at("zero").get<int>();
+  p.dp_shard = j.at("dp_shard").get<int>();
+  p.micro_batch = j.at("micro_batch").get<int>();
+  p.global_batch = j.at("global_batch").get<int>();
+  p.seq_len = j.at("seq_len").get<int>();
+  const auto recompute = parse_recompute(j.at("recompute").get<std::string>());
+  const auto precision = parse_precision(j.at("precision").get<std::string>());
+  if (!recompute || !precision) throw Error(fmt::format("sweep result: bad plan {}", j.dump()));
+  p.recompute = *recompute;
+  p.precision = *precision;
+  p.tp_comm_overlap = j.at("tp_comm_overlap").get<bool>();
+  return p;
+}
+
+}  // namespace gpuplan
