@@ -2,6 +2,10 @@
 
 #include <tuple>
 
+#include <fmt/format.h>
+
+#include "core/error.h"
+
 namespace gpuplan {
 
 const System* default_system_for(const Catalog& catalog, const Gpu& gpu, int gpus_per_node) {
@@ -24,6 +28,39 @@ const System* default_system_for(const Catalog& catalog, const Gpu& gpu, int gpu
     }
   }
   return best;
+}
+
+}  // namespace gpuplan
+
+namespace gpuplan {
+
+ClusterChoice choose_cluster(const Catalog& catalog, const ClusterQuery& q) {
+  ClusterChoice c;
+  c.fabric = q.fabric.empty() ? nullptr : &catalog.fabric(q.fabric);
+  c.system = !q.system.empty() ? &catalog.system(q.system) : c.fabric ? &catalog.system(c.fabric->system) : nullptr;
+  if (c.fabric && catalog.find_system(c.fabric->system) != c.system) {
+    throw Error(fmt::format("--fabric {} is built from {}, not {}; drop --system or pick a fabric built from {}",
+                            c.fabric->id, c.fabric->system, c.system->id, c.system->id));
+  }
+  if (!q.gpu.empty()) {
+    c.gpu = &catalog.gpu(q.gpu);
+    if (c.system && catalog.find_gpu(c.system->gpu) != c.gpu) {
+      throw Error(fmt::format("--system {} is built from {}, not {}; drop --gpu or pick a system with {}", c.system->id,
+                              c.system->gpu, c.gpu->id, c.gpu->id));
+    }
+  } else if (c.system) {
+    c.gpu = &catalog.gpu(c.system->gpu);
+  } else {
+    throw Error("name the GPU (--gpu h100-sxm), the system (--system dgx-h100) or the fabric (--fabric NAME)");
+  }
+  if (!c.system && q.needs_system) {
+    c.system = default_system_for(catalog, *c.gpu);
+    if (!c.system) {
+      throw Error(fmt::format("no system in the catalog is built from {}; name one with --system", c.gpu->id));
+    }
+    c.system_defaulted = true;
+  }
+  return c;
 }
 
 }  // namespace gpuplan
