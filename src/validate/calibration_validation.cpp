@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "calibration/bench_layer_cost.h"
 #include "calibration/calibrate.h"
