@@ -1,5 +1,6 @@
 #include "sweep/merge.h"
 
+#include <nlohmann/json.hpp>
 #include <optional>
 
 #include <fmt/format.h>

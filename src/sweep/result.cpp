@@ -1,5 +1,6 @@
 #include "sweep/result.h"
 
+#include <nlohmann/json.hpp>
 #include <fmt/format.h>
 
 #include "core/error.h"

@@ -1,5 +1,6 @@
 #include "sweep/run.h"
 
+#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <chrono>
 

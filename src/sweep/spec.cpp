@@ -1,5 +1,6 @@
 #include "sweep/spec.h"
 
+#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <filesystem>
 #include <fstream>

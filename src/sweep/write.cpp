@@ -1,5 +1,6 @@
 #include "sweep/write.h"
 
+#include <nlohmann/json.hpp>
 #include <filesystem>
 #include <fstream>
 

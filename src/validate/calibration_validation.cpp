@@ -1,5 +1,6 @@
 #include "validate/calibration_validation.h"
 
+#include <nlohmann/json.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>

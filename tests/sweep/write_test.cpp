@@ -1,6 +1,7 @@
 // The result writers and the cell JSON that carries results between ranks: lossless numbers,
 // RFC 4180 quoting, one row per ranked plan, and byte-stable round trips.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstdlib>
