@@ -47,12 +47,14 @@ Bottleneck bottleneck_of(const StepCost& c) {
 InferEstimate evaluate_inference(const InferContext& ctx, const InferPlan& plan) {
   InferEstimate est;
   if (const std::string why = check_infer_plan(*ctx.model, plan); !why.empty()) {
-    est.infeasible.set(Infeasibility::Kind::invalid_plan, why);
+    est.infeasibility = Infeasibility::Kind::invalid_plan;
+    est.reason = why;
     return est;
   }
   est.memory = infer_memory(ctx, plan);
   if (!est.memory.fits) {
-    est.infeasible.set(Infeasibility::Kind::out_of_memory, est.memory.reason);
+    est.infeasibility = Infeasibility::Kind::out_of_memory;
+    est.reason = est.memory.reason;
     est.bottleneck = Bottleneck::capacity;
     return est;
   }
@@ -65,11 +67,12 @@ InferEstimate evaluate_inference(const InferContext& ctx, const InferPlan& plan)
   switch (plan.mode) {
     case InferMode::batch:
       if (plan.load > max_running) {
-        est.infeasible.set(Infeasibility::Kind::out_of_memory, fmt::format(
+        est.infeasibility = Infeasibility::Kind::out_of_memory;
+        est.reason = fmt::format(
             "batch {} does not fit: the KV budget of {:.1f} GB per GPU holds {} sequences of {} + {} tokens ({} "
             "allows {}); use a smaller --batch, --kv fp8, or more GPUs",
             plan.load, est.memory.kv_budget / 1e9, est.memory.max_seqs, plan.input_len, plan.output_len, e.name,
-            e.max_num_seqs));
+            e.max_num_seqs);
         est.bottleneck = Bottleneck::capacity;
         return est;
       }

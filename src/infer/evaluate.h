@@ -17,7 +17,11 @@ namespace gpuplan {
 
 struct InferEstimate {
   bool feasible = false;
-  Infeasibility infeasible;  // why not (kind + a reason naming the fix); ok() when feasible
+  // Why not: the kind (core/verdict.h) and a reason naming the fix. The reason is a full string,
+  // not Infeasibility's fixed 192 bytes: serving reasons run past it (203 bytes for Llama 3 70B
+  // bf16 on one H200) and this estimate is not trivially copyable anyway (batch_limit, memory).
+  Infeasibility::Kind infeasibility = Infeasibility::Kind::none;
+  std::string reason;
   InferMemory memory;
   ServingPoint point;
   double output_tokens_per_s = 0;  // all replicas
@@ -30,7 +34,7 @@ struct InferEstimate {
   std::optional<Bottleneck> bottleneck;
   std::string batch_limit;  // what set the running batch: requested, KV capacity, scheduler max_num_seqs
 
-  const char* reason_text() const { return infeasible.text(); }
+  const char* reason_text() const { return reason.c_str(); }
   // The bottleneck's name as text and JSON show it; "" when there is none.
   const char* bottleneck_text() const { return bottleneck ? bottleneck_name(*bottleneck) : ""; }
 };

@@ -1,9 +1,9 @@
 #include "report/collective_report.h"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "core/units.h"
 #include "core/table.h"

@@ -1,9 +1,9 @@
 #include "sweep/merge.h"
 
-#include <nlohmann/json.hpp>
 #include <optional>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "core/error.h"
 

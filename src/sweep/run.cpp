@@ -1,8 +1,8 @@
 #include "sweep/run.h"
 
-#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <chrono>
+#include <nlohmann/json.hpp>
 
 #include "sweep/partition.h"
 

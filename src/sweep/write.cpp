@@ -1,10 +1,10 @@
 #include "sweep/write.h"
 
-#include <nlohmann/json.hpp>
 #include <filesystem>
 #include <fstream>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "core/error.h"
 #include "core/strings.h"

@@ -1,11 +1,11 @@
 #include "validate/calibration_validation.h"
 
-#include <nlohmann/json.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "calibration/bench_layer_cost.h"
 #include "calibration/calibrate.h"

@@ -1,9 +1,9 @@
 #include "validate/collective_validation.h"
 
-#include <nlohmann/json.hpp>
 #include <fmt/format.h>
 
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "core/error.h"
 #include "core/units.h"

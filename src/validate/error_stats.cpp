@@ -1,10 +1,10 @@
 #include "validate/error_stats.h"
 
-#include <nlohmann/json.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "core/table.h"
 

@@ -1,11 +1,11 @@
 #include "validate/infer_validation.h"
 
-#include <nlohmann/json.hpp>
 #include <map>
 #include <memory>
 #include <tuple>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "core/error.h"
 #include "core/strings.h"

@@ -78,6 +78,27 @@ TEST(InferRequest, BadInputThrowsNamingTheFlag) {
   EXPECT_TRUE(answer_infer(cat(), r).estimate.feasible);
 }
 
+// Infeasible plans are values with a kind and the whole reason (this one is 203 bytes, past
+// Infeasibility's fixed 192: it must not be cut before the fix it names).
+TEST(InferRequest, InfeasibleKindsAndFullReasons) {
+  InferRequest r = base();
+  r.tp = 3;  // 32 heads
+  InferAnswer a = answer_infer(cat(), r);
+  EXPECT_FALSE(a.estimate.feasible);
+  EXPECT_EQ(a.estimate.infeasibility, Infeasibility::Kind::invalid_plan);
+  EXPECT_FALSE(a.estimate.bottleneck.has_value());
+  EXPECT_STREQ(a.estimate.bottleneck_text(), "");
+  r = base();
+  r.model = "llama3-70b";
+  r.gpu = "h200-sxm";
+  a = answer_infer(cat(), r);
+  EXPECT_EQ(a.estimate.infeasibility, Infeasibility::Kind::out_of_memory);
+  EXPECT_EQ(a.estimate.bottleneck, Bottleneck::capacity);
+  const std::string reason = a.estimate.reason_text();
+  EXPECT_GT(reason.size(), Infeasibility::kCapacity);
+  EXPECT_TRUE(reason.ends_with("(--weights fp8, int4)")) << reason;
+}
+
 TEST(InferSearchRequest, TargetsAndPinnedPrecisions) {
   InferSearchRequest r;
   r.model = "llama3-8b";
