@@ -65,6 +65,18 @@ struct CollectiveParams {
   double p2p_latency_s = 0;
   double alltoall_bw_fraction = 1.0;
 
+  // The serving model's TP fallback on PCIe cards with no system in the catalog: a ring through
+  // the host bridge. Delivered one-direction rate by PCIe generation (index 0 is
+  // `host_pcie_first_generation` and every older or unknown one; the last entry covers newer
+  // ones), and a fixed cost per ring hop. Empty when the file has no [host_pcie_ring] table.
+  int host_pcie_first_generation = 0;
+  std::vector<double> host_pcie_bw_bytes_per_s;
+  double host_pcie_hop_latency_s = 0;
+  Provenance host_pcie_provenance;
+
+  // The host-PCIe ring rate for a GPU of PCIe generation `gen` (0 = unknown); 0 without data.
+  double host_pcie_bw(int gen) const;
+
   std::vector<CollectiveLinkParams> links;
   Provenance provenance;           // the file
   Provenance latency_provenance;   // [latency]: NCCL's constants

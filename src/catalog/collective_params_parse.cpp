@@ -1,6 +1,8 @@
 // Parser for `kind = "collective_params"` files (data/fitted/collectives/), and the idealised
 // parameter set the seed documents' bounds use. Schema: the commented shipped file
 // data/fitted/collectives/nccl.toml; meaning of each figure: docs/model/collectives.md.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "catalog/collective_params.h"
@@ -82,12 +84,35 @@ CollectiveParams parse_collective_params(Fields& top) {
   c.nvls_min_gpus = static_cast<int>(nvls_min);
   proto.finish();
 
+  if (std::optional<Fields> host = top.opt_sub("host_pcie_ring")) {
+    c.host_pcie_provenance = host->provenance(c.provenance);
+    const std::int64_t first = host->integer("first_generation");
+    if (first < 1 || first > 100) host->fail("first_generation", "must be a PCIe generation between 1 and 100");
+    c.host_pcie_first_generation = static_cast<int>(first);
+    for (double gb : host->num_list("bw_gb_per_s")) {
+      if (!(gb > 0)) host->fail("bw_gb_per_s", "every rate must be positive (GB/s, one direction)");
+      c.host_pcie_bw_bytes_per_s.push_back(gb * 1e9);
+    }
+    if (c.host_pcie_bw_bytes_per_s.empty()) host->missing("bw_gb_per_s", "a list of GB/s, one per PCIe generation");
+    const std::optional<double> hop = host->opt_nonneg("hop_us");
+    if (!hop) host->missing("hop_us", "microseconds per ring hop through the host");
+    c.host_pcie_hop_latency_s = *hop / 1e6;  // not * 1e-6: 10 / 1e6 is the double 10e-6 exactly
+    host->finish();
+  }
+
   for (Fields& f : top.table_array("link")) c.links.push_back(parse_link_params(f, c.provenance));
   if (c.links.empty()) top.missing("link", "at least one [[link]] table");
   bool has_default = false;
   for (const auto& l : c.links) has_default = has_default || normalize_name(l.link) == "default";
   if (!has_default) top.fail("link", "one [[link]] table must have link = \"default\" (used for unknown links)");
   return c;
+}
+
+double CollectiveParams::host_pcie_bw(int gen) const {
+  if (host_pcie_bw_bytes_per_s.empty()) return 0;
+  const int last = static_cast<int>(host_pcie_bw_bytes_per_s.size()) - 1;
+  const int idx = std::clamp(gen - host_pcie_first_generation, 0, last);
+  return host_pcie_bw_bytes_per_s[static_cast<std::size_t>(idx)];
 }
 
 CollectiveParams ideal_collective_params() {

@@ -100,7 +100,7 @@ void run_recommend_serve(CliContext& ctx, const RecommendFlags& f) {
     j["output_tokens_per_s"] = p.estimate.output_tokens_per_s;
     j["output_tokens_per_s_per_gpu"] = p.estimate.output_tokens_per_s_per_gpu;
     j["requests_per_s"] = p.estimate.requests_per_s;
-    j["bottleneck"] = p.estimate.bottleneck;
+    j["bottleneck"] = p.estimate.bottleneck_text();
     j["reason"] = p.reason;
     return j;
   };

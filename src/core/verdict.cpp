@@ -19,6 +19,7 @@ const char* bottleneck_name(Bottleneck b) {
     case Bottleneck::kv_bandwidth: return "KV bandwidth";
     case Bottleneck::communication: return "communication";
     case Bottleneck::engine_overhead: return "engine overhead";
+    case Bottleneck::activation_bandwidth: return "activation bandwidth";
     case Bottleneck::capacity: return "capacity";
   }
   return "?";

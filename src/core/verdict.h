@@ -27,6 +27,7 @@ enum class Bottleneck : std::uint8_t {
   kv_bandwidth,
   communication,
   engine_overhead,
+  activation_bandwidth,  // elementwise passes (norms, residuals, activation) streamed from HBM
   capacity,
 };
 

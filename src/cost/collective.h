@@ -46,9 +46,9 @@ struct CollectiveRequest {
 struct CollectiveLevel {
   int gpus_per_unit = 0;     // GPUs under one unit (level 0: the domain's GPUs)
   int domains_per_unit = 1;  // scale-up domains under one unit (level 0: 1)
-  double line_bw = 0;        // per GPU, one direction, line rate
-  double bw = 0;             // per GPU, one direction, achieved (Simple, large messages)
-  double reduction_bw = 0;   // per GPU, in-network reduction (NVLS/SHARP); 0 = none
+  double line_bw_bytes_per_s = 0;       // per GPU, one direction, line rate
+  double bw_bytes_per_s = 0;            // per GPU, one direction, achieved (Simple, large messages)
+  double reduction_bw_bytes_per_s = 0;  // per GPU, in-network reduction (NVLS/SHARP); 0 = none
   PerProtocol ring_hop_s{};
   PerProtocol tree_hop_s{};
 };
@@ -82,8 +82,8 @@ struct CollectiveTopology {
   std::string fabric_id;
   std::string params_id;
 
-  bool nvls() const { return levels[0].reduction_bw > 0; }
-  bool sharp() const { return level_count > 1 && levels[1].reduction_bw > 0; }
+  bool nvls() const { return levels[0].reduction_bw_bytes_per_s > 0; }
+  bool sharp() const { return level_count > 1 && levels[1].reduction_bw_bytes_per_s > 0; }
 };
 
 // Precomputes the per-GPU bandwidths and latencies of every level. `fabric` may be null (then

@@ -75,12 +75,12 @@ LevelTraffic level_traffic(CollectiveOp op, CollectiveAlgorithm algorithm, doubl
       // per rank across domains: reduced by the switches when the fabric can (c = 1), else a
       // ring among the children (c = 2(N-1)/N) that also crosses every level below.
       if (shape.per_domain > 1) {
-        t.in_network[0] = topology.levels[0].reduction_bw > 0;
+        t.in_network[0] = topology.levels[0].reduction_bw_bytes_per_s > 0;
         t.bytes[0] = t.in_network[0] ? bytes : 2 * (g - 1) / g * bytes;
       }
       for (int i = 1; i <= top; ++i) {
         const double shard = bytes / shape.ranks_per_child[i];
-        if (topology.levels[i].reduction_bw > 0) {
+        if (topology.levels[i].reduction_bw_bytes_per_s > 0) {
           t.bytes[i] += shard;
           t.in_network[i] = true;
         } else {
@@ -114,7 +114,7 @@ LevelTraffic level_traffic(CollectiveOp op, CollectiveAlgorithm algorithm, doubl
 
 double level_bandwidth(const CollectiveTopology& topology, const GroupShape& shape, int level, bool in_network) {
   const CollectiveLevel& l = topology.levels[level];
-  double bw = in_network ? l.reduction_bw : l.bw;
+  double bw = in_network ? l.reduction_bw_bytes_per_s : l.bw_bytes_per_s;
   // A point-to-point mesh gives a GPU one link per peer: a group of g uses g-1 of them.
   if (level == 0 && topology.scaleup == ScaleupKind::mesh && topology.mesh_peer_bw > 0) {
     bw = std::min(bw, (shape.per_domain - 1) * topology.mesh_peer_bw);

@@ -60,20 +60,20 @@ CollectiveTopology make_collective_topology(const Catalog& catalog, const System
   CollectiveLevel& up = t.levels[0];
   up.gpus_per_unit = system.gpus;
   up.domains_per_unit = 1;
-  up.line_bw = system.scaleup_bw_uni_bytes_per_s;
-  if (system.gpus > 1 && up.line_bw <= 0) {
+  up.line_bw_bytes_per_s = system.scaleup_bw_uni_bytes_per_s;
+  if (system.gpus > 1 && up.line_bw_bytes_per_s <= 0) {
     throw Error(fmt::format("system '{}' has {} GPUs but no scale-up bandwidth", system.id, system.gpus));
   }
   const CollectiveLinkParams& up_params =
       link_params(catalog, params, system.scaleup_link, fmt::format("scale-up link of system '{}'", system.id));
-  up.bw = up.line_bw * up_params.bw_efficiency;
+  up.bw_bytes_per_s = up.line_bw_bytes_per_s * up_params.bw_efficiency;
   if (system.in_network_reduction) {
-    up.reduction_bw = up.line_bw * up_params.reduction_bw_efficiency.value_or(up_params.bw_efficiency);
+    up.reduction_bw_bytes_per_s = up.line_bw_bytes_per_s * up_params.reduction_bw_efficiency.value_or(up_params.bw_efficiency);
   }
   set_hops(up, up_params);
   if (t.scaleup == ScaleupKind::mesh) {
     t.mesh_peer_line_bw = system.scaleup_per_peer_bw_uni_bytes_per_s > 0 ? system.scaleup_per_peer_bw_uni_bytes_per_s
-                                                                         : up.line_bw / std::max(1, system.gpus - 1);
+                                                                         : up.line_bw_bytes_per_s / std::max(1, system.gpus - 1);
     t.mesh_peer_bw = t.mesh_peer_line_bw * up_params.bw_efficiency;
   }
   t.level_names[0] =
@@ -107,8 +107,8 @@ CollectiveTopology make_collective_topology(const Catalog& catalog, const System
       CollectiveLevel& l = t.levels[1];
       l.gpus_per_unit = INT_MAX;
       l.domains_per_unit = INT_MAX;  // one flat network: every domain one hop away
-      l.line_bw = nic_line;
-      l.bw = nic_line * net.bw_efficiency;
+      l.line_bw_bytes_per_s = nic_line;
+      l.bw_bytes_per_s = nic_line * net.bw_efficiency;
       set_hops(l, net);
       t.level_names[1] = fmt::format("network ({})", system.nic.empty() ? std::string("NIC") : system.nic);
       t.level_count = 2;
@@ -127,9 +127,9 @@ CollectiveTopology make_collective_topology(const Catalog& catalog, const System
         // Fair share per GPU when every GPU talks at once: W_i / GPUs, and never more than the
         // level below can send up (its share / oversubscription) or than the NIC carries.
         const double share = std::min(fl.bw_per_gpu_uni_bytes_per_s(), uplink_share);
-        l.line_bw = share;
-        l.bw = share * net.bw_efficiency;
-        if (fabric->in_network_reduction) l.reduction_bw = share * reduction_eff;
+        l.line_bw_bytes_per_s = share;
+        l.bw_bytes_per_s = share * net.bw_efficiency;
+        if (fabric->in_network_reduction) l.reduction_bw_bytes_per_s = share * reduction_eff;
         set_hops(l, net);
         t.level_names[idx] = fl.name;
         uplink_share = share / fl.oversubscription;

@@ -21,6 +21,11 @@ double wave_efficiency(double m, double n, double count, double tm, double tn, d
 
 }  // namespace
 
+double roofline_time_s(double memory_s, double compute_s, double p_norm) {
+  if (p_norm <= 0) return std::max(memory_s, compute_s);
+  return std::pow(std::pow(memory_s, p_norm) + std::pow(compute_s, p_norm), 1 / p_norm);
+}
+
 RooflineDevice make_roofline_device(const Gpu& gpu, const Efficiency& e) {
   RooflineDevice dev;
   dev.sm_count = std::max(1, gpu.sm_count);
@@ -52,7 +57,7 @@ double gemm_time_s(const RooflineDevice& dev, Precision p, double m, double n, d
   double rate = dev.gemm_flops_per_s[index_of(p)] * gemm_shape_efficiency(dev, m, n, k, count);
   if (dev.shape_curves) rate *= gemm_shape_correction(dev.shape_curves->by_precision[index_of(p)], m, n, k);
   const double compute_s = rate > 0 ? flops / rate : 0;
-  return std::max(compute_s, bytes / dev.memory_bw_bytes_per_s);
+  return roofline_time_s(bytes / dev.memory_bw_bytes_per_s, compute_s);
 }
 
 OpTime op_time(const RooflineDevice& dev, const Op& op, Precision gemm, Precision act) {
@@ -74,8 +79,8 @@ OpTime op_time(const RooflineDevice& dev, const Op& op, Precision gemm, Precisio
       const double span = keys > 0 ? keys / (keys + dev.attention_kv_half) : 1;
       const double fwd_rate = dev.attention_fwd_flops_per_s[index_of(act)] * span;
       const double bwd_rate = dev.attention_bwd_flops_per_s[index_of(act)] * span;
-      t.fwd_s = std::max(fwd_rate > 0 ? op.fwd_flops / fwd_rate : 0, op.fwd_bytes / dev.memory_bw_bytes_per_s);
-      t.bwd_s = std::max(bwd_rate > 0 ? op.bwd_flops / bwd_rate : 0, op.bwd_bytes / dev.memory_bw_bytes_per_s);
+      t.fwd_s = roofline_time_s(op.fwd_bytes / dev.memory_bw_bytes_per_s, fwd_rate > 0 ? op.fwd_flops / fwd_rate : 0);
+      t.bwd_s = roofline_time_s(op.bwd_bytes / dev.memory_bw_bytes_per_s, bwd_rate > 0 ? op.bwd_flops / bwd_rate : 0);
       t.host_fwd_s = dev.kernel_launch_s;
       t.host_bwd_s = dev.kernel_launch_s;
       break;

@@ -13,6 +13,13 @@
 
 namespace gpuplan {
 
+// The one roofline: work that needs `memory_s` of streaming and `compute_s` of arithmetic takes
+// max(memory_s, compute_s) (Williams, Waterman & Patterson 2009, "Roofline"), when p_norm <= 0.
+// With p_norm > 0 it takes the p-norm (memory_s^p + compute_s^p)^(1/p): a smooth knee for
+// kernels that overlap the two imperfectly near the ridge point (p is fitted per serving
+// engine, data/engines/*.toml `roofline_norm`; p → ∞ is the ideal max).
+double roofline_time_s(double memory_s, double compute_s, double p_norm = 0);
+
 // A GPU with its efficiency entry folded in, precomputed once per GPU for fast evaluation.
 struct RooflineDevice {
   double sm_count = 1;

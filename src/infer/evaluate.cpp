@@ -30,27 +30,32 @@ std::string check_infer_plan(const ModelSpec& m, const InferPlan& plan) {
 
 namespace {
 
-std::string bottleneck_of(const StepCost& c) {
+Bottleneck bottleneck_of(const StepCost& c) {
   const double parts[] = {c.linear_mem_s >= c.linear_compute_s ? c.linear_s : 0,
                           c.kv_mem_s,
                           (c.linear_compute_s > c.linear_mem_s ? c.linear_s : 0) + (c.attention_s - c.kv_mem_s),
                           c.comm_s, c.overhead_s, c.elementwise_s};
-  const char* names[] = {"weights bandwidth", "KV bandwidth", "compute", "communication", "engine overhead",
-                         "activation bandwidth"};
+  const Bottleneck kinds[] = {Bottleneck::weights_bandwidth, Bottleneck::kv_bandwidth,
+                              Bottleneck::compute,           Bottleneck::communication,
+                              Bottleneck::engine_overhead,   Bottleneck::activation_bandwidth};
   const auto* top = std::max_element(std::begin(parts), std::end(parts));
-  return names[top - std::begin(parts)];
+  return kinds[top - std::begin(parts)];
 }
 
 }  // namespace
 
 InferEstimate evaluate_inference(const InferContext& ctx, const InferPlan& plan) {
   InferEstimate est;
-  est.reason = check_infer_plan(*ctx.model, plan);
-  if (!est.reason.empty()) return est;
+  if (const std::string why = check_infer_plan(*ctx.model, plan); !why.empty()) {
+    est.infeasibility = Infeasibility::Kind::invalid_plan;
+    est.reason = why;
+    return est;
+  }
   est.memory = infer_memory(ctx, plan);
   if (!est.memory.fits) {
+    est.infeasibility = Infeasibility::Kind::out_of_memory;
     est.reason = est.memory.reason;
-    est.bottleneck = "capacity";
+    est.bottleneck = Bottleneck::capacity;
     return est;
   }
   const Engine& e = *ctx.engine;
@@ -62,12 +67,13 @@ InferEstimate evaluate_inference(const InferContext& ctx, const InferPlan& plan)
   switch (plan.mode) {
     case InferMode::batch:
       if (plan.load > max_running) {
+        est.infeasibility = Infeasibility::Kind::out_of_memory;
         est.reason = fmt::format(
             "batch {} does not fit: the KV budget of {:.1f} GB per GPU holds {} sequences of {} + {} tokens ({} "
             "allows {}); use a smaller --batch, --kv fp8, or more GPUs",
             plan.load, est.memory.kv_budget / 1e9, est.memory.max_seqs, plan.input_len, plan.output_len, e.name,
             e.max_num_seqs);
-        est.bottleneck = "capacity";
+        est.bottleneck = Bottleneck::capacity;
         return est;
       }
       est.point = static_batch(ctx, plan, plan.load);
@@ -98,8 +104,8 @@ InferEstimate evaluate_inference(const InferContext& ctx, const InferPlan& plan)
   est.bottleneck = bottleneck_of(est.point.step);
   // At the memory limit and still streaming-bound: more KV room (memory) would raise throughput.
   if (est.batch_limit == "KV capacity" &&
-      (est.bottleneck == "weights bandwidth" || est.bottleneck == "engine overhead")) {
-    est.bottleneck = "capacity";
+      (est.bottleneck == Bottleneck::weights_bandwidth || est.bottleneck == Bottleneck::engine_overhead)) {
+    est.bottleneck = Bottleneck::capacity;
   }
   return est;
 }

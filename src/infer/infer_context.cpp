@@ -41,15 +41,6 @@ void find_price(const Catalog& catalog, const Gpu& gpu, InferContext& ctx) {
   }
 }
 
-// PCIe x16 one-direction rate by generation (PCI-SIG: 16 GT/s gen4 ≈ 32 GB/s raw, ~25 GB/s
-// delivered by NCCL over a host bridge; doubling per generation).
-double pcie_bw(int gen) {
-  if (gen >= 6) return 100e9;
-  if (gen == 5) return 50e9;
-  if (gen == 4) return 25e9;
-  return 12e9;
-}
-
 }  // namespace
 
 InferContext make_infer_context(const Catalog& catalog, const ModelSpec& model, const Gpu& gpu, const Engine& engine,
@@ -67,16 +58,31 @@ InferContext make_infer_context(const Catalog& catalog, const ModelSpec& model, 
     throw Error(fmt::format("GPU '{}' has no memory bandwidth or 16-bit tensor peak in the catalog; the inference "
                             "model needs both (add them in a --catalog file)", gpu.id));
   }
+  // The GEMM fraction: the engine's fitted figure, else the GPU's efficiency entry (for a GPU
+  // with no fitted entry, the generic fallback, data/fitted/efficiency/generic.toml: 0.6).
   const Efficiency* eff = efficiency_for(catalog.efficiencies, gpu);
-  ctx.gemm_fraction = engine.gemm_fraction > 0 ? engine.gemm_fraction
-                      : eff                    ? eff->gemm_fraction(Precision::bf16)
-                                               : 0.6;
+  if (engine.gemm_fraction <= 0 && !eff) {
+    throw Error(fmt::format("no efficiency entry matches GPU '{}' and engine '{}' has no gemm_fraction; add a "
+                            "fallback efficiency file (data/fitted/efficiency/generic.toml) with --catalog",
+                            gpu.id, engine.id));
+  }
+  ctx.gemm_fraction = engine.gemm_fraction > 0 ? engine.gemm_fraction : eff->gemm_fraction(Precision::bf16);
   if (eff) ctx.roofline = make_roofline_device(gpu, *eff);
   ctx.system = system ? system : default_system_for(catalog, gpu);
-  if (ctx.system && !catalog.collective_params.empty()) {
-    ctx.topology = make_collective_topology(catalog, *ctx.system, nullptr, default_collective_params(catalog));
+  if (catalog.collective_params.empty()) {
+    throw Error("the catalog has no collective parameters (data/fitted/collectives/nccl.toml); the inference model "
+                "needs them for TP traffic (add them with --catalog)");
   }
-  ctx.pcie_bw_bytes_per_s = pcie_bw(gpu.pcie_gen);
+  const CollectiveParams& params = default_collective_params(catalog);
+  if (ctx.system) ctx.topology = make_collective_topology(catalog, *ctx.system, nullptr, params);
+  // No system: TP traffic rides PCIe through the host (step.cpp tp_collective_s).
+  ctx.pcie_bw_bytes_per_s = params.host_pcie_bw(gpu.pcie_gen);
+  ctx.pcie_hop_s = params.host_pcie_hop_latency_s;
+  if (ctx.pcie_bw_bytes_per_s <= 0) {
+    throw Error(fmt::format("collective parameters '{}' have no [host_pcie_ring] table; the inference model needs "
+                            "it for TP over PCIe (see data/fitted/collectives/nccl.toml)",
+                            params.id));
+  }
   find_price(catalog, gpu, ctx);
   return ctx;
 }

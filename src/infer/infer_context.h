@@ -9,7 +9,7 @@
 #include "catalog/catalog.h"
 #include "cost/collective.h"
 #include "cost/roofline.h"
-#include "infer/kv_cache.h"
+#include "workload/kv_cache.h"
 #include "workload/params.h"
 
 namespace gpuplan {
@@ -38,7 +38,7 @@ struct InferContext {
   double attention_flops_per_key_layer = 0;  // QK^T + PV per key per layer (4·heads·head_dim)
   double activation_bytes_per_token = 0;     // activation workspace per batched token (16-bit, before TP)
   double logits_bytes_per_seq = 0;           // fp32 logits of one sequence (before TP)
-  double gemm_fraction = 0.6;                // achieved / dense peak for GEMMs and attention
+  double gemm_fraction = 0;                  // achieved / dense peak for GEMMs and attention
   // --calibration: this unit's measured / reference GEMM rate per precision (1 = as fitted),
   // and the factor for the attention kernels (cost/calibration_scale.h).
   PerPrecision calibration_gemm_scale = [] { PerPrecision s{}; s.fill(1); return s; }();
@@ -48,13 +48,16 @@ struct InferContext {
   // layers whose per-expert token count is small; absent = no efficiency entry (no shape loss).
   std::optional<RooflineDevice> roofline;
   std::optional<CollectiveTopology> topology;
-  double pcie_bw_bytes_per_s = 0;            // fallback TP link when no system is known
+  // Fallback TP link when no system is known: a ring through the host (data/fitted/collectives).
+  double pcie_bw_bytes_per_s = 0;
+  double pcie_hop_s = 0;
   double price_usd_per_gpu_hour = 0;         // cheapest current on-demand offer; 0 = none
   std::string price_source;                  // "provider instance (date)"
 };
 
 // Builds the context; `system` may be null (the GPU's default system in the catalog is used
-// when one exists). Throws Error when the GPU has no efficiency entry or no bandwidth figure.
+// when one exists). Throws Error when the GPU has no efficiency entry or no bandwidth figure,
+// or the catalog has no collective parameters.
 InferContext make_infer_context(const Catalog& catalog, const ModelSpec& model, const Gpu& gpu,
                                 const Engine& engine, const System* system = nullptr);
 

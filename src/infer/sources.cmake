@@ -1,10 +1,10 @@
 # Sources of src/infer (paths relative to src/).
 list(APPEND GPUPLAN_LIB_SOURCES
-  infer/kv_cache.cpp
   infer/infer_context.cpp
   infer/memory_budget.cpp
   infer/step.cpp
   infer/batching.cpp
   infer/evaluate.cpp
   infer/search.cpp
+  infer/infer_request.cpp
 )

@@ -38,9 +38,9 @@ double tp_collective_s(const InferContext& ctx, CollectiveOp op, double bytes, i
     // peers' buffers, 2(n−1)/n·bytes in per GPU after two barriers. The engine takes the
     // cheaper, and NCCL where that is cheaper still (large messages).
     if (op == CollectiveOp::all_reduce && e.allreduce_latency_s > 0 && req.domains == 1 &&
-        topo.scaleup != ScaleupKind::pcie && topo.levels[0].bw > 0) {
+        topo.scaleup != ScaleupKind::pcie && topo.levels[0].bw_bytes_per_s > 0) {
       const double n = gpus;
-      const double link = topo.levels[0].bw;
+      const double link = topo.levels[0].bw_bytes_per_s;
       const double one_shot = e.allreduce_latency_s + bytes * (n - 1) / link;
       const double two_shot = 2 * e.allreduce_latency_s + bytes * 2 * (n - 1) / n / link;
       const double custom = std::min(one_shot, two_shot);
@@ -49,11 +49,12 @@ double tp_collective_s(const InferContext& ctx, CollectiveOp op, double bytes, i
     if (est.feasible || t > 0) return t;
   }
   // No system in the catalog (PCIe cards such as the L40S): a ring over PCIe through the host,
-  // 2(n−1)/n of the buffer each way (AllReduce) at the slot's rate, ~10 µs per hop.
+  // 2(n−1)/n of the buffer each way (AllReduce) at the slot's rate, plus a fixed cost per hop
+  // (both from data/fitted/collectives/nccl.toml [host_pcie_ring]).
   const double n = gpus;
   const double factor = op == CollectiveOp::all_reduce ? 2 * (n - 1) / n : (n - 1) / n;
   const double hops = op == CollectiveOp::all_reduce ? 2 * (n - 1) : (n - 1);
-  return factor * bytes / ctx.pcie_bw_bytes_per_s + hops * 10e-6;
+  return factor * bytes / ctx.pcie_bw_bytes_per_s + hops * ctx.pcie_hop_s;
 }
 
 double expert_gemm_efficiency(const InferContext& ctx, const InferPlan& plan, double tokens) {
@@ -124,10 +125,8 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
     c.linear_compute_s += expert_flops / gemm_rate * (1 / eff - 1);
   }
   // The ideal roofline is max(memory, compute); real GEMM kernels near the ridge point overlap
-  // the two imperfectly, which the engine's roofline_norm describes (a p-norm of the two).
-  const double p_norm = e.roofline_norm;
-  c.linear_s = p_norm > 0 ? std::pow(std::pow(c.linear_mem_s, p_norm) + std::pow(c.linear_compute_s, p_norm), 1 / p_norm)
-                          : std::max(c.linear_mem_s, c.linear_compute_s);
+  // the two imperfectly, which the engine's roofline_norm describes (cost/roofline.h).
+  c.linear_s = roofline_time_s(c.linear_mem_s, c.linear_compute_s, e.roofline_norm);
 
   // Attention. Decodes stream their cached keys and values; prefill tokens attend causally
   // within their prompt (FlashAttention: compute-bound) and write their KV.
@@ -146,7 +145,7 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
                load.prefill_tokens * kv_bytes_per_seq_per_gpu(ctx.kv, 1, plan.kv, plan.tp, plan.pp);
   c.kv_mem_s = c.kv_bytes / bw;
   c.attention_compute_s = c.attention_flops / attn_rate;
-  c.attention_s = std::max(c.kv_mem_s, decode_attn_flops / attn_rate) + prefill_attn_flops / attn_rate;
+  c.attention_s = roofline_time_s(c.kv_mem_s, decode_attn_flops / attn_rate) + prefill_attn_flops / attn_rate;
 
   // Elementwise passes outside the GEMMs, streamed from HBM once per step for every token
   // (docs/model/inference.md §4). Under TP every rank holds the whole hidden state of every

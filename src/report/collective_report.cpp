@@ -72,7 +72,7 @@ nlohmann::ordered_json levels_json(const CollectiveEstimate& e, const Collective
     l["name"] = t.level_names[i];
     l["bytes_per_gpu"] = e.level_bytes[i];
     l["bw_bytes_per_s"] = e.level_bw_bytes_per_s[i];
-    l["line_bw_bytes_per_s"] = t.levels[i].line_bw;
+    l["line_bw_bytes_per_s"] = t.levels[i].line_bw_bytes_per_s;
     l["time_s"] = e.level_time_s[i];
     levels.push_back(l);
   }
@@ -176,7 +176,7 @@ std::string collective_text(const CollectiveQuery& q, const CollectiveTopology& 
     for (int i = 0; i < t.level_count; ++i) {
       if (e.level_bytes[i] <= 0) continue;
       levels.add_row({t.level_names[i], format_bytes(e.level_bytes[i], true), gbps(e.level_bw_bytes_per_s[i]),
-                      gbps(t.levels[i].line_bw), format_seconds(e.level_time_s[i])});
+                      gbps(t.levels[i].line_bw_bytes_per_s), format_seconds(e.level_time_s[i])});
     }
     out += levels.render();
     TextTable cands({"candidate", "time", "busbw"}, {A::left, A::right, A::right});
@@ -186,12 +186,6 @@ std::string collective_text(const CollectiveQuery& q, const CollectiveTopology& 
     out += fmt::format("\n{}", cands.render());
   }
   return out;
-}
-
-std::vector<double> collective_sweep_sizes() {
-  std::vector<double> sizes;
-  for (double s = 512; s <= 16 * kGiB; s *= 2) sizes.push_back(s);
-  return sizes;
 }
 
 std::string collective_sweep_text(const CollectiveQuery& q, const CollectiveTopology& t) {
@@ -238,6 +232,40 @@ nlohmann::ordered_json collective_sweep_json(const CollectiveQuery& q, const Col
     j["rows"].push_back(row);
   }
   return j;
+}
+
+nlohmann::ordered_json to_json(const CollectiveAnswer& a) {
+  nlohmann::ordered_json j = a.sweep ? collective_sweep_json(a.query, a.topology) : collective_json(a.query, a.topology);
+  if (a.calibration.empty()) return j;
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const CalibratedCollectiveRow& r : a.calibrated) {
+    if (!r.applied) {
+      rows.push_back({{"bytes", r.bytes}, {"applied", false}, {"why", r.why}});
+      continue;
+    }
+    rows.push_back({{"bytes", r.bytes},
+                    {"applied", true},
+                    {"time_s", r.time_s},
+                    {"busbw_bytes_per_s", r.busbw_bytes_per_s},
+                    {"model_time_s", r.model_time_s},
+                    {"how", r.how}});
+  }
+  j["calibration"] = {{"profile", a.calibration}, {"rows", rows}};
+  return j;
+}
+
+std::string to_text(const CollectiveAnswer& a) {
+  std::string out = a.sweep ? collective_sweep_text(a.query, a.topology) : collective_text(a.query, a.topology);
+  for (const CalibratedCollectiveRow& r : a.calibrated) {
+    if (!r.applied) {
+      out += fmt::format("calibration: not applied ({})\n", r.why);
+      continue;
+    }
+    out += fmt::format("calibrated {:>10}: {:.1f} us, busbw {:.1f} GB/s (model {:.1f} us; {})\n",
+                       format_bytes(r.bytes, true), r.time_s * 1e6, r.busbw_bytes_per_s / 1e9, r.model_time_s * 1e6,
+                       r.how);
+  }
+  return out;
 }
 
 }  // namespace gpuplan

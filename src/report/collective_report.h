@@ -6,17 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "calibration/collective_question.h"
 #include "cost/collective.h"
 
 namespace gpuplan {
-
-// What the user asked, for the header lines (the request itself carries the numbers).
-struct CollectiveQuery {
-  CollectiveRequest request;
-  std::string dtype = "bf16";
-  double dtype_bytes = 2;
-  bool ideal = false;
-};
 
 // Why the chosen algorithm and protocol won, in one or two sentences.
 std::string collective_why(const CollectiveQuery& query, const CollectiveTopology& topology,
@@ -25,9 +18,12 @@ std::string collective_why(const CollectiveQuery& query, const CollectiveTopolog
 std::string collective_text(const CollectiveQuery& query, const CollectiveTopology& topology);
 nlohmann::ordered_json collective_json(const CollectiveQuery& query, const CollectiveTopology& topology);
 
-// 512 B ... 16 GiB, doubling (nccl-tests -b 512 -e 16G -f 2).
-std::vector<double> collective_sweep_sizes();
 std::string collective_sweep_text(const CollectiveQuery& query, const CollectiveTopology& topology);
 nlohmann::ordered_json collective_sweep_json(const CollectiveQuery& query, const CollectiveTopology& topology);
+
+// The whole answer of `gpuplan collective`: the estimate or the sweep, and under
+// --calibration the measured rows (a "calibration" object in JSON, a line per size in text).
+nlohmann::ordered_json to_json(const CollectiveAnswer& answer);
+std::string to_text(const CollectiveAnswer& answer);
 
 }  // namespace gpuplan

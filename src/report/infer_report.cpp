@@ -38,6 +38,16 @@ nlohmann::ordered_json step_json(const StepCost& c) {
   return j;
 }
 
+void add_calibration(nlohmann::ordered_json& j, const InferSetup& s) {
+  if (!s.calibration.empty()) j["calibration"] = {{"profile", s.calibration}, {"notes", s.calibration_notes}};
+}
+
+std::string calibration_lines(const InferSetup& s) {
+  std::string out;
+  for (const std::string& note : s.calibration_notes) out += "calibration " + note + "\n";
+  return out;
+}
+
 }  // namespace
 
 std::string infer_plan_summary(const InferPlan& p) {
@@ -83,7 +93,7 @@ std::string infer_text(const InferContext& ctx, const InferPlan& plan, const Inf
     s += fmt::format("KV per sequence {} · sequences that fit {:.0f}\n\n", gb(m.kv_per_seq), m.max_seqs);
   }
   if (!e.feasible) {
-    s += fmt::format("infeasible: {}\n", e.reason);
+    s += fmt::format("infeasible: {}\n", e.reason_text());
     return s;
   }
   const ServingPoint& p = e.point;
@@ -103,7 +113,7 @@ std::string infer_text(const InferContext& ctx, const InferPlan& plan, const Inf
   s += fmt::format("step {}: weights {} · KV {} · compute {} · elementwise {} · comm {} · overhead {}\n",
                    ms(c.total_s), ms(c.linear_mem_s), ms(c.kv_mem_s), ms(c.linear_compute_s + c.attention_compute_s),
                    ms(c.elementwise_s), ms(c.comm_s), ms(c.overhead_s));
-  s += fmt::format("bottleneck: {} · batch set by {} · decode turns compute-bound near batch {:.0f}\n", e.bottleneck,
+  s += fmt::format("bottleneck: {} · batch set by {} · decode turns compute-bound near batch {:.0f}\n", e.bottleneck_text(),
                    e.batch_limit, e.ridge_batch);
   if (e.usd_per_million_output_tokens > 0) s += fmt::format("price: {}\n", ctx.price_source);
   return s;
@@ -117,7 +127,7 @@ nlohmann::ordered_json infer_json(const InferContext& ctx, const InferPlan& plan
   j["system"] = ctx.system ? nlohmann::ordered_json(ctx.system->id) : nlohmann::ordered_json(nullptr);
   j["plan"] = infer_plan_json(plan);
   j["feasible"] = e.feasible;
-  if (!e.feasible) j["reason"] = e.reason;
+  if (!e.feasible) j["reason"] = e.reason_text();
   nlohmann::ordered_json mem;
   mem["capacity_bytes"] = e.memory.capacity;
   mem["weights_bytes"] = e.memory.weights;
@@ -139,7 +149,7 @@ nlohmann::ordered_json infer_json(const InferContext& ctx, const InferPlan& plan
     j["output_tokens_per_s_per_gpu"] = e.output_tokens_per_s_per_gpu;
     j["requests_per_s"] = e.requests_per_s;
     j["running"] = e.point.running;
-    j["bottleneck"] = e.bottleneck;
+    j["bottleneck"] = e.bottleneck_text();
     j["batch_limit"] = e.batch_limit;
     j["ridge_batch"] = e.ridge_batch;
     j["usd_per_million_output_tokens"] =
@@ -148,7 +158,7 @@ nlohmann::ordered_json infer_json(const InferContext& ctx, const InferPlan& plan
     j["decode_step"] = step_json(e.point.step);
     j["prefill_step"] = step_json(e.point.prefill);
   } else {
-    j["bottleneck"] = e.bottleneck;
+    j["bottleneck"] = e.bottleneck_text();
   }
   return j;
 }
@@ -185,6 +195,26 @@ nlohmann::ordered_json infer_search_json(const InferContext& ctx, const InferSea
   j["score"] = r.score;
   if (r.found) j["best"] = infer_json(ctx, r.plan, r.estimate);
   return j;
+}
+
+nlohmann::ordered_json to_json(const InferAnswer& a) {
+  nlohmann::ordered_json j = infer_json(a.setup.ctx, a.plan, a.estimate);
+  add_calibration(j, a.setup);
+  return j;
+}
+
+std::string to_text(const InferAnswer& a) {
+  return infer_text(a.setup.ctx, a.plan, a.estimate) + calibration_lines(a.setup);
+}
+
+nlohmann::ordered_json to_json(const InferSearchAnswer& a) {
+  nlohmann::ordered_json j = infer_search_json(a.setup.ctx, a.spec, a.result);
+  add_calibration(j, a.setup);
+  return j;
+}
+
+std::string to_text(const InferSearchAnswer& a) {
+  return infer_search_text(a.setup.ctx, a.spec, a.result) + calibration_lines(a.setup);
 }
 
 }  // namespace gpuplan

@@ -6,6 +6,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "infer/evaluate.h"
+#include "infer/infer_request.h"
 #include "infer/search.h"
 
 namespace gpuplan {
@@ -17,5 +18,12 @@ nlohmann::ordered_json infer_json(const InferContext& ctx, const InferPlan& plan
 std::string infer_search_text(const InferContext& ctx, const InferSearchSpec& spec, const InferSearchResult& r);
 nlohmann::ordered_json infer_search_json(const InferContext& ctx, const InferSearchSpec& spec,
                                          const InferSearchResult& r);
+
+// The whole answer of `gpuplan infer` / `gpuplan infer-search`: the pieces above plus what
+// --calibration changed (a "calibration" object in JSON, a "calibration ..." line per note).
+nlohmann::ordered_json to_json(const InferAnswer& answer);
+std::string to_text(const InferAnswer& answer);
+nlohmann::ordered_json to_json(const InferSearchAnswer& answer);
+std::string to_text(const InferSearchAnswer& answer);
 
 }  // namespace gpuplan

@@ -25,7 +25,7 @@ std::string why(const ServePoint& p, bool rate) {
                               m.capacity / kGiB, pl.tp, pl.pp);
   if (pl.ep > 1) s += fmt::format(" · ep {}", pl.ep);
   if (pl.replicas > 1) s += fmt::format(" · {} replicas", pl.replicas);
-  s += fmt::format(", {:.0f} sequences running; limited by {}", e.point.running, e.bottleneck);
+  s += fmt::format(", {:.0f} sequences running; limited by {}", e.point.running, e.bottleneck_text());
   s += fmt::format("; TTFT {:.0f} ms, TPOT {:.1f} ms, {:.0f} output tokens/s per GPU", 1e3 * e.point.ttft_s,
                    1e3 * e.point.tpot_s, e.output_tokens_per_s_per_gpu);
   s += fmt::format("; ${:.2f}/GPU-hour ({} {}, {})", p.offer->usd_per_gpu_hour, p.offer->provider,

@@ -84,7 +84,7 @@ InferValidation validate_inference(const CsvTable& csv, const Catalog& catalog) 
     }
     const InferEstimate e = evaluate_inference(*slot, plan);
     if (!e.feasible) {
-      row.note = e.reason;
+      row.note = e.reason_text();
     } else if (row.metric == "output_tokens_per_s_total") {
       row.predicted = e.output_tokens_per_s;
     } else if (row.metric == "ttft_ms") {

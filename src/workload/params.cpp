@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "workload/kv_cache.h"
 
 namespace gpuplan {
 namespace {
@@ -186,30 +187,20 @@ double decode_flops_per_token(const ModelSpec& m, std::int64_t context) {
 // scales (int4 with group size 128 and a bf16 scale: +1/64 byte per weight): not modelled.
 double weight_bytes(const ModelSpec& m, Precision p) { return count_params(m).total * precision_bytes(p); }
 
-// MHA/GQA: a key and a value vector per KV head: 2·kv_heads·head_dim elements.
-// MLA (DeepSeek-V2 paper §2.1.4): the compressed latent c_KV (kv_lora_rank) and the shared
-// RoPE key (qk_rope_head_dim) per token, the same for every head.
+// The KV formulas live in workload/kv_cache.cpp (one definition, shared with serving).
 double kv_cache_bytes_per_token_per_layer(const ModelSpec& m, Precision p) {
-  const double elements =
-      m.mla ? d(m.mla_shape.kv_lora_rank + m.mla_shape.qk_rope_head_dim) : 2 * d(m.kv_heads) * d(m.head_dim);
-  return elements * precision_bytes(p);
+  return kv_elems_per_token_per_layer(m) * precision_bytes(p);
 }
 
 double kv_cache_bytes_per_token(const ModelSpec& m, Precision p) {
   return d(m.layers) * kv_cache_bytes_per_token_per_layer(m, p);
 }
 
-// Σ over layers of per-layer bytes × min(context, window): a sliding-window layer keeps only
-// its last `window` tokens (a ring buffer, as vLLM and TensorRT-LLM allocate it).
+// A sliding-window layer keeps only its last `window` tokens (a ring buffer, as vLLM and
+// TensorRT-LLM allocate it): one sequence on one GPU with no parallelism and no paging.
 double kv_cache_bytes(const ModelSpec& m, std::int64_t context, Precision p) {
   GP_ASSERT(context >= 0, "context must not be negative (callers validate user input)");
-  const double per_layer = kv_cache_bytes_per_token_per_layer(m, p);
-  double bytes = 0;
-  for (std::int64_t layer_idx = 0; layer_idx < m.layers; ++layer_idx) {
-    const std::int64_t window = window_of(m, layer_idx);
-    bytes += per_layer * d(window > 0 ? std::min(context, window) : context);
-  }
-  return bytes;
+  return kv_bytes_per_seq_per_gpu(make_kv_shape(m), d(context), p, 1, 1);
 }
 
 }  // namespace gpuplan

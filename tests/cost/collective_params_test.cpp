@@ -79,5 +79,27 @@ TEST(CollectiveParams, BadFilesNameFileLineAndKey) {
   EXPECT_NE(negative.find("ring_hop_us"), std::string::npos) << negative;
 }
 
+// The serving model's PCIe fallback, moved from code into nccl.toml [host_pcie_ring] with its
+// values unchanged: gen ≤ 3 (and unknown, 0) 12 GB/s, gen 4 25, gen 5 50, gen 6 and newer
+// 100; 10 µs per hop (the double 10e-6 exactly, as the code had it).
+TEST(CollectiveParams, HostPcieRingKeepsTheOldCodeValues) {
+  const CollectiveParams& p = default_collective_params(default_catalog());
+  EXPECT_EQ(p.host_pcie_bw(0), 12e9);
+  EXPECT_EQ(p.host_pcie_bw(3), 12e9);
+  EXPECT_EQ(p.host_pcie_bw(4), 25e9);
+  EXPECT_EQ(p.host_pcie_bw(5), 50e9);
+  EXPECT_EQ(p.host_pcie_bw(6), 100e9);
+  EXPECT_EQ(p.host_pcie_bw(7), 100e9);
+  EXPECT_EQ(p.host_pcie_hop_latency_s, 10e-6);
+  EXPECT_FALSE(p.host_pcie_provenance.source.empty());
+  // Optional: a file without the table parses and has no figures.
+  Catalog c;
+  load_catalog_text(c, kGood, "good.toml", false);
+  EXPECT_EQ(c.collective_params[0].host_pcie_bw(4), 0);
+  const std::string bad =
+      load_error(std::string(kGood) + "[host_pcie_ring]\nfirst_generation = 3\nbw_gb_per_s = [12, -1]\nhop_us = 10\n");
+  EXPECT_NE(bad.find("bw_gb_per_s"), std::string::npos) << bad;
+}
+
 }  // namespace
 }  // namespace gpuplan

@@ -102,7 +102,7 @@ TEST(CollectiveProperty, BusBandwidthNeverExceedsTheLinkRate) {
   for_each_case([](const Case& c, const CollectiveTopology& t, Op op, int g, int m) {
     for (double bytes = 512; bytes <= 64e9; bytes *= 8) {
       const auto e = estimate_collective(request(op, bytes, g, m), t);
-      const double line = t.levels[0].line_bw;
+      const double line = t.levels[0].line_bw_bytes_per_s;
       if (e.algorithm == CollectiveAlgorithm::nvls) {
         EXPECT_LE(e.algbw_bytes_per_s, line) << c.node.id << " " << op_name(op);
       } else {

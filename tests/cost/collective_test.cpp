@@ -33,7 +33,7 @@ TEST(CollectiveGolden, H100NodeMoves3p6TBPerSecond) {
   const auto e = estimate_collective(request(Op::all_gather, bytes, 8), t);
   ASSERT_TRUE(e.feasible) << e.reason;
   EXPECT_NEAR(8 * (7.0 / 8) * bytes / e.time_s, 3.6e12, 1e6);
-  EXPECT_DOUBLE_EQ(t.levels[0].line_bw * t.domain_gpus, 3.6e12);
+  EXPECT_DOUBLE_EQ(t.levels[0].line_bw_bytes_per_s * t.domain_gpus, 3.6e12);
 }
 
 // Seed 004 "In network reduction": with the switch reducing, each GPU sends the buffer once and
@@ -103,7 +103,7 @@ TEST(CollectiveGolden, Nvl72DoublesNodeLevelBandwidth) {
     const auto b = estimate_collective(request(op, 1e9, 8, 1, Algo::ring), nvl72);
     EXPECT_DOUBLE_EQ(a.time_s / b.time_s, 2.0) << op_name(op);
   }
-  EXPECT_DOUBLE_EQ(nvl72.levels[0].line_bw / h100.levels[0].line_bw, 2.0);
+  EXPECT_DOUBLE_EQ(nvl72.levels[0].line_bw_bytes_per_s / h100.levels[0].line_bw_bytes_per_s, 2.0);
 }
 
 // Seed 004 line 256 says AllGather of bf16[1024, 16384] (32 MiB) on 8xH100 takes 33.5e6 / 3.6e12
@@ -183,9 +183,9 @@ TEST(CollectiveFormula, OversubscriptionThrottlesTheLevelAbove) {
   const auto full = ideal(node, &pod);
   pod.levels[0].oversubscription = 2.0;
   const auto over = ideal(node, &pod);
-  EXPECT_DOUBLE_EQ(full.levels[2].line_bw, 50e9);
-  EXPECT_DOUBLE_EQ(over.levels[2].line_bw, 25e9);
-  EXPECT_DOUBLE_EQ(over.levels[1].line_bw, 50e9);  // traffic inside the leaf is unaffected
+  EXPECT_DOUBLE_EQ(full.levels[2].line_bw_bytes_per_s, 50e9);
+  EXPECT_DOUBLE_EQ(over.levels[2].line_bw_bytes_per_s, 25e9);
+  EXPECT_DOUBLE_EQ(over.levels[1].line_bw_bytes_per_s, 50e9);  // traffic inside the leaf is unaffected
 }
 
 // Rail-optimised: NIC i of all 32 nodes of an SU share leaf switch i, so rail-aligned traffic of

@@ -123,5 +123,16 @@ bw_fraction = 0.8
   EXPECT_THROW(load_catalog_text(c, text, "x.toml", false), Error);
 }
 
+// The one roofline (cost/roofline.h): max(memory, compute) without a norm; with p = 2 the
+// smooth knee of 3 s and 4 s is sqrt(9 + 16) = 5 s; a large p approaches the max.
+TEST(Roofline, OneRooflineFunctionWithOptionalSmoothKnee) {
+  EXPECT_EQ(roofline_time_s(3, 4), 4);
+  EXPECT_EQ(roofline_time_s(4, 3, 0), 4);
+  EXPECT_DOUBLE_EQ(roofline_time_s(3, 4, 2), 5);
+  EXPECT_DOUBLE_EQ(roofline_time_s(1, 1, 1), 2);  // p = 1: no overlap at all
+  EXPECT_NEAR(roofline_time_s(3, 4, 64), 4, 1e-6);
+  EXPECT_GE(roofline_time_s(3, 4, 8), 4);  // a norm is never below the max
+}
+
 }  // namespace
 }  // namespace gpuplan

@@ -6,7 +6,7 @@
 
 #include "catalog/catalog.h"
 #include "infer/evaluate.h"
-#include "infer/kv_cache.h"
+#include "workload/kv_cache.h"
 #include "workload/params.h"
 
 namespace gpuplan {
@@ -65,7 +65,7 @@ TEST(InferGolden, Llama70bFp16NeedsTwo80GbGpus) {
   EXPECT_NEAR(serving_weight_bytes(ctx.weights, Precision::fp16) / 1e9, 141, 1.5);
   const InferEstimate one = evaluate_inference(ctx, plan(1, Precision::fp16));
   EXPECT_FALSE(one.feasible);
-  EXPECT_NE(one.reason.find("--tp"), std::string::npos) << one.reason;
+  EXPECT_NE(std::string(one.reason_text()).find("--tp"), std::string::npos) << one.reason_text();
   EXPECT_TRUE(evaluate_inference(ctx, plan(2, Precision::fp16)).feasible);
 }
 
@@ -74,7 +74,7 @@ TEST(InferGolden, Llama70bOnOneH200OnlyAt8BitsOrFewer) {
   const InferContext ctx = context("llama3-70b", "h200-sxm");
   const InferEstimate bf16 = evaluate_inference(ctx, plan(1, Precision::bf16));
   EXPECT_FALSE(bf16.feasible);
-  EXPECT_NE(bf16.reason.find("--weights fp8"), std::string::npos) << bf16.reason;
+  EXPECT_NE(std::string(bf16.reason_text()).find("--weights fp8"), std::string::npos) << bf16.reason_text();
   EXPECT_TRUE(evaluate_inference(ctx, plan(1, Precision::fp8)).feasible);
   EXPECT_TRUE(evaluate_inference(ctx, plan(1, Precision::int4)).feasible);
 }
@@ -83,10 +83,11 @@ TEST(InferGolden, Llama70bOnOneH200OnlyAt8BitsOrFewer) {
 TEST(InferGolden, SingleStreamDecodeBoundedByBandwidth) {
   const InferContext ctx = context("llama3-8b", "h100-sxm");
   const InferEstimate e = evaluate_inference(ctx, plan(1, Precision::bf16));
-  ASSERT_TRUE(e.feasible) << e.reason;
+  ASSERT_TRUE(e.feasible) << e.reason_text();
   EXPECT_LE(1 / e.point.tpot_s, 210);
   EXPECT_GE(e.point.tpot_s, serving_weight_bytes(ctx.weights, Precision::bf16) / ctx.gpu->memory_bw_bytes_per_s);
-  EXPECT_EQ(e.bottleneck, "weights bandwidth");
+  EXPECT_EQ(e.bottleneck, Bottleneck::weights_bandwidth);
+  EXPECT_STREQ(e.bottleneck_text(), "weights bandwidth");
 }
 
 // H200's 4.8 vs 3.35 TB/s: ~1.43× when bandwidth-bound (fixed per-step costs dilute it a little).
@@ -172,7 +173,7 @@ TEST(InferProperties, LongerContextIsNeverCheaperPerToken) {
   for (std::int64_t in : {128, 512, 2048, 8192, 32768}) {
     const InferPlan p = plan(1, Precision::bf16, InferMode::batch, 4, in, 128);
     const InferEstimate e = evaluate_inference(ctx, p);
-    ASSERT_TRUE(e.feasible) << e.reason;
+    ASSERT_TRUE(e.feasible) << e.reason_text();
     EXPECT_GE(e.point.tpot_s, last_tpot);  // each output token reads a longer KV cache
     last_tpot = e.point.tpot_s;
     // Each prompt token attends to more keys. (TTFT per prompt token itself falls at first:
@@ -190,7 +191,7 @@ TEST(InferProperties, BiggerBatchNeverLowersThroughputUntilMemoryRunsOut) {
   for (double batch = 1; batch <= 4096; batch *= 2) {
     const InferEstimate e = evaluate_inference(ctx, plan(1, Precision::bf16, InferMode::batch, batch, 2048, 512));
     if (!e.feasible) {
-      EXPECT_EQ(e.bottleneck, "capacity");
+      EXPECT_EQ(e.bottleneck, Bottleneck::capacity);
       ran_out = true;
       break;
     }
@@ -210,17 +211,17 @@ TEST(InferProperties, BiggerBatchNeverLowersThroughputUntilMemoryRunsOut) {
 TEST(InferBadInput, TpNotDividingHeadsIsAValueNamingTheFix) {
   const InferEstimate e = evaluate_inference(context("llama3-8b", "h100-sxm"), plan(3, Precision::bf16));
   EXPECT_FALSE(e.feasible);
-  EXPECT_NE(e.reason.find("TP 3 does not divide the 32 attention heads"), std::string::npos) << e.reason;
+  EXPECT_NE(std::string(e.reason_text()).find("TP 3 does not divide the 32 attention heads"), std::string::npos) << e.reason_text();
   InferPlan ep = plan(2, Precision::bf16);
   ep.ep = 2;
-  EXPECT_NE(evaluate_inference(context("llama3-8b", "h100-sxm"), ep).reason.find("dense"), std::string::npos);
+  EXPECT_NE(std::string(evaluate_inference(context("llama3-8b", "h100-sxm"), ep).reason_text()).find("dense"), std::string::npos);
 }
 
 TEST(InferBadInput, ModelThatCannotFitAtAll) {
   // Llama-3.1 405B in BF16 (~810 GB) on one 48 GB L40S.
   const InferEstimate e = evaluate_inference(context("llama3.1-405b", "l40s"), plan(1, Precision::bf16));
   EXPECT_FALSE(e.feasible);
-  EXPECT_NE(e.reason.find("use more GPUs"), std::string::npos) << e.reason;
+  EXPECT_NE(std::string(e.reason_text()).find("use more GPUs"), std::string::npos) << e.reason_text();
 }
 
 TEST(InferBatching, MaxThroughputUsesTheMemoryLimitAndContinuousMatchesLightLoad) {

@@ -61,7 +61,7 @@ TEST(InferStep, CustomAllReduceNeverBeatsTwoShotBytes) {
   const InferContext ctx = make_infer_context(cat(), cat().model("llama3.1-70b"), cat().gpu("h100-sxm"),
                                               cat().engine("tensorrt-llm"), &cat().system("dgx-h100"));
   ASSERT_TRUE(ctx.topology.has_value());
-  const double link = ctx.topology->levels[0].bw;
+  const double link = ctx.topology->levels[0].bw_bytes_per_s;
   const double big = 32.0 * 1024 * 1024;
   EXPECT_GE(tp_collective_s(ctx, CollectiveOp::all_reduce, big, 8), 1.75 * big / link);
   // Small messages: one barrier and (n−1) reads of a tiny buffer.

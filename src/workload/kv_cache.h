@@ -1,6 +1,7 @@
 // KV cache sizes per GPU: bytes per token and per sequence for MHA, GQA, MLA and
 // sliding-window layers, after tensor and pipeline parallelism cut them, and paged allocation.
-// Formulas and sources: docs/model/inference.md §2.
+// The one definition of KV-cache size: workload/params.h's kv_cache_bytes* (the model report)
+// and the serving model (infer/) both use it. Formulas and sources: docs/model/inference.md §2.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +20,10 @@ struct KvShape {
   std::int64_t kv_heads = 0;
   bool mla = false;
 };
+
+// KV elements one token holds in one layer: 2·kv_heads·head_dim (MHA/GQA) or
+// kv_lora_rank + qk_rope_head_dim (MLA).
+double kv_elems_per_token_per_layer(const ModelSpec& model);
 
 KvShape make_kv_shape(const ModelSpec& model);
 

@@ -1,4 +1,4 @@
-#include "infer/kv_cache.h"
+#include "workload/kv_cache.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,14 +6,20 @@
 namespace gpuplan {
 
 // Per token and layer: keys and values of every KV head, 2·kv_heads·head_dim elements
-// (Shazeer 2019 MQA; Ainslie et al. 2023 GQA); MLA caches the compressed latent plus the
-// decoupled RoPE key, kv_lora_rank + qk_rope_head_dim (DeepSeek-V2, arXiv:2405.04434 §2.1.2).
+// (Shazeer 2019 MQA; Ainslie et al. 2023 GQA); MLA caches the compressed latent c_KV plus the
+// decoupled RoPE key shared by all heads, kv_lora_rank + qk_rope_head_dim (DeepSeek-V2,
+// arXiv:2405.04434: the latent is §2.1.2, the RoPE key §2.1.3, and their sum is the cache per
+// token in §2.1.4, Table 1 — the section this formula comes from).
+double kv_elems_per_token_per_layer(const ModelSpec& m) {
+  return m.mla ? static_cast<double>(m.mla_shape.kv_lora_rank + m.mla_shape.qk_rope_head_dim)
+               : 2.0 * static_cast<double>(m.kv_heads * m.head_dim);
+}
+
 KvShape make_kv_shape(const ModelSpec& m) {
   KvShape kv;
   kv.mla = m.mla;
   kv.kv_heads = m.kv_heads;
-  kv.elems_per_token_per_layer = m.mla ? static_cast<double>(m.mla_shape.kv_lora_rank + m.mla_shape.qk_rope_head_dim)
-                                       : 2.0 * static_cast<double>(m.kv_heads * m.head_dim);
+  kv.elems_per_token_per_layer = kv_elems_per_token_per_layer(m);
   kv.window = m.sliding_window;
   for (std::int64_t layer_idx = 0; layer_idx < m.layers; ++layer_idx) {
     if (m.is_sliding_layer(layer_idx)) ++kv.sliding_layers;

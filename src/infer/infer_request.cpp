@@ -1,0 +1,184 @@
+#include "infer/infer_request.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "calibration/calibration_scale.h"
+#include "calibration/profile.h"
+#include "catalog/resolve_model.h"
+#include "catalog/system_choice.h"
+#include "core/error.h"
+#include "core/strings.h"
+
+namespace gpuplan {
+namespace {
+
+const Engine& find_engine(const Catalog& catalog, const std::string& id) {
+  if (const Engine* found = catalog.find_engine(id)) return *found;
+  std::vector<std::string> ids;
+  for (const Engine& e : catalog.engines) ids.push_back(e.id);
+  throw Error(fmt::format("unknown engine '{}'; known engines: {}", id, join(ids, ", ")));
+}
+
+// FP4 weights need FP4 tensor cores: on a GPU without them (Hopper, Ampere) the engines have
+// no FP4 GEMM, and widening to FP8 would silently answer a different question.
+void check_fp4(const Catalog& catalog, const Gpu& gpu, Precision weights) {
+  if (weights != Precision::fp4 || gpu.dense(Precision::fp4) > 0) return;
+  std::vector<std::string> with;
+  for (const Gpu& g : catalog.gpus) {
+    if (g.dense(Precision::fp4) > 0) with.push_back(g.id);
+  }
+  throw Error(fmt::format("--weights fp4: {} has no FP4 tensor cores; use --weights fp8 or int4, or a GPU with FP4 "
+                          "({})",
+                          gpu.id, with.empty() ? std::string("none in the catalog") : join(with, ", ")));
+}
+
+InferSetup make_setup(const Catalog& catalog, const InferCommon& r) {
+  if (r.input_len < 1) {
+    throw Error(fmt::format("--input-len {}: a request needs at least 1 prompt token; use --input-len 1 or more",
+                            r.input_len));
+  }
+  if (r.output_len < 1) {
+    throw Error(fmt::format("--output-len {}: a request generates at least 1 token; use --output-len 1 or more",
+                            r.output_len));
+  }
+  InferSetup s;
+  const ModelSpec& model = resolve_model(catalog, r.model, s.owned_model);
+  ClusterQuery query;
+  query.gpu = r.gpu;
+  query.system = r.system;
+  const ClusterChoice cluster = choose_cluster(catalog, query);
+  const Engine& engine = find_engine(catalog, r.engine);
+  s.weights = parse_weight_precision(r.weights);
+  check_fp4(catalog, *cluster.gpu, s.weights);
+  if (!r.kv.empty()) {
+    s.kv = parse_kv_precision(r.kv);
+  } else {
+    s.kv = precision_bytes(s.weights) < 2 ? Precision::fp8 : s.weights == Precision::fp16 ? Precision::fp16
+                                                                                           : Precision::bf16;
+  }
+  const std::int64_t context = r.input_len + r.output_len;
+  if (model.max_seq_len > 0 && context > model.max_seq_len && !r.allow_longer_context) {
+    throw Error(fmt::format("--input-len {} + --output-len {} = {} tokens exceeds the {}-token context length "
+                            "(max_seq_len) of {}; shorten them, or pass --allow-longer-context",
+                            r.input_len, r.output_len, context, model.max_seq_len, model.id));
+  }
+  s.ctx = make_infer_context(catalog, model, *cluster.gpu, engine, cluster.system);
+  if (!r.calibration.empty()) {
+    const CalibrationScale scale = calibration_scale(*cluster.gpu, load_calibration(r.calibration));
+    s.ctx.calibration_gemm_scale = scale.gemm;
+    s.ctx.calibration_attention_scale = scale.attention;
+    s.ctx.calibration_bw_scale = scale.memory_bw;
+    s.calibration = r.calibration;
+    s.calibration_notes = calibration_notes(scale);
+  }
+  return s;
+}
+
+void check_at_least_one(const char* flag, int value, const char* fix) {
+  if (value < 1) throw Error(fmt::format("{} {}: must be at least 1; {}", flag, value, fix));
+}
+
+// The plan `infer` evaluates: degrees from --gpus/--tp/--pp/--ep, the load from the mode flags.
+InferPlan make_plan(const InferRequest& r, const InferSetup& s) {
+  check_at_least_one("--pp", r.pp, "use --pp 1 for no pipeline parallelism");
+  check_at_least_one("--ep", r.ep, "use --ep 1 for no expert parallelism");
+  if (r.tp) check_at_least_one("--tp", *r.tp, "use --tp 1 for no tensor parallelism, or leave it out");
+  if (r.gpus) check_at_least_one("--gpus", *r.gpus, "leave it out for tp × pp GPUs");
+  InferPlan plan;
+  plan.pp = r.pp;
+  plan.ep = r.ep;
+  plan.tp = r.tp ? *r.tp : (r.gpus ? std::max(1, *r.gpus / r.pp) : 1);
+  if (r.gpus) {
+    if (*r.gpus % plan.gpus_per_replica() != 0) {
+      throw Error(fmt::format("--gpus {} is not a multiple of tp × pp = {}; change --gpus, --tp or --pp", *r.gpus,
+                              plan.gpus_per_replica()));
+    }
+    plan.replicas = *r.gpus / plan.gpus_per_replica();
+  }
+  plan.weights = s.weights;
+  plan.kv = s.kv;
+  plan.input_len = r.input_len;
+  plan.output_len = r.output_len;
+  if (r.batch && !(*r.batch >= 1)) {
+    throw Error(fmt::format("--batch {}: a batch holds at least 1 request; use --batch 1 or more", *r.batch));
+  }
+  if (r.concurrency && !(*r.concurrency >= 1)) {
+    throw Error(fmt::format("--concurrency {}: at least 1 request must be in flight; use --concurrency 1 or more",
+                            *r.concurrency));
+  }
+  if (r.max_throughput) {
+    plan.mode = InferMode::max_throughput;
+  } else if (r.concurrency) {
+    plan.mode = InferMode::concurrency;
+    plan.load = *r.concurrency;
+  } else {
+    plan.mode = InferMode::batch;
+    plan.load = r.batch ? *r.batch : 1;
+  }
+  return plan;
+}
+
+}  // namespace
+
+Precision parse_weight_precision(const std::string& text) {
+  const auto p = parse_precision(to_lower(text));
+  if (!p || (*p != Precision::bf16 && *p != Precision::fp16 && *p != Precision::fp8 && *p != Precision::int8 &&
+             *p != Precision::int4 && *p != Precision::fp4)) {
+    throw Error(fmt::format("--weights '{}': use bf16, fp16, fp8, int8, int4 or fp4", text));
+  }
+  return *p;
+}
+
+Precision parse_kv_precision(const std::string& text) {
+  const auto p = parse_precision(to_lower(text));
+  if (!p || (*p != Precision::bf16 && *p != Precision::fp16 && *p != Precision::fp8)) {
+    throw Error(fmt::format("--kv '{}': use bf16, fp16 or fp8", text));
+  }
+  return *p;
+}
+
+InferAnswer answer_infer(const Catalog& catalog, const InferRequest& request) {
+  InferAnswer a;
+  a.setup = make_setup(catalog, request);
+  a.plan = make_plan(request, a.setup);
+  a.estimate = evaluate_inference(a.setup.ctx, a.plan);
+  return a;
+}
+
+InferSearchAnswer answer_infer_search(const Catalog& catalog, const InferSearchRequest& r) {
+  check_at_least_one("--gpus-max", r.gpus_max, "a replica needs at least one GPU (default 8)");
+  if (!(r.ttft_ms >= 0)) {
+    throw Error(fmt::format("--ttft-ms {}: a time target cannot be negative; give a target in ms, or leave it out",
+                            r.ttft_ms));
+  }
+  if (r.tpot_ms && !(*r.tpot_ms > 0)) {
+    throw Error(fmt::format("--tpot-ms {}: a time per output token must be positive; give a target in ms, or leave "
+                            "it out for none",
+                            *r.tpot_ms));
+  }
+  if (!(r.rate >= 0)) {
+    throw Error(fmt::format("--rate {}: a request rate cannot be negative; give requests/s, or leave it out", r.rate));
+  }
+  InferSearchSpec spec;
+  if (r.objective == "throughput") spec.objective = InferObjective::throughput;
+  else if (r.objective == "cost") spec.objective = InferObjective::cost;
+  else throw Error(fmt::format("--objective '{}': use throughput or cost", r.objective));
+  InferSearchAnswer a;
+  a.setup = make_setup(catalog, r);
+  spec.gpus_max = r.gpus_max;
+  spec.input_len = r.input_len;
+  spec.output_len = r.output_len;
+  spec.ttft_s = r.ttft_ms * 1e-3;
+  spec.tpot_s = r.tpot_ms ? *r.tpot_ms * 1e-3 : 0;
+  spec.rate_rps = r.rate;
+  // --weights / --kv given explicitly pin the precision; otherwise the search tries them all.
+  if (r.weights_given) spec.weights = {a.setup.weights};
+  if (!r.kv.empty()) spec.kvs = {a.setup.kv};
+  a.result = infer_search(a.setup.ctx, spec);
+  a.spec = spec;
+  return a;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,86 @@
+// The serving questions as library calls: `gpuplan infer` (one plan → its estimate) and
+// `gpuplan infer-search` (the best plan). Request in (fields named after the CLI flags,
+// defaults = the CLI's), answer out; bad input throws Error naming the flag, the value and
+// the fix; an infeasible plan is a value in the answer.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "infer/evaluate.h"
+#include "infer/infer_context.h"
+#include "infer/infer_plan.h"
+#include "infer/search.h"
+
+namespace gpuplan {
+
+// What `infer` and `infer-search` share.
+struct InferCommon {
+  std::string model;  // --model: zoo id or alias, or a Hugging Face config.json
+  std::string gpu;    // --gpu
+  std::string engine = "vllm";
+  std::string system;                // --system; empty = the GPU's usual node
+  std::string weights = "bf16";      // --weights
+  std::string kv;                    // --kv; empty = 16-bit like the weights, fp8 with ≤ 8-bit weights
+  std::int64_t input_len = 1024;     // --input-len
+  std::int64_t output_len = 256;     // --output-len
+  std::string calibration;           // --calibration: gpuplan-bench profile of this GPU
+  bool allow_longer_context = false; // --allow-longer-context: input + output may exceed max_seq_len
+};
+
+struct InferRequest : InferCommon {
+  std::optional<int> gpus;  // --gpus; none = tp × pp
+  std::optional<int> tp;    // --tp; none = gpus / pp, else 1
+  int pp = 1;               // --pp
+  int ep = 1;               // --ep
+  // The load: at most one of the three (the CLI enforces it); none = a static batch of 1.
+  std::optional<double> batch;        // --batch
+  std::optional<double> concurrency;  // --concurrency
+  bool max_throughput = false;        // --max-throughput
+};
+
+// The resolved question: model, GPU, engine, system, precisions and calibration.
+struct InferSetup {
+  std::shared_ptr<ModelSpec> owned_model;  // when read from a config.json (ctx.model points into it)
+  InferContext ctx;
+  Precision weights = Precision::bf16;
+  Precision kv = Precision::bf16;
+  std::string calibration;                     // the profile path, empty = none
+  std::vector<std::string> calibration_notes;  // what --calibration changed, and what it could not
+};
+
+struct InferAnswer {
+  InferSetup setup;
+  InferPlan plan;
+  InferEstimate estimate;
+};
+
+struct InferSearchRequest : InferCommon {
+  int gpus_max = 8;         // --gpus-max
+  double ttft_ms = 0;                  // --ttft-ms; 0 = no target
+  std::optional<double> tpot_ms;       // --tpot-ms; none = no target
+  double rate = 0;          // --rate (requests/s); 0 = one replica
+  std::string objective = "throughput";
+  // Whether --weights / --kv were given: then the search keeps them, else it tries them all.
+  bool weights_given = false;
+};
+
+struct InferSearchAnswer {
+  InferSetup setup;
+  InferSearchSpec spec;
+  InferSearchResult result;
+};
+
+// Throws Error on bad input (see strict_infer_input_test.cpp for every case).
+InferAnswer answer_infer(const Catalog& catalog, const InferRequest& request);
+InferSearchAnswer answer_infer_search(const Catalog& catalog, const InferSearchRequest& request);
+
+// --weights and --kv as users type them; Error names the flag and the choices.
+Precision parse_weight_precision(const std::string& text);
+Precision parse_kv_precision(const std::string& text);
+
+}  // namespace gpuplan

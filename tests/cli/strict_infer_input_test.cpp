@@ -1,0 +1,97 @@
+// Strict input for the serving and collective questions: every bad value exits 2 with a
+// message that names the flag, the value and the fix; nothing is silently replaced.
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+namespace gpuplan {
+namespace {
+
+using testing::run;
+
+struct BadInput {
+  std::vector<std::string> args;       // after the base command
+  std::vector<std::string> must_name;  // flag, value and fix words the message must contain
+};
+
+std::vector<std::string> infer_base() { return {"infer", "--model", "llama3-8b", "--gpu", "h100-sxm"}; }
+std::vector<std::string> search_base() { return {"infer-search", "--model", "llama3-8b", "--gpu", "h100-sxm"}; }
+
+void expect_exit_2(std::vector<std::string> base, const BadInput& c) {
+  base.insert(base.end(), c.args.begin(), c.args.end());
+  const auto r = run(base);
+  std::string line;
+  for (const auto& a : base) line += a + " ";
+  EXPECT_EQ(r.code, 2) << line << "\nout: " << r.out << "\nerr: " << r.err;
+  for (const auto& needle : c.must_name) EXPECT_NE(r.err.find(needle), std::string::npos) << line << "\n" << r.err;
+}
+
+TEST(StrictInferInput, InferBadValuesExit2NamingFlagAndValue) {
+  const std::vector<BadInput> cases = {
+      {{"--gpus", "0"}, {"--gpus 0", "at least 1"}},
+      {{"--gpus", "-2"}, {"--gpus -2", "at least 1"}},
+      {{"--concurrency", "0"}, {"--concurrency 0", "--concurrency 1"}},
+      {{"--concurrency", "-3"}, {"--concurrency -3", "--concurrency 1"}},
+      {{"--batch", "0"}, {"--batch 0", "--batch 1"}},
+      {{"--input-len", "0"}, {"--input-len 0", "--input-len 1"}},
+      {{"--output-len", "0"}, {"--output-len 0", "--output-len 1"}},
+      {{"--tp", "0"}, {"--tp 0", "--tp 1"}},
+      {{"--pp", "0"}, {"--pp 0", "--pp 1"}},
+      {{"--ep", "0"}, {"--ep 0", "--ep 1"}},
+      {{"--tp", "-1"}, {"--tp -1", "--tp 1"}},
+      // llama3-8b: max_position_embeddings 8192; 8000 + 256 = 8256 tokens.
+      {{"--input-len", "8000"}, {"--input-len 8000", "8256", "8192", "--allow-longer-context"}},
+      // Hopper has no FP4 tensor cores; the message lists GPUs that do.
+      {{"--weights", "fp4"}, {"--weights fp4", "h100-sxm", "b200"}},
+      {{"--weights", "fp7"}, {"--weights 'fp7'", "fp8"}},
+      {{"--kv", "int4"}, {"--kv 'int4'", "fp8"}},
+      {{"--gpus", "3", "--tp", "2"}, {"--gpus 3", "multiple of tp"}},
+      {{"--system", "dgx-b200"}, {"--system dgx-b200", "h100-sxm"}},
+  };
+  for (const BadInput& c : cases) expect_exit_2(infer_base(), c);
+}
+
+TEST(StrictInferInput, InferSearchBadValuesExit2NamingFlagAndValue) {
+  const std::vector<BadInput> cases = {
+      {{"--gpus-max", "0"}, {"--gpus-max 0", "at least 1"}},
+      {{"--tpot-ms", "0"}, {"--tpot-ms 0", "positive"}},
+      {{"--tpot-ms", "-5"}, {"--tpot-ms -5", "positive"}},
+      {{"--ttft-ms", "-1"}, {"--ttft-ms -1", "negative"}},
+      {{"--rate", "-1"}, {"--rate -1", "negative"}},
+      {{"--objective", "speed"}, {"--objective 'speed'", "throughput or cost"}},
+      {{"--input-len", "0"}, {"--input-len 0", "--input-len 1"}},
+      {{"--output-len", "8192"}, {"--output-len 8192", "8192", "--allow-longer-context"}},
+      {{"--weights", "fp4"}, {"--weights fp4", "h100-sxm", "b200"}},
+  };
+  for (const BadInput& c : cases) expect_exit_2(search_base(), c);
+}
+
+TEST(StrictInferInput, CollectiveBadCountsExit2) {
+  const std::vector<std::string> base = {"collective", "--op", "allreduce", "--bytes", "1MiB", "--system", "dgx-h100"};
+  const std::vector<BadInput> cases = {
+      {{"--gpus", "0"}, {"--gpus", "at least 1", "got 0"}},
+      {{"--gpus", "8", "--concurrent", "0"}, {"--concurrent", "at least 1", "got 0"}},
+      {{"--gpus", "8", "--node-stride", "0"}, {"--node-stride", "got 0"}},
+      {{"--gpus", "8", "--dtype", "int3"}, {"--dtype 'int3'", "fp32"}},
+  };
+  for (const BadInput& c : cases) expect_exit_2(base, c);
+}
+
+// What the strict checks must not reject: the edges of the valid range, and a longer context
+// when asked for explicitly.
+TEST(StrictInferInput, ValidEdgesStillAnswer) {
+  auto with = [](std::vector<std::string> base, const std::vector<std::string>& extra) {
+    base.insert(base.end(), extra.begin(), extra.end());
+    return base;
+  };
+  EXPECT_EQ(run(with(infer_base(), {"--input-len", "1", "--output-len", "1", "--concurrency", "1"})).code, 0);
+  EXPECT_EQ(run(with(infer_base(), {"--input-len", "7936", "--output-len", "256"})).code, 0);  // exactly 8192
+  const auto longer = run(with(infer_base(), {"--input-len", "8000", "--allow-longer-context"}));
+  EXPECT_EQ(longer.code, 0) << longer.err;
+  const auto fp4 = run({"infer", "--model", "llama3-8b", "--gpu", "b200", "--weights", "fp4"});
+  EXPECT_EQ(fp4.code, 0) << fp4.err;
+  EXPECT_EQ(run(with(search_base(), {"--ttft-ms", "0", "--gpus-max", "1"})).code, 0);
+}
+
+}  // namespace
+}  // namespace gpuplan
