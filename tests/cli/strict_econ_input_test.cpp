@@ -3,6 +3,8 @@
 // row was silently accepted, replaced or ignored before, or is a check this test pins.
 #include <gtest/gtest.h>
 
+#include <ostream>
+
 #include "test_util.h"
 
 namespace gpuplan {
@@ -12,6 +14,11 @@ struct BadInput {
   std::vector<std::string> args;
   std::vector<std::string> says;  // substrings the message must hold: the flag, the value, the fix
 };
+
+// Printed as the command line, so a failing case names itself in ctest's output.
+void PrintTo(const BadInput& c, std::ostream* os) {
+  for (const std::string& a : c.args) *os << a << ' ';
+}
 
 class StrictEconInput : public ::testing::TestWithParam<BadInput> {};
 
