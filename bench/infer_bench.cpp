@@ -7,7 +7,7 @@
 #include "infer/evaluate.h"
 #include "infer/search.h"
 #include "catalog/system_choice.h"
-#include "search/recommend_serve.h"
+#include "econ/serve_recommend_request.h"
 
 namespace gpuplan {
 namespace {
@@ -76,13 +76,13 @@ BENCHMARK(BM_InferSearch70BOn8H100)->Unit(benchmark::kMillisecond);
 
 void BM_RecommendServe70B(benchmark::State& state) {
   const Catalog& cat = default_catalog();
-  ServeRecommendOptions o;
+  ServeRecommendRequest o;
   o.input_len = 1024;
   o.output_len = 256;
-  o.tpot_s = 0.05;
+  o.tpot_ms = 50;
   long long evaluated = 0;
   for (auto _ : state) {
-    const ServeRecommendResult r = recommend_serving(cat, cat.model("llama3.1-70b"), o);
+    const ServeRecommendAnswer r = answer_serve_recommend(cat, cat.model("llama3.1-70b"), o);
     evaluated += r.evaluated;
     benchmark::DoNotOptimize(r);
   }

@@ -15,4 +15,5 @@ list(APPEND GPUPLAN_LIB_SOURCES
   catalog/engine_parse.cpp
   catalog/system_choice.cpp
   catalog/resolve_model.cpp
+  catalog/cloud_price.cpp
 )

@@ -42,6 +42,8 @@ GPUPLAN_CLI_TARGET(std::vector<std::string>)
 GPUPLAN_CLI_TARGET(std::vector<int>)
 GPUPLAN_CLI_TARGET(std::vector<double>)
 GPUPLAN_CLI_TARGET(std::int64_t)
+GPUPLAN_CLI_TARGET(std::optional<double>)
+GPUPLAN_CLI_TARGET(std::optional<int>)
 GPUPLAN_CLI_TARGET(long long)
 #undef GPUPLAN_CLI_TARGET
 

@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "core/strings.h"
 #include "catalog/system_choice.h"
+#include "catalog/cloud_price.h"
 
 namespace gpuplan {
 namespace {
@@ -29,15 +30,12 @@ InferWeights split_weights(const ParamCounts& p, const ModelSpec& m) {
   return w;
 }
 
-// The cheapest current on-demand price of one GPU-hour of this GPU in the catalog.
+// The price of one GPU-hour: the catalog's one rule (catalog/cloud_price.h), shared with the
+// training search and the economics commands.
 void find_price(const Catalog& catalog, const Gpu& gpu, InferContext& ctx) {
-  for (const CloudOffer& o : catalog.offers) {
-    if (o.historical || o.pricing != "on-demand" || o.usd_per_gpu_hour <= 0) continue;
-    if (catalog.find_gpu(o.gpu) != &gpu) continue;
-    if (ctx.price_usd_per_gpu_hour == 0 || o.usd_per_gpu_hour < ctx.price_usd_per_gpu_hour) {
-      ctx.price_usd_per_gpu_hour = o.usd_per_gpu_hour;
-      ctx.price_source = fmt::format("{} {} on-demand ({})", o.provider, o.instance, o.price_date);
-    }
+  if (const auto price = cheapest_on_demand(catalog, gpu)) {
+    ctx.price_usd_per_gpu_hour = price->usd_per_gpu_hour;
+    ctx.price_source = price->source;
   }
 }
 

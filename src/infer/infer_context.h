@@ -52,7 +52,7 @@ struct InferContext {
   double pcie_bw_bytes_per_s = 0;
   double pcie_hop_s = 0;
   double price_usd_per_gpu_hour = 0;         // cheapest current on-demand offer; 0 = none
-  std::string price_source;                  // "provider instance (date)"
+  std::string price_source;                  // "provider instance on-demand, date" (catalog/cloud_price.h)
 };
 
 // Builds the context; `system` may be null (the GPU's default system in the catalog is used

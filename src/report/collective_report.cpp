@@ -1,3 +1,4 @@
+#include <nlohmann/json.hpp>
 #include "report/collective_report.h"
 
 #include <fmt/format.h>

@@ -27,7 +27,7 @@ nlohmann::ordered_json sourced(const SourcedFigure& f) { return {{"value", f.val
 
 }  // namespace
 
-std::string cost_text(const CostReport& r) {
+std::string to_text(const CostAnswer& r) {
   std::string s;
   if (r.has_model) {
     const ModelDuration& m = r.model;
@@ -74,7 +74,7 @@ std::string cost_text(const CostReport& r) {
   return s;
 }
 
-nlohmann::ordered_json cost_json(const CostReport& r) {
+nlohmann::ordered_json to_json(const CostAnswer& r) {
   nlohmann::ordered_json j;
   j["gpu"] = r.gpu;
   j["gpus"] = r.gpus;
@@ -120,7 +120,7 @@ nlohmann::ordered_json cost_json(const CostReport& r) {
   return j;
 }
 
-std::string tco_text(const TcoReport& r) {
+std::string to_text(const TcoAnswer& r) {
   std::string s;
   const double hours = r.years.value * kHoursPerYear;
   s += fmt::format("On-prem: {} node{} ({}{} GPUs of {}) for {:g} years, running 24/7 ({})\n", r.nodes,
@@ -152,7 +152,7 @@ std::string tco_text(const TcoReport& r) {
   return s;
 }
 
-nlohmann::ordered_json tco_json(const TcoReport& r) {
+nlohmann::ordered_json to_json(const TcoAnswer& r) {
   nlohmann::ordered_json j;
   j["gpu"] = r.gpu;
   j["system"] = r.system;
@@ -188,7 +188,7 @@ nlohmann::ordered_json tco_json(const TcoReport& r) {
   return j;
 }
 
-std::string energy_text(const EnergyReport& r) {
+std::string to_text(const EnergyAnswer& r) {
   std::string s;
   s += fmt::format("{} × {} for {}\n", r.gpus, r.gpu, hours_and_days(r.hours));
   TextTable t({"figure", "value", "from"}, {Align::left, Align::right, Align::left});
@@ -206,7 +206,7 @@ std::string energy_text(const EnergyReport& r) {
   return s;
 }
 
-nlohmann::ordered_json energy_json(const EnergyReport& r) {
+nlohmann::ordered_json to_json(const EnergyAnswer& r) {
   nlohmann::ordered_json j;
   j["gpu"] = r.gpu;
   j["gpus"] = r.gpus;

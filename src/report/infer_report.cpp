@@ -1,3 +1,4 @@
+#include <nlohmann/json.hpp>
 #include "report/infer_report.h"
 
 #include <fmt/format.h>

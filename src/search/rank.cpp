@@ -18,21 +18,6 @@ std::string_view objective_name(Objective o) {
   return "?";
 }
 
-std::optional<GpuPrice> cheapest_on_demand(const Catalog& catalog, const Gpu& gpu) {
-  const CloudOffer* best = nullptr;
-  for (const CloudOffer& o : catalog.offers) {
-    if (o.gpu != gpu.id || o.pricing != "on-demand" || o.historical || o.gpu_component_only) continue;
-    if (o.usd_per_gpu_hour <= 0) continue;
-    if (!best || o.usd_per_gpu_hour < best->usd_per_gpu_hour) best = &o;
-  }
-  if (!best) return std::nullopt;
-  GpuPrice p;
-  p.usd_per_gpu_hour = best->usd_per_gpu_hour;
-  p.source = best->provider + " " + best->instance + " on-demand, " + best->price_date;
-  p.offer = best;
-  return p;
-}
-
 double step_cost_usd(double step_time_s, int gpus, double usd_per_gpu_hour) {
   return step_time_s / 3600.0 * gpus * usd_per_gpu_hour;
 }

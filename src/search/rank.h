@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "catalog/catalog.h"
+#include "catalog/cloud_price.h"  // GpuPrice, cheapest_on_demand: the one price rule
 #include "plan/evaluate.h"
 
 namespace gpuplan {
@@ -16,17 +17,6 @@ enum class Objective { time, cost, mfu };
 
 std::optional<Objective> parse_objective(std::string_view name);
 std::string_view objective_name(Objective o);
-
-// The price a cost ranking uses: $/GPU-hour and where it came from.
-struct GpuPrice {
-  double usd_per_gpu_hour = 0;
-  std::string source;  // "lambda 8x H100 SXM on-demand, 2025-06-10" or "--usd-per-gpu-hour"
-  const CloudOffer* offer = nullptr;
-};
-
-// The catalog's cheapest current (not historical) on-demand offer for the GPU that prices the
-// whole machine (GPU-only component prices are left out); nullopt when there is none.
-std::optional<GpuPrice> cheapest_on_demand(const Catalog& catalog, const Gpu& gpu);
 
 struct Ranker {
   Objective objective = Objective::time;

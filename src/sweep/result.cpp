@@ -1,3 +1,4 @@
+#include <nlohmann/json.hpp>
 #include "sweep/result.h"
 
 #include <fmt/format.h>

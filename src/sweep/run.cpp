@@ -1,3 +1,4 @@
+#include <nlohmann/json.hpp>
 #include "sweep/run.h"
 
 #include <algorithm>

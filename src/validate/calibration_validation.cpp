@@ -1,3 +1,4 @@
+#include <nlohmann/json.hpp>
 #include "validate/calibration_validation.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+#include <nlohmann/json.hpp>
 #include "validate/collective_validation.h"
 
 #include <fmt/format.h>

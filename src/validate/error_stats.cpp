@@ -1,3 +1,4 @@
+#include <nlohmann/json.hpp>
 #include "validate/error_stats.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+#include <nlohmann/json.hpp>
 #include "validate/infer_validation.h"
 
 #include <map>

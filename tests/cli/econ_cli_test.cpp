@@ -1,5 +1,6 @@
-// `gpuplan cost`, `tco` and `energy` end to end on the built-in catalog: the seed's price
-// goldens through the command line, catalog defaults with their dates, and bad input.
+// `gpuplan cost`, `tco` and `energy` end to end: the seed's price goldens through the command
+// line (prices given on the line), catalog defaults and dated prices on the fixture catalog
+// (tests/fixtures/catalog, fixed figures), and bad input.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -17,24 +18,26 @@ nlohmann::json json_of(const std::vector<std::string>& args) {
   return nlohmann::json::parse(r.out);
 }
 
-// Seed 000:382: 8 days on p4d.24xlarge at the (historical) $32.77/h ≈ $6,291; today's price is lower.
-TEST(EconCli, P4dEightDaysFromTheCatalog) {
-  const auto j = json_of({"cost", "--gpu", "a100-sxm-40gb", "--gpus", "8", "--days", "8", "--provider", "aws",
-                          "--instance", "p4d.24xlarge", "--all", "--json"});
-  bool old_price = false;
-  bool new_price = false;
-  for (const auto& row : j["rows"]) {
-    if (row["pricing"] != "on-demand") continue;
-    if (row["historical"].get<bool>()) {
-      EXPECT_NEAR(row["usd"].get<double>(), 6291.84, 0.01);
-      old_price = true;
-    } else {
-      EXPECT_NEAR(row["usd"].get<double>(), 21.957642 * 192, 0.5);  // 2026-01-21 price: $4,216
-      EXPECT_EQ(row["price_date"], "2026-01-21");
-      new_price = true;
-    }
-  }
-  EXPECT_TRUE(old_price && new_price) << j.dump(2);
+// The fixture catalog (tests/fixtures/catalog): fixed prices, so these dollars never move.
+std::vector<std::string> fixture(std::vector<std::string> args) {
+  args.insert(args.begin(), {"--catalog", testing::source_dir() + "/tests/fixtures/catalog"});
+  return args;
+}
+
+// 8 × fixture-gpu for 8 days = 1,536 GPU-hours on one fx.8gpu instance: 2.00/GPU-h now → 3,072;
+// the superseded 3.00 (--all) → 4,608; spot 1.00 with 1 instance × 0.24/24 × (0.5 + 1/2) = 1% → 1,551.36.
+TEST(EconCli, FixtureEightDaysCurrentHistoricalAndSpot) {
+  const auto j = json_of(fixture({"cost", "--gpu", "fixture-gpu", "--gpus", "8", "--days", "8", "--provider",
+                                  "fixturecloud", "--instance", "fx.8gpu", "--all", "--json"}));
+  ASSERT_EQ(j["rows"].size(), 3u) << j.dump(2);
+  EXPECT_EQ(j["rows"][0]["pricing"], "spot");
+  EXPECT_NEAR(j["rows"][0]["usd"].get<double>(), 1551.36, 1e-6);
+  EXPECT_EQ(j["rows"][1]["pricing"], "on-demand");
+  EXPECT_FALSE(j["rows"][1]["historical"].get<bool>());
+  EXPECT_NEAR(j["rows"][1]["usd"].get<double>(), 3072, 1e-6);
+  EXPECT_EQ(j["rows"][1]["price_date"], "2026-01-01");
+  EXPECT_TRUE(j["rows"][2]["historical"].get<bool>());
+  EXPECT_NEAR(j["rows"][2]["usd"].get<double>(), 4608, 1e-6);
 }
 
 // "70% spot saving → ~$1,887" and "Lambda $11.60/h → ~$2,227" with prices given on the line.
@@ -68,47 +71,51 @@ TEST(EconCli, TcoBreakEvenGolden) {
       {"tco", "--gpu", "h100-sxm", "--capex", "870000", "--power-kw", "0", "--cloud-usd-per-hour", "98.32", "--json"});
   EXPECT_NEAR(j["on_prem"]["total_usd"].get<double>(), 870000, 1e-6);
   EXPECT_NEAR(j["break_even"][0]["break_even_hours_per_day"].get<double>(), 4.85, 0.01);
-  j = json_of(
-      {"tco", "--gpu", "h100-sxm", "--capex", "870000", "--power-kw", "0", "--provider", "aws", "--all", "--json"});
-  bool seen_98 = false;
-  bool seen_55 = false;
+  // Fixture offers for 8 GPUs: fx.8gpu 16 $/h now, 24 $/h superseded: 870,000 / (16 × 365 × 5) =
+  // 29.79 h/day (renting wins even 24/7), 870,000 / (24 × 365 × 5) = 19.86.
+  j = json_of(fixture({"tco", "--gpu", "fixture-gpu", "--capex", "870000", "--power-kw", "0", "--provider",
+                       "fixturecloud", "--all", "--json"}));
+  bool seen_now = false;
+  bool seen_old = false;
   for (const auto& row : j["break_even"]) {
-    if (row["instance"] != "p5.48xlarge") continue;
+    if (row["instance"] != "fx.8gpu") continue;
     const double h = row["break_even_hours_per_day"].get<double>();
     if (row["historical"].get<bool>()) {
-      EXPECT_NEAR(h, 4.85, 0.01);
-      seen_98 = true;
+      EXPECT_NEAR(h, 870000.0 / (24 * 365 * 5), 1e-9);
+      seen_old = true;
     } else {
-      EXPECT_NEAR(h, 8.66, 0.01);
-      seen_55 = true;
+      EXPECT_NEAR(h, 870000.0 / (16 * 365 * 5), 1e-9);
+      seen_now = true;
     }
   }
-  EXPECT_TRUE(seen_98 && seen_55) << j.dump(2);
+  EXPECT_TRUE(seen_now && seen_old) << j.dump(2);
 }
 
-// Defaults: one DGX H100 at the dated $317k quote, 10.2 kW, PUE 1.54, $0.08/kWh.
+// Defaults from the (fixture) catalog: one fixture-node at 200k, 8 kW, PUE 1.5, 0.10 $/kWh:
+// energy over 5 years = 8 × 1.5 × 43,800 h × 0.10 = 52,560.
 TEST(EconCli, TcoDefaultsComeFromTheCatalog) {
-  const auto j = json_of({"tco", "--gpu", "h100-sxm", "--json"});
-  EXPECT_EQ(j["system"], "dgx-h100");
+  const auto j = json_of(fixture({"tco", "--gpu", "fixture-gpu", "--json"}));
+  EXPECT_EQ(j["system"], "fixture-node");
   EXPECT_EQ(j["nodes"], 1);
-  EXPECT_DOUBLE_EQ(j["capex_usd"]["value"].get<double>(), 317000);
-  EXPECT_NE(j["capex_usd"]["from"].get<std::string>().find("2024-08"), std::string::npos);
-  EXPECT_DOUBLE_EQ(j["it_power_kw"]["value"].get<double>(), 10.2);
-  EXPECT_DOUBLE_EQ(j["pue"]["value"].get<double>(), 1.54);
-  EXPECT_NEAR(j["on_prem"]["energy_usd"].get<double>(), 55040.83, 0.01);
-  // Two nodes need a switch: 2 × 317k + 1 × 36k.
-  const auto two = json_of({"tco", "--gpu", "h100-sxm", "--gpus", "16", "--json"});
+  EXPECT_DOUBLE_EQ(j["capex_usd"]["value"].get<double>(), 200000);
+  EXPECT_NE(j["capex_usd"]["from"].get<std::string>().find("2026-01"), std::string::npos);
+  EXPECT_DOUBLE_EQ(j["it_power_kw"]["value"].get<double>(), 8);
+  EXPECT_DOUBLE_EQ(j["pue"]["value"].get<double>(), 1.5);
+  EXPECT_NEAR(j["on_prem"]["energy_usd"].get<double>(), 52560, 1e-6);
+  // Two nodes need a switch: 2 × 200k + 1 × 40k.
+  const auto two = json_of(fixture({"tco", "--gpu", "fixture-gpu", "--gpus", "16", "--json"}));
   EXPECT_EQ(two["nodes"], 2);
   EXPECT_EQ(two["switches"], 1);
-  EXPECT_DOUBLE_EQ(two["capex_usd"]["value"].get<double>(), 2 * 317000 + 36000);
+  EXPECT_DOUBLE_EQ(two["capex_usd"]["value"].get<double>(), 2 * 200000 + 40000);
 }
 
-TEST(EconCli, EnergyUsesTheNodeShareAndEiaCarbon) {
-  const auto j =
-      json_of({"energy", "--gpu", "h100-sxm", "--gpus", "8", "--hours", "100", "--utilization", "0.5", "--json"});
-  EXPECT_DOUBLE_EQ(j["watts_per_gpu"]["value"].get<double>(), 1275);  // 10,200 W / 8
-  EXPECT_NEAR(j["facility_kwh"].get<double>(), 785.4, 1e-6);
-  EXPECT_NEAR(j["kg_co2"].get<double>(), 785.4 * 0.3674, 1e-6);
+// 8 × 1,000 W × 0.5 × 100 h = 400 kWh IT × PUE 1.5 = 600 kWh × 0.4 kg = 240 kg CO2.
+TEST(EconCli, EnergyUsesTheNodeShareAndCatalogCarbon) {
+  const auto j = json_of(
+      fixture({"energy", "--gpu", "fixture-gpu", "--gpus", "8", "--hours", "100", "--utilization", "0.5", "--json"}));
+  EXPECT_DOUBLE_EQ(j["watts_per_gpu"]["value"].get<double>(), 1000);  // 8,000 W / 8
+  EXPECT_NEAR(j["facility_kwh"].get<double>(), 600, 1e-9);
+  EXPECT_NEAR(j["kg_co2"].get<double>(), 240, 1e-9);
   const auto given = json_of({"energy", "--gpu", "h100-sxm", "--gpus", "1", "--hours", "10", "--watts-per-gpu", "700",
                               "--pue", "1.1", "--kg-co2-per-kwh", "0", "--json"});
   EXPECT_NEAR(given["facility_kwh"].get<double>(), 7.7, 1e-9);

@@ -1,2 +1,3 @@
 list(APPEND GPUPLAN_TEST_SOURCES econ/econ_test.cpp)
 list(APPEND GPUPLAN_TEST_SOURCES econ/tco_inputs_test.cpp)
+list(APPEND GPUPLAN_TEST_SOURCES econ/econ_request_test.cpp)

@@ -4,18 +4,19 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
-#include "search/recommend_serve.h"
+#include "econ/serve_recommend_request.h"
 #include "test_util.h"
 
 namespace gpuplan {
 namespace {
 
-ServeRecommendOptions serve(double rate = 0) {
-  ServeRecommendOptions o;
+ServeRecommendRequest serve(std::optional<double> rate = std::nullopt) {
+  ServeRecommendRequest o;
+  o.model = "llama3.1-8b";
   o.input_len = 1024;
   o.output_len = 256;
-  o.tpot_s = 0.030;
-  o.ttft_s = 0.5;
+  o.tpot_ms = 30;
+  o.ttft_ms = 500;
   o.rate_rps = rate;
   o.engine = "tensorrt-llm";
   return o;
@@ -23,7 +24,7 @@ ServeRecommendOptions serve(double rate = 0) {
 
 TEST(RecommendServe, FrontIsParetoAndMeetsTheTargets) {
   const Catalog& cat = default_catalog();
-  const ServeRecommendResult r = recommend_serving(cat, cat.model("llama3.1-8b"), serve());
+  const ServeRecommendAnswer r = answer_serve_recommend(cat, cat.model("llama3.1-8b"), serve());
   ASSERT_GE(r.front.size(), 1u);
   for (std::size_t i = 0; i < r.front.size(); ++i) {
     const ServePoint& p = r.front[i];
@@ -47,7 +48,7 @@ TEST(RecommendServe, FrontIsParetoAndMeetsTheTargets) {
 
 TEST(RecommendServe, RateIsServedByEveryPoint) {
   const Catalog& cat = default_catalog();
-  const ServeRecommendResult r = recommend_serving(cat, cat.model("llama3.1-8b"), serve(40));
+  const ServeRecommendAnswer r = answer_serve_recommend(cat, cat.model("llama3.1-8b"), serve(40));
   ASSERT_GE(r.front.size(), 1u);
   for (const ServePoint& p : r.front) {
     EXPECT_GE(p.estimate.requests_per_s, 40 * (1 - 1e-9)) << p.gpu->id;
@@ -55,16 +56,16 @@ TEST(RecommendServe, RateIsServedByEveryPoint) {
     EXPECT_EQ(p.gpus, p.plan.tp * p.plan.pp * p.plan.replicas);
   }
   // More traffic never costs less per hour at the pick.
-  const ServeRecommendResult more = recommend_serving(cat, cat.model("llama3.1-8b"), serve(400));
+  const ServeRecommendAnswer more = answer_serve_recommend(cat, cat.model("llama3.1-8b"), serve(400));
   ASSERT_TRUE(more.have_pick);
   EXPECT_GE(more.pick.usd_per_hour, r.pick.usd_per_hour);
 }
 
 TEST(RecommendServe, ImpossibleTargetsSayWhatToRelax) {
   const Catalog& cat = default_catalog();
-  ServeRecommendOptions o = serve();
-  o.tpot_s = 1e-4;
-  const ServeRecommendResult r = recommend_serving(cat, cat.model("llama3.1-8b"), o);
+  ServeRecommendRequest o = serve();
+  o.tpot_ms = 0.1;
+  const ServeRecommendAnswer r = answer_serve_recommend(cat, cat.model("llama3.1-8b"), o);
   EXPECT_TRUE(r.front.empty());
   EXPECT_FALSE(r.have_pick);
   ASSERT_FALSE(r.notes.empty());
@@ -73,12 +74,12 @@ TEST(RecommendServe, ImpossibleTargetsSayWhatToRelax) {
 
 TEST(RecommendServe, BadInputNamesTheFix) {
   const Catalog& cat = default_catalog();
-  ServeRecommendOptions o = serve();
+  ServeRecommendRequest o = serve();
   o.providers = {"nosuchcloud"};
-  EXPECT_THROW(recommend_serving(cat, cat.model("llama3.1-8b"), o), Error);
+  EXPECT_THROW(answer_serve_recommend(cat, cat.model("llama3.1-8b"), o), Error);
   o = serve();
   o.engine = "tgi";
-  EXPECT_THROW(recommend_serving(cat, cat.model("llama3.1-8b"), o), Error);
+  EXPECT_THROW(answer_serve_recommend(cat, cat.model("llama3.1-8b"), o), Error);
   auto r = testing::run({"recommend", "--serve", "--model", "llama3.1-8b", "--tokens", "1T"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("--tokens is for training"), std::string::npos) << r.err;
@@ -103,6 +104,24 @@ TEST(RecommendServe, CliJson) {
     EXPECT_LE(p["tpot_s"].get<double>(), 0.040 * (1 + 1e-9));
   }
   EXPECT_TRUE(j["pick"].is_object());
+}
+
+// On the fixture catalog fixturecloud rents fixture-gpu at 2.00 (fx.8gpu) and 2.50 (fx.1gpu) per
+// GPU-hour; the GPU-only 0.50 part is never a price. The same plan on the dearer offer is no faster,
+// so the front holds the 2.00 offer only, at gpus × 2.00 $/hour.
+TEST(RecommendServe, FixtureFrontUsesTheCheapestWholeMachineOffer) {
+  CatalogOptions options;
+  options.user_paths = {testing::source_dir() + "/tests/fixtures/catalog"};
+  const Catalog cat = load_catalog(options);
+  ServeRecommendRequest o = serve(5.0);
+  o.providers = {"fixturecloud"};
+  const ServeRecommendAnswer r = answer_serve_recommend(cat, cat.model("llama3.1-8b"), o);
+  ASSERT_TRUE(r.have_pick);
+  for (const ServePoint& p : r.front) {
+    EXPECT_EQ(p.gpu->id, "fixture-gpu");
+    EXPECT_EQ(p.offer->instance, "fx.8gpu");
+    EXPECT_DOUBLE_EQ(p.usd_per_hour, p.gpus * 2.0);
+  }
 }
 
 }  // namespace

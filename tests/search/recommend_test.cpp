@@ -3,16 +3,17 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
-#include "search/recommend.h"
+#include "econ/recommend_request.h"
 #include "test_util.h"
 
 namespace gpuplan {
 namespace {
 
-RecommendOptions small() {
-  RecommendOptions o;
+RecommendRequest small() {
+  RecommendRequest o;
+  o.model = "llama3-8b";
   o.tokens = 100e9;
-  o.gpu_counts = {8, 16, 32};
+  o.gpus_list = {8, 16, 32};
   o.global_batch = 256;
   o.seq_len = 4096;
   return o;
@@ -20,7 +21,7 @@ RecommendOptions small() {
 
 TEST(Recommend, FrontIsParetoOptimal) {
   const Catalog& cat = default_catalog();
-  const RecommendResult r = recommend(cat, cat.model("llama3-8b"), small());
+  const RecommendAnswer r = answer_recommend(cat, small());
   ASSERT_FALSE(r.front.empty());
   for (std::size_t i = 1; i < r.front.size(); ++i) {
     EXPECT_GE(r.front[i].time_s, r.front[i - 1].time_s);   // fastest first
@@ -39,27 +40,27 @@ TEST(Recommend, FrontIsParetoOptimal) {
 
 TEST(Recommend, DeadlineAndBudgetFilter) {
   const Catalog& cat = default_catalog();
-  RecommendOptions o = small();
-  const RecommendResult all = recommend(cat, cat.model("llama3-8b"), o);
+  RecommendRequest o = small();
+  const RecommendAnswer all = answer_recommend(cat, o);
   ASSERT_GE(all.front.size(), 1u);
   o.deadline_days = all.front.front().time_s / 86400 * 1.01;  // only the fastest points qualify
-  const RecommendResult d = recommend(cat, cat.model("llama3-8b"), o);
-  for (const RecommendPoint& p : d.front) EXPECT_LE(p.time_s, o.deadline_days * 86400);
+  const RecommendAnswer d = answer_recommend(cat, o);
+  for (const RecommendPoint& p : d.front) EXPECT_LE(p.time_s, *o.deadline_days * 86400);
   EXPECT_GT(d.filtered_out, 0);
-  o.deadline_days = 0;
+  o.deadline_days.reset();
   o.budget_usd = all.front.back().cost_usd * 1.001;
-  const RecommendResult b = recommend(cat, cat.model("llama3-8b"), o);
+  const RecommendAnswer b = answer_recommend(cat, o);
   ASSERT_TRUE(b.have_pick);
-  for (const RecommendPoint& p : b.front) EXPECT_LE(p.cost_usd, o.budget_usd);
+  for (const RecommendPoint& p : b.front) EXPECT_LE(p.cost_usd, *o.budget_usd);
   EXPECT_DOUBLE_EQ(b.pick.time_s, b.front.front().time_s);  // a budget: the fastest it buys
 }
 
 TEST(Recommend, UnknownProviderListsTheKnownOnes) {
   const Catalog& cat = default_catalog();
-  RecommendOptions o = small();
+  RecommendRequest o = small();
   o.providers = {"nosuchcloud"};
   try {
-    recommend(cat, cat.model("llama3-8b"), o);
+    answer_recommend(cat, o);
     FAIL() << "expected an error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("aws"), std::string::npos) << e.what();
@@ -78,6 +79,25 @@ TEST(Recommend, CliJsonAndProviderFilter) {
   ASSERT_FALSE(j["front"].empty());
   for (const auto& p : j["front"]) EXPECT_EQ(p["provider"], "aws");
   EXPECT_TRUE(j.contains("pick"));
+}
+
+// On the fixture catalog only othercloud's oc.8gpu (fixture-gpu, 20 $/h for 8 GPUs = 2.50 per
+// GPU-hour) is rentable from that provider: every point is priced at exactly that rate.
+TEST(Recommend, FixturePriceIsTheOffersRate) {
+  CatalogOptions options;
+  options.user_paths = {testing::source_dir() + "/tests/fixtures/catalog"};
+  const Catalog cat = load_catalog(options);
+  RecommendRequest o = small();
+  o.gpus_list = {8};
+  o.providers = {"othercloud"};
+  const RecommendAnswer r = answer_recommend(cat, o);
+  ASSERT_FALSE(r.front.empty());
+  for (const RecommendPoint& p : r.front) {
+    EXPECT_EQ(p.gpu->id, "fixture-gpu");
+    EXPECT_EQ(p.offer->instance, "oc.8gpu");
+    EXPECT_DOUBLE_EQ(p.offer->usd_per_gpu_hour, 2.5);
+    EXPECT_NEAR(p.cost_usd, p.time_s / 3600 * 8 * 2.5, 1e-9 * p.cost_usd);
+  }
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <functional>
 
+#include <nlohmann/json.hpp>
 #include "core/csv.h"
 #include "core/error.h"
 #include "sweep/result.h"

@@ -1,4 +1,4 @@
-#include "search/recommend_serve.h"
+#include "econ/serve_recommend_request.h"
 
 #include <algorithm>
 #include <chrono>
@@ -6,8 +6,9 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
-#include "search/offers.h"
 #include "catalog/system_choice.h"
+#include "econ/figures.h"
+#include "econ/offers.h"
 
 namespace gpuplan {
 namespace {
@@ -35,16 +36,31 @@ std::string why(const ServePoint& p, bool rate) {
   return s;
 }
 
+void check_request(const ServeRecommendRequest& o) {
+  if (o.input_len < 1) throw Error(fmt::format("--input-len {}: must be at least 1 token", o.input_len));
+  if (o.output_len < 1) throw Error(fmt::format("--output-len {}: must be at least 1 token", o.output_len));
+  if (o.gpus_max < 1) throw Error(fmt::format("--gpus-max {}: must be at least 1", o.gpus_max));
+  require_positive(o.rate_rps, "--rate");
+  require_positive(o.ttft_ms, "--ttft-ms");
+  require_positive(o.tpot_ms, "--tpot-ms");
+}
+
 }  // namespace
 
-ServeRecommendResult recommend_serving(const Catalog& cat, const ModelSpec& model, const ServeRecommendOptions& o) {
+ServeRecommendAnswer answer_serve_recommend(const Catalog& cat, const ServeRecommendRequest& o) {
+  return answer_serve_recommend(cat, cat.model(o.model), o);
+}
+
+ServeRecommendAnswer answer_serve_recommend(const Catalog& cat, const ModelSpec& model,
+                                            const ServeRecommendRequest& o) {
   const auto start = std::chrono::steady_clock::now();
-  if (o.input_len < 1 || o.output_len < 1) throw Error("--input-len and --output-len must be at least 1");
-  if (o.gpus_max < 1) throw Error("--gpus-max must be at least 1");
+  check_request(o);
   const Engine& engine = cat.engine(o.engine);  // throws naming the known engines
-  check_providers(cat, o.providers);
-  const bool rate = o.rate_rps > 0;
-  ServeRecommendResult r;
+  check_providers(cat, o.providers, "--providers");
+  const bool rate = o.rate_rps.has_value();
+  ServeRecommendAnswer r;
+  r.model = &model;
+  r.request = o;
   std::vector<ServePoint> points;
   for (const Gpu& gpu : cat.gpus) {
     if (!gpu.is_gpu()) continue;
@@ -61,9 +77,9 @@ ServeRecommendResult recommend_serving(const Catalog& cat, const ModelSpec& mode
     spec.gpus_max = o.gpus_max;
     spec.input_len = o.input_len;
     spec.output_len = o.output_len;
-    spec.ttft_s = o.ttft_s;
-    spec.tpot_s = o.tpot_s;
-    spec.rate_rps = o.rate_rps;
+    spec.ttft_s = o.ttft_ms.value_or(0) * 1e-3;
+    spec.tpot_s = o.tpot_ms.value_or(0) * 1e-3;
+    spec.rate_rps = o.rate_rps.value_or(0);
     spec.objective = InferObjective::throughput;  // per GPU: the same ranking as per dollar on one offer
     spec.weights = o.weights;
     const InferSearchResult sr = infer_search(ctx, spec);

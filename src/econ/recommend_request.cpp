@@ -1,13 +1,17 @@
-#include "search/recommend.h"
+#include "econ/recommend_request.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include <fmt/format.h>
 
 #include "core/error.h"
-#include "search/offers.h"
+#include "core/strings.h"
 #include "catalog/system_choice.h"
+#include "core/units.h"
+#include "econ/figures.h"
+#include "econ/offers.h"
 
 namespace gpuplan {
 namespace {
@@ -27,17 +31,42 @@ std::string why(const RecommendPoint& p, const ModelSpec& m) {
   return s;
 }
 
+void check_request(const Catalog& cat, const RecommendRequest& o) {
+  if (!(o.tokens > 0 && std::isfinite(o.tokens)))
+    throw Error(fmt::format("--tokens {}: must be a positive token count (e.g. 100B)", o.tokens));
+  require_positive(o.deadline_days, "--deadline");
+  require_positive(o.budget_usd, "--budget");
+  if (o.deadline_days && o.budget_usd) throw Error("give --deadline or --budget, not both");
+  if (o.gpus_max < 1) throw Error(fmt::format("--gpus-max {}: must be at least 1", o.gpus_max));
+  for (int n : o.gpus_list) {
+    if (n < 1) throw Error(fmt::format("--gpus-list {}: each GPU count must be at least 1", n));
+  }
+  if (o.global_batch < 1) throw Error(fmt::format("--global-batch {}: must be at least 1", o.global_batch));
+  if (o.seq_len < 0) throw Error(fmt::format("--seq-len {}: must be positive (0 = the model's context)", o.seq_len));
+  if (!(o.time_limit_s > 0))
+    throw Error(fmt::format("--time-limit {}: must be a positive number of seconds", o.time_limit_s));
+  if (o.threads < 0) throw Error(fmt::format("--threads {}: must be zero (every core) or more", o.threads));
+  check_providers(cat, o.providers, "--providers");
+}
+
 }  // namespace
 
-RecommendResult recommend(const Catalog& cat, const ModelSpec& model, const RecommendOptions& o) {
+RecommendAnswer answer_recommend(const Catalog& cat, const RecommendRequest& o) {
+  return answer_recommend(cat, cat.model(o.model), o);
+}
+
+RecommendAnswer answer_recommend(const Catalog& cat, const ModelSpec& model, const RecommendRequest& o) {
   const auto start = std::chrono::steady_clock::now();
-  if (o.tokens <= 0) throw Error("--tokens must be positive");
-  check_providers(cat, o.providers);
-  std::vector<int> counts = o.gpu_counts;
+  check_request(cat, o);
+  const auto precision = parse_precision(to_lower(o.precision));
+  if (!precision) throw Error(fmt::format("--precision '{}': use bf16, fp16, fp8, tf32 or fp32", o.precision));
+  std::vector<int> counts = o.gpus_list;
   if (counts.empty()) {
     for (int n = 1; n <= o.gpus_max; n *= 2) counts.push_back(n);
   }
-  RecommendResult r;
+  RecommendAnswer r;
+  r.model = &model;
+  r.request = o;
   std::vector<RecommendPoint> points;
   for (const Gpu& gpu : cat.gpus) {
     if (!gpu.is_gpu()) continue;
@@ -60,12 +89,12 @@ RecommendResult recommend(const Catalog& cat, const ModelSpec& model, const Reco
       space.gpus = n;
       space.global_batch = o.global_batch;
       space.seq_len = o.seq_len > 0 ? o.seq_len : static_cast<int>(std::min<std::int64_t>(model.max_seq_len, 8192));
-      space.precision = o.precision;
+      space.precision = *precision;
       SearchOptions so;
       so.top_k = 1;
       so.closest = 0;
       so.threads = o.threads;
-      so.time_limit_s = o.time_limit_per_point_s;
+      so.time_limit_s = o.time_limit_s;
       const SearchResult sr = search_plans(ctx, space, so);
       ++r.searched;
       if (!sr.complete) ++r.cut_short;
@@ -89,8 +118,8 @@ RecommendResult recommend(const Catalog& cat, const ModelSpec& model, const Reco
   }
   r.points = static_cast<int>(points.size());
   std::erase_if(points, [&](const RecommendPoint& p) {
-    const bool out = (o.deadline_days > 0 && p.time_s > o.deadline_days * 86400) ||
-                     (o.budget_usd > 0 && p.cost_usd > o.budget_usd);
+    const bool out = (o.deadline_days && p.time_s > *o.deadline_days * 86400) ||
+                     (o.budget_usd && p.cost_usd > *o.budget_usd);
     if (out) ++r.filtered_out;
     return out;
   });
@@ -108,7 +137,7 @@ RecommendResult recommend(const Catalog& cat, const ModelSpec& model, const Reco
   }
   if (!r.front.empty()) {
     // Within a budget: the fastest it buys; otherwise (a deadline, or nothing): the cheapest.
-    r.pick = o.budget_usd > 0 && o.deadline_days <= 0 ? r.front.front() : r.front.back();
+    r.pick = o.budget_usd ? r.front.front() : r.front.back();
     r.have_pick = true;
   }
   r.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
