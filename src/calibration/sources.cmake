@@ -4,3 +4,4 @@
 list(APPEND GPUPLAN_LIB_SOURCES calibration/profile.cpp calibration/calibrate.cpp calibration/layer_shape.cpp
      calibration/step_shape.cpp calibration/step_layout.cpp calibration/bench_layer_cost.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES calibration/calibration_scale.cpp calibration/collective_calibration.cpp)
+list(APPEND GPUPLAN_LIB_SOURCES calibration/gpu_request.cpp)
