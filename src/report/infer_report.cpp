@@ -1,6 +1,7 @@
 #include "report/infer_report.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "core/units.h"
 #include "core/table.h"

@@ -1,6 +1,7 @@
 #include "sweep/result.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "core/error.h"
 #include "plan/plan_json.h"

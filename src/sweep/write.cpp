@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "core/error.h"
 #include "core/strings.h"
