@@ -241,7 +241,7 @@ TEST_P(Golden, Case) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, Golden, ::testing::ValuesIn(case_files()),
-                         [](const ::testing::TestParamInfo<fs::path>& info) { return test_name(info.param); });
+                         [](const ::testing::TestParamInfo<fs::path>& param_info) { return test_name(param_info.param); });
 
 // The runner itself: a wrong value or a missing path must fail, a tolerance must be honoured.
 TEST(GoldenRunner, ParsesToleranceAndLooksUpPaths) {
