@@ -99,6 +99,19 @@ Gpu parse_gpu(Fields& top) {
   if (auto v = memory.opt_pos("usable_gib")) gpu.usable_memory_bytes = *v * kGiB;
   else if (auto u = memory.opt_pos("usable_gb")) gpu.usable_memory_bytes = *u * kGiga;
   else gpu.usable_memory_bytes = gpu.memory_bytes;
+  // Software can never see more memory than the chip has (B200: 179.1 GiB usable of "192 GB").
+  // Memory is built in binary sizes, so a datasheet's "80 GB" is at most 80 GiB: the ceiling
+  // for what nvidia-smi / rocm-smi reports. More is a typo or a GB/GiB mix-up, and would make
+  // plans fit that cannot.
+  if (gpu.usable_memory_bytes > gpu.memory_bytes / kGiga * kGiB * (1 + 1e-9)) {
+    const bool gib = memory.has("usable_gib");
+    const double capacity_gb = gpu.memory_bytes / kGiga;
+    memory.fail(gib ? "usable_gib" : "usable_gb",
+                fmt::format("{} is more than the capacity (capacity_gb = {}, at most {} GiB = {:.2f} GB); give what "
+                            "nvidia-smi or rocm-smi reports, at most the capacity",
+                            gib ? gpu.usable_memory_bytes / kGiB : gpu.usable_memory_bytes / kGiga, capacity_gb,
+                            capacity_gb, capacity_gb * kGiB / kGiga));
+  }
   gpu.memory_type = memory.str("type");
   gpu.memory_bw_bytes_per_s = memory.pos("bandwidth_tb_per_s") * kTera;
   if (auto v = memory.opt_pos("l2_mb")) gpu.l2_bytes = *v * kMega;

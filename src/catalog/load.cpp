@@ -51,15 +51,27 @@ const T& get_in(const std::vector<T>& entries, std::string_view name, std::strin
   throw Error(msg);
 }
 
+// The files one --catalog argument loaded so far. Among them an id may be defined once: which
+// of two files would win is an accident of file order, so a duplicate is an error naming both.
+// Replacing an entry loaded earlier (built in, or from an earlier --catalog argument) is the
+// documented way to override it.
+using Batch = std::vector<std::string>;
+
 // Adds `entry`, or replaces the entry with the same id (or alias) when `replace` is set.
 template <typename T>
-void insert(std::vector<T>& entries, T entry, bool replace, std::string_view what) {
+void insert(std::vector<T>& entries, T entry, bool replace, const Batch& batch, std::string_view what) {
   std::vector<std::string> keys{normalize_name(entry.id)};
   for (const auto& a : entry.aliases) keys.push_back(normalize_name(a));
   for (auto& existing : entries) {
     for (const auto& key : keys) {
       if (!matches(existing, key)) continue;
       if (replace && normalize_name(existing.id) == keys.front()) {
+        if (std::find(batch.begin(), batch.end(), existing.provenance.file) != batch.end()) {
+          throw Error(fmt::format("{}: duplicate {} id '{}': also defined in {}, in the same --catalog argument; "
+                                  "keep one of the two files (to override an entry, put the new file in a later "
+                                  "--catalog argument)",
+                                  entry.provenance.file, what, entry.id, existing.provenance.file));
+        }
         existing = std::move(entry);
         return;
       }
@@ -70,6 +82,8 @@ void insert(std::vector<T>& entries, T entry, bool replace, std::string_view wha
   }
   entries.push_back(std::move(entry));
 }
+
+void load_text(Catalog& catalog, std::string_view text, const std::string& file, bool replace, const Batch& batch);
 
 std::string read_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -93,10 +107,14 @@ void load_user_path(Catalog& catalog, const std::string& path) {
     }
     if (ec) throw Error(fmt::format("--catalog '{}': {}", path, ec.message()));
     std::sort(files.begin(), files.end());
-    for (const auto& f : files) load_catalog_text(catalog, read_file(f), f.string(), true);
+    Batch batch;
+    for (const auto& f : files) {
+      load_text(catalog, read_file(f), f.string(), true, batch);
+      batch.push_back(f.string());
+    }
     return;
   }
-  load_catalog_text(catalog, read_file(path), path, true);
+  load_text(catalog, read_file(path), path, true, {});
 }
 
 }  // namespace
@@ -120,39 +138,47 @@ const ModelSpec& Catalog::model(std::string_view n) const { return get_in(models
 const Engine& Catalog::engine(std::string_view n) const { return get_in(engines, n, "engine"); }
 
 void load_catalog_text(Catalog& catalog, std::string_view text, const std::string& file, bool replace) {
+  load_text(catalog, text, file, replace, {});
+}
+
+namespace {
+
+void load_text(Catalog& catalog, std::string_view text, const std::string& file, bool replace, const Batch& batch) {
   const toml::table table = parse_toml(text, file);
   Fields top(table, file, "");
   const std::string kind = top.str("kind");
   if (kind == "gpu") {
-    insert(catalog.gpus, parse_gpu(top), replace, "GPU");
+    insert(catalog.gpus, parse_gpu(top), replace, batch, "GPU");
   } else if (kind == "link") {
-    insert(catalog.links, parse_link(top), replace, "link");
+    insert(catalog.links, parse_link(top), replace, batch, "link");
   } else if (kind == "switch") {
-    insert(catalog.switches, parse_switch(top), replace, "switch");
+    insert(catalog.switches, parse_switch(top), replace, batch, "switch");
   } else if (kind == "nic") {
-    insert(catalog.nics, parse_nic(top), replace, "NIC");
+    insert(catalog.nics, parse_nic(top), replace, batch, "NIC");
   } else if (kind == "system") {
-    insert(catalog.systems, parse_system(top), replace, "system");
+    insert(catalog.systems, parse_system(top), replace, batch, "system");
   } else if (kind == "fabric") {
-    insert(catalog.fabrics, parse_fabric(top), replace, "fabric");
+    insert(catalog.fabrics, parse_fabric(top), replace, batch, "fabric");
   } else if (kind == "offers") {
     for (auto& offer : parse_offers(top)) catalog.offers.push_back(std::move(offer));
   } else if (kind == "model") {
-    insert(catalog.models, parse_model(top), replace, "model");
+    insert(catalog.models, parse_model(top), replace, batch, "model");
   } else if (kind == "collective_params") {
-    insert(catalog.collective_params, parse_collective_params(top), replace, "collective_params");
+    insert(catalog.collective_params, parse_collective_params(top), replace, batch, "collective_params");
   } else if (kind == "efficiency") {
-    insert(catalog.efficiencies, parse_efficiency(top), replace, "efficiency");
+    insert(catalog.efficiencies, parse_efficiency(top), replace, batch, "efficiency");
   } else if (kind == "tco_inputs") {
-    insert(catalog.tco_inputs, parse_tco_inputs(top), replace, "tco_inputs");
+    insert(catalog.tco_inputs, parse_tco_inputs(top), replace, batch, "tco_inputs");
   } else if (kind == "engine") {
-    insert(catalog.engines, parse_engine(top), replace, "engine");
+    insert(catalog.engines, parse_engine(top), replace, batch, "engine");
   } else {
     top.fail("kind", fmt::format("unknown kind '{}'; use gpu, link, switch, nic, system, fabric, offers, "
                                  "model, efficiency, engine, collective_params or tco_inputs", kind));
   }
   top.finish();
 }
+
+}  // namespace
 
 Catalog load_catalog(const CatalogOptions& options) {
   Catalog catalog;

@@ -16,4 +16,5 @@ list(APPEND GPUPLAN_LIB_SOURCES
   catalog/system_choice.cpp
   catalog/resolve_model.cpp
   catalog/cloud_price.cpp
+  catalog/lookup_request.cpp
 )

@@ -1,20 +1,18 @@
 // gpuplan validate calibration PROFILE.json [--system NAME] [--json]: a sub-command of
 // `validate` (cmd_validate.cpp); what gpuplan predicts for everything a gpuplan-bench profile
-// measured, before and after calibrating with it (report/calibration_validation.h).
+// measured, before and after calibrating with it (validate/calibration_validation.h).
 #include <nlohmann/json.hpp>
 
 #include "cli/args.h"
-#include "calibration/profile.h"
 #include "cli/commands.h"
 #include "cli/context.h"
-#include "validate/calibration_validation.h"
+#include "report/validation_report.h"
 
 namespace gpuplan {
 
 void add_validate_calibration(CliCommand& validate, CliContext& ctx) {
   struct Opts {
-    std::string file;
-    std::string system;
+    ValidateCalibrationRequest request;
     bool json = false;
   };
   auto o = std::make_shared<Opts>();
@@ -22,15 +20,14 @@ void add_validate_calibration(CliCommand& validate, CliContext& ctx) {
       "calibration",
       "A gpuplan-bench profile: predicted vs measured GEMMs, HBM, layers and collectives, before and after "
       "calibration");
-  cmd->add_option("file", o->file, "Calibration profile written by gpuplan-bench (docs/calibration.md)")->required();
-  cmd->add_option("--system", o->system, "System the collectives are modelled on (default: the GPU's own)");
+  cmd->add_option("file", o->request.file, "Calibration profile written by gpuplan-bench (docs/calibration.md)")
+      ->required();
+  cmd->add_option("--system", o->request.system, "System the collectives are modelled on (default: the GPU's own)");
   cmd->add_flag("--json", o->json, "Print one JSON object");
   cmd->callback([o, &ctx] {
-    const CalibrationValidation v = validate_calibration(load_calibration(o->file), ctx.catalog(), o->system);
-    if (o->json)
-      ctx.print_json(calibration_validation_json(v));
-    else
-      ctx.out << calibration_validation_text(v);
+    const ValidateCalibrationAnswer answer = answer_validate_calibration(ctx.catalog(), o->request);
+    if (o->json) ctx.print_json(to_json(answer));
+    else ctx.out << to_text(answer);
   });
 }
 

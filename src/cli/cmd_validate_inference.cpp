@@ -4,26 +4,24 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
-#include "core/csv.h"
-#include "validate/infer_validation.h"
+#include "report/validation_report.h"
 
 namespace gpuplan {
 
 void add_validate_inference(CliCommand& validate, CliContext& ctx) {
   struct Opts {
-    std::string file;
+    ValidateInferenceRequest request;
     bool json = false;
   };
   auto o = std::make_shared<Opts>();
   CliCommand* cmd = validate.add_subcommand(
       "inference", "Published serving runs (inference-runs.csv schema): predicted vs measured tokens/s, TTFT, TPOT");
-  cmd->add_option("file", o->file, "CSV in the schema of shared/data/inference-runs.csv")->required();
+  cmd->add_option("file", o->request.file, "CSV in the schema of shared/data/inference-runs.csv")->required();
   cmd->add_flag("--json", o->json, "Print one JSON object");
   cmd->callback([o, &ctx] {
-    const CsvTable csv = CsvTable::read(o->file);
-    const InferValidation v = validate_inference(csv, ctx.catalog());
-    if (o->json) ctx.print_json(infer_validation_json(v));
-    else ctx.out << infer_validation_text(v);
+    const ValidateInferenceAnswer answer = answer_validate_inference(ctx.catalog(), o->request);
+    if (o->json) ctx.print_json(to_json(answer));
+    else ctx.out << to_text(answer);
   });
 }
 

@@ -46,9 +46,9 @@ void setup_search(CliCommand& command, CliContext& ctx);
 void setup_recommend(CliCommand& command, CliContext& ctx);
 void setup_sweep(CliCommand& command, CliContext& ctx);
 void setup_monitor(CliCommand& command, CliContext& ctx);
-// `validate training` (cmd_validate_training.cpp), added to `validate` by cmd_validate.cpp.
+// The `validate` sub-commands, each added to `validate` by cmd_validate.cpp.
+void add_validate_collectives(CliCommand& validate, CliContext& ctx);
 void add_validate_training(CliCommand& validate, CliContext& ctx);
-// `validate inference` (cmd_validate_inference.cpp).
 void add_validate_inference(CliCommand& validate, CliContext& ctx);
 void add_validate_calibration(CliCommand& validate, CliContext& ctx);
 

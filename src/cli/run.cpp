@@ -1,17 +1,22 @@
 // The one translation unit that includes CLI11: the parser's face for the commands
 // (cli/args.h) and the top-level parse.
+#include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "core/error.h"
+#include "core/strings.h"
 #include "monitor/nvml_sampler.h"
 
 namespace gpuplan {
@@ -79,9 +84,103 @@ int run_default_job(CliContext& ctx) {
   return run_cli(argc, kArgs, ctx.out, ctx.err);
 }
 
+bool is_command(std::string_view word) {
+  for (const CommandRow& row : command_table()) {
+    if (word == row.name) return true;
+  }
+  return false;
+}
+
+// Where the command word is in argv (-1: none): the first word that is neither an option nor
+// the value of the one global option that takes values (--catalog PATH...).
+int command_index(const std::vector<std::string>& args) {
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    if (args[i] == "--catalog") {
+      // CLI11 lets --catalog take several paths: skip the first value, then every existing path.
+      std::error_code ec;
+      for (++i; i + 1 < args.size() && !is_command(args[i + 1]) && !args[i + 1].starts_with("-") &&
+                std::filesystem::exists(args[i + 1], ec);) {
+        ++i;
+      }
+      continue;
+    }
+    if (!args[i].starts_with("-")) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+// How an error leaves the program. With --json anywhere on the command line, every error is one
+// JSON object on stdout, {"error": {"message": ..., "exit_code": N}}, and nothing goes to
+// stderr, so a tool reading stdout always gets JSON (docs/cli.md, "Errors"). Without it: one
+// line on stderr, as before.
+class ErrorPrinter {
+ public:
+  ErrorPrinter(bool json, std::ostream& out, std::ostream& err) : json_(json), out_(out), err_(err) {}
+  // `prefix` and `hint` are for the text form only ("gpuplan: error: ", a usage line).
+  int fail(int exit_code, const std::string& prefix, const std::string& message, const std::string& hint = "") {
+    if (json_) {
+      nlohmann::ordered_json j;
+      j["error"] = {{"message", message}, {"exit_code", exit_code}};
+      out_ << j.dump(2) << "\n";
+    } else {
+      err_ << prefix << message << "\n" << hint;
+    }
+    return exit_code;
+  }
+
+ private:
+  bool json_;
+  std::ostream& out_;
+  std::ostream& err_;
+};
+
+// "unknown command 'trian'; did you mean train?", or the list of commands when nothing is close.
+std::string unknown_command_message(const std::string& word, const std::vector<std::string>& names) {
+  const std::vector<std::string> near = close_names(word, names);
+  if (!near.empty()) return fmt::format("unknown command '{}'; did you mean {}?", word, join(near, ", "));
+  return fmt::format("unknown command '{}'; the commands are: {}", word, join(names, ", "));
+}
+
+constexpr const char* kUsageHint = "run 'gpuplan --help' (or 'gpuplan COMMAND --help') for usage\n";
+
 }  // namespace
 
 int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> args(argv, argv + argc);
+  const bool json = std::find(args.begin() + std::min<std::ptrdiff_t>(1, argc), args.end(), "--json") != args.end();
+  ErrorPrinter errors(json, out, err);
+
+  // The command word is checked before CLI11 sees it, so a typo gets a suggestion ("unknown
+  // command 'trian'; did you mean train?") instead of "arguments were not expected".
+  // `gpuplan help [COMMAND...]` is `gpuplan [COMMAND...] --help`.
+  if (const int at = command_index(args); at > 0) {
+    if (args[at] == "help") {
+      args.erase(args.begin() + at);
+      args.emplace_back("--help");
+      const int next = command_index(args);
+      if (next > 0 && !is_command(args[next])) {
+        std::vector<std::string> names;
+        for (const CommandRow& row : command_table()) names.emplace_back(row.name);
+        return errors.fail(2, "gpuplan: error: ",
+                           unknown_command_message(args[next], names), kUsageHint);
+      }
+    } else if (!is_command(args[at])) {
+      std::vector<std::string> names{"help"};
+      for (const CommandRow& row : command_table()) names.emplace_back(row.name);
+      return errors.fail(2, "gpuplan: error: ", unknown_command_message(args[at], names), kUsageHint);
+    }
+  }
+  // --json before the command word ("gpuplan --json gpus") belongs to the command: move it there.
+  if (const int at = command_index(args); json && at > 0) {
+    const auto before = std::remove(args.begin() + 1, args.begin() + at, std::string("--json"));
+    if (before != args.begin() + at) {
+      args.erase(before, args.begin() + at);
+      args.emplace_back("--json");
+    }
+  }
+  std::vector<const char*> arg_ptrs;
+  for (const std::string& a : args) arg_ptrs.push_back(a.c_str());
+
   CliContext ctx(out, err);
   CLI::App app{"gpuplan: which GPU, how many, how to split the model, how fast, will it fit, what it costs"};
   app.set_version_flag("--version", "gpuplan 0.1.0");
@@ -90,6 +189,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       ->check(CLI::ExistingPath);
   app.add_flag("--no-builtin", ctx.no_embedded, "Start from an empty catalog instead of the built-in data");
   app.require_subcommand(0, 1);
+  app.footer("'gpuplan help COMMAND' (or 'gpuplan COMMAND --help') shows one command's options.\n"
+             "With --json, errors too are one JSON object on stdout: {\"error\": {\"message\", \"exit_code\"}}.");
   std::deque<CliCommand> commands;  // the commands' parsers, alive until the parse has run
   for (const CommandRow& row : command_table()) {
     CliCommand& sub = commands.emplace_back(app.add_subcommand(row.name, row.help));
@@ -97,7 +198,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   }
   try {
     try {
-      app.parse(argc, argv);
+      app.parse(static_cast<int>(arg_ptrs.size()), arg_ptrs.data());
     } catch (const CLI::CallForHelp&) {
       out << app.help();
       return 0;
@@ -108,21 +209,16 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       out << app.version() << "\n";
       return 0;
     } catch (const CLI::ParseError& e) {
-      err << "gpuplan: error: " << e.what() << "\n"
-          << "run 'gpuplan --help' (or 'gpuplan COMMAND --help') for usage\n";
-      return 2;
+      return errors.fail(2, "gpuplan: error: ", e.what(), kUsageHint);
     }
     if (app.get_subcommands().empty()) return run_default_job(ctx);
   } catch (const NvmlUnavailable& e) {
     // No NVIDIA driver: a distinct exit code so scripts can tell "no GPU" from bad input.
-    err << "gpuplan: " << e.what() << "\n";
-    return NvmlUnavailable::kExitCode;
+    return errors.fail(NvmlUnavailable::kExitCode, "gpuplan: ", e.what());
   } catch (const Error& e) {
-    err << "gpuplan: error: " << e.what() << "\n";
-    return 2;
+    return errors.fail(2, "gpuplan: error: ", e.what());
   } catch (const std::exception& e) {
-    err << "gpuplan: internal error: " << e.what() << "\n";
-    return 1;
+    return errors.fail(1, "gpuplan: internal error: ", e.what());
   }
   return 0;
 }

@@ -65,6 +65,19 @@ std::vector<std::string> nearest_names(std::string_view query, const std::vector
   return out;
 }
 
+std::vector<std::string> close_names(std::string_view query, const std::vector<std::string>& candidates,
+                                     std::size_t limit) {
+  const std::string q = normalize_name(query);
+  std::vector<std::string> out;
+  for (const auto& name : nearest_names(query, candidates, candidates.size())) {
+    if (out.size() >= limit) break;
+    const std::string n = normalize_name(name);
+    const bool contains = !q.empty() && (n.find(q) != std::string::npos || q.find(n) != std::string::npos);
+    if (contains || edit_distance(q, n) <= std::max<std::size_t>(2, n.size() / 3)) out.push_back(name);
+  }
+  return out;
+}
+
 std::string unknown_name_message(std::string_view what, std::string_view query,
                                  const std::vector<std::string>& candidates) {
   std::string msg = "unknown " + std::string(what) + " '" + std::string(query) + "'";

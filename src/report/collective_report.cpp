@@ -2,6 +2,7 @@
 #include "report/collective_report.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <nlohmann/json.hpp>

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "calibration/calibrate.h"
 #include "catalog/gpu_derived.h"
 #include "core/units.h"
 #include "core/table.h"
@@ -273,5 +274,32 @@ json gpu_compare_json(const std::vector<const Gpu*>& gpus) {
   j["ratios_to_baseline"] = ratios;
   return j;
 }
+
+nlohmann::ordered_json to_json(const GpusAnswer& answer) {
+  nlohmann::ordered_json j;
+  j["count"] = answer.gpus.size();
+  j["gpus"] = nlohmann::ordered_json::array();
+  for (const Gpu* g : answer.gpus) j["gpus"].push_back(gpu_json(*g));
+  return j;
+}
+
+std::string to_text(const GpusAnswer& answer) { return gpus_table_text(answer.gpus); }
+
+nlohmann::ordered_json to_json(const GpuAnswer& answer) {
+  if (!answer.calibrated) return gpu_json(*answer.gpu);
+  nlohmann::ordered_json j = gpu_json(*answer.calibrated);
+  j["calibration"] = calibration_compare_json(*answer.gpu, *answer.calibrated, *answer.profile);
+  return j;
+}
+
+std::string to_text(const GpuAnswer& answer) {
+  if (!answer.calibrated) return gpu_detail_text(*answer.gpu);
+  return gpu_detail_text(*answer.gpu) + "\n" +
+         calibration_compare_text(*answer.gpu, *answer.calibrated, *answer.profile);
+}
+
+nlohmann::ordered_json to_json(const CompareAnswer& answer) { return gpu_compare_json(answer.gpus); }
+
+std::string to_text(const CompareAnswer& answer) { return gpu_compare_text(answer.gpus); }
 
 }  // namespace gpuplan

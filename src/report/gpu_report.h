@@ -7,7 +7,9 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "calibration/gpu_request.h"
 #include "catalog/gpu.h"
+#include "catalog/lookup_request.h"
 
 namespace gpuplan {
 
@@ -16,5 +18,14 @@ std::string gpus_table_text(const std::vector<const Gpu*>& gpus);
 std::string gpu_detail_text(const Gpu& gpu);
 std::string gpu_compare_text(const std::vector<const Gpu*>& gpus);
 nlohmann::ordered_json gpu_compare_json(const std::vector<const Gpu*>& gpus);
+
+// `gpuplan gpus`, `gpu NAME [--calibration]` and `compare A B...` (catalog/lookup_request.h,
+// calibration/gpu_request.h).
+nlohmann::ordered_json to_json(const GpusAnswer& answer);
+std::string to_text(const GpusAnswer& answer);
+nlohmann::ordered_json to_json(const GpuAnswer& answer);
+std::string to_text(const GpuAnswer& answer);
+nlohmann::ordered_json to_json(const CompareAnswer& answer);
+std::string to_text(const CompareAnswer& answer);
 
 }  // namespace gpuplan

@@ -75,10 +75,19 @@ std::string flops(double v) { return format_si(v, "FLOP", 2); }
 
 }  // namespace
 
-std::int64_t default_seq_len(const ModelSpec& m) {
-  constexpr std::int64_t kDefault = 4096;
-  return m.max_seq_len > 0 ? std::min(kDefault, m.max_seq_len) : kDefault;
+nlohmann::ordered_json to_json(const ModelsAnswer& answer) {
+  nlohmann::ordered_json j;
+  j["count"] = answer.models.size();
+  j["models"] = nlohmann::ordered_json::array();
+  for (const ModelSpec* m : answer.models) j["models"].push_back(model_json(*m, default_seq_len(*m)));
+  return j;
 }
+
+std::string to_text(const ModelsAnswer& answer) { return models_table_text(answer.models); }
+
+nlohmann::ordered_json to_json(const ModelAnswer& answer) { return model_json(*answer.model, answer.seq_len); }
+
+std::string to_text(const ModelAnswer& answer) { return model_detail_text(*answer.model, answer.seq_len); }
 
 std::string format_params(double count) {
   if (count >= 1e12) return fmt::format("{:.2f}T", count / 1e12);

@@ -336,4 +336,17 @@ std::string offers_table_text(const std::vector<const CloudOffer*>& offers) {
   return text;
 }
 
+nlohmann::ordered_json to_json(const SystemAnswer& answer) {
+  return answer.system ? system_json(*answer.system, *answer.catalog) : fabric_json(*answer.fabric, *answer.catalog);
+}
+
+std::string to_text(const SystemAnswer& answer) {
+  return answer.system ? system_detail_text(*answer.system, *answer.catalog)
+                       : fabric_detail_text(*answer.fabric, *answer.catalog);
+}
+
+nlohmann::ordered_json to_json(const CloudsAnswer& answer) { return offers_json(answer.offers); }
+
+std::string to_text(const CloudsAnswer& answer) { return offers_table_text(answer.offers); }
+
 }  // namespace gpuplan

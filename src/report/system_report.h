@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "catalog/lookup_request.h"
 
 namespace gpuplan {
 
@@ -19,6 +20,12 @@ std::string fabric_detail_text(const Fabric& f, const Catalog& catalog);
 
 nlohmann::ordered_json offers_json(const std::vector<const CloudOffer*>& offers);
 std::string offers_table_text(const std::vector<const CloudOffer*>& offers);
+
+// `gpuplan system NAME` and `gpuplan clouds` (catalog/lookup_request.h).
+nlohmann::ordered_json to_json(const SystemAnswer& answer);
+std::string to_text(const SystemAnswer& answer);
+nlohmann::ordered_json to_json(const CloudsAnswer& answer);
+std::string to_text(const CloudsAnswer& answer);
 
 // "450 GB/s", "3.6 TB/s", "2.05 TB/s": three significant digits, trailing zeros dropped.
 std::string format_bandwidth(double bytes_per_s);

@@ -11,7 +11,6 @@
 //   overheads fitted on published runs), so it is expected above a bare-cuBLAS measurement.
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -91,7 +90,5 @@ inline constexpr double kTargetAfter = 0.07;
 // `system_id` = "" picks the GPU's default system for the collectives.
 CalibrationValidation validate_calibration(const CalibrationProfile& profile, const Catalog& catalog,
                                            const std::string& system_id = "");
-std::string calibration_validation_text(const CalibrationValidation& v);
-nlohmann::ordered_json calibration_validation_json(const CalibrationValidation& v);
 
 }  // namespace gpuplan

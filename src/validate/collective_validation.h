@@ -2,7 +2,6 @@
 // (the schema of shared/data/collectives.csv: nccl-tests results) and aggregates the errors.
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -41,8 +40,5 @@ struct CollectiveValidation {
 // Throws Error naming file, line and column for a row it cannot read or cost (an unknown
 // system, a group the system cannot hold, no measured time or bus bandwidth).
 CollectiveValidation validate_collectives(const CsvTable& csv, const Catalog& catalog, const CollectiveParams& params);
-
-std::string collective_validation_text(const CollectiveValidation& v);
-nlohmann::ordered_json collective_validation_json(const CollectiveValidation& v);
 
 }  // namespace gpuplan

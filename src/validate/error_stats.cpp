@@ -55,33 +55,4 @@ std::vector<std::pair<std::string, ErrorSummary>> ErrorGroups::summaries() const
   return out;
 }
 
-std::string error_groups_text(const std::string& title, const ErrorGroups& groups) {
-  using A = TextTable::Align;
-  TextTable t({title, "rows", "median |err|", "mean |err|", "bias", "within ±10%", "within ±25%"},
-              {A::left, A::right, A::right, A::right, A::right, A::right, A::right});
-  for (const auto& [name, s] : groups.summaries()) {
-    t.add_row({name, std::to_string(s.count), fmt::format("{:.1f}%", s.median_abs_pct),
-               fmt::format("{:.1f}%", s.mean_abs_pct), fmt::format("{:+.1f}%", s.mean_signed_pct),
-               fmt::format("{:.0f}%", s.within_10_share * 100), fmt::format("{:.0f}%", s.within_25_share * 100)});
-  }
-  return t.render();
-}
-
-nlohmann::ordered_json error_summary_json(const ErrorSummary& s) {
-  nlohmann::ordered_json j;
-  j["rows"] = s.count;
-  j["median_abs_error_pct"] = s.median_abs_pct;
-  j["mean_abs_error_pct"] = s.mean_abs_pct;
-  j["mean_signed_error_pct"] = s.mean_signed_pct;
-  j["within_10_pct_share"] = s.within_10_share;
-  j["within_25_pct_share"] = s.within_25_share;
-  return j;
-}
-
-nlohmann::ordered_json error_groups_json(const ErrorGroups& groups) {
-  nlohmann::ordered_json j = nlohmann::ordered_json::object();
-  for (const auto& [name, s] : groups.summaries()) j[name] = error_summary_json(s);
-  return j;
-}
-
 }  // namespace gpuplan

@@ -2,7 +2,6 @@
 // absolute percentage error, the share of rows within ±10% and ±25%, per group of rows.
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
 #include <span>
 #include <string>
 #include <utility>
@@ -32,10 +31,5 @@ class ErrorGroups {
  private:
   std::vector<std::pair<std::string, std::vector<double>>> groups_;
 };
-
-// One row per group: n, median |err|, mean |err|, bias, within ±10%, within ±25%.
-std::string error_groups_text(const std::string& title, const ErrorGroups& groups);
-nlohmann::ordered_json error_summary_json(const ErrorSummary& summary);
-nlohmann::ordered_json error_groups_json(const ErrorGroups& groups);
 
 }  // namespace gpuplan

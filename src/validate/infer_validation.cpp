@@ -109,47 +109,4 @@ InferValidation validate_inference(const CsvTable& csv, const Catalog& catalog) 
   return v;
 }
 
-std::string infer_validation_text(const InferValidation& v) {
-  TextTable t({"id", "metric", "measured", "predicted", "error"},
-              {TextTable::Align::left, TextTable::Align::left, TextTable::Align::right, TextTable::Align::right,
-               TextTable::Align::right});
-  for (const auto& r : v.rows) {
-    t.add_row({r.id, r.metric, fmt_number(r.measured, 1), r.predicted > 0 ? fmt_number(r.predicted, 1) : "-",
-               r.predicted > 0 ? fmt::format("{:+.1f}%", 100 * r.error()) : r.note});
-  }
-  std::string s = t.render() + "\n";
-  s += error_groups_text("By metric", v.by_metric) + "\n";
-  s += error_groups_text("By engine", v.by_engine) + "\n";
-  s += error_groups_text("By GPU", v.by_gpu) + "\n";
-  s += error_groups_text("By model", v.by_model);
-  if (v.skipped > 0) s += fmt::format("\n{} rows without a prediction (infeasible; see the table)\n", v.skipped);
-  return s;
-}
-
-nlohmann::ordered_json infer_validation_json(const InferValidation& v) {
-  nlohmann::ordered_json j;
-  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-  for (const auto& r : v.rows) {
-    nlohmann::ordered_json x;
-    x["id"] = r.id;
-    x["model"] = r.model;
-    x["gpu"] = r.gpu;
-    x["engine"] = r.engine;
-    x["mode"] = r.mode;
-    x["metric"] = r.metric;
-    x["measured"] = r.measured;
-    x["predicted"] = r.predicted > 0 ? nlohmann::ordered_json(r.predicted) : nullptr;
-    x["error"] = r.predicted > 0 ? nlohmann::ordered_json(r.error()) : nullptr;
-    if (!r.note.empty()) x["note"] = r.note;
-    rows.push_back(x);
-  }
-  j["rows"] = rows;
-  j["by_metric"] = error_groups_json(v.by_metric);
-  j["by_engine"] = error_groups_json(v.by_engine);
-  j["by_gpu"] = error_groups_json(v.by_gpu);
-  j["by_model"] = error_groups_json(v.by_model);
-  j["skipped"] = v.skipped;
-  return j;
-}
-
 }  // namespace gpuplan

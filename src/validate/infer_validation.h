@@ -6,8 +6,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
-
 #include "catalog/catalog.h"
 #include "core/csv.h"
 #include "validate/error_stats.h"
@@ -33,7 +31,5 @@ struct InferValidation {
 };
 
 InferValidation validate_inference(const CsvTable& csv, const Catalog& catalog);
-std::string infer_validation_text(const InferValidation& v);
-nlohmann::ordered_json infer_validation_json(const InferValidation& v);
 
 }  // namespace gpuplan

@@ -7,8 +7,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
-
 #include "core/csv.h"
 #include "plan/evaluate.h"
 #include "validate/error_stats.h"
@@ -63,8 +61,5 @@ struct TrainValidationOptions {
 // Reads the rows (throws Error on a malformed file) and predicts each; a row the catalog
 // cannot place (unknown GPU) is kept with `skipped` set.
 TrainValidation validate_training(const CsvTable& csv, const Catalog& catalog, const TrainValidationOptions& options = {});
-
-std::string train_validation_text(const TrainValidation& v);
-nlohmann::ordered_json train_validation_json(const TrainValidation& v);
 
 }  // namespace gpuplan

@@ -8,7 +8,7 @@
 #include "bench_support/measure.h"
 #include "catalog/catalog.h"
 #include "core/error.h"
-#include "validate/calibration_validation.h"
+#include "report/validation_report.h"
 
 namespace gpuplan {
 namespace {
@@ -328,7 +328,7 @@ TEST(Measure, ValidateCalibrationReadsWhatTheSweepWrites) {
     EXPECT_GT(s.train_before_s, 0);
   }
   EXPECT_EQ(v.collectives.size(), p.collectives.size());
-  EXPECT_FALSE(calibration_validation_text(v).empty());
+  EXPECT_FALSE(to_text(v).empty());
 }
 
 }  // namespace

@@ -11,7 +11,7 @@
 #include "calibration/profile.h"
 #include "calibration/step_layout.h"
 #include "catalog/catalog.h"
-#include "validate/calibration_validation.h"
+#include "report/validation_report.h"
 #include "test_util.h"
 
 namespace gpuplan {
@@ -201,8 +201,8 @@ TEST(ValidateCalibration, StepRowsUseTheStepModel) {
   ASSERT_EQ(v.steps.size(), 1u);
   EXPECT_GT(v.steps[0].kernel_before_s, 0);
   EXPECT_GT(v.steps[0].train_before_s, 0);
-  EXPECT_NE(calibration_validation_text(v).find("Training steps"), std::string::npos);
-  EXPECT_EQ(calibration_validation_json(v)["steps"][0]["name"], "tiny-step");
+  EXPECT_NE(to_text(v).find("Training steps"), std::string::npos);
+  EXPECT_EQ(to_json(v)["steps"][0]["name"], "tiny-step");
 }
 
 CollectivePoint all_reduce(int gpus, double bytes, double time_s) {

@@ -1,0 +1,441 @@
+#include "report/validation_report.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/table.h"
+#include "core/units.h"
+#include "core/verdict.h"
+#include "plan/plan_json.h"
+
+namespace gpuplan {
+namespace {
+
+double rel(double predicted, double measured) { return (predicted - measured) / measured; }
+
+}  // namespace
+
+std::string error_groups_text(const std::string& title, const ErrorGroups& groups) {
+  using A = TextTable::Align;
+  TextTable t({title, "rows", "median |err|", "mean |err|", "bias", "within ±10%", "within ±25%"},
+              {A::left, A::right, A::right, A::right, A::right, A::right, A::right});
+  for (const auto& [name, s] : groups.summaries()) {
+    t.add_row({name, std::to_string(s.count), fmt::format("{:.1f}%", s.median_abs_pct),
+               fmt::format("{:.1f}%", s.mean_abs_pct), fmt::format("{:+.1f}%", s.mean_signed_pct),
+               fmt::format("{:.0f}%", s.within_10_share * 100), fmt::format("{:.0f}%", s.within_25_share * 100)});
+  }
+  return t.render();
+}
+
+nlohmann::ordered_json error_summary_json(const ErrorSummary& s) {
+  nlohmann::ordered_json j;
+  j["rows"] = s.count;
+  j["median_abs_error_pct"] = s.median_abs_pct;
+  j["mean_abs_error_pct"] = s.mean_abs_pct;
+  j["mean_signed_error_pct"] = s.mean_signed_pct;
+  j["within_10_pct_share"] = s.within_10_share;
+  j["within_25_pct_share"] = s.within_25_share;
+  return j;
+}
+
+nlohmann::ordered_json error_groups_json(const ErrorGroups& groups) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (const auto& [name, s] : groups.summaries()) j[name] = error_summary_json(s);
+  return j;
+}
+
+
+std::string to_text(const CollectiveValidation& v) {
+  using A = TextTable::Align;
+  TextTable t(
+      {"line", "gpu", "op", "gpus", "size", "measured us", "predicted us", "error", "meas. busbw", "pred. busbw",
+       "algorithm"},
+      {A::right, A::left, A::left, A::right, A::right, A::right, A::right, A::right, A::right, A::right, A::left});
+  for (const auto& r : v.rows) {
+    t.add_row({std::to_string(r.line), r.gpu, std::string(op_name(r.request.op)), std::to_string(r.gpus),
+               format_bytes(r.request.bytes, true), fmt::format("{:.1f}", r.measured_time_s * 1e6),
+               fmt::format("{:.1f}", r.predicted.time_s * 1e6), fmt::format("{:+.1f}%", r.error * 100),
+               fmt::format("{:.1f}", r.measured_busbw_bytes_per_s / kGiga),
+               fmt::format("{:.1f}", r.predicted.busbw_bytes_per_s / kGiga),
+               fmt::format("{}/{}", algorithm_name(r.predicted.algorithm), protocol_name(r.predicted.protocol))});
+  }
+  std::string out = fmt::format("{}: {} rows, collective parameters '{}'; error = predicted / measured time - 1\n\n",
+                                v.file, v.rows.size(), v.params_id);
+  out += t.render();
+  for (const auto& [title, groups] : {std::pair<const char*, const ErrorGroups*>{"all rows", &v.overall},
+                                      {"message size", &v.by_band},
+                                      {"gpu", &v.by_gpu},
+                                      {"operation", &v.by_op},
+                                      {"gpu and operation", &v.by_gpu_op}}) {
+    out += fmt::format("\n{}", error_groups_text(title, *groups));
+  }
+  return out;
+}
+
+nlohmann::ordered_json to_json(const CollectiveValidation& v) {
+  nlohmann::ordered_json j;
+  j["file"] = v.file;
+  j["collective_params"] = v.params_id;
+  j["error_definition"] = "(predicted_time - measured_time) / measured_time";
+  j["rows"] = nlohmann::ordered_json::array();
+  for (const auto& r : v.rows) {
+    nlohmann::ordered_json row;
+    row["line"] = r.line;
+    row["id"] = r.id;
+    row["gpu"] = r.gpu;
+    row["system"] = r.system;
+    row["op"] = op_name(r.request.op);
+    row["gpus"] = r.gpus;
+    row["nodes"] = r.nodes;
+    row["bytes"] = r.request.bytes;
+    row["measured_time_s"] = r.measured_time_s;
+    row["predicted_time_s"] = r.predicted.time_s;
+    row["error"] = r.error;
+    row["measured_busbw_bytes_per_s"] = r.measured_busbw_bytes_per_s;
+    row["predicted_busbw_bytes_per_s"] = r.predicted.busbw_bytes_per_s;
+    row["algorithm"] = algorithm_name(r.predicted.algorithm);
+    row["protocol"] = protocol_name(r.predicted.protocol);
+    j["rows"].push_back(row);
+  }
+  nlohmann::ordered_json summary;
+  summary["all"] = error_groups_json(v.overall)["all"];
+  summary["by_size"] = error_groups_json(v.by_band);
+  summary["by_gpu"] = error_groups_json(v.by_gpu);
+  summary["by_op"] = error_groups_json(v.by_op);
+  summary["by_gpu_op"] = error_groups_json(v.by_gpu_op);
+  j["summary"] = summary;
+  return j;
+}
+
+
+std::string to_text(const InferValidation& v) {
+  TextTable t({"id", "metric", "measured", "predicted", "error"},
+              {TextTable::Align::left, TextTable::Align::left, TextTable::Align::right, TextTable::Align::right,
+               TextTable::Align::right});
+  for (const auto& r : v.rows) {
+    t.add_row({r.id, r.metric, fmt_number(r.measured, 1), r.predicted > 0 ? fmt_number(r.predicted, 1) : "-",
+               r.predicted > 0 ? fmt::format("{:+.1f}%", 100 * r.error()) : r.note});
+  }
+  std::string s = t.render() + "\n";
+  s += error_groups_text("By metric", v.by_metric) + "\n";
+  s += error_groups_text("By engine", v.by_engine) + "\n";
+  s += error_groups_text("By GPU", v.by_gpu) + "\n";
+  s += error_groups_text("By model", v.by_model);
+  if (v.skipped > 0) s += fmt::format("\n{} rows without a prediction (infeasible; see the table)\n", v.skipped);
+  return s;
+}
+
+nlohmann::ordered_json to_json(const InferValidation& v) {
+  nlohmann::ordered_json j;
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const auto& r : v.rows) {
+    nlohmann::ordered_json x;
+    x["id"] = r.id;
+    x["model"] = r.model;
+    x["gpu"] = r.gpu;
+    x["engine"] = r.engine;
+    x["mode"] = r.mode;
+    x["metric"] = r.metric;
+    x["measured"] = r.measured;
+    x["predicted"] = r.predicted > 0 ? nlohmann::ordered_json(r.predicted) : nullptr;
+    x["error"] = r.predicted > 0 ? nlohmann::ordered_json(r.error()) : nullptr;
+    if (!r.note.empty()) x["note"] = r.note;
+    rows.push_back(x);
+  }
+  j["rows"] = rows;
+  j["by_metric"] = error_groups_json(v.by_metric);
+  j["by_engine"] = error_groups_json(v.by_engine);
+  j["by_gpu"] = error_groups_json(v.by_gpu);
+  j["by_model"] = error_groups_json(v.by_model);
+  j["skipped"] = v.skipped;
+  return j;
+}
+
+
+std::string to_text(const TrainValidation& v) {
+  TextTable t({"id", "model", "GPUs", "plan", "chosen for unknowns", "measured", "predicted", "error"},
+              {TextTable::Align::left, TextTable::Align::left, TextTable::Align::left, TextTable::Align::left,
+               TextTable::Align::left, TextTable::Align::right, TextTable::Align::right, TextTable::Align::right});
+  std::string skipped;
+  for (const auto& r : v.rows) {
+    if (!r.evaluated) {
+      skipped += fmt::format("  {} (line {}): {}\n", r.id, r.line, r.skipped);
+      continue;
+    }
+    std::string plan = fmt::format("tp{} pp{}", r.plan.tp, r.plan.pp);
+    if (r.plan.vp > 1) plan += fmt::format(" vp{}", r.plan.vp);
+    plan += fmt::format(" dp{}", r.plan.dp);
+    if (r.plan.cp > 1) plan += fmt::format(" cp{}", r.plan.cp);
+    if (r.plan.ep > 1) plan += fmt::format(" ep{}", r.plan.ep);
+    plan += fmt::format(" mb{} {}", r.plan.micro_batch, precision_name(r.plan.precision));
+    std::string measured = r.measured_step_s > 0 ? format_seconds(r.measured_step_s) : "-";
+    if (r.measured_derived) measured += "*";
+    t.add_row({r.id, r.model, fmt::format("{}×{}", r.gpus, r.gpu), plan, r.chosen, measured,
+               format_seconds(r.predicted_step_s),
+               r.measured_step_s > 0 ? fmt::format("{:+.1f}%", 100 * r.error) : "-"});
+  }
+  std::string out = fmt::format("Training step time, predicted vs measured ({})\n", v.file);
+  out += t.render();
+  out += "* measured step time derived from tokens/s per GPU and the global batch\n";
+  if (!skipped.empty()) out += "not predicted:\n" + skipped;
+  out += error_groups_text("by source", v.by_source);
+  const ErrorSummary& s = v.overall;
+  out += fmt::format(
+      "all {} rows: median |error| {:.1f}%, mean |error| {:.1f}%, bias {:+.1f}%, within ±10% {:.0f}%, ±15% {:.0f}%, "
+      "±20% {:.0f}%\n",
+      s.count, s.median_abs_pct, s.mean_abs_pct, s.mean_signed_pct, 100 * s.within_10_share, 100 * v.within_15_share,
+      100 * v.within_20_share);
+  if (v.fit) {
+    TextTable f({"efficiency entry", "rows", "GEMM bf16/fp16", "GEMM fp8", "attention fwd", "attention bwd", "HBM",
+                 "TP overlap", "kernel us", "MoE layer us"});
+    for (std::size_t i = 0; i < v.fitted.size(); ++i) {
+      const Efficiency& e = v.fitted[i];
+      f.add_row({e.id, std::to_string(v.fitted_rows[i]), fmt::format("{:.3f}", e.gemm_fraction(Precision::bf16)),
+                 fmt::format("{:.3f}", e.gemm_fraction(Precision::fp8)), fmt::format("{:.3f}", e.attention_fwd_fraction),
+                 fmt::format("{:.3f}", e.attention_bwd_fraction), fmt::format("{:.3f}", e.memory_bw_fraction),
+                 fmt::format("{:.2f}", e.tp_comm_overlap_fraction), fmt::format("{:.1f}", e.kernel_launch_s * 1e6),
+                 fmt::format("{:.0f}", e.moe_layer_overhead_s * 1e6)});
+    }
+    out += "fitted efficiency (coordinate descent on capped |log error|; data/fitted/efficiency/ holds the result):\n";
+    out += f.render();
+    out += fmt::format("with the fitted figures: median |error| {:.1f}%, within ±15% {:.0f}%\n",
+                       v.fitted_overall.median_abs_pct, 100 * v.fitted_within_15_share);
+  }
+  if (v.loso) {
+    out += error_groups_text("leave one source out (each source predicted with efficiency fitted on the others)",
+                             v.loso_by_source);
+    out += fmt::format("leave-one-source-out, all {} rows: median |error| {:.1f}%, within ±15% {:.0f}%\n",
+                       v.loso_overall.count, v.loso_overall.median_abs_pct, 100 * v.loso_within_15_share);
+  }
+  return out;
+}
+
+nlohmann::ordered_json to_json(const TrainValidation& v) {
+  nlohmann::ordered_json j;
+  j["file"] = v.file;
+  j["rows"] = nlohmann::ordered_json::array();
+  for (const auto& r : v.rows) {
+    nlohmann::ordered_json row;
+    row["id"] = r.id;
+    row["source"] = r.source;
+    row["line"] = r.line;
+    row["model"] = r.model;
+    row["gpu"] = r.gpu;
+    row["system"] = r.system;
+    row["gpus"] = r.gpus;
+    row["evaluated"] = r.evaluated;
+    if (!r.evaluated) {
+      row["skipped"] = r.skipped;
+      j["rows"].push_back(row);
+      continue;
+    }
+    row["plan"] = plan_json(r.plan, ModelSpec{});
+    row["chosen"] = r.chosen;
+    row["assumptions"] = r.assumptions;
+    row["measured_step_time_s"] = r.measured_step_s > 0 ? nlohmann::ordered_json(r.measured_step_s) : nullptr;
+    row["measured_derived"] = r.measured_derived;
+    row["predicted_step_time_s"] = r.predicted_step_s;
+    row["error"] = r.measured_step_s > 0 ? nlohmann::ordered_json(r.error) : nullptr;
+    row["fits"] = r.estimate.fits;
+    row["mfu"] = r.estimate.mfu;
+    row["memory_per_gpu_bytes"] = r.estimate.memory.total;
+    row["bottleneck"] = bottleneck_name(r.estimate.bottleneck);
+    j["rows"].push_back(row);
+  }
+  j["by_source"] = error_groups_json(v.by_source);
+  nlohmann::ordered_json all = error_summary_json(v.overall);
+  all["within_15_pct_share"] = v.within_15_share;
+  all["within_20_pct_share"] = v.within_20_share;
+  j["overall"] = all;
+  if (v.loso) {
+    j["leave_one_source_out"]["by_source"] = error_groups_json(v.loso_by_source);
+    nlohmann::ordered_json lo = error_summary_json(v.loso_overall);
+    lo["within_15_pct_share"] = v.loso_within_15_share;
+    j["leave_one_source_out"]["overall"] = lo;
+  }
+  return j;
+}
+
+
+namespace {
+
+std::string pct(double predicted, double measured) {
+  return predicted > 0 ? fmt::format("{:+.1f}%", 100 * rel(predicted, measured)) : "-";
+}
+
+// "PASS", "MISS" or "-" for a group's median |error| against a target.
+std::string verdict(const ErrorGroups& groups, const std::string& name, double target) {
+  for (const auto& [group, s] : groups.summaries()) {
+    if (group == name) return s.median_abs_pct <= 100 * target ? "meets" : "misses";
+  }
+  return "";
+}
+
+// The targets on the GEMM-heavy rows of the kernel roofline, layers and steps apart.
+std::string targets_text(const CalibrationValidation& v) {
+  std::string out;
+  for (const char* what : {"layers", "steps"}) {
+    const std::string heavy = fmt::format("kernel roofline, GEMM-heavy {}", what);
+    const std::string b = verdict(v.model_before, heavy, kTargetBefore),
+                      a = verdict(v.model_after, heavy, kTargetAfter);
+    if (b.empty()) continue;
+    out += fmt::format(
+        "Targets on GEMM-heavy {} (GEMMs >= {:.0f}% of the time): before {} the {:.0f}% target, after {} "
+        "the {:.0f}% target\n",
+        what, 100 * kGemmHeavyShare, b, 100 * kTargetBefore, a, 100 * kTargetAfter);
+  }
+  if (out.empty()) {
+    out = fmt::format("Targets: no layer or step is GEMM-heavy (GEMMs >= {:.0f}% of the kernel time)\n",
+                      100 * kGemmHeavyShare);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string to_text(const CalibrationValidation& v) {
+  std::string out = fmt::format("Calibration profile {} ({}): measured vs predicted\n", v.profile_file, v.gpu_id);
+  for (const std::string& n : v.notes) out += "  " + n + "\n";
+  if (!v.gemms.empty()) {
+    TextTable t({"precision", "M", "N", "K", "measured TFLOP/s", "before", "err", "after (LOO)", "err"},
+                {TextTable::Align::left});
+    for (const GemmCheck& g : v.gemms) {
+      t.add_row({std::string(precision_name(g.precision)), fmt_number(g.m), fmt_number(g.n), fmt_number(g.k),
+                 fmt_number(g.measured_flops_per_s / 1e12, 1), fmt_number(g.before_flops_per_s / 1e12, 1),
+                 pct(g.before_flops_per_s, g.measured_flops_per_s),
+                 g.after_flops_per_s > 0 ? fmt_number(g.after_flops_per_s / 1e12, 1) : "-",
+                 pct(g.after_flops_per_s, g.measured_flops_per_s)});
+    }
+    out += "\nGEMMs (cuBLASLt)\n" + t.render();
+    out += error_groups_text("GEMM rate error before calibration", v.gemm_before);
+    out += error_groups_text("GEMM rate error after calibration (leave one out)", v.gemm_after);
+  }
+  if (!v.bandwidth.empty()) {
+    TextTable t({"op", "bytes", "measured GB/s", "of the 'before' ceiling", ""}, {TextTable::Align::left});
+    for (const BandwidthCheck& b : v.bandwidth) {
+      t.add_row({b.op, format_bytes(b.bytes, true), fmt_number(b.measured_bytes_per_s / 1e9),
+                 fmt::format("{:.0f}%", 100 * b.measured_bytes_per_s / b.before_bytes_per_s),
+                 b.fits_l2 ? "fits in L2: not an HBM figure" : ""});
+    }
+    out += "\nHBM bandwidth\n" + t.render();
+  }
+  if (!v.layers.empty()) {
+    TextTable t({"layer", "seq x batch", "measured ms", "kernel before", "err", "kernel after", "err", "GEMM share",
+                 "gpuplan train", "err", "train --calibration", "err"},
+                {TextTable::Align::left, TextTable::Align::left});
+    for (const LayerCheck& l : v.layers) {
+      const double m = l.measured_s();
+      t.add_row({l.shape.name, fmt::format("{} x {}", l.shape.seq, l.shape.batch), fmt_number(m * 1e3, 3),
+                 fmt_number(l.kernel_before_s * 1e3, 3), pct(l.kernel_before_s, m),
+                 fmt_number(l.kernel_after_s * 1e3, 3), pct(l.kernel_after_s, m),
+                 fmt::format("{:.0f}%", 100 * l.kernel_gemm_share), fmt_number(l.train_before_s * 1e3, 3),
+                 pct(l.train_before_s, m), fmt_number(l.train_after_s * 1e3, 3), pct(l.train_after_s, m)});
+    }
+    out += "\nTransformer layers, forward + backward\n" + t.render();
+  }
+  if (!v.steps.empty()) {
+    TextTable t({"step", "layers", "seq x batch", "measured ms", "kernel before", "err", "kernel after", "err",
+                 "GEMM share", "gpuplan train", "err", "train --calibration", "err"},
+                {TextTable::Align::left, TextTable::Align::right, TextTable::Align::left});
+    for (const StepCheck& st : v.steps) {
+      const double m = st.measured_step_s;
+      t.add_row({st.shape.name(), std::to_string(st.shape.layers),
+                 fmt::format("{} x {}", st.shape.layer.seq, st.shape.layer.batch), fmt_number(m * 1e3, 2),
+                 fmt_number(st.kernel_before_s * 1e3, 2), pct(st.kernel_before_s, m),
+                 fmt_number(st.kernel_after_s * 1e3, 2), pct(st.kernel_after_s, m),
+                 fmt::format("{:.0f}%", 100 * st.kernel_gemm_share), fmt_number(st.train_before_s * 1e3, 2),
+                 pct(st.train_before_s, m), fmt_number(st.train_after_s * 1e3, 2), pct(st.train_after_s, m)});
+    }
+    out += "\nTraining steps (forward, backward, AdamW)\n" + t.render();
+  }
+  if (!v.layers.empty() || !v.steps.empty()) {
+    out += error_groups_text("Layer and step error before calibration", v.model_before);
+    out += error_groups_text("Layer and step error after calibration", v.model_after);
+    out += targets_text(v);
+  }
+  if (!v.collectives.empty()) {
+    TextTable t({"op", "GPUs", "bytes", "measured us", "model us", "err"}, {TextTable::Align::left});
+    for (const CollectiveCheck& c : v.collectives) {
+      t.add_row({c.op, std::to_string(c.gpus), format_bytes(c.bytes, true), fmt_number(c.measured_s * 1e6, 1),
+                 c.model_s > 0 ? fmt_number(c.model_s * 1e6, 1) : "-", pct(c.model_s, c.measured_s)});
+    }
+    out += fmt::format("\nCollectives (model on {})\n", v.system_id) + t.render();
+    out += error_groups_text("Collective model error", v.collective_model);
+  }
+  if (v.gemms.empty() && v.layers.empty() && v.steps.empty() && v.collectives.empty() && v.bandwidth.empty()) {
+    out += "the profile has no GEMM, HBM, layer or collective measurements to compare\n";
+  }
+  return out;
+}
+
+nlohmann::ordered_json to_json(const CalibrationValidation& v) {
+  nlohmann::ordered_json j;
+  j["profile"] = v.profile_file;
+  j["gpu"] = v.gpu_id;
+  j["notes"] = v.notes;
+  j["gemm"] = nlohmann::ordered_json::array();
+  for (const GemmCheck& g : v.gemms) {
+    nlohmann::ordered_json r = {{"precision", precision_name(g.precision)},
+                                {"m", g.m},
+                                {"n", g.n},
+                                {"k", g.k},
+                                {"measured_flops_per_s", g.measured_flops_per_s},
+                                {"before_flops_per_s", g.before_flops_per_s}};
+    r["after_flops_per_s"] = g.after_flops_per_s > 0 ? nlohmann::ordered_json(g.after_flops_per_s) : nullptr;
+    j["gemm"].push_back(r);
+  }
+  j["hbm"] = nlohmann::ordered_json::array();
+  for (const BandwidthCheck& b : v.bandwidth) {
+    j["hbm"].push_back({{"op", b.op},
+                        {"bytes", b.bytes},
+                        {"measured_bytes_per_s", b.measured_bytes_per_s},
+                        {"before_bytes_per_s", b.before_bytes_per_s},
+                        {"fits_l2", b.fits_l2}});
+  }
+  j["layers"] = nlohmann::ordered_json::array();
+  for (const LayerCheck& l : v.layers) {
+    j["layers"].push_back({{"name", l.shape.name},
+                           {"seq", l.shape.seq},
+                           {"batch", l.shape.batch},
+                           {"measured_fwd_s", l.measured_fwd_s},
+                           {"measured_bwd_s", l.measured_bwd_s},
+                           {"kernel_before_s", l.kernel_before_s},
+                           {"kernel_after_s", l.kernel_after_s},
+                           {"kernel_gemm_share", l.kernel_gemm_share},
+                           {"train_before_s", l.train_before_s},
+                           {"train_after_s", l.train_after_s}});
+  }
+  j["steps"] = nlohmann::ordered_json::array();
+  for (const StepCheck& st : v.steps) {
+    j["steps"].push_back({{"name", st.shape.name()},
+                          {"layers", st.shape.layers},
+                          {"vocab", st.shape.vocab},
+                          {"seq", st.shape.layer.seq},
+                          {"batch", st.shape.layer.batch},
+                          {"measured_fwd_s", st.measured_fwd_s},
+                          {"measured_step_s", st.measured_step_s},
+                          {"kernel_before_s", st.kernel_before_s},
+                          {"kernel_after_s", st.kernel_after_s},
+                          {"kernel_gemm_share", st.kernel_gemm_share},
+                          {"train_before_s", st.train_before_s},
+                          {"train_after_s", st.train_after_s}});
+  }
+  j["collectives"] = nlohmann::ordered_json::array();
+  for (const CollectiveCheck& c : v.collectives) {
+    nlohmann::ordered_json r = {{"op", c.op}, {"gpus", c.gpus}, {"bytes", c.bytes}, {"measured_s", c.measured_s}};
+    r["model_s"] = c.model_s > 0 ? nlohmann::ordered_json(c.model_s) : nullptr;
+    j["collectives"].push_back(r);
+  }
+  j["summary"] = {
+      {"gemm_before", error_groups_json(v.gemm_before)},
+      {"gemm_after", error_groups_json(v.gemm_after)},
+      {"layers_and_steps_before", error_groups_json(v.model_before)},
+      {"layers_and_steps_after", error_groups_json(v.model_after)},
+      {"collectives", error_groups_json(v.collective_model)},
+      {"targets", {{"gemm_heavy_share", kGemmHeavyShare}, {"before", kTargetBefore}, {"after", kTargetAfter}}}};
+  if (!v.system_id.empty()) j["system"] = v.system_id;
+  return j;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,59 @@
+#include "validate/validate_request.h"
+
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "calibration/profile.h"
+#include "core/csv.h"
+#include "core/error.h"
+#include "cost/collective.h"
+
+namespace gpuplan {
+namespace {
+
+// The FILE argument must name a readable regular file: say which schema it should follow, so
+// the message is the fix ("validate training FILE 'x.csv': no such file; ...").
+void check_file(const std::string& command, const std::string& file, const std::string& schema) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (file.empty()) throw Error(fmt::format("{} FILE: missing; give {}", command, schema));
+  if (!fs::exists(file, ec)) throw Error(fmt::format("{} FILE '{}': no such file; give {}", command, file, schema));
+  if (!fs::is_regular_file(file, ec)) {
+    throw Error(fmt::format("{} FILE '{}': not a regular file; give {}", command, file, schema));
+  }
+}
+
+}  // namespace
+
+ValidateCollectivesAnswer answer_validate_collectives(const Catalog& catalog, const ValidateCollectivesRequest& request) {
+  check_file("validate collectives", request.file, "a CSV in the schema of shared/data/collectives.csv");
+  return validate_collectives(CsvTable::read(request.file), catalog, default_collective_params(catalog));
+}
+
+ValidateTrainingAnswer answer_validate_training(const Catalog& catalog, const ValidateTrainingRequest& request) {
+  check_file("validate training", request.file, "a CSV in the schema of shared/data/training-runs.csv");
+  TrainValidationOptions options;
+  options.leave_one_source_out = request.leave_one_source_out;
+  options.fit = request.fit;
+  return validate_training(CsvTable::read(request.file), catalog, options);
+}
+
+ValidateInferenceAnswer answer_validate_inference(const Catalog& catalog, const ValidateInferenceRequest& request) {
+  check_file("validate inference", request.file, "a CSV in the schema of shared/data/inference-runs.csv");
+  return validate_inference(CsvTable::read(request.file), catalog);
+}
+
+ValidateCalibrationAnswer answer_validate_calibration(const Catalog& catalog, const ValidateCalibrationRequest& request) {
+  check_file("validate calibration", request.file, "a profile written by gpuplan-bench (docs/calibration.md)");
+  if (!request.system.empty() && !catalog.find_system(request.system)) {
+    try {
+      catalog.system(request.system);  // throws "unknown system 'x'; did you mean ...?"
+    } catch (const Error& e) {
+      throw Error(fmt::format("--system: {}", e.what()));
+    }
+  }
+  return validate_calibration(load_calibration(request.file), catalog, request.system);
+}
+
+}  // namespace gpuplan

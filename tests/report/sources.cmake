@@ -1,0 +1,1 @@
+list(APPEND GPUPLAN_TEST_SOURCES report/report_test.cpp)
