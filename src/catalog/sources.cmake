@@ -14,4 +14,5 @@ list(APPEND GPUPLAN_LIB_SOURCES
   catalog/tco_parse.cpp
   catalog/engine_parse.cpp
   catalog/system_choice.cpp
+  catalog/resolve_model.cpp
 )

@@ -214,7 +214,7 @@ TrainValidationRow predict_row(const Columns& c, const CsvTable::Row& row, const
   r.plan = res.plan;
   r.estimate = res.estimate;
   if (u.any()) r.chosen = chosen_text(res.plan, u);
-  if (!res.estimate.valid) {
+  if (!res.estimate.valid()) {
     r.skipped = fmt::format("infeasible: {}", res.estimate.reason_text());
     return r;
   }
@@ -370,9 +370,9 @@ nlohmann::ordered_json train_validation_json(const TrainValidation& v) {
     row["measured_derived"] = r.measured_derived;
     row["predicted_step_time_s"] = r.predicted_step_s;
     row["error"] = r.measured_step_s > 0 ? nlohmann::ordered_json(r.error) : nullptr;
-    row["fits"] = r.estimate.fits;
+    row["fits"] = r.estimate.fits();
     row["mfu"] = r.estimate.mfu;
-    row["memory_per_gpu_bytes"] = r.estimate.memory.total;
+    row["memory_per_gpu_bytes"] = r.estimate.memory.total_bytes;
     row["bottleneck"] = bottleneck_name(r.estimate.bottleneck);
     j["rows"].push_back(row);
   }
