@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include <nlohmann/json.hpp>
+
 #include "sweep/partition.h"
 
 namespace gpuplan {

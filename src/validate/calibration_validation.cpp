@@ -1,6 +1,7 @@
 #include "validate/calibration_validation.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
