@@ -1,5 +1,7 @@
 #include "report/collective_report.h"
 
+#include <nlohmann/json.hpp>
+
 #include <fmt/format.h>
 
 #include <cmath>

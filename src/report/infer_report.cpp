@@ -1,5 +1,7 @@
 #include "report/infer_report.h"
 
+#include <nlohmann/json.hpp>
+
 #include <fmt/format.h>
 
 #include "core/units.h"

@@ -90,7 +90,8 @@ std::string to_text(const SearchAnswer& a) {
                fmt::format("{:.1f} GiB", e.memory.total_bytes / kGiB),
                price > 0 ? fmt::format("{:.2f}", step_cost_usd(e.step_time_s, a.space.gpus, price)) : "-"});
   }
-  out += "\n" + t.render();
+  out += "\n";
+  out += t.render();
   for (std::size_t i = 0; i < r.top.size(); ++i) {
     out += fmt::format("\n#{} ", i + 1) + train_text(ctx, r.top[i].plan, r.top[i].estimate);
   }

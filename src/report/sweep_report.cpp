@@ -38,7 +38,8 @@ std::string to_text(const SweepAnswer& a) {
                fmt::format("{:.1f} GiB", best.memory_bytes / kGiB),
                c.usd_per_gpu_hour > 0 ? fmt::format("{:.2f}", best.usd_per_step) : "-"});
   }
-  out += "\n" + t.render();
+  out += "\n";
+  out += t.render();
   if (merged.ranks.size() > 1) {
     out += "\nper rank:";
     for (const RankTiming& r : merged.ranks) out += fmt::format(" {}: {} cells {:.2f} s;", r.rank, r.cells, r.elapsed_s);

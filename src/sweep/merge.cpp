@@ -1,5 +1,7 @@
 #include "sweep/merge.h"
 
+#include <nlohmann/json.hpp>
+
 #include <optional>
 
 #include <fmt/format.h>

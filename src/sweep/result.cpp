@@ -1,5 +1,7 @@
 #include "sweep/result.h"
 
+#include <nlohmann/json.hpp>
+
 #include <fmt/format.h>
 
 #include "core/error.h"

@@ -1,5 +1,7 @@
 #include "sweep/spec.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>

@@ -1,5 +1,7 @@
 #include "sweep/write.h"
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <fstream>
 

@@ -1,5 +1,7 @@
 #include "validate/collective_validation.h"
 
+#include <nlohmann/json.hpp>
+
 #include <fmt/format.h>
 
 #include <map>

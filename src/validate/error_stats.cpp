@@ -1,5 +1,7 @@
 #include "validate/error_stats.h"
 
+#include <nlohmann/json.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -1,5 +1,7 @@
 #include "validate/infer_validation.h"
 
+#include <nlohmann/json.hpp>
+
 #include <map>
 #include <memory>
 #include <tuple>

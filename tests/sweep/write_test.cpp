@@ -2,6 +2,8 @@
 // RFC 4180 quoting, one row per ranked plan, and byte-stable round trips.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
