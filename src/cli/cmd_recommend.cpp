@@ -151,7 +151,7 @@ void run_recommend_serve(CliContext& ctx, const RecommendFlags& f) {
     plan += fmt::format(" · {} · C {:.0f}", precision_name(p.plan.weights), p.plan.load);
     t.add_row({p.gpu->id, std::to_string(p.gpus), p.offer->provider + " " + p.offer->instance,
                fmt::format("{:.2f}", p.offer->usd_per_gpu_hour),
-               rate ? "$" + fmt_number(p.usd_per_hour, 2) : fmt::format("${:.3f}", p.usd_per_million_tokens),
+               rate ? fmt::format("${}", fmt_number(p.usd_per_hour, 2)) : fmt::format("${:.3f}", p.usd_per_million_tokens),
                fmt::format("{:.0f} ms", 1e3 * p.estimate.point.ttft_s), fmt::format("{:.1f} ms", 1e3 * p.estimate.point.tpot_s),
                fmt_number(p.estimate.output_tokens_per_s_per_gpu), plan});
   }
@@ -283,10 +283,11 @@ void setup_recommend(CliCommand& cmd, CliContext& ctx) {
     for (const RecommendPoint& p : r.front) {
       t.add_row({p.gpu->id, std::to_string(p.gpus), p.offer->provider + " " + p.offer->instance,
                  fmt::format("{:.2f}", p.offer->usd_per_gpu_hour), fmt::format("{:.1f} d", p.time_s / 86400),
-                 "$" + fmt_number(p.cost_usd), p.energy_kwh > 0 ? fmt_number(p.energy_kwh) + " kWh" : "-",
+                 fmt::format("${}", fmt_number(p.cost_usd)), p.energy_kwh > 0 ? fmt_number(p.energy_kwh) + " kWh" : "-",
                  fmt::format("{:.0f}%", 100 * p.estimate.mfu), plan_summary(p.plan, model)});
     }
-    out += "\nPareto front, time-to-train vs cost (fastest first; energy = GPUs × TDP × time):\n" + t.render();
+    out += "\nPareto front, time-to-train vs cost (fastest first; energy = GPUs × TDP × time):\n";
+    out += t.render();
     out += fmt::format("\npick ({}): {}\n",
                        o.budget_usd > 0 ? "the fastest within the budget"
                                         : (o.deadline_days > 0 ? "the cheapest within the deadline" : "the cheapest"),

@@ -42,6 +42,7 @@ GPUPLAN_CLI_TARGET(std::vector<std::string>)
 GPUPLAN_CLI_TARGET(std::vector<int>)
 GPUPLAN_CLI_TARGET(std::vector<double>)
 GPUPLAN_CLI_TARGET(std::int64_t)
+GPUPLAN_CLI_TARGET(long long)
 GPUPLAN_CLI_TARGET(std::optional<int>)
 #undef GPUPLAN_CLI_TARGET
 
