@@ -10,6 +10,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "catalog/catalog.h"
+#include "report/calibration_report.h"  // add_calibration_json, calibration_text
 
 namespace gpuplan {
 
@@ -36,10 +37,5 @@ class CliContext {
   bool loaded_ = false;
   Catalog catalog_;
 };
-
-// What --calibration changed (cost/calibration_scale.h), for the commands that take it: a
-// "calibration" object in their JSON (nothing without a profile) and a line per note in text.
-void add_calibration_json(nlohmann::ordered_json& j, const std::string& profile, const std::vector<std::string>& notes);
-std::string calibration_text(const std::vector<std::string>& notes);
 
 }  // namespace gpuplan

@@ -15,16 +15,16 @@ MemoryBreakdown memory_per_gpu(const MemoryInputs& in) {
     return in.dense_params * per_param / dense_shard + in.expert_params * per_param / expert_shard;
   };
   MemoryBreakdown m;
-  m.weights = sharded(in.bytes.weight, 3) + in.extra_weight_bytes;
-  m.gradients = sharded(in.bytes.grad, 2);
-  m.optimizer = sharded(in.bytes.optimizer, 1);
-  m.gathered_weights = in.zero_stage >= 3 ? in.gathered_weight_bytes : 0;
-  m.activations = in.stored_activation_bytes + in.working_activation_bytes;
-  m.head_buffers = in.head_buffer_bytes;
-  const double tensors = m.weights + m.gradients + m.optimizer + m.gathered_weights + m.activations + m.head_buffers;
-  m.fragmentation = tensors * in.fragmentation_fraction;
-  m.runtime = in.runtime_bytes;
-  m.total = tensors + m.fragmentation + m.runtime;
+  m.weights_bytes = sharded(in.bytes.weight, 3) + in.extra_weight_bytes;
+  m.gradients_bytes = sharded(in.bytes.grad, 2);
+  m.optimizer_bytes = sharded(in.bytes.optimizer, 1);
+  m.gathered_weights_bytes = in.zero_stage >= 3 ? in.gathered_weight_bytes : 0;
+  m.activations_bytes = in.stored_activation_bytes + in.working_activation_bytes;
+  m.head_buffers_bytes = in.head_buffer_bytes;
+  const double tensors = m.weights_bytes + m.gradients_bytes + m.optimizer_bytes + m.gathered_weights_bytes + m.activations_bytes + m.head_buffers_bytes;
+  m.fragmentation_bytes = tensors * in.fragmentation_fraction;
+  m.runtime_bytes = in.runtime_bytes;
+  m.total_bytes = tensors + m.fragmentation_bytes + m.runtime_bytes;
   return m;
 }
 

@@ -32,15 +32,15 @@ struct MemoryInputs {
 };
 
 struct MemoryBreakdown {
-  double weights = 0;
-  double gradients = 0;
-  double optimizer = 0;
-  double activations = 0;  // stored + working
-  double head_buffers = 0;
-  double gathered_weights = 0;
-  double runtime = 0;
-  double fragmentation = 0;
-  double total = 0;
+  double weights_bytes = 0;
+  double gradients_bytes = 0;
+  double optimizer_bytes = 0;
+  double activations_bytes = 0;  // stored + working
+  double head_buffers_bytes = 0;
+  double gathered_weights_bytes = 0;
+  double runtime_bytes = 0;
+  double fragmentation_bytes = 0;
+  double total_bytes = 0;
 };
 
 MemoryBreakdown memory_per_gpu(const MemoryInputs& in);

@@ -3,5 +3,5 @@ list(APPEND GPUPLAN_LIB_SOURCES cost/roofline.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES cost/memory.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES cost/collective_topology.cpp cost/collective_hierarchical.cpp
      cost/collective_protocols.cpp cost/collective_request.cpp)
-list(APPEND GPUPLAN_LIB_SOURCES cost/rooflines.cpp)
+list(APPEND GPUPLAN_LIB_SOURCES cost/rooflines.cpp cost/rooflines_request.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES cost/gemm_shape_curve.cpp)

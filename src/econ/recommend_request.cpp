@@ -19,7 +19,7 @@ namespace {
 std::string why(const RecommendPoint& p, const ModelSpec& m) {
   const Estimate& e = p.estimate;
   std::string s = fmt::format("{} GPUs of {}: the training state fits at {:.0f} of {:.0f} GiB per GPU with tp {} · pp {} · dp {}{}",
-                              p.gpus, p.gpu->id, e.memory.total / (1024.0 * 1024 * 1024),
+                              p.gpus, p.gpu->id, e.memory.total_bytes / (1024.0 * 1024 * 1024),
                               e.memory_capacity_bytes / (1024.0 * 1024 * 1024), p.plan.tp, p.plan.pp, p.plan.dp,
                               p.plan.zero > 0 ? fmt::format(" · zero {}", p.plan.zero) : "");
   if (m.is_moe() && p.plan.ep > 1) s += fmt::format(" · ep {}", p.plan.ep);

@@ -48,7 +48,9 @@ struct Eval {
   void fail(const char* fmt, auto... args) {
     if (!ok) return;
     ok = false;
-    std::snprintf(est.reason.data(), est.reason.size(), fmt, args...);
+    std::array<char, Infeasibility::kCapacity> text{};
+    std::snprintf(text.data(), text.size(), fmt, args...);
+    est.verdict.set(Infeasibility::Kind::invalid_plan, text.data());
   }
 
   // One collective over a group; 0 for a group of one.
@@ -287,15 +289,22 @@ TrainContext make_train_context(const Catalog& catalog, const ModelSpec& model, 
   return ctx;
 }
 
-Estimate evaluate(const TrainContext& ctx, const Plan& plan) {
-  Estimate est;
-  Eval ev{ctx, plan, est};
-  check_structure(ev);
-  if (!ev.ok) return est;
-  const ModelSpec& m = *ctx.model;
-  const Plan& p = plan;
+namespace {
 
-  OpShape shape;
+// The shapes one micro-batch runs at under the plan, and where its groups sit.
+struct StepShape {
+  OpShape op;
+  Placement placement;
+  double act_bytes = 0;  // bytes per activation element
+  double tokens = 0;     // tokens of one micro-batch on one GPU's slice
+  int micro_batches = 0;
+  int stages = 0;
+};
+
+StepShape step_shape(const TrainContext& ctx, const Plan& p) {
+  const ModelSpec& m = *ctx.model;
+  StepShape s;
+  OpShape& shape = s.op;
   shape.micro_batch = p.micro_batch;
   shape.seq_len = p.seq_len > 0 ? p.seq_len : d(m.max_seq_len);
   shape.tp = p.tp;
@@ -307,34 +316,44 @@ Estimate evaluate(const TrainContext& ctx, const Plan& plan) {
               : p.precision == Precision::fp16                                  ? Precision::fp16
                                                                                  : Precision::bf16;
   if (p.precision == Precision::tf32) shape.act = Precision::tf32;
-  const Placement pl = place_plan(p, ctx.domain_gpus);
-  const double a = precision_bytes(shape.act);
-  const double tokens = shape.tokens();
-  const double h = d(m.hidden);
+  s.placement = place_plan(p, ctx.domain_gpus);
+  s.act_bytes = precision_bytes(shape.act);
+  s.tokens = shape.tokens();
+  s.micro_batches = p.micro_batches();
+  s.stages = p.pp;
+  return s;
+}
 
-  // One layer of each kind present.
+// Compute and TP/CP/EP communication of one layer of each kind present, for one micro-batch.
+std::array<KindCost, kLayerKinds> cost_layer_kinds(Eval& ev, const StepShape& s) {
   std::array<KindCost, kLayerKinds> kinds{};
-  for (std::int64_t i = 0; i < m.layers; ++i) {
-    const int kind = ctx.layer_kind[static_cast<std::size_t>(i)];
-    if (!kinds[static_cast<std::size_t>(kind)].present) kinds[static_cast<std::size_t>(kind)] = cost_kind(ev, i, shape, pl);
+  for (std::int64_t i = 0; i < ev.ctx.model->layers; ++i) {
+    const int kind = ev.ctx.layer_kind[static_cast<std::size_t>(i)];
+    if (!kinds[static_cast<std::size_t>(kind)].present) {
+      kinds[static_cast<std::size_t>(kind)] = cost_kind(ev, i, s.op, s.placement);
+    }
   }
-  LayerOps emb;
-  LayerOps head;
-  build_embedding_ops(m, shape, emb);
-  build_head_ops(m, shape, head);
-  if (!ev.ok) return est;
+  return kinds;
+}
 
-  // Micro-batches and pipeline schedule.
-  const int micro_batches = p.micro_batches();
-  const int stages = p.pp;
-  const int chunks = p.pp * p.vp;
-
-  // Every pipeline rank: its chunks r, r + p, ... (layers spread evenly over the chunks).
+// Every pipeline rank's load and memory; the slowest rank sets the step, the fullest the memory.
+struct PipelineLoad {
   RankLoad worst;
   MemoryBreakdown worst_memory;
   int worst_memory_rank = 0;
-  double total_hw_flops_per_mb = 0;  // all ranks, one micro-batch of one DP replica
-  double total_recompute_flops_per_mb = 0;
+  double hw_flops_per_mb = 0;  // all ranks, one micro-batch of one DP replica
+  double recompute_flops_per_mb = 0;
+};
+
+PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const StepShape& s,
+                        const std::array<KindCost, kLayerKinds>& kinds, const LayerOps& emb, const LayerOps& head) {
+  const ModelSpec& m = *ctx.model;
+  const int stages = s.stages;
+  const int micro_batches = s.micro_batches;
+  const int chunks = p.pp * p.vp;
+  const double h = d(m.hidden);
+  PipelineLoad out;
+  // Every pipeline rank: its chunks r, r + p, ... (layers spread evenly over the chunks).
   for (int rank = 0; rank < stages; ++rank) {
     RankLoad r;
     std::array<std::int32_t, kLayerKinds> n{};
@@ -362,18 +381,18 @@ Estimate evaluate(const TrainContext& ctx, const Plan& plan) {
       r.stored_bytes += count * k.stored_bytes;
       r.working_bytes = std::max(r.working_bytes, k.working_bytes);
       r.max_layer_params = std::max(r.max_layer_params, k.params);
-      total_hw_flops_per_mb += count * k.hw_flops * p.tp * p.cp;
-      total_recompute_flops_per_mb += count * k.recompute_flops * p.tp * p.cp;
+      out.hw_flops_per_mb += count * k.hw_flops * p.tp * p.cp;
+      out.recompute_flops_per_mb += count * k.recompute_flops * p.tp * p.cp;
     }
-    if (rank == 0) add_ops_to_rank(ctx, emb, shape, r);
+    if (rank == 0) add_ops_to_rank(ctx, emb, s.op, r);
     if (rank == stages - 1) {
-      add_ops_to_rank(ctx, head, shape, r);
+      add_ops_to_rank(ctx, head, s.op, r);
       // Tied embeddings split over stages keep a copy of the table on the last stage.
       if (m.tied_embeddings && stages > 1) r.params += d(m.vocab) * h / p.tp;
-      total_hw_flops_per_mb += (head.fwd_flops() + head.bwd_flops()) * p.tp * p.cp;
+      out.hw_flops_per_mb += (head.fwd_flops() + head.bwd_flops()) * p.tp * p.cp;
     }
     r.tau_s = r.fwd_s + r.bwd_s + r.tp_exposed_s + r.cp_exposed_s + r.ep_exposed_s;
-    if (r.tau_s > worst.tau_s) worst = r;
+    if (r.tau_s > out.worst.tau_s) out.worst = r;
 
     // Memory of this rank: micro-batches in flight under 1F1B, or chunks under interleaving
     // (Narayanan et al. 2021; Korthikanti et al. 2022, sec. 4.2.3).
@@ -398,17 +417,24 @@ Estimate evaluate(const TrainContext& ctx, const Plan& plan) {
     mi.gathered_weight_bytes = 2 * r.max_layer_params * ctx.options.state.weight;
     mi.stored_activation_bytes = r.stored_bytes * in_flight_mb;
     mi.working_activation_bytes = r.working_bytes;
-    if (rank == stages - 1) mi.head_buffer_bytes = tokens * d(m.vocab) / p.tp * (a + 4);
+    if (rank == stages - 1) mi.head_buffer_bytes = s.tokens * d(m.vocab) / p.tp * (s.act_bytes + 4);
     mi.runtime_bytes = ctx.runtime_overhead_bytes;
     mi.fragmentation_fraction = ctx.fragmentation_fraction;
     const MemoryBreakdown mem = memory_per_gpu(mi);
-    if (mem.total > worst_memory.total) {
-      worst_memory = mem;
-      worst_memory_rank = rank;
+    if (mem.total_bytes > out.worst_memory.total_bytes) {
+      out.worst_memory = mem;
+      out.worst_memory_rank = rank;
     }
   }
+  return out;
+}
 
-  // Data parallelism: gradient reduction and (ZeRO/FSDP) parameter gathers of the rank.
+// Data parallelism: gradient reduction and (ZeRO/FSDP) parameter gathers of the slowest rank.
+CommCost data_parallel_comm(Eval& ev, const StepShape& s, const RankLoad& worst) {
+  const TrainContext& ctx = ev.ctx;
+  const Plan& p = ev.plan;
+  const Placement& pl = s.placement;
+  const int micro_batches = s.micro_batches;
   const double dense_params = worst.params - worst.expert_params;
   const double grad_bytes = dense_params * ctx.options.grad_reduce_bytes;
   const double expert_grad_bytes = worst.expert_params * ctx.options.grad_reduce_bytes;
@@ -436,58 +462,72 @@ Estimate evaluate(const TrainContext& ctx, const Plan& plan) {
     // backward and reduce-scatters the gradients, prefetched one layer ahead.
     const double ag = ev.coll(CollectiveOp::all_gather, weight_bytes, pl.shard);
     const double rs = ev.coll(CollectiveOp::reduce_scatter, grad_bytes, pl.shard);
-    const double layers = std::max(1.0, d(m.layers) / p.pp);
+    const double layers = std::max(1.0, d(ctx.model->layers) / p.pp);
     const double per_mb = 2 * ag + rs;
     const double exposed_mb = std::max(0.0, ag - one_fwd) + std::max(0.0, ag + rs - one_bwd) + ag / layers;
     dp.total_s = per_mb * micro_batches + replica_ar + expert_ar;
     dp.exposed_s = exposed_mb * micro_batches + replica_ar + std::max(0.0, expert_ar - one_bwd);
   }
+  return dp;
+}
 
-  // Pipeline: activations (1/tp of them with SP, as Megatron scatters them) between stages,
-  // forward and backward, for every micro-batch and chunk.
+// Pipeline: activations (1/tp of them with SP, as Megatron scatters them) between stages,
+// forward and backward, for every micro-batch and chunk.
+CommCost pipeline_comm(Eval& ev, const StepShape& s) {
+  const Plan& p = ev.plan;
   CommCost pp;
-  if (stages > 1) {
-    const double bytes = tokens * h * a / (shape.sp ? p.tp : 1);
-    const double one = ev.coll(CollectiveOp::send_recv, bytes, place_group(2, p.tp * p.cp * p.dp, ctx.domain_gpus));
-    pp.total_s = 2.0 * p.vp * (micro_batches + stages - 1) * one;
+  if (s.stages > 1) {
+    const double bytes = s.tokens * d(ev.ctx.model->hidden) * s.act_bytes / (s.op.sp ? p.tp : 1);
+    const double one =
+        ev.coll(CollectiveOp::send_recv, bytes, place_group(2, p.tp * p.cp * p.dp, ev.ctx.domain_gpus));
+    pp.total_s = 2.0 * p.vp * (s.micro_batches + s.stages - 1) * one;
     // 1F1B waits on each transfer; the interleaved schedule overlaps them except in the fill.
-    pp.exposed_s = p.vp == 1 ? pp.total_s : 2.0 * p.vp * (stages - 1) * one;
+    pp.exposed_s = p.vp == 1 ? pp.total_s : 2.0 * p.vp * (s.stages - 1) * one;
   }
-  if (!ev.ok) return est;
+  return pp;
+}
 
-  // Optimizer step: Adam reads the gradient and the fp32 master weight and moments, writes
-  // them back and the 16-bit weight, on this GPU's shard (memory-bound).
+// Optimizer step: Adam reads the gradient and the fp32 master weight and moments, writes
+// them back and the 16-bit weight, on this GPU's shard (memory-bound).
+double optimizer_step_s(const TrainContext& ctx, const Plan& p, const RankLoad& worst) {
+  const double dense_params = worst.params - worst.expert_params;
   const double shard = p.zero >= 1 ? static_cast<double>(std::min(p.shard_group(), p.dp)) * p.cp : 1.0;
   const double expert_shard = p.zero >= 1 ? std::max(1.0, static_cast<double>(p.tp) * p.cp * p.dp / p.ep) : 1.0;
   const double opt_params = dense_params / shard + worst.expert_params / expert_shard;
   const double opt_bytes_per_param = ctx.options.state.grad + 2 * ctx.options.state.optimizer + ctx.options.state.weight;
-  const double optimizer_s = opt_params * opt_bytes_per_param / ctx.device.memory_bw_bytes_per_s;
+  return opt_params * opt_bytes_per_param / ctx.device.memory_bw_bytes_per_s;
+}
 
+// The step (Narayanan et al. 2021, sec. 2.2), throughput, MFU/HFU, memory and the bottleneck.
+void assemble(const TrainContext& ctx, const Plan& p, const StepShape& s, const PipelineLoad& load,
+              const CommCost& dp, const CommCost& pp, double optimizer_s, Estimate& est) {
+  const ModelSpec& m = *ctx.model;
+  const int micro_batches = s.micro_batches;
+  const int stages = s.stages;
+  const RankLoad& worst = load.worst;
   const double tau = worst.tau_s;
   const double bubble_s = (stages - 1.0) / p.vp * tau;
   const double step = micro_batches * tau + bubble_s + dp.exposed_s + pp.exposed_s + optimizer_s;
 
-  est.valid = true;
   est.gpus = p.gpus();
   est.micro_batches = micro_batches;
-  est.tokens_per_step = static_cast<double>(p.global_batch_seqs()) * shape.seq_len;
+  est.tokens_per_step = static_cast<double>(p.global_batch_seqs()) * s.op.seq_len;
   est.step_time_s = step;
   est.tokens_per_s = est.tokens_per_step / step;
   est.tokens_per_s_per_gpu = est.tokens_per_s / est.gpus;
-  // 6N + causal attention per token (params.h), N the weights a token multiplies.
-  const double attn_per_token = 3 * attention_flops_per_token(m, static_cast<std::int64_t>(shape.seq_len), true);
-  est.model_flops_per_step = est.tokens_per_step * (6 * ctx.matmul_active_params + attn_per_token);
-  est.hardware_flops_per_step = total_hw_flops_per_mb * micro_batches * p.dp;
+  // Model FLOPs: 6N + causal attention per token (workload/params.h), N the weights a token multiplies.
+  est.model_flops_per_step =
+      est.tokens_per_step * train_flops_per_token(m, ctx.matmul_active_params, static_cast<std::int64_t>(s.op.seq_len));
+  est.hardware_flops_per_step = load.hw_flops_per_mb * micro_batches * p.dp;
   const double peak = ctx.gpu->dense(p.precision);
   est.tflops_per_gpu = est.model_flops_per_step / step / est.gpus / 1e12;
   est.mfu = est.model_flops_per_step / (step * est.gpus * peak);
   // HFU counts the recomputed forward too (Korthikanti et al. 2022, sec. 6).
-  est.hfu = (est.model_flops_per_step + total_recompute_flops_per_mb * micro_batches * p.dp) / (step * est.gpus * peak);
+  est.hfu = (est.model_flops_per_step + load.recompute_flops_per_mb * micro_batches * p.dp) / (step * est.gpus * peak);
   est.bubble_fraction = (stages - 1.0) / (p.vp * static_cast<double>(micro_batches));
-  est.memory = worst_memory;
-  est.memory_stage = worst_memory_rank;
+  est.memory = load.worst_memory;
+  est.memory_stage = load.worst_memory_rank;
   est.memory_capacity_bytes = ctx.usable_memory_bytes;
-  est.fits = worst_memory.total <= ctx.usable_memory_bytes;
 
   TrainBreakdown& b = est.breakdown;
   b.forward_s = micro_batches * worst.fwd_s;
@@ -510,13 +550,38 @@ Estimate evaluate(const TrainContext& ctx, const Plan& plan) {
                                                             {b.dp.exposed_s, Bottleneck::dp_comm},
                                                             {b.optimizer_s, Bottleneck::optimizer}}};
   est.bottleneck = std::max_element(parts.begin(), parts.end())->second;
-  if (!est.fits) {
+  if (load.worst_memory.total_bytes > ctx.usable_memory_bytes) {
     est.bottleneck = Bottleneck::memory;
-    std::snprintf(est.reason.data(), est.reason.size(), "needs %.1f GiB per GPU (pipeline rank %d), %.1f GiB usable",
-                  worst_memory.total / (1024.0 * 1024 * 1024), worst_memory_rank,
+    std::array<char, Infeasibility::kCapacity> text{};
+    std::snprintf(text.data(), text.size(), "needs %.1f GiB per GPU (pipeline rank %d), %.1f GiB usable",
+                  load.worst_memory.total_bytes / (1024.0 * 1024 * 1024), load.worst_memory_rank,
                   ctx.usable_memory_bytes / (1024.0 * 1024 * 1024));
+    est.verdict.set(Infeasibility::Kind::out_of_memory, text.data());
   }
-  est.feasible = est.fits;
+}
+
+}  // namespace
+
+// Phases: structure check → shapes → per-layer compute and TP/CP/EP communication → per-rank
+// load and memory → DP and PP communication → optimizer → assemble. A phase that finds the
+// plan impossible records why (Eval::fail) and the estimate returns invalid.
+Estimate evaluate(const TrainContext& ctx, const Plan& plan) {
+  Estimate est;
+  Eval ev{ctx, plan, est};
+  check_structure(ev);
+  if (!ev.ok) return est;
+  const StepShape shape = step_shape(ctx, plan);
+  const std::array<KindCost, kLayerKinds> kinds = cost_layer_kinds(ev, shape);
+  LayerOps emb;
+  LayerOps head;
+  build_embedding_ops(*ctx.model, shape.op, emb);
+  build_head_ops(*ctx.model, shape.op, head);
+  if (!ev.ok) return est;
+  const PipelineLoad load = load_ranks(ctx, plan, shape, kinds, emb, head);
+  const CommCost dp = data_parallel_comm(ev, shape, load.worst);
+  const CommCost pp = pipeline_comm(ev, shape);
+  if (!ev.ok) return est;
+  assemble(ctx, plan, shape, load, dp, pp, optimizer_step_s(ctx, plan, load.worst), est);
   return est;
 }
 

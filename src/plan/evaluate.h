@@ -70,10 +70,13 @@ struct TrainBreakdown {
 };
 
 struct Estimate {
-  bool feasible = false;  // structurally valid and fits in memory
-  bool valid = false;     // structurally valid (the numbers below are meaningful)
-  bool fits = false;
-  std::array<char, 192> reason{};  // why not, when infeasible
+  // Whether the plan runs (core/verdict.h): invalid_plan = structurally impossible (the
+  // numbers below are not computed), out_of_memory = valid but does not fit; the text says why.
+  Infeasibility verdict;
+  bool feasible() const { return verdict.ok(); }  // structurally valid and fits in memory
+  bool valid() const { return verdict.kind() != Infeasibility::Kind::invalid_plan; }  // the numbers are meaningful
+  bool fits() const { return verdict.ok(); }
+  const char* reason_text() const { return verdict.text(); }
 
   int gpus = 0;
   int micro_batches = 0;
@@ -92,8 +95,6 @@ struct Estimate {
   int memory_stage = 0;        // which pipeline rank that is
   TrainBreakdown breakdown;
   Bottleneck bottleneck = Bottleneck::compute;
-
-  const char* reason_text() const { return reason.data(); }
 };
 
 Estimate evaluate(const TrainContext& ctx, const Plan& plan);

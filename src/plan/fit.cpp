@@ -47,7 +47,7 @@ Efficiency with_params(const Efficiency& base, const std::array<double, kParams>
 double predict(FitSample& s, const Efficiency& e) {
   retarget_efficiency(s.ctx, e);
   const Estimate est = evaluate(s.ctx, s.plan);
-  return est.valid ? est.step_time_s : 0;
+  return est.valid() ? est.step_time_s : 0;
 }
 
 }  // namespace

@@ -25,17 +25,17 @@ struct Search {
   void consider(const Plan& p) {
     ++best.tried;
     const Estimate e = evaluate(ctx, p);
-    if (e.feasible) {
+    if (e.feasible()) {
       if (!have_fit || e.step_time_s < best.estimate.step_time_s) {
         best.plan = p;
         best.estimate = e;
         have_fit = true;
       }
-    } else if (!have_fit && e.valid) {
-      if (!have_valid || e.memory.total < best_memory) {
+    } else if (!have_fit && e.valid()) {
+      if (!have_valid || e.memory.total_bytes < best_memory) {
         best.plan = p;
         best.estimate = e;
-        best_memory = e.memory.total;
+        best_memory = e.memory.total_bytes;
         have_valid = true;
       }
     } else if (!have_fit && !have_valid && best.tried == 1) {

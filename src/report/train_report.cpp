@@ -9,6 +9,7 @@
 
 #include "core/units.h"
 #include "core/table.h"
+#include "report/calibration_report.h"
 
 namespace gpuplan {
 namespace {
@@ -38,15 +39,15 @@ std::string plan_summary(const Plan& p, const ModelSpec& m) {
 
 static nlohmann::ordered_json memory_breakdown_json(const MemoryBreakdown& m) {
   nlohmann::ordered_json j;
-  j["weights_bytes"] = m.weights;
-  j["gradients_bytes"] = m.gradients;
-  j["optimizer_bytes"] = m.optimizer;
-  j["activations_bytes"] = m.activations;
-  j["head_buffers_bytes"] = m.head_buffers;
-  j["gathered_weights_bytes"] = m.gathered_weights;
-  j["runtime_bytes"] = m.runtime;
-  j["fragmentation_bytes"] = m.fragmentation;
-  j["total_bytes"] = m.total;
+  j["weights_bytes"] = m.weights_bytes;
+  j["gradients_bytes"] = m.gradients_bytes;
+  j["optimizer_bytes"] = m.optimizer_bytes;
+  j["activations_bytes"] = m.activations_bytes;
+  j["head_buffers_bytes"] = m.head_buffers_bytes;
+  j["gathered_weights_bytes"] = m.gathered_weights_bytes;
+  j["runtime_bytes"] = m.runtime_bytes;
+  j["fragmentation_bytes"] = m.fragmentation_bytes;
+  j["total_bytes"] = m.total_bytes;
   return j;
 }
 
@@ -88,14 +89,14 @@ static std::string header(const TrainContext& ctx, const Plan& p) {
 
 std::string train_text(const TrainContext& ctx, const Plan& p, const Estimate& e) {
   std::string out = header(ctx, p);
-  if (!e.valid) return out + fmt::format("infeasible: {}\n", e.reason_text());
+  if (!e.valid()) return out + fmt::format("infeasible: {}\n", e.reason_text());
   out += fmt::format("step time      {}   ({} micro-batches of {} sequences per replica)\n", secs(e.step_time_s),
                      e.micro_batches, p.micro_batch);
   out += fmt::format("throughput     {} tokens/s, {} per GPU\n", fmt_number(e.tokens_per_s), fmt_number(e.tokens_per_s_per_gpu));
   out += fmt::format("model FLOP/s   {} TFLOP/s per GPU · MFU {} · HFU {} (of the {} dense peak)\n",
                      fmt_number(e.tflops_per_gpu, 1), pct(e.mfu), pct(e.hfu), precision_name(p.precision));
-  out += fmt::format("memory per GPU {} of {} usable: {}\n", gib(e.memory.total), gib(e.memory_capacity_bytes),
-                     e.fits ? "fits" : fmt::format("DOES NOT FIT ({})", e.reason_text()));
+  out += fmt::format("memory per GPU {} of {} usable: {}\n", gib(e.memory.total_bytes), gib(e.memory_capacity_bytes),
+                     e.fits() ? "fits" : fmt::format("DOES NOT FIT ({})", e.reason_text()));
   TextTable t({"where the step goes", "total", "exposed", "share"},
               {TextTable::Align::left, TextTable::Align::right, TextTable::Align::right, TextTable::Align::right});
   const TrainBreakdown& b = e.breakdown;
@@ -136,9 +137,9 @@ nlohmann::ordered_json train_json(const TrainContext& ctx, const Plan& p, const 
   j["fabric"] = ctx.fabric ? ctx.fabric->id : "";
   j["gpus"] = p.gpus();
   j["plan"] = plan_json(p, *ctx.model);
-  j["feasible"] = e.feasible;
+  j["feasible"] = e.feasible();
   j["reason"] = e.reason_text();
-  if (!e.valid) return j;
+  if (!e.valid()) return j;
   j["step_time_s"] = e.step_time_s;
   j["tokens_per_step"] = e.tokens_per_step;
   j["tokens_per_s"] = e.tokens_per_s;
@@ -150,9 +151,9 @@ nlohmann::ordered_json train_json(const TrainContext& ctx, const Plan& p, const 
   j["hardware_flops_per_step"] = e.hardware_flops_per_step;
   j["micro_batches"] = e.micro_batches;
   j["bubble_fraction"] = e.bubble_fraction;
-  j["memory_per_gpu_bytes"] = e.memory.total;
+  j["memory_per_gpu_bytes"] = e.memory.total_bytes;
   j["memory_capacity_bytes"] = e.memory_capacity_bytes;
-  j["fits"] = e.fits;
+  j["fits"] = e.fits();
   j["memory"] = memory_breakdown_json(e.memory);
   const TrainBreakdown& b = e.breakdown;
   nlohmann::ordered_json br;
@@ -188,29 +189,29 @@ nlohmann::ordered_json train_json(const TrainContext& ctx, const Plan& p, const 
 
 std::string memory_text(const TrainContext& ctx, const Plan& p, const Estimate& e) {
   std::string out = header(ctx, p);
-  if (!e.valid) return out + fmt::format("infeasible: {}\n", e.reason_text());
+  if (!e.valid()) return out + fmt::format("infeasible: {}\n", e.reason_text());
   const MemoryBreakdown& m = e.memory;
   TextTable t({fmt::format("memory per GPU (pipeline rank {})", e.memory_stage), "GiB", "share"},
               {TextTable::Align::left, TextTable::Align::right, TextTable::Align::right});
   auto row = [&](const std::string& name, double bytes) {
-    t.add_row({name, fmt::format("{:.2f}", bytes / kGiB), pct(bytes / m.total)});
+    t.add_row({name, fmt::format("{:.2f}", bytes / kGiB), pct(bytes / m.total_bytes)});
   };
   const char* shard = p.zero >= 3 ? "sharded" : "replicated";
-  row(fmt::format("weights ({}, {} B/param)", shard, ctx.options.state.weight), m.weights);
-  row(fmt::format("gradients ({} B/param{})", ctx.options.state.grad, p.zero >= 2 ? ", sharded" : ""), m.gradients);
+  row(fmt::format("weights ({}, {} B/param)", shard, ctx.options.state.weight), m.weights_bytes);
+  row(fmt::format("gradients ({} B/param{})", ctx.options.state.grad, p.zero >= 2 ? ", sharded" : ""), m.gradients_bytes);
   row(fmt::format("optimizer: fp32 master + Adam m, v ({} B/param{})", ctx.options.state.optimizer,
                   p.zero >= 1 ? ", sharded" : ""),
-      m.optimizer);
-  row(fmt::format("activations ({} recompute, micro-batches in flight)", recompute_name(p.recompute)), m.activations);
-  if (m.head_buffers > 0) row("logits and loss buffers", m.head_buffers);
-  if (m.gathered_weights > 0) row("gathered weights (ZeRO-3/FSDP prefetch)", m.gathered_weights);
-  row("runtime: CUDA context + NCCL buffers", m.runtime);
-  row("allocator fragmentation", m.fragmentation);
-  t.add_row({"total", fmt::format("{:.2f}", m.total / kGiB), "100.0%"});
+      m.optimizer_bytes);
+  row(fmt::format("activations ({} recompute, micro-batches in flight)", recompute_name(p.recompute)), m.activations_bytes);
+  if (m.head_buffers_bytes > 0) row("logits and loss buffers", m.head_buffers_bytes);
+  if (m.gathered_weights_bytes > 0) row("gathered weights (ZeRO-3/FSDP prefetch)", m.gathered_weights_bytes);
+  row("runtime: CUDA context + NCCL buffers", m.runtime_bytes);
+  row("allocator fragmentation", m.fragmentation_bytes);
+  t.add_row({"total", fmt::format("{:.2f}", m.total_bytes / kGiB), "100.0%"});
   out += t.render();
   out += fmt::format("{} usable on {}: {}\n", gib(e.memory_capacity_bytes), ctx.gpu->id,
-                     e.fits ? fmt::format("fits, {} free", gib(e.memory_capacity_bytes - m.total))
-                            : fmt::format("DOES NOT FIT, {} short", gib(m.total - e.memory_capacity_bytes)));
+                     e.fits() ? fmt::format("fits, {} free", gib(e.memory_capacity_bytes - m.total_bytes))
+                            : fmt::format("DOES NOT FIT, {} short", gib(m.total_bytes - e.memory_capacity_bytes)));
   return out;
 }
 
@@ -220,12 +221,12 @@ nlohmann::ordered_json memory_json(const TrainContext& ctx, const Plan& p, const
   j["gpu"] = ctx.gpu->id;
   j["gpus"] = p.gpus();
   j["plan"] = plan_json(p, *ctx.model);
-  j["valid"] = e.valid;
+  j["valid"] = e.valid();
   j["reason"] = e.reason_text();
-  if (!e.valid) return j;
-  j["memory_per_gpu_bytes"] = e.memory.total;
+  if (!e.valid()) return j;
+  j["memory_per_gpu_bytes"] = e.memory.total_bytes;
   j["memory_capacity_bytes"] = e.memory_capacity_bytes;
-  j["fits"] = e.fits;
+  j["fits"] = e.fits();
   j["pipeline_rank"] = e.memory_stage;
   j["memory"] = memory_breakdown_json(e.memory);
   return j;
@@ -298,5 +299,25 @@ nlohmann::ordered_json rule_of_thumb_json(const Gpu& gpu, const StateBytes& s) {
   }
   return j;
 }
+
+std::string to_text(const TrainAnswer& a) {
+  return train_text(a.ctx(), a.plan(), a.estimate) + calibration_text(a.setup.calibration_notes);
+}
+
+nlohmann::ordered_json to_json(const TrainAnswer& a) {
+  nlohmann::ordered_json j = train_json(a.ctx(), a.plan(), a.estimate);
+  add_calibration_json(j, a.setup.calibration_profile, a.setup.calibration_notes);
+  return j;
+}
+
+std::string to_text(const MemoryAnswer& a) { return memory_text(a.train.ctx(), a.train.plan(), a.train.estimate); }
+
+nlohmann::ordered_json to_json(const MemoryAnswer& a) {
+  return memory_json(a.train.ctx(), a.train.plan(), a.train.estimate);
+}
+
+std::string to_text(const RuleOfThumbAnswer& a) { return rule_of_thumb_text(*a.gpu, a.state); }
+
+nlohmann::ordered_json to_json(const RuleOfThumbAnswer& a) { return rule_of_thumb_json(*a.gpu, a.state); }
 
 }  // namespace gpuplan

@@ -8,8 +8,17 @@
 
 #include "plan/evaluate.h"
 #include "plan/plan_json.h"
+#include "plan/train_request.h"
 
 namespace gpuplan {
+
+// The answers of `gpuplan train` and `gpuplan memory`, with what --calibration changed.
+std::string to_text(const TrainAnswer& answer);
+nlohmann::ordered_json to_json(const TrainAnswer& answer);
+std::string to_text(const MemoryAnswer& answer);
+nlohmann::ordered_json to_json(const MemoryAnswer& answer);
+std::string to_text(const RuleOfThumbAnswer& answer);
+nlohmann::ordered_json to_json(const RuleOfThumbAnswer& answer);
 
 // "tp 8 · pp 4 (vp 2) · dp 16 · sp · zero 1 · mb 1 · gb 1024 · seq 4096 · selective · bf16"
 std::string plan_summary(const Plan& plan, const ModelSpec& model);

@@ -237,9 +237,9 @@ nlohmann::ordered_json to_json(const TrainValidation& v) {
     row["measured_derived"] = r.measured_derived;
     row["predicted_step_time_s"] = r.predicted_step_s;
     row["error"] = r.measured_step_s > 0 ? nlohmann::ordered_json(r.error) : nullptr;
-    row["fits"] = r.estimate.fits;
+    row["fits"] = r.estimate.fits();
     row["mfu"] = r.estimate.mfu;
-    row["memory_per_gpu_bytes"] = r.estimate.memory.total;
+    row["memory_per_gpu_bytes"] = r.estimate.memory.total_bytes;
     row["bottleneck"] = bottleneck_name(r.estimate.bottleneck);
     j["rows"].push_back(row);
   }

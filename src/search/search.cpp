@@ -30,7 +30,7 @@ auto plan_key(const Plan& p) {
 }
 
 bool closer(const Candidate& a, const Candidate& b) {
-  if (a.estimate.memory.total != b.estimate.memory.total) return a.estimate.memory.total < b.estimate.memory.total;
+  if (a.estimate.memory.total_bytes != b.estimate.memory.total_bytes) return a.estimate.memory.total_bytes < b.estimate.memory.total_bytes;
   return plan_key(a.plan) < plan_key(b.plan);
 }
 
@@ -82,7 +82,7 @@ struct Worker {
   const Estimate& run(const Plan& p, Estimate& e) {
     e = evaluate(sh.ctx, p);
     ++evaluated;
-    if (e.feasible) {
+    if (e.feasible()) {
       ++feasible;
       const double score = sh.ranker.score(e);
       if (top.size() < static_cast<std::size_t>(sh.opt.top_k) || score <= top.front().score) {
@@ -90,7 +90,7 @@ struct Worker {
         if (top.size() == static_cast<std::size_t>(sh.opt.top_k)) atomic_min(sh.kth, top.front().score);
       }
     } else if (feasible == 0 && sh.opt.closest > 0) {
-      if (e.valid) {
+      if (e.valid()) {
         push_bounded(closest, Candidate{p, e, 0}, static_cast<std::size_t>(sh.opt.closest), closer);
       } else if (invalid.size() < static_cast<std::size_t>(sh.opt.closest)) {
         invalid.push_back(Candidate{p, e, 0});
@@ -104,8 +104,8 @@ struct Worker {
   // recompute choice of the plan's layout, ZeRO stage and shard.
   double static_memory(const Estimate& e) const {
     const MemoryBreakdown& m = e.memory;
-    return (m.weights + m.gradients + m.optimizer + m.gathered_weights) * (1 + sh.ctx.fragmentation_fraction) +
-           m.runtime;
+    return (m.weights_bytes + m.gradients_bytes + m.optimizer_bytes + m.gathered_weights_bytes) * (1 + sh.ctx.fragmentation_fraction) +
+           m.runtime_bytes;
   }
 
   void layout(const Layout& l) {
@@ -122,7 +122,7 @@ struct Worker {
     Estimate e;
     long long groups_left = static_cast<long long>(sps.size() * mbs.size());
     auto check_memory = [&](std::size_t z, const Estimate& est) {
-      if (!prune || checked[z] || !est.valid) return;
+      if (!prune || checked[z] || !est.valid()) return;
       checked[z] = 1;
       if (static_memory(est) > capacity) {
         too_big[z] = 1;
@@ -140,7 +140,7 @@ struct Worker {
         // The time probe: ZeRO 0 without recompute, the fastest τ of the group.
         const Plan probe = make_plan(l, s, sp, shards[0], mb, Recompute::none);
         run(probe, e);
-        if (prune && e.valid) {
+        if (prune && e.valid()) {
           check_memory(0, e);
           // τ-dependent part of the step; the 1e-9 absorbs rounding of the subtraction.
           const double bound = (e.step_time_s - e.breakdown.dp.exposed_s - e.breakdown.optimizer_s) * (1 - 1e-9);
@@ -192,10 +192,9 @@ Ranker make_ranker(const TrainContext& ctx, const SearchSpace& space, const Sear
   r.usd_per_gpu_hour = options.usd_per_gpu_hour;
   r.gpus = space.gpus;
   r.peak_flops = ctx.gpu->dense(space.precision);
-  // evaluate()'s model FLOPs: 6N + causal attention per token, times the tokens of a step.
+  // evaluate()'s model FLOPs (workload/params.h), times the tokens of a step.
   const double tokens = static_cast<double>(space.global_batch) * space.seq_len;
-  r.model_flops_per_step =
-      tokens * (6 * ctx.matmul_active_params + 3 * attention_flops_per_token(*ctx.model, space.seq_len, true));
+  r.model_flops_per_step = tokens * train_flops_per_token(*ctx.model, ctx.matmul_active_params, space.seq_len);
   return r;
 }
 

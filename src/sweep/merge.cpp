@@ -1,6 +1,8 @@
 #include <nlohmann/json.hpp>
 #include "sweep/merge.h"
 
+#include <nlohmann/json.hpp>
+
 #include <optional>
 
 #include <fmt/format.h>

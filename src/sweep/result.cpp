@@ -1,6 +1,8 @@
 #include <nlohmann/json.hpp>
 #include "sweep/result.h"
 
+#include <nlohmann/json.hpp>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 

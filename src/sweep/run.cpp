@@ -5,6 +5,8 @@
 #include <chrono>
 #include <nlohmann/json.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include "sweep/partition.h"
 
 namespace gpuplan {
@@ -20,7 +22,7 @@ SweepPlanRow plan_row(const Candidate& c, int rank, const SweepCell& cell, doubl
   r.tokens_per_s = e.tokens_per_s;
   r.tokens_per_s_per_gpu = e.tokens_per_s_per_gpu;
   r.mfu = e.mfu;
-  r.memory_bytes = e.memory.total;
+  r.memory_bytes = e.memory.total_bytes;
   r.memory_capacity_bytes = e.memory_capacity_bytes;
   r.usd_per_step = usd_per_gpu_hour > 0 ? step_cost_usd(e.step_time_s, cell.gpus, usd_per_gpu_hour) : 0;
   r.bottleneck = bottleneck_name(e.bottleneck);
@@ -50,7 +52,7 @@ SweepCellResult run_cell(const SweepSetup& setup, const SweepCell& cell, int thr
     // Only a structurally valid closest plan is reported: the search keeps its valid plans by
     // least memory over the whole space (the same on any thread count), but invalid ones in
     // the order its threads met them.
-    if (!sr.closest.empty() && sr.closest.front().estimate.valid) {
+    if (!sr.closest.empty() && sr.closest.front().estimate.valid()) {
       r.closest = plan_row(sr.closest.front(), 0, cell, gpu.usd_per_gpu_hour);
       r.reason = sr.closest.front().estimate.reason_text();
     } else {

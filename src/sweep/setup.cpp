@@ -67,7 +67,9 @@ SweepSetup make_sweep_setup(const Catalog& catalog, const SweepSpec& spec, std::
     const std::string key = fmt::format("gpus[{}]", i);
     SweepGpu g;
     try {
-      g.gpu = &catalog.gpu(spec.gpus[i]);  // the catalog's "unknown GPU ...; did you mean ..." message
+      ClusterQuery query;  // the spec names GPUs only; systems are the catalog's for them (below)
+      query.gpu = spec.gpus[i];
+      g.gpu = choose_cluster(catalog, query).gpu;  // "unknown GPU ...; did you mean ..."
     } catch (const Error& e) {
       fail(spec, key, e.what());
     }

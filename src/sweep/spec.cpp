@@ -1,6 +1,8 @@
 #include <nlohmann/json.hpp>
 #include "sweep/spec.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>

@@ -1,6 +1,8 @@
 #include <nlohmann/json.hpp>
 #include "sweep/write.h"
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <fstream>
 

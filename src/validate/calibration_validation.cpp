@@ -2,6 +2,7 @@
 #include "validate/calibration_validation.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -137,7 +138,7 @@ Predictions predict_both(const RooflineDevice& before, const RooflineDevice& aft
   plan.seq_len = tokens.seq;
   const auto train_s = [&] {
     const Estimate e = evaluate(ctx, plan);
-    if (!e.valid) return 0.0;
+    if (!e.valid()) return 0.0;
     return whole_step ? e.step_time_s : e.breakdown.forward_s + e.breakdown.backward_s;
   };
   p.train_before_s = train_s();

@@ -1,6 +1,8 @@
 #include <nlohmann/json.hpp>
 #include "validate/collective_validation.h"
 
+#include <nlohmann/json.hpp>
+
 #include <fmt/format.h>
 
 #include <map>

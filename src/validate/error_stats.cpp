@@ -1,6 +1,8 @@
 #include <nlohmann/json.hpp>
 #include "validate/error_stats.h"
 
+#include <nlohmann/json.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>

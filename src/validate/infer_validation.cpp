@@ -1,6 +1,8 @@
 #include <nlohmann/json.hpp>
 #include "validate/infer_validation.h"
 
+#include <nlohmann/json.hpp>
+
 #include <map>
 #include <memory>
 #include <tuple>

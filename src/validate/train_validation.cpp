@@ -214,7 +214,7 @@ TrainValidationRow predict_row(const Columns& c, const CsvTable::Row& row, const
   r.plan = res.plan;
   r.estimate = res.estimate;
   if (u.any()) r.chosen = chosen_text(res.plan, u);
-  if (!res.estimate.valid) {
+  if (!res.estimate.valid()) {
     r.skipped = fmt::format("infeasible: {}", res.estimate.reason_text());
     return r;
   }

@@ -166,8 +166,12 @@ double forward_flops_per_token(const ModelSpec& m, std::int64_t seq_len) {
 // so a step costs 3 × forward: 6N per token (Kaplan et al. 2020; Narayanan et al. 2021 eq. 3)
 // plus 3 × the attention term. Activation recomputation adds to this (hardware FLOPs); it is
 // not counted here (model FLOPs, as in MFU).
+double train_flops_per_token(const ModelSpec& m, double matmul_active_params, std::int64_t seq_len) {
+  return 6 * matmul_active_params + 3 * attention_flops_per_token(m, seq_len, true);
+}
+
 double train_flops_per_token(const ModelSpec& m, std::int64_t seq_len) {
-  return 3 * forward_flops_per_token(m, seq_len);
+  return train_flops_per_token(m, count_params(m).matmul_active, seq_len);
 }
 
 // A decode step's token attends to min(context, window) keys in every layer.

@@ -58,8 +58,12 @@ double attention_flops_per_token(const ModelSpec& model, std::int64_t seq_len, b
 
 // Forward pass per token of a `seq_len` sequence: 2 × matmul_active + attention.
 double forward_flops_per_token(const ModelSpec& model, std::int64_t seq_len);
-// One training step per token: 3 × forward (the 6N rule, plus 3 × attention).
+// One training step per token: 3 × forward (the 6N rule, plus 3 × attention). The one
+// definition of training model FLOPs: the evaluator's MFU, the search's ranking and the
+// reports all use it.
 double train_flops_per_token(const ModelSpec& model, std::int64_t seq_len);
+// The same, with count_params(model).matmul_active precomputed (the evaluator's hot path).
+double train_flops_per_token(const ModelSpec& model, double matmul_active_params, std::int64_t seq_len);
 // One generated token attending to `context` cached tokens (itself included).
 double decode_flops_per_token(const ModelSpec& model, std::int64_t context);
 

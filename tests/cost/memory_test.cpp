@@ -13,13 +13,13 @@ TEST(Memory, ZeroStagesShardStatesOneByOne) {
   in.dense_shard = 64;
   const double psi = 7.5e9;
   in.zero_stage = 0;
-  EXPECT_DOUBLE_EQ(memory_per_gpu(in).total, 16 * psi);  // 120 GB
+  EXPECT_DOUBLE_EQ(memory_per_gpu(in).total_bytes, 16 * psi);  // 120 GB
   in.zero_stage = 1;
-  EXPECT_DOUBLE_EQ(memory_per_gpu(in).total, 4 * psi + 12 * psi / 64);  // 31.4 GB
+  EXPECT_DOUBLE_EQ(memory_per_gpu(in).total_bytes, 4 * psi + 12 * psi / 64);  // 31.4 GB
   in.zero_stage = 2;
-  EXPECT_DOUBLE_EQ(memory_per_gpu(in).total, 2 * psi + 14 * psi / 64);  // 16.6 GB
+  EXPECT_DOUBLE_EQ(memory_per_gpu(in).total_bytes, 2 * psi + 14 * psi / 64);  // 16.6 GB
   in.zero_stage = 3;
-  EXPECT_DOUBLE_EQ(memory_per_gpu(in).total, 16 * psi / 64);  // 1.9 GB
+  EXPECT_DOUBLE_EQ(memory_per_gpu(in).total_bytes, 16 * psi / 64);  // 1.9 GB
 }
 
 TEST(Memory, ExpertStatesShardOverTheirOwnGroup) {
@@ -30,8 +30,8 @@ TEST(Memory, ExpertStatesShardOverTheirOwnGroup) {
   in.dense_shard = 16;
   in.expert_shard = 2;
   const MemoryBreakdown m = memory_per_gpu(in);
-  EXPECT_DOUBLE_EQ(m.optimizer, 12 * 1e9 / 16 + 12 * 8e9 / 2);
-  EXPECT_DOUBLE_EQ(m.weights, 2 * 9e9);
+  EXPECT_DOUBLE_EQ(m.optimizer_bytes, 12 * 1e9 / 16 + 12 * 8e9 / 2);
+  EXPECT_DOUBLE_EQ(m.weights_bytes, 2 * 9e9);
 }
 
 TEST(Memory, OverheadsAreExplicitTerms) {
@@ -41,8 +41,8 @@ TEST(Memory, OverheadsAreExplicitTerms) {
   in.runtime_bytes = 1.5e9;
   in.fragmentation_fraction = 0.05;
   const MemoryBreakdown m = memory_per_gpu(in);
-  EXPECT_DOUBLE_EQ(m.fragmentation, 0.05 * (16e9 + 4e9));
-  EXPECT_DOUBLE_EQ(m.total, 16e9 + 4e9 + m.fragmentation + 1.5e9);
+  EXPECT_DOUBLE_EQ(m.fragmentation_bytes, 0.05 * (16e9 + 4e9));
+  EXPECT_DOUBLE_EQ(m.total_bytes, 16e9 + 4e9 + m.fragmentation_bytes + 1.5e9);
 }
 
 }  // namespace

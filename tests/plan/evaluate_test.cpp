@@ -36,7 +36,7 @@ TEST(Evaluate, OneGpuEqualsTheSingleGpuSumOfOps) {
   p.global_batch = 4;
   const Estimate a = evaluate(alone, p);
   const Estimate b = evaluate(in_node, p);
-  ASSERT_TRUE(a.valid) << a.reason_text();
+  ASSERT_TRUE(a.valid()) << a.reason_text();
   EXPECT_DOUBLE_EQ(a.step_time_s, b.step_time_s);
   // By hand: 4 micro-batches × (embedding + 32 layers + head, forward and backward), plus
   // the Adam step; no communication, no bubble.
@@ -70,7 +70,7 @@ TEST(Evaluate, ShardingConservesTotalFlops) {
     p.dp = dp;
     p.global_batch = 64;
     const Estimate e = evaluate(ctx, p);
-    ASSERT_TRUE(e.valid) << e.reason_text();
+    ASSERT_TRUE(e.valid()) << e.reason_text();
     if (reference == 0) reference = e.hardware_flops_per_step;
     EXPECT_NEAR(e.hardware_flops_per_step / reference, 1.0, 1e-9) << tp << " " << pp << " " << dp;
     // Model FLOPs: 6N + causal attention per token (params.h), whatever the layout.
@@ -99,7 +99,7 @@ TEST(Evaluate, MoreBandwidthIsNeverSlower) {
       p.global_batch = 256;
       const Estimate slow = evaluate(slow_ctx, p);
       const Estimate fast = evaluate(fast_ctx, p);
-      ASSERT_TRUE(slow.valid && fast.valid) << slow.reason_text() << fast.reason_text();
+      ASSERT_TRUE(slow.valid() && fast.valid()) << slow.reason_text() << fast.reason_text();
       EXPECT_LE(fast.step_time_s, slow.step_time_s) << tp << " " << pp << " " << dp << " zero " << zero;
     }
   }
@@ -121,9 +121,9 @@ TEST(Evaluate, MemoryNeverFallsAsTheMicroBatchGrows) {
         p.global_batch = 64;
         p.recompute = r;
         const Estimate e = evaluate(ctx, p);
-        ASSERT_TRUE(e.valid) << e.reason_text();
-        EXPECT_GE(e.memory.total, previous) << m.id << " mb " << mb;
-        previous = e.memory.total;
+        ASSERT_TRUE(e.valid()) << e.reason_text();
+        EXPECT_GE(e.memory.total_bytes, previous) << m.id << " mb " << mb;
+        previous = e.memory.total_bytes;
       }
     }
   }
@@ -140,7 +140,7 @@ TEST(Evaluate, PipelineBubbleFollowsNarayanan) {
   p.dp = 1;
   p.global_batch = 32;
   const Estimate e = evaluate(ctx, p);
-  ASSERT_TRUE(e.valid) << e.reason_text();
+  ASSERT_TRUE(e.valid()) << e.reason_text();
   EXPECT_DOUBLE_EQ(e.bubble_fraction, 7.0 / (2 * 32));  // (p − 1) / (v · m)
   EXPECT_GT(e.breakdown.bubble_s, 0);
   // Interleaving shrinks the bubble.
@@ -155,8 +155,8 @@ TEST(Evaluate, InfeasiblePlansAreValuesWithAReason) {
   Plan p = base_plan();
   p.tp = 3;
   Estimate e = evaluate(ctx, p);
-  EXPECT_FALSE(e.feasible);
-  EXPECT_FALSE(e.valid);
+  EXPECT_FALSE(e.feasible());
+  EXPECT_FALSE(e.valid());
   EXPECT_NE(std::strstr(e.reason_text(), "TP 3"), nullptr) << e.reason_text();
   p = base_plan();
   p.ep = 2;
@@ -167,14 +167,14 @@ TEST(Evaluate, InfeasiblePlansAreValuesWithAReason) {
   p = base_plan(2048);
   p.dp = 8;
   e = evaluate(big_ctx, p);
-  EXPECT_TRUE(e.valid);
-  EXPECT_FALSE(e.fits);
-  EXPECT_FALSE(e.feasible);
+  EXPECT_TRUE(e.valid());
+  EXPECT_FALSE(e.fits());
+  EXPECT_FALSE(e.feasible());
   EXPECT_EQ(e.bottleneck, Bottleneck::memory);
   EXPECT_NE(std::strstr(e.reason_text(), "GiB"), nullptr);
   // ZeRO-3 over the 8 GPUs shards the 16 bytes per parameter eight ways.
   p.zero = 3;
-  EXPECT_LT(evaluate(big_ctx, p).memory.optimizer, e.memory.optimizer / 7.9);
+  EXPECT_LT(evaluate(big_ctx, p).memory.optimizer_bytes, e.memory.optimizer_bytes / 7.9);
 }
 
 TEST(Evaluate, ResolverPicksTheFastestPlanThatFits) {
@@ -189,7 +189,7 @@ TEST(Evaluate, ResolverPicksTheFastestPlanThatFits) {
   u.recompute = true;
   u.zero = true;
   const Resolved r = resolve_fastest(ctx, p, u, 8);
-  ASSERT_TRUE(r.estimate.feasible) << r.estimate.reason_text();
+  ASSERT_TRUE(r.estimate.feasible()) << r.estimate.reason_text();
   EXPECT_GT(r.tried, 10);
   // No candidate that fits is faster.
   for (int mb : {1, 2, 4, 8}) {
@@ -198,7 +198,7 @@ TEST(Evaluate, ResolverPicksTheFastestPlanThatFits) {
       q.micro_batch = mb;
       q.zero = zero;
       const Estimate e = evaluate(ctx, q);
-      if (e.feasible) {
+      if (e.feasible()) {
         EXPECT_GE(e.step_time_s, r.estimate.step_time_s);
       }
     }

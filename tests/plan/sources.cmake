@@ -1,1 +1,2 @@
 list(APPEND GPUPLAN_TEST_SOURCES plan/evaluate_test.cpp)
+list(APPEND GPUPLAN_TEST_SOURCES plan/placement_test.cpp plan/fit_test.cpp plan/train_request_test.cpp)

@@ -28,7 +28,7 @@ TEST(Recommend, FrontIsParetoOptimal) {
     EXPECT_LT(r.front[i].cost_usd, r.front[i - 1].cost_usd);  // each slower point is cheaper
   }
   for (const RecommendPoint& p : r.front) {
-    EXPECT_TRUE(p.estimate.feasible);
+    EXPECT_TRUE(p.estimate.feasible());
     // time = tokens / throughput; cost = GPU-hours × price.
     EXPECT_NEAR(p.time_s, 100e9 / p.estimate.tokens_per_s, 1e-6 * p.time_s);
     EXPECT_NEAR(p.cost_usd, p.time_s / 3600 * p.gpus * p.offer->usd_per_gpu_hour, 1e-6 * p.cost_usd);

@@ -57,7 +57,7 @@ std::set<Key> naive_space(const TrainContext& ctx, const SearchSpace& s) {
                         p.tp = tp, p.pp = pp, p.vp = vp, p.cp = cp, p.dp = dp, p.ep = ep, p.sp = sp == 1;
                         p.zero = zero, p.dp_shard = shard, p.micro_batch = mb, p.recompute = r;
                         p.global_batch = s.global_batch, p.seq_len = s.seq_len, p.precision = s.precision;
-                        if (!evaluate(ctx, p).valid) continue;
+                        if (!evaluate(ctx, p).valid()) continue;
                         out.insert(key(p));
                       }
           }
@@ -72,7 +72,7 @@ void expect_enumeration_complete(const std::string& model, int gpus, int gb, int
   std::set<Key> got;
   for (const Plan& p : plans) {
     const Estimate e = evaluate(ctx, p);
-    EXPECT_TRUE(e.valid) << model << ": enumerated an invalid plan: " << e.reason_text();
+    EXPECT_TRUE(e.valid()) << model << ": enumerated an invalid plan: " << e.reason_text();
     EXPECT_EQ(p.gpus(), gpus);
     got.insert(key(p));
   }
@@ -106,7 +106,7 @@ Candidate brute_best(const TrainContext& ctx, const SearchSpace& s, const Search
   bool have = false;
   for (const Plan& p : enumerate_plans(*ctx.model, s)) {
     const Estimate e = evaluate(ctx, p);
-    if (!e.feasible) continue;
+    if (!e.feasible()) continue;
     const Candidate c{p, e, r.score(e)};
     if (!have || candidate_less(c, best)) best = c, have = true;
   }
@@ -173,7 +173,7 @@ TEST(Search, PrunesOnALargeSpace) {
   EXPECT_GT(r.pruned, 0);
   EXPECT_EQ(r.evaluated + r.pruned, r.space);
   ASSERT_FALSE(r.top.empty());
-  EXPECT_TRUE(r.top.front().estimate.feasible);
+  EXPECT_TRUE(r.top.front().estimate.feasible());
 }
 
 TEST(Search, ThreadCountDoesNotChangeTheAnswer) {
@@ -199,18 +199,18 @@ TEST(Search, NothingFitsGivesTheClosestPlansWithReasons) {
   EXPECT_TRUE(r.top.empty());
   ASSERT_EQ(r.closest.size(), 3u);
   for (const Candidate& c : r.closest) {
-    EXPECT_TRUE(c.estimate.valid);
-    EXPECT_FALSE(c.estimate.fits);
+    EXPECT_TRUE(c.estimate.valid());
+    EXPECT_FALSE(c.estimate.fits());
     EXPECT_NE(std::string(c.estimate.reason_text()).find("GiB"), std::string::npos) << c.estimate.reason_text();
   }
-  EXPECT_LE(r.closest[0].estimate.memory.total, r.closest[1].estimate.memory.total);
+  EXPECT_LE(r.closest[0].estimate.memory.total_bytes, r.closest[1].estimate.memory.total_bytes);
   // The first is the least memory of any plan in the space.
   double least = 1e300;
   for (const Plan& p : enumerate_plans(*ctx.model, space(8, 8, 4096))) {
     const Estimate e = evaluate(ctx, p);
-    if (e.valid) least = std::min(least, e.memory.total);
+    if (e.valid()) least = std::min(least, e.memory.total_bytes);
   }
-  EXPECT_DOUBLE_EQ(r.closest[0].estimate.memory.total, least);
+  EXPECT_DOUBLE_EQ(r.closest[0].estimate.memory.total_bytes, least);
 }
 
 TEST(Search, EmptySpaceIsNotAnError) {

@@ -1,0 +1,168 @@
+#include "plan/train_request.h"
+
+#include <fmt/format.h>
+
+#include "calibration/calibration_scale.h"
+#include "catalog/resolve_model.h"
+#include "catalog/system_choice.h"
+#include "core/error.h"
+#include "core/units.h"
+
+namespace gpuplan {
+namespace {
+
+// The micro-batch sizes nearest `micro_batch` (one below, one above) that divide the
+// sequences each replica runs per step; empty when dp does not divide the global batch.
+std::string nearest_micro_batches(int global_batch, int dp, int micro_batch) {
+  if (global_batch % dp != 0) return "";
+  const int per_replica = global_batch / dp;
+  int below = 0;
+  int above = 0;
+  for (int mb = micro_batch - 1; mb >= 1 && below == 0; --mb) {
+    if (per_replica % mb == 0) below = mb;
+  }
+  for (int mb = micro_batch + 1; mb <= per_replica && above == 0; ++mb) {
+    if (per_replica % mb == 0) above = mb;
+  }
+  if (below > 0 && above > 0) return fmt::format("--micro-batch {} or {}", below, above);
+  return fmt::format("--micro-batch {}", below > 0 ? below : above);
+}
+
+// Bad input, not an infeasible plan: the global batch must split into whole micro-batches
+// on every data-parallel replica (global = dp × micro-batch × micro-batches per step).
+void check_batch(const Plan& p) {
+  if (p.global_batch < 0) {
+    throw Error(fmt::format("--global-batch {}: must be at least 1; omit it for dp × micro-batch", p.global_batch));
+  }
+  if (p.global_batch == 0) return;
+  const int step = p.dp * p.micro_batch;
+  if (p.global_batch % step == 0) return;
+  const int lower = p.global_batch / step * step;
+  const std::string batches = lower > 0 ? fmt::format("--global-batch {} or {}", lower, lower + step)
+                                        : fmt::format("--global-batch {}", step);
+  const std::string micro = nearest_micro_batches(p.global_batch, p.dp, p.micro_batch);
+  throw Error(fmt::format("--global-batch {}: not a multiple of dp {} × --micro-batch {} = {}; use {}{}",
+                          p.global_batch, p.dp, p.micro_batch, step, micro.empty() ? "" : micro + ", or ",
+                          batches));
+}
+
+}  // namespace
+
+void require_at_least(const char* flag, long long value, long long minimum, const std::string& fix) {
+  if (value >= minimum) return;
+  throw Error(fmt::format("{} {}: must be at least {}{}", flag, value, minimum, fix.empty() ? "" : "; " + fix));
+}
+
+int resolve_seq_len(const ModelSpec& model, std::optional<int> seq_len, bool allow_longer_context) {
+  if (!seq_len) {
+    if (model.max_seq_len < 1) {
+      throw Error(fmt::format("model {} has no context length (max_seq_len): pass --seq-len", model.id));
+    }
+    return static_cast<int>(model.max_seq_len);
+  }
+  require_at_least("--seq-len", *seq_len, 1, "omit --seq-len to use the model's context length");
+  if (model.max_seq_len > 0 && *seq_len > model.max_seq_len && !allow_longer_context) {
+    throw Error(fmt::format("--seq-len {}: longer than {}'s context length {}; use --seq-len {} or less, or pass "
+                            "--allow-longer-context to plan past it",
+                            *seq_len, model.id, model.max_seq_len, model.max_seq_len));
+  }
+  return *seq_len;
+}
+
+Precision parse_train_precision(const std::string& text) {
+  const auto precision = parse_precision(text);
+  if (!precision || (*precision != Precision::bf16 && *precision != Precision::fp16 && *precision != Precision::fp8 &&
+                     *precision != Precision::fp32 && *precision != Precision::tf32)) {
+    throw Error(fmt::format("--precision '{}': use bf16, fp16, fp8, tf32 or fp32", text));
+  }
+  return *precision;
+}
+
+TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
+  TrainSetup s;
+  // The numbers first: they need no catalog, and a bad one is the likelier typo.
+  if (r.gpus) require_at_least("--gpus", *r.gpus, 1, "omit --gpus to use tp × pp × cp × dp");
+  require_at_least("--tp", r.tp, 1, "1 = no tensor parallelism");
+  require_at_least("--pp", r.pp, 1, "1 = no pipeline");
+  require_at_least("--vp", r.vp, 1, "1 = no interleaving");
+  if (r.dp) require_at_least("--dp", *r.dp, 1, "omit --dp to use gpus / (tp × pp × cp)");
+  require_at_least("--cp", r.cp, 1, "1 = no context parallelism");
+  require_at_least("--ep", r.ep, 1, "1 = no expert parallelism");
+  require_at_least("--micro-batch", r.micro_batch, 1);
+  require_at_least("--dp-shard", r.dp_shard, 0, "0 = shard over all of dp");
+  if (r.zero < 0 || r.zero > 3) {
+    throw Error(fmt::format("--zero {}: use 0 (DDP), 1 (distributed optimizer), 2 or 3 (FSDP)", r.zero));
+  }
+
+  Plan p;
+  p.tp = r.tp;
+  p.pp = r.pp;
+  p.vp = r.vp;
+  p.cp = r.cp;
+  p.ep = r.ep;
+  p.sp = r.sp;
+  p.zero = r.zero;
+  p.dp_shard = r.dp_shard;
+  p.micro_batch = r.micro_batch;
+  p.global_batch = r.global_batch;
+  p.tp_comm_overlap = r.tp_overlap;
+  const auto recompute = parse_recompute(r.recompute);
+  if (!recompute) throw Error(fmt::format("--recompute '{}': use none, selective or full", r.recompute));
+  p.recompute = *recompute;
+  p.precision = parse_train_precision(r.precision);
+
+  const int model_parallel = p.tp * p.pp * p.cp;
+  if (r.dp) {
+    p.dp = *r.dp;
+    if (r.gpus && *r.gpus != p.dp * model_parallel) {
+      throw Error(fmt::format("--gpus {} does not equal tp {} × pp {} × cp {} × dp {} = {}", *r.gpus, p.tp, p.pp,
+                              p.cp, p.dp, p.dp * model_parallel));
+    }
+  } else if (r.gpus) {
+    if (*r.gpus % model_parallel != 0) {
+      throw Error(fmt::format("--gpus {} is not a multiple of tp {} × pp {} × cp {} = {}", *r.gpus, p.tp, p.pp,
+                              p.cp, model_parallel));
+    }
+    p.dp = *r.gpus / model_parallel;
+  }
+  check_batch(p);
+
+  const ModelSpec& model = resolve_model(catalog, r.model, s.owned_model);
+  const int seq_len = resolve_seq_len(model, r.seq_len, r.allow_longer_context);
+  p.seq_len = r.seq_len ? seq_len : 0;  // 0 keeps "the model's context length" in the plan's JSON
+
+  ClusterQuery query;
+  query.gpu = r.gpu;
+  query.system = r.system;
+  query.fabric = r.fabric;
+  query.needs_system = p.gpus() > 1;
+  const ClusterChoice cluster = choose_cluster(catalog, query);
+  TrainOptions options;
+  if (r.overhead_gib >= 0) options.runtime_overhead_bytes = r.overhead_gib * kGiB;
+  s.ctx = make_train_context(catalog, model, *cluster.gpu, cluster.system, cluster.fabric, options);
+  if (!r.calibration.empty()) {
+    const CalibrationScale scale = calibration_scale(*cluster.gpu, load_calibration(r.calibration));
+    apply_calibration_scale(s.ctx.device, scale);
+    s.calibration_notes = calibration_notes(scale);
+  }
+  s.calibration_profile = r.calibration;
+  s.plan = p;
+  return s;
+}
+
+TrainAnswer answer_train(const Catalog& catalog, const TrainRequest& request) {
+  TrainAnswer a;
+  a.setup = make_train_setup(catalog, request);
+  a.estimate = evaluate(a.setup.ctx, a.setup.plan);
+  return a;
+}
+
+MemoryAnswer answer_memory(const Catalog& catalog, const TrainRequest& request) {
+  return MemoryAnswer{answer_train(catalog, request)};
+}
+
+RuleOfThumbAnswer answer_rule_of_thumb(const Catalog& catalog, const std::string& gpu) {
+  return RuleOfThumbAnswer{&catalog.gpu(gpu.empty() ? "h100-sxm" : gpu), StateBytes{}};
+}
+
+}  // namespace gpuplan

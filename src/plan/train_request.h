@@ -1,0 +1,89 @@
+// The training questions as library calls: `gpuplan train` and `gpuplan memory` (and the web
+// server and Python module beside them) fill a TrainRequest, call answer_train and hand the
+// TrainAnswer to report/train_report.h. Bad input throws Error naming the flag, the value and
+// the fix; a plan that cannot run is a value (Estimate's verdict), never an error.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "plan/evaluate.h"
+
+namespace gpuplan {
+
+// Field names follow the CLI flags (seq_len for --seq-len); defaults are the CLI's.
+struct TrainRequest {
+  std::string model;  // zoo id or alias, or a Hugging Face config.json (catalog/resolve_model.h)
+  std::string gpu;
+  std::string system;
+  std::string fabric;
+  std::optional<int> gpus;  // unset = tp × pp × cp × dp
+  int tp = 1;
+  int pp = 1;
+  int vp = 1;
+  std::optional<int> dp;  // unset = gpus / (tp × pp × cp), or 1
+  int cp = 1;
+  int ep = 1;
+  bool sp = false;
+  int zero = 0;
+  int dp_shard = 0;  // 0 = all of dp
+  int micro_batch = 1;
+  int global_batch = 0;         // 0 = dp × micro_batch
+  std::optional<int> seq_len;   // unset = the model's context length
+  bool allow_longer_context = false;  // --allow-longer-context: plan a seq_len past max_seq_len
+  std::string recompute = "none";
+  std::string precision = "bf16";
+  bool tp_overlap = true;   // false: --no-tp-overlap
+  double overhead_gib = -1; // < 0 = the GPU family's
+  std::string calibration;  // gpuplan-bench profile (calibration/calibration_scale.h)
+};
+
+// The model, GPU and cluster a request names and its plan, checked; no estimate yet. The plan
+// search starts from this too.
+struct TrainSetup {
+  std::shared_ptr<ModelSpec> owned_model;  // when read from a config.json
+  TrainContext ctx;
+  Plan plan;
+  std::string calibration_profile;             // the request's, echoed in the answer
+  std::vector<std::string> calibration_notes;  // what the profile changed, and what it could not
+};
+
+struct TrainAnswer {
+  TrainSetup setup;
+  Estimate estimate;
+  const TrainContext& ctx() const { return setup.ctx; }
+  const Plan& plan() const { return setup.plan; }
+};
+
+// `gpuplan memory`: the same answer, written as a memory breakdown.
+struct MemoryAnswer {
+  TrainAnswer train;
+};
+
+// `gpuplan memory --rule-of-thumb`: the seed documents' table beside the full accounting.
+struct RuleOfThumbAnswer {
+  const Gpu* gpu = nullptr;
+  StateBytes state;
+};
+
+// Resolves and checks the request (throws Error on bad input: unknown names, degrees below 1,
+// --gpus that do not match the degrees, a micro-batch that does not divide the global batch,
+// a --seq-len past the model's context length without allow_longer_context, ...).
+TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& request);
+
+TrainAnswer answer_train(const Catalog& catalog, const TrainRequest& request);
+MemoryAnswer answer_memory(const Catalog& catalog, const TrainRequest& request);
+// `gpu` empty = h100-sxm (the seed documents' GPU).
+RuleOfThumbAnswer answer_rule_of_thumb(const Catalog& catalog, const std::string& gpu);
+
+// Checks shared with the plan search (search_request.h): "--flag VALUE: at least 1" and the
+// context-length rule; throw Error.
+void require_at_least(const char* flag, long long value, long long minimum, const std::string& fix = "");
+int resolve_seq_len(const ModelSpec& model, std::optional<int> seq_len, bool allow_longer_context);
+// --precision for training: bf16, fp16, fp8, tf32 or fp32 (throws Error otherwise).
+Precision parse_train_precision(const std::string& precision);
+
+}  // namespace gpuplan

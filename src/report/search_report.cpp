@@ -1,0 +1,101 @@
+#include "report/search_report.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/table.h"
+#include "core/units.h"
+#include "report/calibration_report.h"
+#include "report/train_report.h"
+
+namespace gpuplan {
+namespace {
+
+nlohmann::ordered_json candidate_json(const TrainContext& ctx, const Candidate& c, const Ranker& r, double price) {
+  nlohmann::ordered_json j;
+  j["score"] = c.score;
+  if (price > 0) j["usd_per_step"] = step_cost_usd(c.estimate.step_time_s, r.gpus, price);
+  const nlohmann::ordered_json t = train_json(ctx, c.plan, c.estimate);
+  for (auto it = t.begin(); it != t.end(); ++it) j[it.key()] = it.value();
+  return j;
+}
+
+}  // namespace
+
+nlohmann::ordered_json to_json(const SearchAnswer& a) {
+  const TrainContext& ctx = a.setup.ctx;
+  const SearchResult& r = a.result;
+  const double price = a.options.usd_per_gpu_hour;
+  nlohmann::ordered_json j;
+  j["model"] = ctx.model->id;
+  j["gpu"] = ctx.gpu->id;
+  j["system"] = ctx.system ? ctx.system->id : "";
+  j["gpus"] = a.space.gpus;
+  j["objective"] = objective_name(a.options.objective);
+  if (price > 0) {
+    j["usd_per_gpu_hour"] = price;
+    j["price_source"] = a.price_source;
+  }
+  j["space"] = r.space;
+  j["evaluated"] = r.evaluated;
+  j["feasible"] = r.feasible;
+  j["pruned"] = r.pruned;
+  j["elapsed_s"] = r.elapsed_s;
+  j["threads"] = r.threads;
+  j["complete"] = r.complete;
+  j["best"] = r.top.empty() ? nlohmann::ordered_json() : candidate_json(ctx, r.top.front(), a.ranker, price);
+  j["top"] = nlohmann::ordered_json::array();
+  for (const Candidate& c : r.top) j["top"].push_back(candidate_json(ctx, c, a.ranker, price));
+  j["closest"] = nlohmann::ordered_json::array();
+  for (const Candidate& c : r.closest) {
+    nlohmann::ordered_json cj;
+    cj["plan"] = plan_json(c.plan, *ctx.model);
+    cj["reason"] = c.estimate.reason_text();
+    if (c.estimate.valid()) cj["memory_bytes"] = c.estimate.memory.total_bytes;
+    j["closest"].push_back(cj);
+  }
+  add_calibration_json(j, a.setup.calibration_profile, a.setup.calibration_notes);
+  return j;
+}
+
+std::string to_text(const SearchAnswer& a) {
+  const TrainContext& ctx = a.setup.ctx;
+  const SearchResult& r = a.result;
+  const double price = a.options.usd_per_gpu_hour;
+  std::string out = fmt::format(
+      "{} on {} × {}: {} plans in the space, {} evaluated ({} feasible), {} pruned, {:.3f} s on {} threads{}\n",
+      ctx.model->id, a.space.gpus, ctx.gpu->id, fmt_number(static_cast<double>(r.space)),
+      fmt_number(static_cast<double>(r.evaluated)), fmt_number(static_cast<double>(r.feasible)),
+      fmt_number(static_cast<double>(r.pruned)), r.elapsed_s, r.threads,
+      r.complete ? "" : " (stopped by --time-limit: not exhaustive)");
+  out += fmt::format("objective: {}", objective_name(a.options.objective));
+  if (price > 0) out += fmt::format(" · ${:.2f}/GPU-hour ({})", price, a.price_source);
+  out += "\n";
+  if (r.top.empty()) {
+    out += "\nno plan fits. The closest:\n";
+    for (const Candidate& c : r.closest) {
+      out += fmt::format("  {}\n    fails: {}\n", plan_summary(c.plan, *ctx.model), c.estimate.reason_text());
+    }
+    out += "try more GPUs, a shorter --seq-len, a smaller --global-batch, or a GPU with more memory\n";
+    return out + calibration_text(a.setup.calibration_notes);
+  }
+  TextTable t({"#", "plan", "step", "tokens/s", "MFU", "memory", "$/step"},
+              {TextTable::Align::right, TextTable::Align::left, TextTable::Align::right, TextTable::Align::right,
+               TextTable::Align::right, TextTable::Align::right, TextTable::Align::right});
+  int rank = 0;
+  for (const Candidate& c : r.top) {
+    const Estimate& e = c.estimate;
+    t.add_row({std::to_string(++rank), plan_summary(c.plan, *ctx.model), format_seconds(e.step_time_s),
+               fmt_number(e.tokens_per_s), fmt::format("{:.1f}%", 100 * e.mfu),
+               fmt::format("{:.1f} GiB", e.memory.total_bytes / kGiB),
+               price > 0 ? fmt::format("{:.2f}", step_cost_usd(e.step_time_s, a.space.gpus, price)) : "-"});
+  }
+  out += "\n";
+  out += t.render();
+  for (std::size_t i = 0; i < r.top.size(); ++i) {
+    out += fmt::format("\n#{} ", i + 1) + train_text(ctx, r.top[i].plan, r.top[i].estimate);
+  }
+  return out + calibration_text(a.setup.calibration_notes);
+}
+
+}  // namespace gpuplan

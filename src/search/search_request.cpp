@@ -1,0 +1,76 @@
+#include "search/search_request.h"
+
+#include <algorithm>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+
+namespace gpuplan {
+
+int max_search_threads() { return 4 * std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
+
+SearchAnswer answer_search(const Catalog& catalog, const SearchRequest& r) {
+  require_at_least("--gpus", r.gpus, 1);
+  require_at_least("--global-batch", r.global_batch, 1);
+  require_at_least("--top", r.top, 1);
+  if (r.threads) {
+    require_at_least("--threads", *r.threads, 1, "omit --threads to use every core");
+    if (*r.threads > max_search_threads()) {
+      throw Error(fmt::format("--threads {}: more than {} (4 × the {} hardware threads); omit --threads to use every "
+                              "core",
+                              *r.threads, max_search_threads(), max_search_threads() / 4));
+    }
+  }
+  if (r.time_limit_s < 0) {
+    throw Error(fmt::format("--time-limit {}: must be positive; omit it for an exhaustive search", r.time_limit_s));
+  }
+  if (r.usd_per_gpu_hour < 0) {
+    throw Error(fmt::format("--usd-per-gpu-hour {}: must be positive; omit it for the catalog's price",
+                            r.usd_per_gpu_hour));
+  }
+  const auto objective = parse_objective(r.objective);
+  if (!objective) throw Error(fmt::format("--objective '{}': use time, cost or mfu", r.objective));
+
+  TrainRequest train;
+  train.model = r.model;
+  train.gpu = r.gpu;
+  train.system = r.system;
+  train.fabric = r.fabric;
+  train.gpus = r.gpus;
+  train.seq_len = r.seq_len;
+  train.allow_longer_context = r.allow_longer_context;
+  train.precision = r.precision;
+  train.calibration = r.calibration;
+
+  SearchAnswer a;
+  a.setup = make_train_setup(catalog, train);
+  const TrainContext& ctx = a.setup.ctx;
+  a.space.gpus = r.gpus;
+  a.space.global_batch = r.global_batch;
+  a.space.seq_len = a.setup.plan.seq_len > 0 ? a.setup.plan.seq_len : static_cast<int>(ctx.model->max_seq_len);
+  a.space.precision = a.setup.plan.precision;
+
+  a.options.top_k = r.top;
+  a.options.threads = r.threads.value_or(0);
+  a.options.prune = !r.no_prune;
+  a.options.time_limit_s = r.time_limit_s;
+  a.options.objective = *objective;
+  if (r.usd_per_gpu_hour > 0) {
+    a.options.usd_per_gpu_hour = r.usd_per_gpu_hour;
+    a.price_source = "--usd-per-gpu-hour";
+  } else if (const auto price = cheapest_on_demand(catalog, *ctx.gpu)) {
+    a.options.usd_per_gpu_hour = price->usd_per_gpu_hour;
+    a.price_source = price->source;
+  } else if (a.options.objective == Objective::cost) {
+    throw Error(fmt::format("--objective cost: no current on-demand offer for {} in the catalog; pass "
+                            "--usd-per-gpu-hour",
+                            ctx.gpu->id));
+  }
+  a.result = search_plans(ctx, a.space, a.options);
+  a.ranker = make_ranker(ctx, a.space, a.options);
+  return a;
+}
+
+}  // namespace gpuplan

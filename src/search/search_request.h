@@ -1,0 +1,49 @@
+// `gpuplan search` as a library call: SearchRequest (the CLI's flags as plain fields) →
+// answer_search → SearchAnswer, written by report/search_report.h. Bad input throws Error
+// naming the flag, the value and the fix; a space where no plan fits is an answer (empty top,
+// the closest plans and why they fail).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "plan/train_request.h"
+#include "search/search.h"
+
+namespace gpuplan {
+
+struct SearchRequest {
+  std::string model;
+  std::string gpu;
+  std::string system;
+  std::string fabric;
+  int gpus = 0;          // required, at least 1
+  int global_batch = 0;  // required, at least 1
+  std::optional<int> seq_len;  // unset = the model's context length
+  bool allow_longer_context = false;
+  std::string precision = "bf16";
+  int top = 3;
+  std::string objective = "time";
+  std::optional<int> threads;  // unset = every core; at most max_search_threads()
+  double usd_per_gpu_hour = 0;  // 0 = the catalog's cheapest current on-demand offer
+  bool no_prune = false;
+  double time_limit_s = 0;  // --time-limit; 0 = exhaustive
+  std::string calibration;
+};
+
+struct SearchAnswer {
+  TrainSetup setup;  // model, GPU, cluster (and calibration) the plans run on
+  SearchSpace space;
+  SearchOptions options;
+  std::string price_source;  // where options.usd_per_gpu_hour came from ("" = no price)
+  Ranker ranker;
+  SearchResult result;
+};
+
+// The most worker threads a search accepts: 4 × the hardware threads (more only adds
+// scheduling overhead; the work is CPU-bound).
+int max_search_threads();
+
+SearchAnswer answer_search(const Catalog& catalog, const SearchRequest& request);
+
+}  // namespace gpuplan

@@ -1,0 +1,147 @@
+// The training questions as library calls (plan/train_request.h, search/search_request.h,
+// cost/rooflines_request.h) and their writers in report/: what the answer resolves, hand
+// checks of the numbers it carries, and the keys and lines the reports must show.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "catalog/catalog.h"
+#include "catalog/resolve_model.h"
+#include "core/error.h"
+#include "report/rooflines_report.h"
+#include "report/search_report.h"
+#include "report/train_report.h"
+#include "workload/params.h"
+
+namespace gpuplan {
+namespace {
+
+TrainRequest llama8b_on_8() {
+  TrainRequest r;
+  r.model = "llama3-8b";
+  r.gpu = "h100-sxm";
+  r.gpus = 8;
+  r.global_batch = 64;
+  r.seq_len = 4096;
+  return r;
+}
+
+TEST(TrainRequest, ResolvesTheClusterAndThePlan) {
+  const TrainAnswer a = answer_train(default_catalog(), llama8b_on_8());
+  EXPECT_EQ(a.plan().dp, 8);  // gpus / (tp × pp × cp)
+  EXPECT_EQ(a.plan().seq_len, 4096);
+  ASSERT_NE(a.ctx().system, nullptr);  // 8 GPUs need a system: the GPU's default
+  EXPECT_EQ(a.ctx().system->id, "dgx-h100");
+  // DDP keeps all 16 bytes per parameter on every GPU: 8.03e9 × 16 B ≈ 120 GiB > 80 GB, so the
+  // plan is valid (its numbers meaningful) but does not fit.
+  ASSERT_TRUE(a.estimate.valid()) << a.estimate.reason_text();
+  EXPECT_EQ(a.estimate.verdict.kind(), Infeasibility::Kind::out_of_memory);
+  EXPECT_EQ(a.estimate.micro_batches, 8);  // 64 / (dp 8 × micro-batch 1)
+  // Weights without sharding: every GPU holds all ~8.03e9 parameters at 2 bytes (bf16).
+  const double params = count_params(default_catalog().model("llama3-8b")).total;
+  EXPECT_NEAR(a.estimate.memory.weights_bytes, 2 * params, 0.01 * 2 * params);
+  // Mixed-precision Adam: 12 bytes of optimizer state per parameter, 6 × the weights.
+  EXPECT_NEAR(a.estimate.memory.optimizer_bytes, 6 * a.estimate.memory.weights_bytes, 1);
+  // Model FLOPs per step: 64 × 4096 tokens × train_flops_per_token (6N + attention).
+  EXPECT_DOUBLE_EQ(a.estimate.model_flops_per_step,
+                   64.0 * 4096 * train_flops_per_token(default_catalog().model("llama3-8b"), 4096));
+}
+
+TEST(TrainRequest, SeqLenDefaultsToTheContextLength) {
+  TrainRequest r = llama8b_on_8();
+  r.seq_len.reset();
+  const TrainAnswer a = answer_train(default_catalog(), r);
+  EXPECT_EQ(a.plan().seq_len, 0);  // "the model's", as the JSON has always said
+  EXPECT_DOUBLE_EQ(a.estimate.tokens_per_step, 64.0 * 8192);
+}
+
+TEST(TrainRequest, InfeasiblePlanIsAValueWithAReason) {
+  TrainRequest r = llama8b_on_8();
+  r.gpus = 6;
+  r.tp = 3;  // 32 heads
+  r.global_batch = 0;
+  const TrainAnswer a = answer_train(default_catalog(), r);
+  EXPECT_FALSE(a.estimate.valid());
+  EXPECT_EQ(a.estimate.verdict.kind(), Infeasibility::Kind::invalid_plan);
+  EXPECT_NE(std::string(a.estimate.reason_text()).find("TP 3"), std::string::npos);
+  const auto j = to_json(a);
+  EXPECT_FALSE(j["feasible"].get<bool>());
+  EXPECT_NE(to_text(a).find("infeasible: TP 3"), std::string::npos);
+}
+
+TEST(TrainRequest, OutOfMemoryIsValidButDoesNotFit) {
+  TrainRequest r = llama8b_on_8();
+  r.gpus = 1;
+  r.global_batch = 0;
+  const MemoryAnswer a = answer_memory(default_catalog(), r);
+  EXPECT_TRUE(a.train.estimate.valid());
+  EXPECT_FALSE(a.train.estimate.fits());
+  EXPECT_EQ(a.train.estimate.verdict.kind(), Infeasibility::Kind::out_of_memory);
+  EXPECT_EQ(a.train.estimate.bottleneck, Bottleneck::memory);
+  const auto j = to_json(a);
+  for (const char* key : {"valid", "fits", "pipeline_rank", "memory_per_gpu_bytes", "memory"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+  EXPECT_DOUBLE_EQ(j["memory"]["total_bytes"].get<double>(), a.train.estimate.memory.total_bytes);
+  EXPECT_NE(to_text(a).find("DOES NOT FIT"), std::string::npos);
+}
+
+TEST(TrainReport, JsonKeysAndTextBottleneck) {
+  const TrainAnswer a = answer_train(default_catalog(), llama8b_on_8());
+  const auto j = to_json(a);
+  for (const char* key : {"model", "gpu", "system", "plan", "feasible", "reason", "step_time_s", "mfu", "hfu",
+                          "memory_per_gpu_bytes", "fits", "memory", "breakdown", "bottleneck", "placement"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+  EXPECT_FALSE(j.contains("calibration"));  // only with a profile
+  EXPECT_EQ(j["bottleneck"].get<std::string>(), bottleneck_name(a.estimate.bottleneck));
+  EXPECT_NE(to_text(a).find(std::string("bottleneck: ") + bottleneck_name(a.estimate.bottleneck)),
+            std::string::npos);
+}
+
+TEST(TrainRequest, RuleOfThumbDefaultsToH100) {
+  const RuleOfThumbAnswer a = answer_rule_of_thumb(default_catalog(), "");
+  EXPECT_EQ(a.gpu->id, "h100-sxm");
+  EXPECT_DOUBLE_EQ(to_json(a)["rows"][0]["states_bytes"].get<double>(), 7e9 * 16);
+}
+
+TEST(SearchRequest, AnswerAndReport) {
+  SearchRequest r;
+  r.model = "llama3-8b";
+  r.gpu = "h100-sxm";
+  r.gpus = 8;
+  r.global_batch = 32;
+  r.seq_len = 4096;
+  r.top = 2;
+  r.threads = 1;
+  const SearchAnswer a = answer_search(default_catalog(), r);
+  EXPECT_EQ(a.space.seq_len, 4096);
+  EXPECT_EQ(a.result.threads, 1);
+  ASSERT_EQ(a.result.top.size(), 2u);
+  EXPECT_LE(a.result.top[0].estimate.step_time_s, a.result.top[1].estimate.step_time_s);
+  const auto j = to_json(a);
+  for (const char* key : {"model", "gpu", "objective", "space", "evaluated", "feasible", "pruned", "best", "top",
+                          "closest"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+  EXPECT_EQ(j["best"]["plan"], j["top"][0]["plan"]);
+  const std::string text = to_text(a);
+  EXPECT_NE(text.find("objective: time"), std::string::npos) << text;
+  EXPECT_NE(text.find("bottleneck: "), std::string::npos) << text;
+}
+
+TEST(RooflinesRequest, FabricNamesTheSystemAndGpuMayDiffer) {
+  RooflinesRequest r;
+  r.fabric = "dgx-superpod-h100";
+  RooflinesAnswer a = answer_rooflines(default_catalog(), r);
+  EXPECT_EQ(a.gpu->id, "h100-sxm");
+  ASSERT_FALSE(a.levels.empty());
+  // Seed 004: H100 at 989 TFLOP/s on 8 × 450 GB/s NVLink: max TP ≈ 8.5 for F = 16384.
+  EXPECT_NEAR(a.levels[0].tp_max, 8.5, 0.05);
+  EXPECT_NE(to_text(a).find("Scaling rooflines"), std::string::npos);
+  EXPECT_EQ(to_json(a)["levels"].size(), a.levels.size());
+  r.ep = 0;
+  EXPECT_THROW(answer_rooflines(default_catalog(), r), Error);
+}
+
+}  // namespace
+}  // namespace gpuplan
