@@ -37,8 +37,7 @@ void setup_collective(CliCommand& cmd, CliContext& ctx) {
   cmd.add_flag("--json", o->json, "Print one JSON object");
   cmd.callback([o, &ctx] {
     const CollectiveAnswer a = answer_collective(ctx.catalog(), o->request);
-    if (o->json) ctx.print_json(to_json(a));
-    else ctx.out << to_text(a);
+    ctx.print(a, o->json);
   });
 }
 

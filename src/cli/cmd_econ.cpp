@@ -13,18 +13,6 @@
 #include "report/econ_report.h"
 
 namespace gpuplan {
-namespace {
-
-template <class Answer>
-void print(CliContext& ctx, const Answer& answer, bool json) {
-  if (json)
-    ctx.print_json(to_json(answer));
-  else
-    ctx.out << to_text(answer);
-}
-
-}  // namespace
-
 void setup_cost(CliCommand& cmd, CliContext& ctx) {
   auto r = std::make_shared<CostRequest>();
   auto json = std::make_shared<bool>(false);
@@ -50,7 +38,7 @@ void setup_cost(CliCommand& cmd, CliContext& ctx) {
   cmd.add_option("--checkpoint-hours", r->checkpoint_hours,
                  "Checkpoint interval in hours (half is lost per interruption)");
   cmd.add_flag("--json", *json, "Print one JSON object");
-  cmd.callback([r, json, &ctx] { print(ctx, answer_cost(ctx.catalog(), *r), *json); });
+  cmd.callback([r, json, &ctx] { ctx.print(answer_cost(ctx.catalog(), *r), *json); });
 }
 
 void setup_tco(CliCommand& cmd, CliContext& ctx) {
@@ -69,7 +57,7 @@ void setup_tco(CliCommand& cmd, CliContext& ctx) {
   cmd.add_option("--provider", r->provider, "Only this provider's offers");
   cmd.add_flag("--all", r->all, "Include historical (superseded) prices");
   cmd.add_flag("--json", *json, "Print one JSON object");
-  cmd.callback([r, json, &ctx] { print(ctx, answer_tco(ctx.catalog(), *r), *json); });
+  cmd.callback([r, json, &ctx] { ctx.print(answer_tco(ctx.catalog(), *r), *json); });
 }
 
 void setup_energy(CliCommand& cmd, CliContext& ctx) {
@@ -85,7 +73,7 @@ void setup_energy(CliCommand& cmd, CliContext& ctx) {
   cmd.add_option("--kg-co2-per-kwh", r->kg_co2_per_kwh, "Grid carbon intensity");
   cmd.add_option("--usd-per-kwh", r->usd_per_kwh, "Electricity price");
   cmd.add_flag("--json", *json, "Print one JSON object");
-  cmd.callback([r, json, &ctx] { print(ctx, answer_energy(ctx.catalog(), *r), *json); });
+  cmd.callback([r, json, &ctx] { ctx.print(answer_energy(ctx.catalog(), *r), *json); });
 }
 
 }  // namespace gpuplan

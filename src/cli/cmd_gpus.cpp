@@ -20,8 +20,7 @@ void setup_gpus(CliCommand& cmd, CliContext& ctx) {
   cmd.add_flag("--json", o->json, "Print one JSON object");
   cmd.callback([o, &ctx] {
     const GpusAnswer answer = answer_gpus(ctx.catalog(), o->request);
-    if (o->json) ctx.print_json(to_json(answer));
-    else ctx.out << to_text(answer);
+    ctx.print(answer, o->json);
   });
 }
 
@@ -36,8 +35,7 @@ void setup_gpu(CliCommand& cmd, CliContext& ctx) {
   cmd.add_option("--calibration", o->request.calibration, "Profile from gpuplan-bench: show datasheet vs measured");
   cmd.callback([o, &ctx] {
     const GpuAnswer answer = answer_gpu(ctx.catalog(), o->request);
-    if (o->json) ctx.print_json(to_json(answer));
-    else ctx.out << to_text(answer);
+    ctx.print(answer, o->json);
   });
 }
 
@@ -51,8 +49,7 @@ void setup_compare(CliCommand& cmd, CliContext& ctx) {
   cmd.add_flag("--json", o->json, "Print one JSON object");
   cmd.callback([o, &ctx] {
     const CompareAnswer answer = answer_compare(ctx.catalog(), o->request);
-    if (o->json) ctx.print_json(to_json(answer));
-    else ctx.out << to_text(answer);
+    ctx.print(answer, o->json);
   });
 }
 

@@ -42,8 +42,7 @@ void setup_infer(CliCommand& cmd, CliContext& ctx) {
     if (batch->count() > 0) r.batch = o->batch;
     if (conc->count() > 0) r.concurrency = o->concurrency;
     const InferAnswer a = answer_infer(ctx.catalog(), r);
-    if (o->json) ctx.print_json(to_json(a));
-    else ctx.out << to_text(a);
+    ctx.print(a, o->json);
   });
 }
 
@@ -70,8 +69,7 @@ void setup_infer_search(CliCommand& cmd, CliContext& ctx) {
     if (tpot->count() > 0) r.tpot_ms = o->tpot_ms;
     r.weights_given = app->count("--weights") > 0;
     const InferSearchAnswer a = answer_infer_search(ctx.catalog(), r);
-    if (o->json) ctx.print_json(to_json(a));
-    else ctx.out << to_text(a);
+    ctx.print(a, o->json);
   });
 }
 

@@ -16,8 +16,7 @@ void setup_models(CliCommand& cmd, CliContext& ctx) {
   cmd.add_flag("--json", *json_out, "Print one JSON object");
   cmd.callback([json_out, &ctx] {
     const ModelsAnswer answer = answer_models(ctx.catalog());
-    if (*json_out) ctx.print_json(to_json(answer));
-    else ctx.out << to_text(answer);
+    ctx.print(answer, *json_out);
   });
 }
 
@@ -40,8 +39,7 @@ void setup_model(CliCommand& cmd, CliContext& ctx) {
     // takes the catalog and resolves the name itself.
     std::shared_ptr<ModelSpec> loaded;
     const ModelAnswer answer = answer_model(ctx.resolve_model(o->request.name, loaded), o->request);
-    if (o->json) ctx.print_json(to_json(answer));
-    else ctx.out << to_text(answer);
+    ctx.print(answer, o->json);
   });
 }
 

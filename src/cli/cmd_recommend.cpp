@@ -47,14 +47,6 @@ std::vector<std::string> split_commas(const std::string& s) {
   return out;
 }
 
-template <class Answer>
-void print(CliContext& ctx, const Answer& answer, bool json) {
-  if (json)
-    ctx.print_json(to_json(answer));
-  else
-    ctx.out << to_text(answer);
-}
-
 void run_serve(CliContext& ctx, RecommendFlags& f) {
   std::shared_ptr<ModelSpec> owned;
   const ModelSpec& model = ctx.resolve_model(f.train.model, owned);
@@ -62,7 +54,7 @@ void run_serve(CliContext& ctx, RecommendFlags& f) {
   f.serve.gpus_max = f.train.gpus_max;
   f.serve.providers = split_commas(f.providers);
   if (!f.weights.empty()) f.serve.weights = {parse_weight_precision(f.weights)};
-  print(ctx, answer_serve_recommend(ctx.catalog(), model, f.serve), f.json);
+  ctx.print(answer_serve_recommend(ctx.catalog(), model, f.serve), f.json);
 }
 
 void run_train(CliContext& ctx, RecommendFlags& f) {
@@ -74,7 +66,7 @@ void run_train(CliContext& ctx, RecommendFlags& f) {
     f.train.gpus_list.push_back(static_cast<int>(n));
   }
   f.train.providers = split_commas(f.providers);
-  print(ctx, answer_recommend(ctx.catalog(), f.train), f.json);
+  ctx.print(answer_recommend(ctx.catalog(), f.train), f.json);
 }
 
 }  // namespace

@@ -40,8 +40,7 @@ void setup_search(CliCommand& cmd, CliContext& ctx) {
   cmd.add_flag("--json", f->json, "Print one JSON object");
   cmd.callback([f, &ctx] {
     const SearchAnswer a = answer_search(ctx.catalog(), f->request);
-    if (f->json) ctx.print_json(to_json(a));
-    else ctx.out << to_text(a);
+    ctx.print(a, f->json);
   });
 }
 

@@ -48,8 +48,7 @@ void setup_sweep(CliCommand& cmd, CliContext& ctx) {
     }
     const std::optional<SweepAnswer> a = run_sweep(job, *transport);
     if (!a) return;  // not rank 0
-    if (f->json) ctx.print_json(to_json(*a));
-    else ctx.out << to_text(*a);
+    ctx.print(*a, f->json);
   });
 }
 

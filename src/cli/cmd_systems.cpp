@@ -29,8 +29,7 @@ void setup_system(CliCommand& cmd, CliContext& ctx) {
   cmd.add_flag("--json", o->json, "Print one JSON object");
   cmd.callback([o, &ctx] {
     const SystemAnswer answer = answer_system(ctx.catalog(), o->request);
-    if (o->json) ctx.print_json(to_json(answer));
-    else ctx.out << to_text(answer);
+    ctx.print(answer, o->json);
   });
 }
 
@@ -46,8 +45,7 @@ void setup_clouds(CliCommand& cmd, CliContext& ctx) {
   cmd.add_flag("--json", o->json, "Print one JSON object");
   cmd.callback([o, &ctx] {
     const CloudsAnswer answer = answer_clouds(ctx.catalog(), o->request);
-    if (o->json) ctx.print_json(to_json(answer));
-    else ctx.out << to_text(answer);
+    ctx.print(answer, o->json);
   });
 }
 

@@ -16,8 +16,7 @@ void setup_train(CliCommand& cmd, CliContext& ctx) {
   add_train_flags(cmd, *flags);
   cmd.callback([flags, &ctx] {
     const TrainAnswer a = answer_train(ctx.catalog(), flags->request);
-    if (flags->json) ctx.print_json(to_json(a));
-    else ctx.out << to_text(a);
+    ctx.print(a, flags->json);
   });
 }
 
@@ -31,14 +30,12 @@ void setup_memory(CliCommand& cmd, CliContext& ctx) {
   cmd.callback([flags, thumb, &ctx] {
     if (*thumb) {
       const RuleOfThumbAnswer a = answer_rule_of_thumb(ctx.catalog(), flags->request.gpu);
-      if (flags->json) ctx.print_json(to_json(a));
-      else ctx.out << to_text(a);
+      ctx.print(a, flags->json);
       if (flags->request.model.empty()) return;
     }
     if (flags->request.model.empty()) throw Error("--model is required (or --rule-of-thumb alone)");
     const MemoryAnswer a = answer_memory(ctx.catalog(), flags->request);
-    if (flags->json) ctx.print_json(to_json(a));
-    else ctx.out << to_text(a);
+    ctx.print(a, flags->json);
   });
 }
 

@@ -22,8 +22,7 @@ void add_validate_collectives(CliCommand& validate, CliContext& ctx) {
   cmd->add_flag("--json", o->json, "Print one JSON object");
   cmd->callback([o, &ctx] {
     const ValidateCollectivesAnswer answer = answer_validate_collectives(ctx.catalog(), o->request);
-    if (o->json) ctx.print_json(to_json(answer));
-    else ctx.out << to_text(answer);
+    ctx.print(answer, o->json);
   });
 }
 

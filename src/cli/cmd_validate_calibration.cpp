@@ -26,8 +26,7 @@ void add_validate_calibration(CliCommand& validate, CliContext& ctx) {
   cmd->add_flag("--json", o->json, "Print one JSON object");
   cmd->callback([o, &ctx] {
     const ValidateCalibrationAnswer answer = answer_validate_calibration(ctx.catalog(), o->request);
-    if (o->json) ctx.print_json(to_json(answer));
-    else ctx.out << to_text(answer);
+    ctx.print(answer, o->json);
   });
 }
 

@@ -20,8 +20,7 @@ void add_validate_inference(CliCommand& validate, CliContext& ctx) {
   cmd->add_flag("--json", o->json, "Print one JSON object");
   cmd->callback([o, &ctx] {
     const ValidateInferenceAnswer answer = answer_validate_inference(ctx.catalog(), o->request);
-    if (o->json) ctx.print_json(to_json(answer));
-    else ctx.out << to_text(answer);
+    ctx.print(answer, o->json);
   });
 }
 

@@ -24,8 +24,7 @@ void add_validate_training(CliCommand& validate, CliContext& ctx) {
   cmd->add_flag("--json", o->json, "Print one JSON object");
   cmd->callback([o, &ctx] {
     const ValidateTrainingAnswer answer = answer_validate_training(ctx.catalog(), o->request);
-    if (o->json) ctx.print_json(to_json(answer));
-    else ctx.out << to_text(answer);
+    ctx.print(answer, o->json);
   });
 }
 

@@ -28,6 +28,16 @@ class CliContext {
   // Prints one JSON object (pretty, with a trailing newline).
   void print_json(const nlohmann::ordered_json& value);
 
+  // Prints an answer the one way every command does: report/'s to_json under --json, its
+  // to_text otherwise (both found by argument-dependent lookup on the answer type).
+  template <class Answer>
+  void print(const Answer& answer, bool json) {
+    if (json)
+      print_json(to_json(answer));
+    else
+      out << to_text(answer);
+  }
+
   std::ostream& out;
   std::ostream& err;
   std::vector<std::string> catalog_paths;
