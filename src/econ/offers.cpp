@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "core/error.h"
 #include "core/strings.h"
@@ -42,10 +45,21 @@ void check_providers(const Catalog& catalog, const std::vector<std::string>& pro
 std::vector<const CloudOffer*> select_offers(const Catalog& catalog, const OfferFilter& filter) {
   GP_ASSERT(filter.gpu != nullptr, "an offer filter names its GPU");
   std::vector<const CloudOffer*> out;
+  // An offer may name its GPU by id or alias, so it is resolved like any name (find_gpu), but
+  // once per distinct name: resolving normalises every id and alias of the catalog, and doing
+  // it per offer made `recommend --serve` (one call per GPU) 25% slower (docs/performance.md).
+  std::vector<std::pair<std::string_view, bool>> resolved;
+  const auto is_filter_gpu = [&](const std::string& name) {
+    for (const auto& [seen, same] : resolved)
+      if (seen == name) return same;
+    const bool same = catalog.find_gpu(name) == filter.gpu;
+    resolved.emplace_back(name, same);
+    return same;
+  };
   for (const CloudOffer& o : catalog.offers) {
     if (o.historical && !filter.include_historical) continue;
     if (o.pricing == "index") continue;  // a published index, not something one can rent
-    if (catalog.find_gpu(o.gpu) != filter.gpu) continue;
+    if (!is_filter_gpu(o.gpu)) continue;
     if (!provider_selected(o, filter.providers)) continue;
     if (!filter.instance.empty() && !same_name(o.instance, filter.instance)) continue;
     out.push_back(&o);
