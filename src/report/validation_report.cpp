@@ -153,39 +153,89 @@ nlohmann::ordered_json to_json(const InferValidation& v) {
 }
 
 
+namespace {
+
+// The compared quantity in its unit, e.g. "1.42 s", "380 tok/s", "400 TFLOP/s", "41.0%".
+std::string quantity_text(MeasuredQuantity q, double value) {
+  switch (q) {
+    case MeasuredQuantity::step_time: return format_seconds(value);
+    case MeasuredQuantity::tokens_per_s_per_gpu: return fmt::format("{:.0f} tok/s", value);
+    case MeasuredQuantity::tflops_per_gpu: return fmt::format("{:.0f} TFLOP/s", value);
+    case MeasuredQuantity::mfu: return fmt::format("{:.1f}%", value);
+    case MeasuredQuantity::gpu_hours: return fmt::format("{:.3g} GPU-h", value);
+  }
+  return "-";
+}
+
+// "TFLOP/s/GPU (hw, recompute)": the quantity, and for FLOP rates how the source counted.
+std::string compared_on_text(const TrainValidationRow& r) {
+  std::string out = measured_quantity_name(r.compared_on);
+  switch (r.flops_counting) {
+    case FlopsCounting::model_causal: return out + " (model, causal)";
+    case FlopsCounting::model_full_attention: return out + " (model, full attn)";
+    case FlopsCounting::hardware_full_recompute: return out + " (hw, recompute)";
+    case FlopsCounting::unstated: return out + " (unstated: model, causal)";
+    case FlopsCounting::not_applicable: return out;
+  }
+  return out;
+}
+
+// The source whose median |error| is largest ("" when there is none).
+std::string worst_source_text(const ErrorGroups& groups) {
+  std::string name;
+  double worst = -1;
+  for (const auto& [group, s] : groups.summaries()) {
+    if (s.median_abs_pct > worst) {
+      worst = s.median_abs_pct;
+      name = group;
+    }
+  }
+  return name.empty() ? "" : fmt::format("; largest source median {:.1f}% ({})", worst, name);
+}
+
+}  // namespace
+
 std::string to_text(const TrainValidation& v) {
-  TextTable t({"id", "model", "GPUs", "plan", "chosen for unknowns", "measured", "predicted", "error"},
-              {TextTable::Align::left, TextTable::Align::left, TextTable::Align::left, TextTable::Align::left,
-               TextTable::Align::left, TextTable::Align::right, TextTable::Align::right, TextTable::Align::right});
+  using A = TextTable::Align;
+  TextTable t({"id", "model", "GPUs", "plan", "chosen for unknowns", "compared on", "measured", "predicted",
+               "error (time)"},
+              {A::left, A::left, A::left, A::left, A::left, A::left, A::right, A::right, A::right});
   std::string skipped;
+  std::string unscored;
   for (const auto& r : v.rows) {
     if (!r.evaluated) {
       skipped += fmt::format("  {} (line {}): {}\n", r.id, r.line, r.skipped);
       continue;
     }
+    if (!r.not_scored.empty()) unscored += fmt::format("  {} (line {}): {}\n", r.id, r.line, r.not_scored);
     std::string plan = fmt::format("tp{} pp{}", r.plan.tp, r.plan.pp);
     if (r.plan.vp > 1) plan += fmt::format(" vp{}", r.plan.vp);
     plan += fmt::format(" dp{}", r.plan.dp);
     if (r.plan.cp > 1) plan += fmt::format(" cp{}", r.plan.cp);
     if (r.plan.ep > 1) plan += fmt::format(" ep{}", r.plan.ep);
     plan += fmt::format(" mb{} {}", r.plan.micro_batch, precision_name(r.plan.precision));
-    std::string measured = r.measured_step_s > 0 ? format_seconds(r.measured_step_s) : "-";
-    if (r.measured_derived) measured += "*";
-    t.add_row({r.id, r.model, fmt::format("{}×{}", r.gpus, r.gpu), plan, r.chosen, measured,
-               format_seconds(r.predicted_step_s),
-               r.measured_step_s > 0 ? fmt::format("{:+.1f}%", 100 * r.error) : "-"});
+    const bool scored = r.measured_step_s > 0;
+    t.add_row({r.id, r.model, fmt::format("{}×{}", r.gpus, r.gpu), plan, r.chosen,
+               scored ? compared_on_text(r) : "-", scored ? quantity_text(r.compared_on, r.measured_value) : "-",
+               scored ? quantity_text(r.compared_on, r.predicted_value) : format_seconds(r.predicted_step_s),
+               scored ? fmt::format("{:+.1f}%", 100 * r.error) : "-"});
   }
   std::string out = fmt::format("Training step time, predicted vs measured ({})\n", v.file);
   out += t.render();
-  out += "* measured step time derived from tokens/s per GPU and the global batch\n";
+  out += "error (time) = predicted / measured step time − 1; for a rate (tokens/s, TFLOP/s, MFU) that is measured / "
+         "predicted rate − 1, the rate's step time being the step's work over it (positive: the model is slow). "
+         "TFLOP/s and MFU are predicted in the source's FLOP counting (model or hardware FLOPs, causal or full "
+         "attention); MFU against the dense peak of the row's precision.\n";
   if (!skipped.empty()) out += "not predicted:\n" + skipped;
+  if (!unscored.empty()) out += "predicted, not scored:\n" + unscored;
   out += error_groups_text("by source", v.by_source);
+  out += error_groups_text("by compared quantity", v.by_quantity);
   const ErrorSummary& s = v.overall;
   out += fmt::format(
       "all {} rows: median |error| {:.1f}%, mean |error| {:.1f}%, bias {:+.1f}%, within ±10% {:.0f}%, ±15% {:.0f}%, "
-      "±20% {:.0f}%\n",
+      "±20% {:.0f}%{}\n",
       s.count, s.median_abs_pct, s.mean_abs_pct, s.mean_signed_pct, 100 * s.within_10_share, 100 * v.within_15_share,
-      100 * v.within_20_share);
+      100 * v.within_20_share, worst_source_text(v.by_source));
   if (v.fit) {
     TextTable f({"efficiency entry", "rows", "GEMM bf16/fp16", "GEMM fp8", "attention fwd", "attention bwd", "HBM",
                  "TP overlap", "kernel us", "MoE layer us"});
@@ -205,8 +255,9 @@ std::string to_text(const TrainValidation& v) {
   if (v.loso) {
     out += error_groups_text("leave one source out (each source predicted with efficiency fitted on the others)",
                              v.loso_by_source);
-    out += fmt::format("leave-one-source-out, all {} rows: median |error| {:.1f}%, within ±15% {:.0f}%\n",
-                       v.loso_overall.count, v.loso_overall.median_abs_pct, 100 * v.loso_within_15_share);
+    out += fmt::format("leave-one-source-out, all {} rows: median |error| {:.1f}%, within ±15% {:.0f}%{}\n",
+                       v.loso_overall.count, v.loso_overall.median_abs_pct, 100 * v.loso_within_15_share,
+                       worst_source_text(v.loso_by_source));
   }
   return out;
 }
@@ -233,10 +284,16 @@ nlohmann::ordered_json to_json(const TrainValidation& v) {
     row["plan"] = plan_json(r.plan, ModelSpec{});
     row["chosen"] = r.chosen;
     row["assumptions"] = r.assumptions;
-    row["measured_step_time_s"] = r.measured_step_s > 0 ? nlohmann::ordered_json(r.measured_step_s) : nullptr;
+    const bool scored = r.measured_step_s > 0;
+    row["compared_on"] = scored ? nlohmann::ordered_json(measured_quantity_name(r.compared_on)) : nullptr;
+    if (r.flops_counting != FlopsCounting::not_applicable) row["flops_counting"] = flops_counting_name(r.flops_counting);
+    row["measured_value"] = scored ? nlohmann::ordered_json(r.measured_value) : nullptr;
+    row["predicted_value"] = scored ? nlohmann::ordered_json(r.predicted_value) : nullptr;
+    if (!r.not_scored.empty()) row["not_scored"] = r.not_scored;
+    row["measured_step_time_s"] = scored ? nlohmann::ordered_json(r.measured_step_s) : nullptr;
     row["measured_derived"] = r.measured_derived;
     row["predicted_step_time_s"] = r.predicted_step_s;
-    row["error"] = r.measured_step_s > 0 ? nlohmann::ordered_json(r.error) : nullptr;
+    row["error"] = scored ? nlohmann::ordered_json(r.error) : nullptr;
     row["fits"] = r.estimate.fits();
     row["mfu"] = r.estimate.mfu;
     row["memory_per_gpu_bytes"] = r.estimate.memory.total_bytes;
@@ -244,6 +301,7 @@ nlohmann::ordered_json to_json(const TrainValidation& v) {
     j["rows"].push_back(row);
   }
   j["by_source"] = error_groups_json(v.by_source);
+  j["by_compared_on"] = error_groups_json(v.by_quantity);
   nlohmann::ordered_json all = error_summary_json(v.overall);
   all["within_15_pct_share"] = v.within_15_share;
   all["within_20_pct_share"] = v.within_20_share;

@@ -3,4 +3,4 @@
 list(APPEND GPUPLAN_LIB_SOURCES validate/error_stats.cpp validate/collective_validation.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES validate/train_validation.cpp validate/infer_validation.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES validate/calibration_validation.cpp)
-list(APPEND GPUPLAN_LIB_SOURCES validate/validate_request.cpp)
+list(APPEND GPUPLAN_LIB_SOURCES validate/validate_request.cpp validate/measured_quantity.cpp)

@@ -16,6 +16,7 @@
 #include "catalog/system_choice.h"
 #include "core/table.h"
 #include "plan/plan_json.h"
+#include "validate/measured_quantity.h"
 
 namespace gpuplan {
 namespace {
@@ -117,6 +118,56 @@ double within(const std::vector<double>& errors, double bound) {
   return static_cast<double>(n) / static_cast<double>(errors.size());
 }
 
+// The first of the row's figures that can be compared, in the order of MeasuredQuantity, with
+// one step's work in that quantity's units; `value` 0 and `not_scored` set when none can.
+struct Measured {
+  MeasuredQuantity quantity = MeasuredQuantity::step_time;
+  FlopsCounting counting = FlopsCounting::not_applicable;
+  double value = 0;
+  StepWork work;
+  std::string not_scored;
+};
+
+Measured read_measured(const Columns& c, const CsvTable::Row& row, const ModelSpec& model, const Gpu& gpu,
+                       const Plan& p, int gpus) {
+  Measured m;
+  m.work.gpus = gpus;
+  m.work.tokens = static_cast<double>(p.global_batch) * p.seq_len;
+  m.work.peak_flops_per_s = gpu.dense(p.precision);
+  auto positive = [&](std::string_view column) {
+    const auto v = c.num(row, column);
+    return v && *v > 0 ? *v : 0.0;
+  };
+  const std::string counting_text = c.text(row, "flops_counting");
+  m.counting = parse_flops_counting(counting_text);
+  if (m.counting != FlopsCounting::not_applicable) {
+    m.work.flops = m.work.tokens * train_flops_per_token_as(model, p.seq_len, m.counting);
+  }
+  m.work.run_tokens = positive("measured_run_tokens");
+  const bool has_flops = m.counting != FlopsCounting::not_applicable;
+  if ((m.value = positive("measured_step_time_s")) > 0) {
+    m.quantity = MeasuredQuantity::step_time;
+  } else if ((m.value = positive("measured_tokens_per_s_per_gpu")) > 0) {
+    m.quantity = MeasuredQuantity::tokens_per_s_per_gpu;
+  } else if (has_flops && (m.value = positive("measured_tflops_per_gpu")) > 0) {
+    m.quantity = MeasuredQuantity::tflops_per_gpu;
+  } else if (has_flops && m.work.peak_flops_per_s > 0 && (m.value = positive("measured_mfu_pct")) > 0) {
+    m.quantity = MeasuredQuantity::mfu;
+  } else if (m.work.run_tokens > 0 && (m.value = positive("measured_gpu_hours")) > 0) {
+    m.quantity = MeasuredQuantity::gpu_hours;
+  } else {
+    m.value = 0;
+    m.not_scored = fmt::format("no comparable figure (step time, tokens/s, TFLOP/s or MFU with a FLOP counting, "
+                               "or GPU-hours with the tokens they trained); flops_counting '{}'",
+                               counting_text);
+  }
+  // Only the FLOP-based quantities depend on how the source counted.
+  if (m.quantity != MeasuredQuantity::tflops_per_gpu && m.quantity != MeasuredQuantity::mfu) {
+    m.counting = FlopsCounting::not_applicable;
+  }
+  return m;
+}
+
 TrainValidationRow predict_row(const Columns& c, const CsvTable::Row& row, const Catalog& catalog,
                                std::deque<ModelSpec>& models, std::vector<FitSample>& samples) {
   TrainValidationRow r;
@@ -201,12 +252,24 @@ TrainValidationRow predict_row(const Columns& c, const CsvTable::Row& row, const
   const auto precision = parse_precision(c.text(row, "precision"));
   p.precision = precision.value_or(Precision::bf16);
 
-  // Measured step time, or derived from tokens/s per GPU.
-  if (const auto step = c.num(row, "measured_step_time_s")) {
-    r.measured_step_s = *step;
-  } else if (const auto tps = c.num(row, "measured_tokens_per_s_per_gpu"); tps && *tps > 0) {
-    r.measured_step_s = static_cast<double>(p.global_batch) * p.seq_len / (*tps * r.gpus);
-    r.measured_derived = true;
+  // What the source measured, as a step time (validate/measured_quantity.h).
+  const Measured measured = read_measured(c, row, *model, *gpu, p, r.gpus);
+  r.compared_on = measured.quantity;
+  r.flops_counting = measured.counting;
+  r.measured_value = measured.value;
+  r.not_scored = measured.not_scored;
+  if (measured.value > 0) {
+    r.measured_step_s = step_time_at_quantity(measured.quantity, measured.work, measured.value);
+    r.measured_derived = measured.quantity != MeasuredQuantity::step_time;
+  }
+  // A FLOP count that includes full recomputation says the run recomputed (BigScience's
+  // factor 4, Narayanan et al. 2021's 96·B·s·l·h²): an `unknown` recompute is that, not the
+  // fastest setting, or the prediction would be for less work than the rate measured.
+  const bool recompute_from_counting =
+      r.measured_derived && measured.counting == FlopsCounting::hardware_full_recompute && u.recompute;
+  if (recompute_from_counting) {
+    p.recompute = Recompute::full;
+    u.recompute = false;
   }
 
   const TrainContext ctx = make_train_context(catalog, *model, *gpu, system, nullptr);
@@ -214,6 +277,7 @@ TrainValidationRow predict_row(const Columns& c, const CsvTable::Row& row, const
   r.plan = res.plan;
   r.estimate = res.estimate;
   if (u.any()) r.chosen = chosen_text(res.plan, u);
+  if (recompute_from_counting) r.chosen += std::string(r.chosen.empty() ? "" : ", ") + "full recompute (FLOP count)";
   if (!res.estimate.valid()) {
     r.skipped = fmt::format("infeasible: {}", res.estimate.reason_text());
     return r;
@@ -221,6 +285,7 @@ TrainValidationRow predict_row(const Columns& c, const CsvTable::Row& row, const
   r.evaluated = true;
   r.predicted_step_s = res.estimate.step_time_s;
   if (r.measured_step_s > 0) {
+    r.predicted_value = quantity_at_step_time(measured.quantity, measured.work, r.predicted_step_s);
     r.error = (r.predicted_step_s - r.measured_step_s) / r.measured_step_s;
     samples.push_back({ctx, res.plan, r.measured_step_s, r.source, ctx.efficiency->id});
   }
@@ -242,6 +307,7 @@ TrainValidation validate_training(const CsvTable& csv, const Catalog& catalog, c
     if (r.evaluated && r.measured_step_s > 0) {
       errors.push_back(r.error);
       v.by_source.add(r.source, r.error);
+      v.by_quantity.add(measured_quantity_name(r.compared_on), r.error);
     }
     v.rows.push_back(std::move(r));
   }

@@ -1,5 +1,7 @@
 // `gpuplan validate training FILE.csv`: predicts every row of a published-runs file (schema:
-// shared/data/README.md, training-runs.csv) and compares the step time with the measurement.
+// shared/data/README.md, training-runs.csv) and compares it with what the source measured: the
+// step time, or the step time its tokens/s, TFLOP/s, MFU or GPU-hours imply
+// (validate/measured_quantity.h).
 // Unknown fields and blank micro-batches are resolved as a well-tuned run would (the fastest
 // setting that fits, plan/resolve.h), and each row says what was chosen.
 #pragma once
@@ -10,6 +12,7 @@
 #include "core/csv.h"
 #include "plan/evaluate.h"
 #include "validate/error_stats.h"
+#include "validate/measured_quantity.h"
 
 namespace gpuplan {
 
@@ -26,10 +29,15 @@ struct TrainValidationRow {
   std::string assumptions;  // shape assumptions (MLP kind, vocabulary) for row-built models
   bool evaluated = false;   // a prediction exists
   std::string skipped;      // why not, when not
-  double measured_step_s = 0;        // 0 = no step-time measurement
-  bool measured_derived = false;     // derived from tokens/s per GPU
+  double measured_step_s = 0;        // 0 = nothing comparable was measured (see not_scored)
+  bool measured_derived = false;     // implied by a rate or GPU-hours, not a measured step time
+  MeasuredQuantity compared_on = MeasuredQuantity::step_time;
+  FlopsCounting flops_counting = FlopsCounting::not_applicable;  // for TFLOP/s and MFU rows
+  double measured_value = 0;   // in the compared quantity's unit (quantity_at_step_time)
+  double predicted_value = 0;  // the prediction in the same quantity and FLOP counting
+  std::string not_scored;      // why a predicted row has no error ("" when it has one)
   double predicted_step_s = 0;
-  double error = 0;  // (predicted − measured) / measured
+  double error = 0;  // predicted / measured step time − 1 (= measured / predicted rate − 1)
   Estimate estimate;
 };
 
@@ -37,6 +45,7 @@ struct TrainValidation {
   std::string file;
   std::vector<TrainValidationRow> rows;
   ErrorGroups by_source;
+  ErrorGroups by_quantity;  // by the quantity rows were compared on
   ErrorSummary overall;
   double within_15_share = 0;
   double within_20_share = 0;

@@ -1,0 +1,1 @@
+list(APPEND GPUPLAN_TEST_SOURCES validate/measured_quantity_test.cpp)
