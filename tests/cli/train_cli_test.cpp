@@ -151,7 +151,17 @@ TEST(TrainCli, ValidateTrainingScoresRatesInTheSourcesCounting) {
 TEST(TrainCli, ValidateTrainingOnTheSharedFile) {
   const std::string file = testing::source_dir() + "/../shared/data/training-runs.csv";
   if (!std::filesystem::exists(file)) GTEST_SKIP() << "no " << file;
-  const auto r = run({"validate", "training", file, "--leave-one-source-out", "--json"});
+  // Leave-one-source-out refits the efficiency factors once per source (~20 s in Release, minutes
+  // under AddressSanitizer, where the same code paths are already covered by the fit tests): the
+  // sanitizer build checks the in-sample figures only.
+#if defined(__SANITIZE_ADDRESS__)
+  const bool loso = false;
+#else
+  const bool loso = true;
+#endif
+  std::vector<std::string> args = {"validate", "training", file, "--json"};
+  if (loso) args.push_back("--leave-one-source-out");
+  const auto r = run(args);
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   // 2026-11-23: 104 rows; 100 scored (95 on a step time, LLaMA-65B on tokens/s, BLOOM, the two
@@ -161,6 +171,7 @@ TEST(TrainCli, ValidateTrainingOnTheSharedFile) {
   EXPECT_EQ(j["rows"].size(), 104u);
   EXPECT_EQ(j["overall"]["rows"].get<int>(), 100);
   EXPECT_LE(j["overall"]["median_abs_error_pct"].get<double>(), 7.3);
+  if (!loso) return;
   EXPECT_EQ(j["leave_one_source_out"]["overall"]["rows"].get<int>(), 100);
   EXPECT_LE(j["leave_one_source_out"]["overall"]["median_abs_error_pct"].get<double>(), 9.2);
 }
