@@ -37,6 +37,9 @@ void setup_search(CliCommand& cmd, CliContext& ctx) {
   cmd.add_flag("--no-prune", r.no_prune, "Evaluate every plan (brute force; same answer, slower)");
   cmd.add_option("--calibration", r.calibration,
                  "Profile from gpuplan-bench for this GPU: scales the fitted GEMM rates by measured / reference");
+  cmd.add_option("--memory-headroom-gib", r.memory_headroom_gib,
+                 "GiB kept free on every GPU: plans whose memory + this exceeds the usable memory are dropped")
+      ->capture_default_str();
   cmd.add_flag("--json", f->json, "Print one JSON object");
   cmd.callback([f, &ctx] {
     const SearchAnswer a = answer_search(ctx.catalog(), f->request);

@@ -30,6 +30,12 @@ void add_train_flags(CliCommand& cmd, TrainFlags& f) {
   cmd.add_flag("!--no-tp-overlap", r.tp_overlap,
                "TP communication fully exposed (default: overlapped as far as the GPU family's software does)");
   cmd.add_option("--overhead-gib", r.overhead_gib, "Runtime memory besides tensors, GiB (default: the GPU family's)");
+  cmd.add_option("--memory-headroom-gib", r.memory_headroom_gib,
+                 "GiB kept free on every GPU: a plan fits when its memory + this is at most the usable memory")
+      ->capture_default_str();
+  cmd.add_flag("--pp-embedding-head-slots", r.pp_embedding_head_slots,
+               "Count the embedding and the output head as one layer each when splitting layers over pipeline "
+               "stages (Megatron-Core --account-for-embedding/loss-in-pipeline-split; Llama 3 405B)");
   cmd.add_option("--calibration", r.calibration,
                  "Profile from gpuplan-bench for this GPU: scales the fitted GEMM rates by measured / reference");
   cmd.add_flag("--json", f.json, "Print one JSON object");

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 
 #include "core/error.h"
 #include "workload/params.h"
@@ -77,8 +78,13 @@ void check_structure(Eval& ev) {
     return ev.fail("TP %d and the %lld KV heads do not divide one another", p.tp, static_cast<long long>(m.kv_heads));
   }
   if (p.vp > 1 && p.pp == 1) return ev.fail("virtual pipeline stages (vp %d) need pp > 1", p.vp);
-  if (p.pp * p.vp > m.layers) {
-    return ev.fail("pp %d x vp %d exceeds the %lld layers", p.pp, p.vp, static_cast<long long>(m.layers));
+  // Counting the embedding and head as layers adds two slots to split.
+  const std::int64_t slots = m.layers + (p.pp_embedding_head_slots ? 2 : 0);
+  if (p.pp * p.vp > slots) {
+    return ev.fail("pp %d x vp %d exceeds the %lld layers", p.pp, p.vp, static_cast<long long>(slots));
+  }
+  if (p.pp_embedding_head_slots && p.pp == 1) {
+    return ev.fail("counting the embedding and head as pipeline layers needs pp > 1");
   }
   if (m.is_moe()) {
     if (m.moe.experts % p.ep != 0) return ev.fail("EP %d does not divide the %lld experts", p.ep, static_cast<long long>(m.moe.experts));
@@ -115,6 +121,55 @@ std::array<std::int32_t, kLayerKinds> kinds_in(const TrainContext& ctx, std::int
   }
   return n;
 }
+
+// One hop of a ring over `group`: between two GPUs of one scale-up domain, or across the
+// network when the group spans domains (the ring then has hops that leave the domain, and a
+// ring step ends when its slowest hop does).
+GroupPlacement ring_hop(const GroupPlacement& group) {
+  GroupPlacement hop = group;
+  hop.size = 2;
+  hop.gpus_per_domain = group.crosses_domains() ? 1 : 2;
+  hop.domains = group.crosses_domains() ? 2 : 1;
+  return hop;
+}
+
+}  // namespace
+
+RingAttentionCost ring_attention_cost(double steps, double fwd_step_s, double bwd_step_s, double attn_fwd_step_s,
+                                      double attn_bwd_step_s) {
+  RingAttentionCost c;
+  c.fwd_comm_s = steps * fwd_step_s;
+  c.bwd_comm_s = steps * bwd_step_s;
+  c.fwd_exposed_s = steps * std::max(0.0, fwd_step_s - attn_fwd_step_s);
+  c.bwd_exposed_s = steps * std::max(0.0, bwd_step_s - attn_bwd_step_s);
+  return c;
+}
+
+LayerRange pipeline_chunk_layers(std::int64_t layers, std::int64_t chunks, bool embedding_head_slots,
+                                 std::int64_t chunk) {
+  if (!embedding_head_slots) return {chunk * layers / chunks, (chunk + 1) * layers / chunks};
+  // Slot 0 is the embedding, slot L + 1 the head; decoder layer i is slot i + 1.
+  const std::int64_t slots = layers + 2;
+  const std::int64_t begin = std::clamp<std::int64_t>(chunk * slots / chunks - 1, 0, layers);
+  const std::int64_t end = std::clamp<std::int64_t>((chunk + 1) * slots / chunks - 1, begin, layers);
+  return {begin, end};
+}
+
+CommCost fsdp_micro_batch_cost(double units, double gather_s, double reduce_scatter_s, double fwd_unit_s,
+                               double bwd_unit_s) {
+  CommCost c;
+  c.total_s = units * (2 * gather_s + reduce_scatter_s);
+  // Forward: unit i's gather runs during unit i − 1's forward; the first has nothing ahead.
+  const double fwd = gather_s + (units - 1) * std::max(0.0, gather_s - fwd_unit_s);
+  // Backward: while a unit runs its backward, the next unit's gather and the previous unit's
+  // reduce-scatter share the communication stream; the first gather and the last
+  // reduce-scatter have no compute beside them.
+  const double bwd = gather_s + (units - 1) * std::max(0.0, gather_s + reduce_scatter_s - bwd_unit_s) + reduce_scatter_s;
+  c.exposed_s = std::min(c.total_s, fwd + bwd);
+  return c;
+}
+
+namespace {
 
 KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const Placement& pl) {
   const TrainContext& ctx = ev.ctx;
@@ -192,9 +247,16 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
     const double hidden = overlappable ? std::min(gemm_s, k.tp_comm_s * ctx.efficiency->tp_comm_overlap_fraction) : 0;
     k.tp_exposed_s = k.tp_comm_s - hidden;
   }
-  // Context parallelism (ring attention): the K and V of the whole sequence pass every rank
-  // forward; backward passes them again and returns their gradients. Overlapped with the
-  // attention kernels of the chunks already received (Liu et al. 2023, Ring Attention).
+  // Context parallelism: ring attention as Megatron-Core runs it (Transformer Engine's
+  // AttnFuncWithCPAndKVP2P; Liu et al. 2023, Ring Attention, arXiv:2310.01889). Each rank holds
+  // seq/cp tokens (two mirrored chunks of seq/(2·cp), so that causal work is balanced: ops.cpp
+  // gives every rank 1/cp of the attention). The forward takes cp − 1 ring steps, each sending
+  // the K/V block in hand (seq/cp tokens) to the next rank while the attention of that block
+  // runs; the backward passes K/V and their gradients (twice the bytes) per step. A step's
+  // transfer is hidden only behind that step's attention (1/cp of the kernel time); the
+  // excess is exposed (Liu et al. sec. 3: the block must be large enough that compute covers
+  // communication). Recompute (full, or selective, which reruns the attention core) repeats
+  // the forward ring.
   if (p.cp > 1) {
     double kv_width = 0;
     if (m.mla) {
@@ -202,13 +264,15 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
     } else {
       kv_width = std::max(1.0, d(m.kv_heads) / p.tp) * 2 * d(m.head_dim);
     }
-    const double bytes = shape.micro_batch * shape.seq_len * kv_width * a;
-    const double ag = ev.coll(CollectiveOp::all_gather, bytes, pl.cp);
-    const double rs = ev.coll(CollectiveOp::reduce_scatter, bytes, pl.cp);
-    const double fwd = ag * fwd_passes;
-    const double bwd = ag + rs;
-    k.cp_comm_s = fwd + bwd;
-    k.cp_exposed_s = std::max(0.0, fwd - k.attn_fwd_s * fwd_passes) + std::max(0.0, bwd - attn_bwd_s);
+    const double block_bytes = shape.micro_batch * shape.seq_len / p.cp * kv_width * a;
+    const GroupPlacement hop = ring_hop(pl.cp);
+    const double steps = p.cp - 1;
+    const double fwd_step = ev.coll(CollectiveOp::send_recv, block_bytes, hop);
+    const double bwd_step = ev.coll(CollectiveOp::send_recv, 2 * block_bytes, hop);
+    const double ring_passes = p.recompute == Recompute::none ? 1 : 2;
+    const RingAttentionCost ring = ring_attention_cost(steps, fwd_step, bwd_step, k.attn_fwd_s / p.cp, attn_bwd_s / p.cp);
+    k.cp_comm_s = ring.fwd_comm_s * ring_passes + ring.bwd_comm_s;
+    k.cp_exposed_s = ring.fwd_exposed_s * ring_passes + ring.bwd_exposed_s;
   }
   // Expert parallelism: AllToAll dispatch and combine of every routed token copy, forward
   // and backward (Lepikhin et al. 2020, GShard; DeepSeek-AI 2024, sec. 3.2).
@@ -239,6 +303,7 @@ struct RankLoad {
   double stored_bytes = 0;  // one micro-batch, all layers of the rank
   double working_bytes = 0;
   double max_layer_params = 0;
+  double layers = 0;  // decoder layers on the rank (FSDP units)
 };
 
 void add_ops_to_rank(const TrainContext& ctx, const LayerOps& ops, const OpShape& shape, RankLoad& r) {
@@ -272,6 +337,11 @@ TrainContext make_train_context(const Catalog& catalog, const ModelSpec& model, 
     ctx.domain_gpus = system->gpus;
   }
   ctx.usable_memory_bytes = options.usable_memory_bytes > 0 ? options.usable_memory_bytes : gpu.usable_memory_bytes;
+  if (!(options.memory_headroom_bytes >= 0)) {
+    throw Error("memory headroom " + std::to_string(options.memory_headroom_bytes) +
+                " bytes: must be 0 or more (0 = none)");
+  }
+  ctx.memory_headroom_bytes = options.memory_headroom_bytes;
   ctx.runtime_overhead_bytes = options.runtime_overhead_bytes >= 0
                                    ? options.runtime_overhead_bytes
                                    : ctx.efficiency->cuda_context_bytes + ctx.efficiency->nccl_buffer_bytes;
@@ -353,14 +423,16 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const StepShape&
   const int chunks = p.pp * p.vp;
   const double h = d(m.hidden);
   PipelineLoad out;
-  // Every pipeline rank: its chunks r, r + p, ... (layers spread evenly over the chunks).
+  // Every pipeline rank: its chunks r, r + p, ... (pipeline_chunk_layers).
   for (int rank = 0; rank < stages; ++rank) {
     RankLoad r;
     std::array<std::int32_t, kLayerKinds> n{};
     for (int v = 0; v < p.vp; ++v) {
       const std::int64_t chunk = rank + static_cast<std::int64_t>(v) * stages;
-      const auto c = kinds_in(ctx, chunk * m.layers / chunks, (chunk + 1) * m.layers / chunks);
+      const LayerRange range = pipeline_chunk_layers(m.layers, chunks, p.pp_embedding_head_slots, chunk);
+      const auto c = kinds_in(ctx, range.begin, range.end);
       for (int k = 0; k < kLayerKinds; ++k) n[static_cast<std::size_t>(k)] += c[static_cast<std::size_t>(k)];
+      r.layers += d(range.end - range.begin);
     }
     for (int kind = 0; kind < kLayerKinds; ++kind) {
       const KindCost& k = kinds[static_cast<std::size_t>(kind)];
@@ -407,7 +479,10 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const StepShape&
     MemoryInputs mi;
     mi.dense_params = r.params - r.expert_params;
     mi.expert_params = r.expert_params;
-    mi.zero_stage = p.zero;
+    // FSDP under a pipeline keeps the stage's weights gathered and its gradients unsharded for
+    // the whole step (data_parallel_comm): only the optimizer states stay sharded.
+    const bool fsdp_in_pipeline = p.zero == 3 && p.pp > 1;
+    mi.zero_stage = fsdp_in_pipeline ? 1 : p.zero;
     mi.dense_shard = static_cast<double>(std::min(p.shard_group(), p.dp)) * p.cp;
     mi.expert_shard = std::max(1.0, static_cast<double>(p.tp) * p.cp * p.dp / p.ep);
     mi.bytes = ctx.options.state;
@@ -449,24 +524,30 @@ CommCost data_parallel_comm(Eval& ev, const StepShape& s, const RankLoad& worst)
     // DDP: bucketed AllReduce overlapped with the last micro-batch's backward.
     dp.total_s = ev.coll(CollectiveOp::all_reduce, grad_bytes, pl.grad) + expert_ar;
     dp.exposed_s = std::max(0.0, dp.total_s - one_bwd);
-  } else if (p.zero <= 2) {
+  } else if (p.zero <= 2 || p.pp > 1) {
     // Distributed optimizer: ReduceScatter gradients after the last backward, AllGather the
     // updated weights before the next forward; both overlapped with that micro-batch.
+    // FSDP under a pipeline schedule does the same: PyTorch's pipelining keeps a stage's
+    // weights gathered and its gradients unsharded across the micro-batches of a step and
+    // reduce-scatters at the last backward (torch.distributed.pipelining: reshard and gradient
+    // sync only on the last micro-batch; torchtitan: no reshard after forward with PP; Llama 3,
+    // arXiv:2407.21783 sec. 3.3.1: no reshard after forward, to avoid the backward all-gather).
     const GroupPlacement& g = hsdp ? pl.shard : pl.grad;
     const double rs = ev.coll(CollectiveOp::reduce_scatter, grad_bytes, g) + replica_ar + expert_ar;
     const double ag = ev.coll(CollectiveOp::all_gather, weight_bytes, g);
     dp.total_s = rs + ag;
     dp.exposed_s = std::max(0.0, rs - one_bwd) + std::max(0.0, ag - one_fwd);
   } else {
-    // FSDP / ZeRO-3: every micro-batch gathers the weights for forward and again for
-    // backward and reduce-scatters the gradients, prefetched one layer ahead.
-    const double ag = ev.coll(CollectiveOp::all_gather, weight_bytes, pl.shard);
-    const double rs = ev.coll(CollectiveOp::reduce_scatter, grad_bytes, pl.shard);
-    const double layers = std::max(1.0, d(ctx.model->layers) / p.pp);
-    const double per_mb = 2 * ag + rs;
-    const double exposed_mb = std::max(0.0, ag - one_fwd) + std::max(0.0, ag + rs - one_bwd) + ag / layers;
-    dp.total_s = per_mb * micro_batches + replica_ar + expert_ar;
-    dp.exposed_s = exposed_mb * micro_batches + replica_ar + std::max(0.0, expert_ar - one_bwd);
+    // FSDP / ZeRO-3 without a pipeline: every micro-batch gathers each unit's weights (one
+    // transformer layer, the wrapping FSDP, torchtitan and llm-foundry use) for its forward and
+    // again for its backward, and reduce-scatters its gradients, each unit one collective
+    // prefetched behind the neighbouring unit's compute (fsdp_micro_batch_cost).
+    const double units = std::max(1.0, worst.layers);
+    const double ag = ev.coll(CollectiveOp::all_gather, weight_bytes / units, pl.shard);
+    const double rs = ev.coll(CollectiveOp::reduce_scatter, grad_bytes / units, pl.shard);
+    const CommCost mb = fsdp_micro_batch_cost(units, ag, rs, one_fwd / units, one_bwd / units);
+    dp.total_s = mb.total_s * micro_batches + replica_ar + expert_ar;
+    dp.exposed_s = mb.exposed_s * micro_batches + replica_ar + std::max(0.0, expert_ar - one_bwd);
   }
   return dp;
 }
@@ -550,12 +631,18 @@ void assemble(const TrainContext& ctx, const Plan& p, const StepShape& s, const 
                                                             {b.dp.exposed_s, Bottleneck::dp_comm},
                                                             {b.optimizer_s, Bottleneck::optimizer}}};
   est.bottleneck = std::max_element(parts.begin(), parts.end())->second;
-  if (load.worst_memory.total_bytes > ctx.usable_memory_bytes) {
+  if (load.worst_memory.total_bytes + ctx.memory_headroom_bytes > ctx.usable_memory_bytes) {
     est.bottleneck = Bottleneck::memory;
     std::array<char, Infeasibility::kCapacity> text{};
-    std::snprintf(text.data(), text.size(), "needs %.1f GiB per GPU (pipeline rank %d), %.1f GiB usable",
-                  load.worst_memory.total_bytes / (1024.0 * 1024 * 1024), load.worst_memory_rank,
-                  ctx.usable_memory_bytes / (1024.0 * 1024 * 1024));
+    constexpr double gib = 1024.0 * 1024 * 1024;
+    if (ctx.memory_headroom_bytes > 0) {
+      std::snprintf(text.data(), text.size(), "needs %.1f GiB per GPU (pipeline rank %d) + %.1f GiB headroom, %.1f GiB usable",
+                    load.worst_memory.total_bytes / gib, load.worst_memory_rank, ctx.memory_headroom_bytes / gib,
+                    ctx.usable_memory_bytes / gib);
+    } else {
+      std::snprintf(text.data(), text.size(), "needs %.1f GiB per GPU (pipeline rank %d), %.1f GiB usable",
+                    load.worst_memory.total_bytes / gib, load.worst_memory_rank, ctx.usable_memory_bytes / gib);
+    }
     est.verdict.set(Infeasibility::Kind::out_of_memory, text.data());
   }
 }

@@ -26,6 +26,8 @@ struct TrainOptions {
   double runtime_overhead_bytes = -1;  // CUDA context + NCCL; < 0 = the efficiency entry's
   double fragmentation_fraction = -1;  // < 0 = the efficiency entry's
   double usable_memory_bytes = 0;      // 0 = the GPU's usable memory
+  // Kept free on every GPU: a plan fits when its memory + this is at most the usable memory.
+  double memory_headroom_bytes = 0;
 };
 
 // Everything about one model on one GPU in one cluster that does not depend on the plan.
@@ -40,6 +42,7 @@ struct TrainContext {
   TrainOptions options;
   int domain_gpus = 1;
   double usable_memory_bytes = 0;
+  double memory_headroom_bytes = 0;  // the options', checked by make_train_context
   double runtime_overhead_bytes = 0;
   double fragmentation_fraction = 0;
   double matmul_active_params = 0;  // params.h: weights one token multiplies (for 6N)
@@ -98,5 +101,31 @@ struct Estimate {
 };
 
 Estimate evaluate(const TrainContext& ctx, const Plan& plan);
+
+// The mechanisms of evaluate() that have a closed form, exposed for hand-checked tests.
+
+// Decoder layers [begin, end) of pipeline chunk `chunk` of `chunks` (= pp × vp, in Megatron's
+// order: chunk = v·pp + rank). Even split of the layers, or with `embedding_head_slots` of
+// layers + 2 slots (Plan::pp_embedding_head_slots).
+struct LayerRange {
+  std::int64_t begin = 0;
+  std::int64_t end = 0;
+};
+LayerRange pipeline_chunk_layers(std::int64_t layers, std::int64_t chunks, bool embedding_head_slots,
+                                 std::int64_t chunk);
+
+// Ring attention over cp ranks (cp − 1 = `steps`): each step's K/V transfer (forward) or K/V
+// + dK/dV transfer (backward) hidden behind that step's attention kernels only.
+struct RingAttentionCost {
+  double fwd_comm_s = 0, fwd_exposed_s = 0;
+  double bwd_comm_s = 0, bwd_exposed_s = 0;
+};
+RingAttentionCost ring_attention_cost(double steps, double fwd_step_s, double bwd_step_s, double attn_fwd_step_s,
+                                      double attn_bwd_step_s);
+
+// FSDP / ZeRO-3 for one micro-batch of `units` FSDP units (layers), each unit's all-gather
+// (forward and backward) and reduce-scatter one collective, prefetched one unit ahead.
+CommCost fsdp_micro_batch_cost(double units, double gather_s, double reduce_scatter_s, double fwd_unit_s,
+                               double bwd_unit_s);
 
 }  // namespace gpuplan

@@ -25,6 +25,13 @@ struct Plan {
   // TP collectives overlapped with GEMMs as far as the GPU family's software does (the
   // efficiency entry's tp_comm_fraction); false = fully exposed.
   bool tp_comm_overlap = true;
+  // Pipeline split counting the embedding and the output head (with the loss) as one layer
+  // each: the L + 2 slots are split evenly over the pp × vp chunks, so the first and last
+  // chunks carry fewer decoder layers (Megatron-Core --account-for-embedding-in-pipeline-split
+  // and --account-for-loss-in-pipeline-split; Llama 3 405B, arXiv:2407.21783 sec. 3.3.2: 126
+  // layers on 16 stages, one layer fewer on the first and the last). false = the L decoder
+  // layers split evenly, the embedding and head added on top.
+  bool pp_embedding_head_slots = false;
 
   int gpus() const { return tp * pp * dp * cp; }
   int shard_group() const { return dp_shard > 0 ? dp_shard : dp; }

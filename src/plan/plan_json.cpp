@@ -29,6 +29,8 @@ nlohmann::ordered_json plan_json(const Plan& p) {
   j["recompute"] = recompute_name(p.recompute);
   j["precision"] = precision_name(p.precision);
   j["tp_comm_overlap"] = p.tp_comm_overlap;
+  // Only when set, so that plans without it read as before.
+  if (p.pp_embedding_head_slots) j["pp_embedding_head_slots"] = true;
   return j;
 }
 
@@ -58,6 +60,7 @@ Plan plan_from_json(const nlohmann::json& j) {
   p.recompute = *recompute;
   p.precision = *precision;
   p.tp_comm_overlap = j.at("tp_comm_overlap").get<bool>();
+  p.pp_embedding_head_slots = j.value("pp_embedding_head_slots", false);
   return p;
 }
 

@@ -1,5 +1,7 @@
 #include "plan/train_request.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "calibration/calibration_scale.h"
@@ -69,6 +71,13 @@ int resolve_seq_len(const ModelSpec& model, std::optional<int> seq_len, bool all
   return *seq_len;
 }
 
+double parse_memory_headroom(double gib) {
+  if (!std::isfinite(gib) || gib < 0) {
+    throw Error(fmt::format("--memory-headroom-gib {}: must be a number of GiB, 0 or more (0 = no headroom)", gib));
+  }
+  return gib * kGiB;
+}
+
 Precision parse_train_precision(const std::string& text) {
   const auto precision = parse_precision(text);
   if (!precision || (*precision != Precision::bf16 && *precision != Precision::fp16 && *precision != Precision::fp8 &&
@@ -106,6 +115,13 @@ TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
   p.micro_batch = r.micro_batch;
   p.global_batch = r.global_batch;
   p.tp_comm_overlap = r.tp_overlap;
+  p.pp_embedding_head_slots = r.pp_embedding_head_slots;
+  if (p.pp_embedding_head_slots && p.pp < 2) {
+    throw Error(fmt::format("--pp-embedding-head-slots with --pp {}: it splits layers over pipeline stages; use "
+                            "--pp 2 or more, or drop the flag",
+                            p.pp));
+  }
+  const double headroom_bytes = parse_memory_headroom(r.memory_headroom_gib);
   const auto recompute = parse_recompute(r.recompute);
   if (!recompute) throw Error(fmt::format("--recompute '{}': use none, selective or full", r.recompute));
   p.recompute = *recompute;
@@ -139,6 +155,7 @@ TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
   const ClusterChoice cluster = choose_cluster(catalog, query);
   TrainOptions options;
   if (r.overhead_gib >= 0) options.runtime_overhead_bytes = r.overhead_gib * kGiB;
+  options.memory_headroom_bytes = headroom_bytes;
   s.ctx = make_train_context(catalog, model, *cluster.gpu, cluster.system, cluster.fabric, options);
   if (!r.calibration.empty()) {
     const CalibrationScale scale = calibration_scale(*cluster.gpu, load_calibration(r.calibration));

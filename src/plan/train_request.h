@@ -38,6 +38,8 @@ struct TrainRequest {
   std::string precision = "bf16";
   bool tp_overlap = true;   // false: --no-tp-overlap
   double overhead_gib = -1; // < 0 = the GPU family's
+  double memory_headroom_gib = 0;  // --memory-headroom-gib: kept free per GPU; 0 = none
+  bool pp_embedding_head_slots = false;  // --pp-embedding-head-slots (Plan::pp_embedding_head_slots)
   std::string calibration;  // gpuplan-bench profile (calibration/calibration_scale.h)
 };
 
@@ -83,6 +85,8 @@ RuleOfThumbAnswer answer_rule_of_thumb(const Catalog& catalog, const std::string
 // context-length rule; throw Error.
 void require_at_least(const char* flag, long long value, long long minimum, const std::string& fix = "");
 int resolve_seq_len(const ModelSpec& model, std::optional<int> seq_len, bool allow_longer_context);
+// --memory-headroom-gib: a finite number ≥ 0 (throws Error naming the flag otherwise); bytes.
+double parse_memory_headroom(double gib);
 // --precision for training: bf16, fp16, fp8, tf32 or fp32 (throws Error otherwise).
 Precision parse_train_precision(const std::string& precision);
 

@@ -44,6 +44,7 @@ nlohmann::ordered_json to_json(const SearchAnswer& a) {
   j["threads"] = r.threads;
   j["complete"] = r.complete;
   j["best"] = r.top.empty() ? nlohmann::ordered_json() : candidate_json(ctx, r.top.front(), a.ranker, price);
+  j["best_unvalidated"] = a.best_unvalidated;
   j["top"] = nlohmann::ordered_json::array();
   for (const Candidate& c : r.top) j["top"].push_back(candidate_json(ctx, c, a.ranker, price));
   j["closest"] = nlohmann::ordered_json::array();
@@ -92,6 +93,10 @@ std::string to_text(const SearchAnswer& a) {
   }
   out += "\n";
   out += t.render();
+  if (!a.best_unvalidated.empty()) {
+    out += "\nnote: the best plan uses what the training validation does not cover (docs/validation.md):\n";
+    for (const std::string& line : a.best_unvalidated) out += "  - " + line + "\n";
+  }
   for (std::size_t i = 0; i < r.top.size(); ++i) {
     out += fmt::format("\n#{} ", i + 1) + train_text(ctx, r.top[i].plan, r.top[i].estimate);
   }

@@ -27,6 +27,7 @@ std::string plan_summary(const Plan& p, const ModelSpec& m) {
   if (p.sp && p.tp > 1) s += " (sp)";
   s += fmt::format(" · pp {}", p.pp);
   if (p.vp > 1) s += fmt::format(" (vp {})", p.vp);
+  if (p.pp_embedding_head_slots) s += " (embedding/head as layers)";
   s += fmt::format(" · dp {}", p.dp);
   if (p.cp > 1) s += fmt::format(" · cp {}", p.cp);
   if (p.ep > 1) s += fmt::format(" · ep {}", p.ep);

@@ -48,6 +48,20 @@ void push_bounded(std::vector<Candidate>& heap, Candidate c, std::size_t limit, 
   }
 }
 
+// The heap already holds a plan with the same prediction: keep the better-ranked of the two
+// (the heap stays a set of distinct predictions, so its K-th score still bounds the answer).
+bool replaced_equivalent(std::vector<Candidate>& heap, const Candidate& c) {
+  for (Candidate& held : heap) {
+    if (!equivalent_prediction(held, c)) continue;
+    if (candidate_less(c, held)) {
+      held = c;
+      std::make_heap(heap.begin(), heap.end(), candidate_less);
+    }
+    return true;
+  }
+  return false;
+}
+
 void atomic_min(std::atomic<double>& target, double value) {
   double cur = target.load(std::memory_order_relaxed);
   while (value < cur && !target.compare_exchange_weak(cur, value, std::memory_order_relaxed)) {
@@ -85,7 +99,8 @@ struct Worker {
     if (e.feasible()) {
       ++feasible;
       const double score = sh.ranker.score(e);
-      if (top.size() < static_cast<std::size_t>(sh.opt.top_k) || score <= top.front().score) {
+      if ((top.size() < static_cast<std::size_t>(sh.opt.top_k) || score <= top.front().score) &&
+          !replaced_equivalent(top, Candidate{p, e, score})) {
         push_bounded(top, Candidate{p, e, score}, static_cast<std::size_t>(sh.opt.top_k), candidate_less);
         if (top.size() == static_cast<std::size_t>(sh.opt.top_k)) atomic_min(sh.kth, top.front().score);
       }
@@ -118,7 +133,7 @@ struct Worker {
     std::vector<char> too_big(shards.size(), 0);
     std::vector<char> checked(shards.size(), 0);
     std::size_t n_too_big = 0;
-    const double capacity = sh.ctx.usable_memory_bytes;
+    const double capacity = sh.ctx.usable_memory_bytes - sh.ctx.memory_headroom_bytes;
     Estimate e;
     long long groups_left = static_cast<long long>(sps.size() * mbs.size());
     auto check_memory = [&](std::size_t z, const Estimate& est) {
@@ -181,6 +196,11 @@ struct Worker {
 
 }  // namespace
 
+bool equivalent_prediction(const Candidate& a, const Candidate& b) {
+  return a.estimate.step_time_s == b.estimate.step_time_s &&
+         a.estimate.memory.total_bytes == b.estimate.memory.total_bytes;
+}
+
 bool candidate_less(const Candidate& a, const Candidate& b) {
   if (a.score != b.score) return a.score < b.score;
   return plan_key(a.plan) < plan_key(b.plan);
@@ -232,6 +252,14 @@ SearchResult search_plans(const TrainContext& ctx, const SearchSpace& space, con
     invalid.insert(invalid.end(), w.invalid.begin(), w.invalid.end());
   }
   std::sort(all.begin(), all.end(), candidate_less);
+  // Workers may each hold one of two equivalent plans: keep the better-ranked.
+  std::vector<Candidate> distinct;
+  for (Candidate& c : all) {
+    const bool seen = std::any_of(distinct.begin(), distinct.end(),
+                                  [&](const Candidate& kept) { return equivalent_prediction(kept, c); });
+    if (!seen) distinct.push_back(std::move(c));
+  }
+  all = std::move(distinct);
   if (all.size() > static_cast<std::size_t>(opt.top_k)) all.resize(static_cast<std::size_t>(opt.top_k));
   result.top = std::move(all);
   if (result.feasible == 0) {

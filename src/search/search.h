@@ -47,6 +47,10 @@ Ranker make_ranker(const TrainContext& ctx, const SearchSpace& space, const Sear
 // Never throws for an infeasible space: an empty `top` and a filled `closest` instead.
 SearchResult search_plans(const TrainContext& ctx, const SearchSpace& space, const SearchOptions& options);
 
+// Two plans the model cannot tell apart: the same step time and the same memory per GPU to
+// the last bit (e.g. a degree that changes nothing). The search keeps only the better-ranked.
+bool equivalent_prediction(const Candidate& a, const Candidate& b);
+
 // Orders candidates: by score, then by the plan's fields (deterministic across thread counts).
 bool candidate_less(const Candidate& a, const Candidate& b);
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "search/coverage.h"
 
 namespace gpuplan {
 
@@ -43,6 +44,7 @@ SearchAnswer answer_search(const Catalog& catalog, const SearchRequest& r) {
   train.allow_longer_context = r.allow_longer_context;
   train.precision = r.precision;
   train.calibration = r.calibration;
+  train.memory_headroom_gib = r.memory_headroom_gib;
 
   SearchAnswer a;
   a.setup = make_train_setup(catalog, train);
@@ -70,6 +72,11 @@ SearchAnswer answer_search(const Catalog& catalog, const SearchRequest& r) {
   }
   a.result = search_plans(ctx, a.space, a.options);
   a.ranker = make_ranker(ctx, a.space, a.options);
+  if (!a.result.top.empty()) {
+    Plan best = a.result.top.front().plan;
+    if (best.seq_len == 0) best.seq_len = a.space.seq_len;
+    a.best_unvalidated = unvalidated_mechanisms(best, ctx.domain_gpus);
+  }
   return a;
 }
 

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "plan/train_request.h"
 #include "search/search.h"
@@ -29,6 +30,7 @@ struct SearchRequest {
   bool no_prune = false;
   double time_limit_s = 0;  // --time-limit; 0 = exhaustive
   std::string calibration;
+  double memory_headroom_gib = 0;  // --memory-headroom-gib: kept free per GPU; 0 = none
 };
 
 struct SearchAnswer {
@@ -38,6 +40,8 @@ struct SearchAnswer {
   std::string price_source;  // where options.usd_per_gpu_hour came from ("" = no price)
   Ranker ranker;
   SearchResult result;
+  // What the best plan uses that the training validation does not cover (search/coverage.h).
+  std::vector<std::string> best_unvalidated;
 };
 
 // The most worker threads a search accepts: 4 × the hardware threads (more only adds
