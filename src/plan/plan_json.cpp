@@ -29,6 +29,8 @@ nlohmann::ordered_json plan_json(const Plan& p) {
   j["recompute"] = recompute_name(p.recompute);
   j["precision"] = precision_name(p.precision);
   j["tp_comm_overlap"] = p.tp_comm_overlap;
+  j["moe_overlap"] = moe_overlap_name(p.moe_overlap);
+  j["moe_imbalance"] = p.moe_imbalance;
   return j;
 }
 
@@ -58,6 +60,13 @@ Plan plan_from_json(const nlohmann::json& j) {
   p.recompute = *recompute;
   p.precision = *precision;
   p.tp_comm_overlap = j.at("tp_comm_overlap").get<bool>();
+  // Absent in results written before MoE overlap was a plan field: the defaults.
+  if (j.contains("moe_overlap")) {
+    const auto overlap = parse_moe_overlap(j.at("moe_overlap").get<std::string>());
+    if (!overlap) throw Error(fmt::format("sweep result: bad plan {}", j.dump()));
+    p.moe_overlap = *overlap;
+  }
+  if (j.contains("moe_imbalance")) p.moe_imbalance = j.at("moe_imbalance").get<double>();
   return p;
 }
 

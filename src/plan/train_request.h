@@ -37,6 +37,8 @@ struct TrainRequest {
   std::string recompute = "none";
   std::string precision = "bf16";
   bool tp_overlap = true;   // false: --no-tp-overlap
+  std::string moe_overlap = "none";  // none, 1f1b, dualpipe (plan.h MoeOverlap)
+  double moe_imbalance = 1.0;        // max / mean tokens per expert-parallel rank
   double overhead_gib = -1; // < 0 = the GPU family's
   std::string calibration;  // gpuplan-bench profile (calibration/calibration_scale.h)
 };
@@ -85,5 +87,8 @@ void require_at_least(const char* flag, long long value, long long minimum, cons
 int resolve_seq_len(const ModelSpec& model, std::optional<int> seq_len, bool allow_longer_context);
 // --precision for training: bf16, fp16, fp8, tf32 or fp32 (throws Error otherwise).
 Precision parse_train_precision(const std::string& precision);
+// --moe-overlap: none, 1f1b or dualpipe; --moe-imbalance: at least 1 (throw Error otherwise).
+MoeOverlap parse_train_moe_overlap(const std::string& overlap);
+double check_moe_imbalance(double imbalance);
 
 }  // namespace gpuplan
