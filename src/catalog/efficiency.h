@@ -43,10 +43,10 @@ struct Efficiency {
   // Host time to issue one kernel (framework dispatch + launch). The CPU runs ahead of the
   // GPU, so a layer takes max(GPU time, kernels × this): it binds only for small kernels.
   double kernel_launch_s = 0;
-  // Dropless MoE layers synchronise host and device once per pass (the token counts that size
-  // the AllToAll and the grouped GEMM come back to the CPU), draining the launch queue: a
-  // fixed cost per MoE layer per forward or backward pass.
-  double moe_layer_overhead_s = 0;
+  // SMs the MoE dispatch/combine kernels occupy while they run beside compute (overlapped
+  // expert parallelism): the compute under them runs on the other SMs. A property of the
+  // dispatcher's kernels, sourced in the data file, not fitted.
+  double moe_comm_sms = 0;
   // Memory the training runtime holds besides tensors: CUDA context and kernels, NCCL
   // buffers, and the allocator's fragmentation as a fraction of the tensors it holds.
   double cuda_context_bytes = 0;

@@ -46,12 +46,12 @@ Efficiency parse_efficiency(Fields& top) {
 
   if (auto k = top.opt_sub("kernel")) {
     e.kernel_launch_s = k->opt_nonneg("launch_us").value_or(0) * 1e-6;
-    e.moe_layer_overhead_s = k->opt_nonneg("moe_layer_overhead_us").value_or(0) * 1e-6;
     k->finish();
   }
   if (auto o = top.opt_sub("overlap")) {
     e.tp_comm_overlap_fraction = o->opt_nonneg("tp_comm_fraction").value_or(0);
     if (e.tp_comm_overlap_fraction > 1) o->fail("tp_comm_fraction", "a fraction in [0, 1]");
+    e.moe_comm_sms = o->opt_nonneg("moe_comm_sms").value_or(0);
     o->finish();
   }
   if (auto r = top.opt_sub("runtime_memory")) {

@@ -29,6 +29,12 @@ void add_train_flags(CliCommand& cmd, TrainFlags& f) {
       ->capture_default_str();
   cmd.add_flag("!--no-tp-overlap", r.tp_overlap,
                "TP communication fully exposed (default: overlapped as far as the GPU family's software does)");
+  cmd.add_option("--moe-overlap", r.moe_overlap,
+                 "MoE AllToAll overlap: none (exposed), 1f1b (Megatron-Core EP overlap), dualpipe (DeepSeek)")
+      ->capture_default_str();
+  cmd.add_option("--moe-imbalance", r.moe_imbalance,
+                 "Router load imbalance: max / mean tokens per expert-parallel rank (1 = balanced)")
+      ->capture_default_str();
   cmd.add_option("--overhead-gib", r.overhead_gib, "Runtime memory besides tensors, GiB (default: the GPU family's)");
   cmd.add_option("--memory-headroom-gib", r.memory_headroom_gib,
                  "GiB kept free on every GPU: a plan fits when its memory + this is at most the usable memory")

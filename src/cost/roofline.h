@@ -48,8 +48,8 @@ double gemm_shape_efficiency(const RooflineDevice& dev, double m, double n, doub
 double gemm_time_s(const RooflineDevice& dev, Precision p, double m, double n, double k, double count,
                    double bytes);
 
-// GPU time of an op, and the host time to launch its kernels (one per GEMM of a group: the
-// grouped expert GEMMs launch per local expert; backward runs two per forward one).
+// GPU time of an op, and the host time to launch its kernels (one per GEMM, or one for a
+// grouped GEMM over the local experts; backward runs two per forward one).
 struct OpTime {
   double fwd_s = 0;
   double bwd_s = 0;

@@ -106,6 +106,12 @@ void check_structure(Eval& ev) {
                    p.vp, micro_batches, p.pp);
   }
   if (p.dp_shard > 0 && p.dp % p.dp_shard != 0) return ev.fail("dp_shard %d does not divide dp %d", p.dp_shard, p.dp);
+  if (!(p.moe_imbalance >= 1)) return ev.fail("MoE imbalance %g: the most loaded rank carries at least the mean (>= 1)", p.moe_imbalance);
+  // DualPipe runs two pipelines in opposite directions over the same ranks (rank i holds
+  // stages i and pp-1-i): an even number of stages, and no interleaving of its own.
+  if (p.moe_overlap == MoeOverlap::dualpipe && (p.pp < 2 || p.pp % 2 != 0 || p.vp > 1)) {
+    return ev.fail("DualPipe needs an even pp of at least 2 and vp 1 (pp %d, vp %d)", p.pp, p.vp);
+  }
   if (ev.ctx.gpu->dense(p.precision) <= 0) {
     return ev.fail("%s has no dense %s tensor-core rate", ev.ctx.gpu->id.c_str(), precision_name(p.precision).data());
   }
@@ -169,6 +175,41 @@ CommCost fsdp_micro_batch_cost(double units, double gather_s, double reduce_scat
   return c;
 }
 
+double moe_paired_fraction(const Plan& p) {
+  switch (p.moe_overlap) {
+    case MoeOverlap::none:
+      return 0;
+    case MoeOverlap::dualpipe:
+      return 1;
+    case MoeOverlap::one_f_one_b:
+      break;
+  }
+  // 1F1B pairs the forward of one micro-batch with the backward of another in its steady
+  // state; the warm-up forwards and cool-down backwards of the first pipeline rank run alone:
+  // pp - 1 of them (at least the first one: even without a pipeline the first forward has no
+  // backward beside it), or Megatron's interleaved warm-up of 2(pp - 1) + (vp - 1)·pp chunks.
+  const double chunks = static_cast<double>(p.micro_batches()) * p.vp;
+  const double alone = p.vp == 1 ? std::max(1, p.pp - 1) : 2.0 * (p.pp - 1) + (p.vp - 1.0) * p.pp;
+  return chunks > 0 ? std::max(0.0, 1 - std::min(alone, chunks) / chunks) : 0;
+}
+
+// The AllToAll `comm_s` of a layer (one micro-batch, forward and backward) beside `compute_s`
+// of compute. A paired forward-backward chunk takes max(comm, compute + share·comm): the
+// dispatch/combine kernels hold `sm_share` of the SMs while they run (DeepSeek-V3 report,
+// sec. 3.2.2), so even fully hidden communication slows the compute under it. Unpaired
+// chunks wait for their communication.
+double ep_exposed_s(double comm_s, double compute_s, double paired_fraction, double sm_share) {
+  if (comm_s <= 0) return 0;
+  const double paired = std::max(comm_s - compute_s, sm_share * comm_s);
+  return paired_fraction * paired + (1 - paired_fraction) * comm_s;
+}
+
+double dualpipe_bubble_s(int pp, double tau_s, double bwd_s, double recompute_s) {
+  const double w = std::max(0.0, bwd_s - recompute_s) / 2;
+  const double b = bwd_s - w;
+  return std::max(0.0, pp / 2.0 - 1) * std::max(0.0, tau_s + b - 3 * w);
+}
+
 namespace {
 
 KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const Placement& pl) {
@@ -208,10 +249,12 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
     k.hw_flops += op.fwd_flops + op.bwd_flops;
   }
   // The host issues kernels ahead of the GPU; a pass takes the slower of the two. A dropless
-  // MoE layer also waits once per pass for the token counts (host-device synchronisation).
-  const double sync_s = m.is_moe_layer(layer_idx) ? ctx.efficiency->moe_layer_overhead_s : 0;
+  // MoE layer's forward also waits for the token counts that size the AllToAll and the
+  // grouped GEMM (Megatron-Core's token dispatcher copies them to the host): the launch queue
+  // drains, and the GPU idles while the host issues the next kernel, one kernel issue.
+  const double sync_s = m.is_moe_layer(layer_idx) ? ctx.device.kernel_launch_s : 0;
   k.fwd_s = issue_bound_s(k.fwd_s, host_fwd_s) + sync_s;
-  k.bwd_s = issue_bound_s(k.bwd_s, host_bwd_s) + sync_s;
+  k.bwd_s = issue_bound_s(k.bwd_s, host_bwd_s);
   const double fwd_compute_s = k.fwd_s;
   if (p.recompute == Recompute::full) {
     k.recompute_s = fwd_compute_s;
@@ -275,13 +318,17 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
     k.cp_exposed_s = ring.fwd_exposed_s * ring_passes + ring.bwd_exposed_s;
   }
   // Expert parallelism: AllToAll dispatch and combine of every routed token copy, forward
-  // and backward (Lepikhin et al. 2020, GShard; DeepSeek-AI 2024, sec. 3.2).
+  // and backward (Lepikhin et al. 2020, GShard; DeepSeek-AI 2024, sec. 3.2), over the levels
+  // of the topology the EP group spans. The most loaded rank receives `imbalance` times the
+  // mean and sets the pace. Hidden, as far as the schedule pairs micro-batches, behind the
+  // compute of the same layer (ep_exposed_s).
   if (moe && p.ep > 1) {
     const double rows = tokens / p.tp;
-    const double bytes = rows * d(m.moe.top_k) * h * a;
+    const double bytes = rows * d(m.moe.top_k) * h * a * std::max(1.0, p.moe_imbalance);
     const double one = ev.coll(CollectiveOp::all_to_all, bytes, pl.ep);
     k.ep_comm_s = one * 2 * (fwd_passes + 1);
-    k.ep_exposed_s = k.ep_comm_s;
+    const double sm_share = std::min(1.0, ctx.efficiency->moe_comm_sms / ctx.device.sm_count);
+    k.ep_exposed_s = ep_exposed_s(k.ep_comm_s, k.fwd_s + k.bwd_s, moe_paired_fraction(p), sm_share);
   }
 
   const LayerActivations act = layer_activations(m, layer_idx, shape, p.recompute);
@@ -381,6 +428,7 @@ StepShape step_shape(const TrainContext& ctx, const Plan& p) {
   shape.cp = p.cp;
   shape.ep = p.ep;
   shape.sp = p.sp && p.tp > 1;
+  shape.moe_imbalance = p.moe_imbalance;
   shape.gemm = p.precision;
   shape.act = (p.precision == Precision::fp32 || p.precision == Precision::tf32) ? Precision::fp32
               : p.precision == Precision::fp16                                  ? Precision::fp16
@@ -469,7 +517,9 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const StepShape&
     // Memory of this rank: micro-batches in flight under 1F1B, or chunks under interleaving
     // (Narayanan et al. 2021; Korthikanti et al. 2022, sec. 4.2.3).
     double in_flight_mb = 0;
-    if (p.vp == 1) {
+    if (p.moe_overlap == MoeOverlap::dualpipe) {
+      in_flight_mb = std::min(micro_batches, stages + 1);  // DeepSeek-V3 report, Table 2: PP + 1
+    } else if (p.vp == 1) {
       in_flight_mb = std::min(micro_batches, stages - rank);
     } else {
       const double in_flight_chunks = std::min<double>(static_cast<double>(micro_batches) * p.vp,
@@ -489,6 +539,11 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const StepShape&
     // Transformer Engine keeps an fp8 copy of the fp8 GEMMs' weights.
     mi.extra_weight_bytes = r.low_precision_params * precision_bytes(p.precision) *
                             (p.precision == Precision::fp8 ? 1.0 : 0.0);
+    // DualPipe keeps two copies of the parameters (DeepSeek-V3 report, Table 2): the second
+    // copy's weights and gradients; the optimizer updates one.
+    if (p.moe_overlap == MoeOverlap::dualpipe) {
+      mi.extra_weight_bytes += r.params * (ctx.options.state.weight + ctx.options.state.grad);
+    }
     mi.gathered_weight_bytes = 2 * r.max_layer_params * ctx.options.state.weight;
     mi.stored_activation_bytes = r.stored_bytes * in_flight_mb;
     mi.working_activation_bytes = r.working_bytes;
@@ -587,7 +642,9 @@ void assemble(const TrainContext& ctx, const Plan& p, const StepShape& s, const 
   const int stages = s.stages;
   const RankLoad& worst = load.worst;
   const double tau = worst.tau_s;
-  const double bubble_s = (stages - 1.0) / p.vp * tau;
+  const double bubble_s = p.moe_overlap == MoeOverlap::dualpipe
+                             ? dualpipe_bubble_s(stages, tau, worst.bwd_s, worst.recompute_s)
+                             : (stages - 1.0) / p.vp * tau;
   const double step = micro_batches * tau + bubble_s + dp.exposed_s + pp.exposed_s + optimizer_s;
 
   est.gpus = p.gpus();
@@ -605,7 +662,9 @@ void assemble(const TrainContext& ctx, const Plan& p, const StepShape& s, const 
   est.mfu = est.model_flops_per_step / (step * est.gpus * peak);
   // HFU counts the recomputed forward too (Korthikanti et al. 2022, sec. 6).
   est.hfu = (est.model_flops_per_step + load.recompute_flops_per_mb * micro_batches * p.dp) / (step * est.gpus * peak);
-  est.bubble_fraction = (stages - 1.0) / (p.vp * static_cast<double>(micro_batches));
+  est.bubble_fraction = p.moe_overlap != MoeOverlap::dualpipe ? (stages - 1.0) / (p.vp * static_cast<double>(micro_batches))
+                        : tau > 0                              ? bubble_s / (micro_batches * tau)
+                                                               : 0;
   est.memory = load.worst_memory;
   est.memory_stage = load.worst_memory_rank;
   est.memory_capacity_bytes = ctx.usable_memory_bytes;

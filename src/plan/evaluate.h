@@ -128,4 +128,16 @@ RingAttentionCost ring_attention_cost(double steps, double fwd_step_s, double bw
 CommCost fsdp_micro_batch_cost(double units, double gather_s, double reduce_scatter_s, double fwd_unit_s,
                                double bwd_unit_s);
 
+// Expert-parallel overlap (docs/model/training.md §3), exposed for tests. The share of a
+// pipeline rank's micro-batch chunks that run as forward-backward pairs under the plan's
+// MoE overlap (0 none, 1 DualPipe, the 1F1B steady state otherwise).
+double moe_paired_fraction(const Plan& plan);
+// Exposed part of a layer's AllToAll `comm_s` beside `compute_s`: paired chunks
+// max(comm − compute, sm_share·comm), unpaired ones all of it.
+double ep_exposed_s(double comm_s, double compute_s, double paired_fraction, double sm_share);
+// DualPipe's bubble (DeepSeek-V3 report, Table 2): (pp/2 − 1)·(F&B + B − 3W), with F&B the
+// chunk time `tau_s` and the backward `bwd_s` split into B (input gradients, with any
+// recompute) and W (weight gradients, half of the rest: wgrad = dgrad FLOPs).
+double dualpipe_bubble_s(int pp, double tau_s, double bwd_s, double recompute_s);
+
 }  // namespace gpuplan

@@ -9,7 +9,7 @@ namespace {
 
 // Beyond a factor e^0.35 ≈ 1.42 off, a run counts as "not explained" whatever the error.
 constexpr double kLossCap = 0.35;
-constexpr int kParams = 7;
+constexpr int kParams = 6;
 
 struct Range {
   double lo;
@@ -22,12 +22,11 @@ constexpr std::array<Range, kParams> kRanges{{{0.55, 0.90},     // GEMM fraction
                                               {0.25, 0.80},     // attention forward fraction
                                               {0.60, 0.92},     // memory bandwidth fraction
                                               {0.00, 1.00},     // TP overlap fraction
-                                              {0.0, 40e-6},     // host time per kernel, s
-                                              {0.0, 5e-3}}};    // per MoE layer and pass, s
+                                              {0.0, 40e-6}}};   // host time per kernel, s
 
 std::array<double, kParams> params_of(const Efficiency& e) {
   return {e.gemm_peak_fraction[index_of(Precision::bf16)], e.gemm_fraction(Precision::fp8), e.attention_fwd_fraction,
-          e.memory_bw_fraction, e.tp_comm_overlap_fraction, e.kernel_launch_s, e.moe_layer_overhead_s};
+          e.memory_bw_fraction, e.tp_comm_overlap_fraction, e.kernel_launch_s};
 }
 
 Efficiency with_params(const Efficiency& base, const std::array<double, kParams>& p) {
@@ -40,7 +39,6 @@ Efficiency with_params(const Efficiency& base, const std::array<double, kParams>
   e.memory_bw_fraction = p[3];
   e.tp_comm_overlap_fraction = p[4];
   e.kernel_launch_s = p[5];
-  e.moe_layer_overhead_s = p[6];
   return e;
 }
 

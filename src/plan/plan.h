@@ -2,10 +2,40 @@
 // value; the evaluator (evaluate.h) turns plan × model × cluster into an Estimate.
 #pragma once
 
+#include <optional>
+#include <string_view>
+
 #include "core/precision.h"
 #include "workload/activations.h"
 
 namespace gpuplan {
+
+// How a MoE layer's dispatch/combine AllToAll meets the compute (docs/model/training.md §3):
+// none = exposed (Megatron-Core's default); one_f_one_b = the forward of one micro-batch runs
+// beside the backward of another in the 1F1B steady state (Megatron-Core 0.14
+// --overlap-moe-expert-parallel-comm); dualpipe = DeepSeek's bidirectional pipeline, every
+// chunk a forward-backward pair and a shorter bubble (DeepSeek-V3 report, arXiv:2412.19437,
+// sec. 3.2.1).
+enum class MoeOverlap { none, one_f_one_b, dualpipe };
+
+// "none", "1f1b", "dualpipe" (the CLI's and the JSON's spelling).
+inline std::string_view moe_overlap_name(MoeOverlap o) {
+  switch (o) {
+    case MoeOverlap::one_f_one_b:
+      return "1f1b";
+    case MoeOverlap::dualpipe:
+      return "dualpipe";
+    case MoeOverlap::none:
+      break;
+  }
+  return "none";
+}
+inline std::optional<MoeOverlap> parse_moe_overlap(std::string_view name) {
+  for (MoeOverlap o : {MoeOverlap::none, MoeOverlap::one_f_one_b, MoeOverlap::dualpipe}) {
+    if (name == moe_overlap_name(o)) return o;
+  }
+  return std::nullopt;
+}
 
 struct Plan {
   int tp = 1;  // tensor parallel (Megatron column/row split of every GEMM)
@@ -32,6 +62,12 @@ struct Plan {
   // layers on 16 stages, one layer fewer on the first and the last). false = the L decoder
   // layers split evenly, the embedding and head added on top.
   bool pp_embedding_head_slots = false;
+  MoeOverlap moe_overlap = MoeOverlap::none;
+  // Router load imbalance: tokens of the most loaded expert-parallel rank / the mean. The
+  // slowest rank sets every MoE layer's pace. 1 = balanced routing, as the reference
+  // benchmarks force it (Megatron-Bridge performance summary: "token distribution
+  // force-balanced across experts").
+  double moe_imbalance = 1.0;
 
   int gpus() const { return tp * pp * dp * cp; }
   int shard_group() const { return dp_shard > 0 ? dp_shard : dp; }

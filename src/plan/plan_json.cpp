@@ -31,6 +31,8 @@ nlohmann::ordered_json plan_json(const Plan& p) {
   j["tp_comm_overlap"] = p.tp_comm_overlap;
   // Only when set, so that plans without it read as before.
   if (p.pp_embedding_head_slots) j["pp_embedding_head_slots"] = true;
+  j["moe_overlap"] = moe_overlap_name(p.moe_overlap);
+  j["moe_imbalance"] = p.moe_imbalance;
   return j;
 }
 
@@ -61,6 +63,13 @@ Plan plan_from_json(const nlohmann::json& j) {
   p.precision = *precision;
   p.tp_comm_overlap = j.at("tp_comm_overlap").get<bool>();
   p.pp_embedding_head_slots = j.value("pp_embedding_head_slots", false);
+  // Absent in results written before MoE overlap was a plan field: the defaults.
+  if (j.contains("moe_overlap")) {
+    const auto overlap = parse_moe_overlap(j.at("moe_overlap").get<std::string>());
+    if (!overlap) throw Error(fmt::format("sweep result: bad plan {}", j.dump()));
+    p.moe_overlap = *overlap;
+  }
+  if (j.contains("moe_imbalance")) p.moe_imbalance = j.at("moe_imbalance").get<double>();
   return p;
 }
 

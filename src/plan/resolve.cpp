@@ -68,6 +68,9 @@ Resolved resolve_fastest(const TrainContext& ctx, const Plan& base, const PlanUn
   const std::vector<Recompute> recomputes = u.recompute ? std::vector<Recompute>{Recompute::none, Recompute::selective,
                                                                                  Recompute::full}
                                                         : std::vector<Recompute>{base.recompute};
+  const std::vector<MoeOverlap> overlaps = u.moe_overlap
+                                               ? std::vector<MoeOverlap>{MoeOverlap::none, MoeOverlap::one_f_one_b}
+                                               : std::vector<MoeOverlap>{base.moe_overlap};
   for (const auto& [tp, pp, dp] : layouts) {
     Plan p = base;
     p.tp = tp;
@@ -90,7 +93,10 @@ Resolved resolve_fastest(const TrainContext& ctx, const Plan& base, const PlanUn
           p.zero = zero;
           for (Recompute r : recomputes) {
             p.recompute = r;
-            s.consider(p);
+            for (MoeOverlap o : overlaps) {
+              p.moe_overlap = o;
+              s.consider(p);
+            }
           }
         }
       }

@@ -13,7 +13,10 @@ struct PlanUnknowns {
   bool zero = false;
   bool micro_batch = false;
   bool recompute = false;
-  bool any() const { return layout || sp || zero || micro_batch || recompute; }
+  // MoE AllToAll overlap: none or Megatron-Core's 1F1B overlap (the two settings of the
+  // framework that publishes these runs; DualPipe is a different schedule, never assumed).
+  bool moe_overlap = false;
+  bool any() const { return layout || sp || zero || micro_batch || recompute || moe_overlap; }
 };
 
 struct Resolved {

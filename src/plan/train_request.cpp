@@ -87,6 +87,25 @@ Precision parse_train_precision(const std::string& text) {
   return *precision;
 }
 
+MoeOverlap parse_train_moe_overlap(const std::string& text) {
+  const auto overlap = parse_moe_overlap(text);
+  if (!overlap) {
+    throw Error(fmt::format("--moe-overlap '{}': use none (AllToAll exposed), 1f1b (Megatron-Core's EP overlap in the "
+                            "1F1B steady state) or dualpipe (DeepSeek's bidirectional pipeline)",
+                            text));
+  }
+  return *overlap;
+}
+
+double check_moe_imbalance(double imbalance) {
+  if (!(imbalance >= 1) || !std::isfinite(imbalance)) {
+    throw Error(fmt::format("--moe-imbalance {}: the most loaded expert-parallel rank's tokens over the mean, at "
+                            "least 1; use 1 for balanced routing",
+                            imbalance));
+  }
+  return imbalance;
+}
+
 TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
   TrainSetup s;
   // The numbers first: they need no catalog, and a bad one is the likelier typo.
@@ -122,6 +141,8 @@ TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
                             p.pp));
   }
   const double headroom_bytes = parse_memory_headroom(r.memory_headroom_gib);
+  p.moe_overlap = parse_train_moe_overlap(r.moe_overlap);
+  p.moe_imbalance = check_moe_imbalance(r.moe_imbalance);
   const auto recompute = parse_recompute(r.recompute);
   if (!recompute) throw Error(fmt::format("--recompute '{}': use none, selective or full", r.recompute));
   p.recompute = *recompute;

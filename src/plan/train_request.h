@@ -37,6 +37,8 @@ struct TrainRequest {
   std::string recompute = "none";
   std::string precision = "bf16";
   bool tp_overlap = true;   // false: --no-tp-overlap
+  std::string moe_overlap = "none";  // none, 1f1b, dualpipe (plan.h MoeOverlap)
+  double moe_imbalance = 1.0;        // max / mean tokens per expert-parallel rank
   double overhead_gib = -1; // < 0 = the GPU family's
   double memory_headroom_gib = 0;  // --memory-headroom-gib: kept free per GPU; 0 = none
   bool pp_embedding_head_slots = false;  // --pp-embedding-head-slots (Plan::pp_embedding_head_slots)
@@ -89,5 +91,8 @@ int resolve_seq_len(const ModelSpec& model, std::optional<int> seq_len, bool all
 double parse_memory_headroom(double gib);
 // --precision for training: bf16, fp16, fp8, tf32 or fp32 (throws Error otherwise).
 Precision parse_train_precision(const std::string& precision);
+// --moe-overlap: none, 1f1b or dualpipe; --moe-imbalance: at least 1 (throw Error otherwise).
+MoeOverlap parse_train_moe_overlap(const std::string& overlap);
+double check_moe_imbalance(double imbalance);
 
 }  // namespace gpuplan

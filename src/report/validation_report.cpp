@@ -238,14 +238,13 @@ std::string to_text(const TrainValidation& v) {
       100 * v.within_20_share, worst_source_text(v.by_source));
   if (v.fit) {
     TextTable f({"efficiency entry", "rows", "GEMM bf16/fp16", "GEMM fp8", "attention fwd", "attention bwd", "HBM",
-                 "TP overlap", "kernel us", "MoE layer us"});
+                 "TP overlap", "kernel us"});
     for (std::size_t i = 0; i < v.fitted.size(); ++i) {
       const Efficiency& e = v.fitted[i];
       f.add_row({e.id, std::to_string(v.fitted_rows[i]), fmt::format("{:.3f}", e.gemm_fraction(Precision::bf16)),
                  fmt::format("{:.3f}", e.gemm_fraction(Precision::fp8)), fmt::format("{:.3f}", e.attention_fwd_fraction),
                  fmt::format("{:.3f}", e.attention_bwd_fraction), fmt::format("{:.3f}", e.memory_bw_fraction),
-                 fmt::format("{:.2f}", e.tp_comm_overlap_fraction), fmt::format("{:.1f}", e.kernel_launch_s * 1e6),
-                 fmt::format("{:.0f}", e.moe_layer_overhead_s * 1e6)});
+                 fmt::format("{:.2f}", e.tp_comm_overlap_fraction), fmt::format("{:.1f}", e.kernel_launch_s * 1e6)});
     }
     out += "fitted efficiency (coordinate descent on capped |log error|; data/fitted/efficiency/ holds the result):\n";
     out += f.render();

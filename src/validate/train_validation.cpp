@@ -109,6 +109,7 @@ std::string chosen_text(const Plan& p, const PlanUnknowns& u) {
   if (u.sp) parts.push_back(p.sp ? "sp" : "no sp");
   if (u.zero) parts.push_back(fmt::format("zero {}", p.zero));
   if (u.recompute) parts.push_back(fmt::format("{} recompute", recompute_name(p.recompute)));
+  if (u.moe_overlap) parts.push_back(fmt::format("moe overlap {}", moe_overlap_name(p.moe_overlap)));
   return join(parts, ", ");
 }
 
@@ -249,6 +250,8 @@ TrainValidationRow predict_row(const Columns& c, const CsvTable::Row& row, const
   const auto recompute = parse_recompute(c.text(row, "recompute"));
   p.recompute = recompute.value_or(Recompute::none);
   u.recompute = !recompute.has_value();
+  // No column says whether a MoE run overlapped its AllToAll: resolved like the other unknowns.
+  u.moe_overlap = model->is_moe() && p.ep > 1;
   const auto precision = parse_precision(c.text(row, "precision"));
   p.precision = precision.value_or(Precision::bf16);
 

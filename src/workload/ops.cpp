@@ -52,6 +52,17 @@ void gemm(Ctx& c, const char* name, OpGroup group, double m, double n, double k,
   }
 }
 
+// A grouped GEMM of the local routed experts on the most loaded EP rank: `rows` per expert
+// (imbalance included) set its time; its FLOPs are the mean rank's (rows / imbalance).
+void routed_gemm(Ctx& c, const char* name, double rows, double n, double k, double experts, double imbalance) {
+  gemm(c, name, OpGroup::moe, rows, n, k, experts);
+  Op& op = c.out.ops[static_cast<std::size_t>(c.out.count - 1)];
+  op.routed_expert = true;
+  op.grouped = true;
+  op.fwd_flops /= imbalance;
+  op.bwd_flops /= imbalance;
+}
+
 void memory(Ctx& c, const char* name, OpGroup group, double fwd_bytes, double params = 0) {
   Op& op = c.out.add();
   op.name = name;
@@ -169,23 +180,26 @@ void mlp_block(Ctx& c, bool moe_layer) {
     gemm(c, "router", OpGroup::moe, rows, experts, h, 1, false);
     memory(c, "router_topk", OpGroup::moe, rows * experts * 4 * 2);
     // Balanced routing: the EP group's rows·k assignments spread over all experts, so each
-    // local expert sees ep·rows·k / experts rows.
+    // local expert sees ep·rows·k / experts rows; the most loaded EP rank `imbalance` times
+    // that. Its grouped GEMMs run at the shape of that many rows per expert (a small expert's
+    // GEMM has a short M and a narrow N: wave quantisation and the k_half term of the roofline
+    // price it), and it sets the pace of the layer.
+    const double imbalance = std::max(1.0, s.moe_imbalance);
     const double local = experts / s.ep;
-    const double per_expert = rows * topk * s.ep / experts;
+    const double per_expert = rows * topk * s.ep / experts * imbalance;
+    const double received = rows * topk * imbalance;  // token copies the slowest rank computes
     // Permute by expert (read + write every token copy), and with EP a second pass sorting the
     // received chunks by local expert (Megatron-Core's token dispatcher); combine mirrors it
     // and scales by the routing probabilities.
-    const double passes = s.ep > 1 ? 2 : 1;
-    memory(c, "dispatch_permute", OpGroup::moe, 2 * passes * rows * topk * h * c.act_bytes);
+    const double permute_rows = rows * topk + (s.ep > 1 ? received : 0);
+    memory(c, "dispatch_permute", OpGroup::moe, 2 * permute_rows * h * c.act_bytes);
     const double mats = m.mlp == MlpKind::swiglu ? 2 : 1;
     const double f = d(e.expert_ffn_hidden);
-    gemm(c, "expert_up", OpGroup::moe, per_expert, mats * f, h, local);
-    c.out.ops[static_cast<std::size_t>(c.out.count - 1)].routed_expert = true;
-    memory(c, "expert_act", OpGroup::moe, (mats + 1) * rows * topk * f * c.act_bytes);
+    routed_gemm(c, "expert_up", per_expert, mats * f, h, local, imbalance);
+    memory(c, "expert_act", OpGroup::moe, (mats + 1) * received * f * c.act_bytes);
     mark_selective(c);
-    gemm(c, "expert_down", OpGroup::moe, per_expert, h, f, local);
-    c.out.ops[static_cast<std::size_t>(c.out.count - 1)].routed_expert = true;
-    memory(c, "combine_unpermute", OpGroup::moe, 2 * passes * rows * topk * h * c.act_bytes);
+    routed_gemm(c, "expert_down", per_expert, h, f, local, imbalance);
+    memory(c, "combine_unpermute", OpGroup::moe, 2 * permute_rows * h * c.act_bytes);
     if (e.shared_experts > 0) {
       dense_mlp(c, OpGroup::moe, d(e.shared_experts * e.expert_ffn_hidden), "shared_up", "shared_act", "shared_down");
     }

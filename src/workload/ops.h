@@ -33,6 +33,9 @@ struct Op {
   double count = 1;
   bool low_precision = false;  // runs in the plan's GEMM precision (fp8) rather than bf16/fp16
   bool routed_expert = false;  // weights sharded by expert parallelism (not by TP)
+  // One grouped GEMM kernel over the `count` local experts (CUTLASS grouped GEMM; Megatron-Core
+  // --moe-grouped-gemm, Transformer Engine GroupedLinear): one host issue, not one per expert.
+  bool grouped = false;
   // Rerun in the backward pass under selective recompute (attention core, norms, activation
   // functions, MLA up-projections: cheap to redo, large to keep).
   bool selective = false;
@@ -65,6 +68,9 @@ struct OpShape {
   int cp = 1;               // context parallel: each GPU holds seq_len / cp of every sequence
   int ep = 1;               // expert parallel: routed experts split ep ways (expert TP = 1)
   bool sp = false;          // sequence parallel: norms and dropout split tp ways
+  // Router load imbalance: rows of the most loaded expert-parallel rank / the mean (>= 1). The
+  // routed-expert ops are that rank's (it sets the pace); their FLOPs stay the mean.
+  double moe_imbalance = 1;
   Precision gemm = Precision::bf16;  // precision of the linear layers (fp8 with TE recipes)
   Precision act = Precision::bf16;   // activations, attention and the output head
 

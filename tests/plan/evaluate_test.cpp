@@ -205,5 +205,123 @@ TEST(Evaluate, ResolverPicksTheFastestPlanThatFits) {
   }
 }
 
+
+// --- MoE expert parallelism: AllToAll overlap, DualPipe, load imbalance (training.md §3-4) ---
+
+TEST(MoeOverlap, PairedFractionPerSchedule) {
+  Plan p = base_plan();
+  p.pp = 4;
+  p.dp = 1;
+  p.global_batch = 8;  // 8 micro-batches
+  EXPECT_EQ(moe_paired_fraction(p), 0);  // none: every AllToAll waits
+  p.moe_overlap = MoeOverlap::dualpipe;
+  EXPECT_EQ(moe_paired_fraction(p), 1);  // every chunk is a forward-backward pair
+  p.moe_overlap = MoeOverlap::one_f_one_b;
+  // 1F1B: pp - 1 = 3 warm-up forwards (and cool-down backwards) of 8 run alone: 5/8 paired.
+  EXPECT_DOUBLE_EQ(moe_paired_fraction(p), 5.0 / 8);
+  // Interleaved, vp 2: Megatron's warm-up 2·(4 - 1) + (2 - 1)·4 = 10 chunks of 16: 6/16.
+  p.vp = 2;
+  EXPECT_DOUBLE_EQ(moe_paired_fraction(p), 6.0 / 16);
+  // No pipeline: the first forward has no backward beside it: 3/4 of 4 micro-batches.
+  p.vp = 1;
+  p.pp = 1;
+  p.global_batch = 4;
+  EXPECT_DOUBLE_EQ(moe_paired_fraction(p), 3.0 / 4);
+  // More warm-up than micro-batches: nothing pairs.
+  p.pp = 8;
+  EXPECT_EQ(moe_paired_fraction(p), 0);
+}
+
+TEST(MoeOverlap, ExposedAllToAllByHand) {
+  // Communication longer than the compute: what is left over shows (10 - 4 = 6 > 0.15·10).
+  EXPECT_DOUBLE_EQ(ep_exposed_s(10, 4, 1, 0.15), 6);
+  // Hidden under the compute, but its kernels hold 15% of the SMs: 0.15·2 = 0.3.
+  EXPECT_DOUBLE_EQ(ep_exposed_s(2, 10, 1, 0.15), 0.3);
+  // Half the chunks paired: 0.5·0.3 + 0.5·2 = 1.15.
+  EXPECT_DOUBLE_EQ(ep_exposed_s(2, 10, 0.5, 0.15), 1.15);
+  EXPECT_DOUBLE_EQ(ep_exposed_s(2, 10, 0, 0.15), 2);  // unpaired: all of it
+  EXPECT_EQ(ep_exposed_s(0, 10, 1, 0.15), 0);
+}
+
+TEST(MoeOverlap, DualPipeBubbleByHand) {
+  // DeepSeek-V3 Table 2: (PP/2 - 1)(F&B + B - 3W). pp 16, chunk 10 s, backward 6 s without
+  // recompute: W = 3, B = 3: 7 × (10 + 3 - 9) = 28 s (1F1B: 15 × 10 = 150 s).
+  EXPECT_DOUBLE_EQ(dualpipe_bubble_s(16, 10, 6, 0), 28);
+  // Recompute belongs to B: backward 8 of which 2 recompute: W = 3, B = 5: 7 × (10 + 5 - 9).
+  EXPECT_DOUBLE_EQ(dualpipe_bubble_s(16, 10, 8, 2), 42);
+  EXPECT_EQ(dualpipe_bubble_s(2, 10, 6, 0), 0);  // pp 2: no bubble
+}
+
+struct MoeFixture {
+  const Catalog& catalog = default_catalog();
+  const ModelSpec model = testing::deepseek_v3();
+  const Gpu& gpu = catalog.gpu("h100-sxm");
+  const System& system = catalog.system("dgx-h100");
+  TrainContext ctx = make_train_context(catalog, model, gpu, &system, nullptr);
+  // 61 layers on pp 4 and EP 8 inside a DGX: small enough to evaluate, MoE layers on every rank.
+  Plan plan() const {
+    Plan p = base_plan();
+    p.pp = 4;
+    p.dp = 8;
+    p.ep = 8;
+    p.global_batch = 8 * 16;
+    p.precision = Precision::fp8;
+    return p;
+  }
+};
+
+TEST(MoeOverlap, OverlapNeverSlowerAndHidesTheAllToAll) {
+  MoeFixture f;
+  Plan p = f.plan();
+  const Estimate none = evaluate(f.ctx, p);
+  ASSERT_TRUE(none.valid()) << none.reason_text();
+  ASSERT_GT(none.breakdown.ep.total_s, 0);
+  EXPECT_DOUBLE_EQ(none.breakdown.ep.exposed_s, none.breakdown.ep.total_s);
+  p.moe_overlap = MoeOverlap::one_f_one_b;
+  const Estimate f1b = evaluate(f.ctx, p);
+  p.moe_overlap = MoeOverlap::dualpipe;
+  const Estimate dual = evaluate(f.ctx, p);
+  ASSERT_TRUE(f1b.valid() && dual.valid()) << f1b.reason_text() << dual.reason_text();
+  // Same AllToAll on the wire; less of it exposed, and the step no longer.
+  EXPECT_DOUBLE_EQ(f1b.breakdown.ep.total_s, none.breakdown.ep.total_s);
+  EXPECT_LT(f1b.breakdown.ep.exposed_s, none.breakdown.ep.exposed_s);
+  EXPECT_LE(dual.breakdown.ep.exposed_s, f1b.breakdown.ep.exposed_s);
+  EXPECT_LT(f1b.step_time_s, none.step_time_s);
+  // DualPipe: a shorter bubble than 1F1B's (pp - 1)·τ, but two copies of the parameters.
+  EXPECT_LT(dual.breakdown.bubble_s, f1b.breakdown.bubble_s);
+  EXPECT_GT(dual.memory.total_bytes, f1b.memory.total_bytes);
+  EXPECT_LT(dual.bubble_fraction, f1b.bubble_fraction);
+  // The model FLOPs do not depend on the schedule.
+  EXPECT_DOUBLE_EQ(dual.model_flops_per_step, none.model_flops_per_step);
+}
+
+TEST(MoeOverlap, DualPipeNeedsAnEvenPipelineWithoutInterleaving) {
+  MoeFixture f;
+  Plan p = f.plan();
+  p.moe_overlap = MoeOverlap::dualpipe;
+  p.pp = 1;
+  EXPECT_NE(std::strstr(evaluate(f.ctx, p).reason_text(), "DualPipe"), nullptr);
+  p.pp = 4;
+  p.vp = 2;
+  EXPECT_NE(std::strstr(evaluate(f.ctx, p).reason_text(), "DualPipe"), nullptr);
+}
+
+TEST(MoeImbalance, TheMostLoadedRankSetsThePace) {
+  MoeFixture f;
+  Plan p = f.plan();
+  const Estimate balanced = evaluate(f.ctx, p);
+  p.moe_imbalance = 1.3;
+  const Estimate skewed = evaluate(f.ctx, p);
+  ASSERT_TRUE(skewed.valid()) << skewed.reason_text();
+  EXPECT_GT(skewed.step_time_s, balanced.step_time_s);
+  // The hottest rank receives 1.3× the tokens: 1.3× the AllToAll bytes. Bandwidth-bound at
+  // these sizes, so close to 1.3× the time (latency terms make it a little less).
+  EXPECT_NEAR(skewed.breakdown.ep.total_s / balanced.breakdown.ep.total_s, 1.3, 0.03);
+  // The work done is the same: imbalance moves tokens, it does not add FLOPs.
+  EXPECT_NEAR(skewed.hardware_flops_per_step / balanced.hardware_flops_per_step, 1.0, 1e-12);
+  p.moe_imbalance = 0.9;
+  EXPECT_FALSE(evaluate(f.ctx, p).valid());
+}
+
 }  // namespace
 }  // namespace gpuplan

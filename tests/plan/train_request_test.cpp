@@ -46,6 +46,38 @@ TEST(TrainRequest, ResolvesTheClusterAndThePlan) {
                    64.0 * 4096 * train_flops_per_token(default_catalog().model("llama3-8b"), 4096));
 }
 
+TEST(TrainRequest, MoeOverlapAndImbalanceAreCheckedInput) {
+  TrainRequest r;
+  r.model = "mixtral-8x7b";
+  r.gpu = "h100-sxm";
+  r.gpus = 8;
+  r.ep = 8;
+  r.global_batch = 64;
+  r.seq_len = 4096;
+  r.zero = 1;
+  r.moe_overlap = "1f1b";
+  r.moe_imbalance = 1.2;
+  const TrainAnswer a = answer_train(default_catalog(), r);
+  EXPECT_EQ(a.plan().moe_overlap, MoeOverlap::one_f_one_b);
+  EXPECT_DOUBLE_EQ(a.plan().moe_imbalance, 1.2);
+  r.moe_overlap = "dual";
+  try {
+    answer_train(default_catalog(), r);
+    ADD_FAILURE() << "--moe-overlap dual accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--moe-overlap 'dual'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("dualpipe"), std::string::npos) << e.what();
+  }
+  r.moe_overlap = "none";
+  r.moe_imbalance = 0.8;
+  try {
+    answer_train(default_catalog(), r);
+    ADD_FAILURE() << "--moe-imbalance 0.8 accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--moe-imbalance 0.8"), std::string::npos) << e.what();
+  }
+}
+
 TEST(TrainRequest, SeqLenDefaultsToTheContextLength) {
   TrainRequest r = llama8b_on_8();
   r.seq_len.reset();

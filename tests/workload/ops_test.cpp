@@ -110,6 +110,38 @@ TEST(Ops, ExpertParallelismKeepsPerGpuExpertWork) {
   }
 }
 
+TEST(Ops, GroupedExpertGemmsFollowTheMostLoadedRank) {
+  // Qwen3-30B-A3B-like layer: 128 experts of width 768, top-8, on EP 8 with 4096 tokens.
+  ModelSpec m = testing::mixtral_8x7b();
+  m.hidden = 2048;
+  m.moe.experts = 128;
+  m.moe.top_k = 8;
+  m.moe.expert_ffn_hidden = 768;
+  OpShape s;
+  s.seq_len = 4096;
+  s.ep = 8;
+  LayerOps ops;
+  build_layer_ops(m, 0, s, ops);
+  const Op* up = find(ops, "expert_up");
+  ASSERT_NE(up, nullptr);
+  // Balanced: the EP group's 8 × 4096 × 8 copies over 128 experts = 2048 rows per expert, one
+  // grouped GEMM over the 16 local experts.
+  EXPECT_DOUBLE_EQ(up->m, 2048);
+  EXPECT_DOUBLE_EQ(up->count, 16);
+  EXPECT_TRUE(up->grouped);
+  EXPECT_TRUE(find(ops, "expert_down")->grouped);
+  EXPECT_FALSE(find(ops, "qkv_proj")->grouped);
+  const double flops = up->fwd_flops;
+  EXPECT_DOUBLE_EQ(flops, 2.0 * 2048 * (2 * 768) * 2048 * 16);
+  // The most loaded rank gets 1.25× the rows: its GEMMs are that long, the mean FLOPs stay.
+  s.moe_imbalance = 1.25;
+  build_layer_ops(m, 0, s, ops);
+  up = find(ops, "expert_up");
+  EXPECT_DOUBLE_EQ(up->m, 2560);
+  EXPECT_DOUBLE_EQ(up->fwd_flops, flops);
+  EXPECT_DOUBLE_EQ(up->bwd_flops, 2 * flops);
+}
+
 TEST(Ops, MlaShapesAndDenseFirstLayers) {
   const ModelSpec m = testing::deepseek_v3();
   OpShape s;
