@@ -37,6 +37,7 @@ struct TrainRequest {
   std::string recompute = "none";
   std::string precision = "bf16";
   bool tp_overlap = true;   // false: --no-tp-overlap
+  std::string framework;    // --framework: id or alias (catalog/framework.h); "" = the default (megatron-core)
   double overhead_gib = -1; // < 0 = the GPU family's
   std::string calibration;  // gpuplan-bench profile (calibration/calibration_scale.h)
 };

@@ -154,9 +154,10 @@ nlohmann::ordered_json to_json(const InferValidation& v) {
 
 
 std::string to_text(const TrainValidation& v) {
-  TextTable t({"id", "model", "GPUs", "plan", "chosen for unknowns", "measured", "predicted", "error"},
+  TextTable t({"id", "model", "GPUs", "plan", "framework", "chosen for unknowns", "measured", "predicted", "error"},
               {TextTable::Align::left, TextTable::Align::left, TextTable::Align::left, TextTable::Align::left,
-               TextTable::Align::left, TextTable::Align::right, TextTable::Align::right, TextTable::Align::right});
+               TextTable::Align::left, TextTable::Align::left, TextTable::Align::right, TextTable::Align::right,
+               TextTable::Align::right});
   std::string skipped;
   for (const auto& r : v.rows) {
     if (!r.evaluated) {
@@ -171,7 +172,7 @@ std::string to_text(const TrainValidation& v) {
     plan += fmt::format(" mb{} {}", r.plan.micro_batch, precision_name(r.plan.precision));
     std::string measured = r.measured_step_s > 0 ? format_seconds(r.measured_step_s) : "-";
     if (r.measured_derived) measured += "*";
-    t.add_row({r.id, r.model, fmt::format("{}×{}", r.gpus, r.gpu), plan, r.chosen, measured,
+    t.add_row({r.id, r.model, fmt::format("{}×{}", r.gpus, r.gpu), plan, r.framework, r.chosen, measured,
                format_seconds(r.predicted_step_s),
                r.measured_step_s > 0 ? fmt::format("{:+.1f}%", 100 * r.error) : "-"});
   }
@@ -188,17 +189,25 @@ std::string to_text(const TrainValidation& v) {
       100 * v.within_20_share);
   if (v.fit) {
     TextTable f({"efficiency entry", "rows", "GEMM bf16/fp16", "GEMM fp8", "attention fwd", "attention bwd", "HBM",
-                 "TP overlap", "kernel us", "MoE layer us"});
+                 "TP overlap", "MoE layer us"});
     for (std::size_t i = 0; i < v.fitted.size(); ++i) {
       const Efficiency& e = v.fitted[i];
       f.add_row({e.id, std::to_string(v.fitted_rows[i]), fmt::format("{:.3f}", e.gemm_fraction(Precision::bf16)),
                  fmt::format("{:.3f}", e.gemm_fraction(Precision::fp8)), fmt::format("{:.3f}", e.attention_fwd_fraction),
                  fmt::format("{:.3f}", e.attention_bwd_fraction), fmt::format("{:.3f}", e.memory_bw_fraction),
-                 fmt::format("{:.2f}", e.tp_comm_overlap_fraction), fmt::format("{:.1f}", e.kernel_launch_s * 1e6),
-                 fmt::format("{:.0f}", e.moe_layer_overhead_s * 1e6)});
+                 fmt::format("{:.2f}", e.tp_comm_overlap_fraction), fmt::format("{:.0f}", e.moe_layer_overhead_s * 1e6)});
     }
     out += "fitted efficiency (coordinate descent on capped |log error|; data/fitted/efficiency/ holds the result):\n";
     out += f.render();
+    TextTable fw({"framework", "rows", "kernel us", "attention kernel scale", "fusion scale"});
+    for (std::size_t i = 0; i < v.fitted_frameworks.size(); ++i) {
+      const Framework& e = v.fitted_frameworks[i];
+      fw.add_row({e.id + (e.is_default ? " (reference)" : ""), std::to_string(v.fitted_framework_rows[i]),
+                  fmt::format("{:.1f}", e.kernel_launch_s * 1e6), fmt::format("{:.3f}", e.attention_scale),
+                  fmt::format("{:.3f}", e.memory_scale)});
+    }
+    out += "fitted framework figures (data/fitted/frameworks/ holds the result):\n";
+    out += fw.render();
     out += fmt::format("with the fitted figures: median |error| {:.1f}%, within ±15% {:.0f}%\n",
                        v.fitted_overall.median_abs_pct, 100 * v.fitted_within_15_share);
   }
@@ -230,7 +239,7 @@ nlohmann::ordered_json to_json(const TrainValidation& v) {
       j["rows"].push_back(row);
       continue;
     }
-    row["plan"] = plan_json(r.plan, ModelSpec{});
+    row["plan"] = plan_json(r.plan, ModelSpec{}, r.framework);
     row["chosen"] = r.chosen;
     row["assumptions"] = r.assumptions;
     row["measured_step_time_s"] = r.measured_step_s > 0 ? nlohmann::ordered_json(r.measured_step_s) : nullptr;

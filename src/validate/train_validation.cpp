@@ -122,7 +122,8 @@ TrainValidationRow predict_row(const Columns& c, const CsvTable::Row& row, const
   TrainValidationRow r;
   r.line = row.line;
   r.id = c.text(row, "id");
-  r.source = short_source(c.text(row, "source"));
+  const std::string full_source = c.text(row, "source");
+  r.source = short_source(full_source);
   r.gpu = c.text(row, "gpu");
   const Gpu* gpu = catalog.find_gpu(r.gpu);
   if (!gpu) {
@@ -209,7 +210,11 @@ TrainValidationRow predict_row(const Columns& c, const CsvTable::Row& row, const
     r.measured_derived = true;
   }
 
-  const TrainContext ctx = make_train_context(catalog, *model, *gpu, system, nullptr);
+  // The framework the source ran (data/fitted/frameworks/ [validation]); the default otherwise.
+  TrainOptions options;
+  options.framework = framework_for_run(catalog, r.id, full_source);
+  const TrainContext ctx = make_train_context(catalog, *model, *gpu, system, nullptr, options);
+  r.framework = ctx.framework ? ctx.framework->id : "";
   const Resolved res = resolve_fastest(ctx, p, u, r.gpus);
   r.plan = res.plan;
   r.estimate = res.estimate;
@@ -222,7 +227,7 @@ TrainValidationRow predict_row(const Columns& c, const CsvTable::Row& row, const
   r.predicted_step_s = res.estimate.step_time_s;
   if (r.measured_step_s > 0) {
     r.error = (r.predicted_step_s - r.measured_step_s) / r.measured_step_s;
-    samples.push_back({ctx, res.plan, r.measured_step_s, r.source, ctx.efficiency->id});
+    samples.push_back({ctx, res.plan, r.measured_step_s, r.source, ctx.efficiency->id, r.framework});
   }
   return r;
 }
@@ -251,10 +256,16 @@ TrainValidation validate_training(const CsvTable& csv, const Catalog& catalog, c
 
   if (options.fit) {
     v.fit = true;
-    v.fitted = fit_efficiencies(samples, catalog.efficiencies);
+    const FitResult fitted = fit_efficiencies(samples, catalog.efficiencies, catalog.frameworks);
+    v.fitted = fitted.efficiencies;
+    v.fitted_frameworks = fitted.frameworks;
     std::vector<double> fitted_errors;
     for (FitSample& s : samples) {
-      fitted_errors.push_back(predict_with(s, v.fitted) / s.measured_step_s - 1);
+      fitted_errors.push_back(predict_with(s, fitted) / s.measured_step_s - 1);
+    }
+    for (const Framework& f : v.fitted_frameworks) {
+      v.fitted_framework_rows.push_back(static_cast<int>(std::count_if(
+          samples.begin(), samples.end(), [&](const FitSample& s) { return s.framework_id == f.id; })));
     }
     for (const Efficiency& e : v.fitted) {
       v.fitted_rows.push_back(static_cast<int>(std::count_if(samples.begin(), samples.end(), [&](const FitSample& s) {
@@ -272,7 +283,7 @@ TrainValidation validate_training(const CsvTable& csv, const Catalog& catalog, c
     }
     std::vector<double> loso_errors;
     for (const std::string& source : sources) {
-      const std::vector<Efficiency> fitted = fit_efficiencies(samples, catalog.efficiencies, source);
+      const FitResult fitted = fit_efficiencies(samples, catalog.efficiencies, catalog.frameworks, source);
       for (FitSample& s : samples) {
         if (s.source != source) continue;
         const double e = predict_with(s, fitted) / s.measured_step_s - 1;
