@@ -11,6 +11,7 @@
 #include "catalog/collective_params.h"
 #include "catalog/efficiency.h"
 #include "catalog/engine.h"
+#include "catalog/framework.h"
 #include "catalog/gpu.h"
 #include "catalog/tco.h"
 #include "catalog/topology.h"
@@ -29,6 +30,7 @@ struct Catalog {
   std::vector<ModelSpec> models;
   std::vector<CollectiveParams> collective_params;  // collective cost model constants (data/fitted/collectives/)
   std::vector<Efficiency> efficiencies;  // fitted achievable-efficiency factors per GPU family
+  std::vector<Framework> frameworks;     // fitted software figures per training framework family
   std::vector<TcoInputs> tco_inputs;      // economics inputs (data/econ/); the commands use id "default"
   std::vector<Engine> engines;  // serving engines: memory budget rules and overheads (data/engines/)
 

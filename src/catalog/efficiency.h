@@ -27,6 +27,11 @@ struct Efficiency {
   // Shape: a GEMM is cut into output tiles of tile_m × tile_n run in waves over the SMs
   // (wave quantisation), and a short reduction dimension K pays a fixed prologue/epilogue:
   // efficiency × K / (K + k_half).
+  // Fallback entries: a GPU with a measured maximum achievable matmul rate (Gpu::
+  // achievable_flops_per_s, bf16 standing in for precisions not measured) gets
+  // measured / peak × this share instead of gemm_peak_fraction. The share is what training
+  // reaches of the measured rate on the fitted families (their fitted fraction / MAMF fraction).
+  double achievable_gemm_share = 0;
   double tile_m = 128;
   double tile_n = 128;
   double k_half = 0;
@@ -35,14 +40,18 @@ struct Efficiency {
   double attention_fwd_fraction = 0;
   double attention_bwd_fraction = 0;
   double attention_kv_half = 0;
+  // The family's reference SM, for the softmax exponentials of fused attention, which run on
+  // the special function units beside the tensor cores: exponentials and dense 16-bit tensor
+  // FLOPs per clock per SM. exp rate = dense bf16 peak × exp / tensor (no clock needed); a GPU
+  // whose SFUs differ says so (Gpu::sfu_exp_per_clk_per_sm). 0 = no softmax term.
+  double attention_exp_per_clk_per_sm = 0;
+  double attention_tensor_flops_per_clk_per_sm = 0;
   // Memory-bound kernels (norms, element-wise, optimizer): achieved / HBM bandwidth.
   double memory_bw_fraction = 0;
-  // Share of tensor-parallel communication the framework hides behind GEMMs on this
-  // architecture (Transformer Engine's userbuffers overlap on Hopper and later).
+  // Share of tensor-parallel communication hidden behind GEMMs on this architecture
+  // (Transformer Engine's userbuffers overlap on Hopper and later). The host time per kernel
+  // is the framework's (catalog/framework.h), not the silicon's.
   double tp_comm_overlap_fraction = 0;
-  // Host time to issue one kernel (framework dispatch + launch). The CPU runs ahead of the
-  // GPU, so a layer takes max(GPU time, kernels × this): it binds only for small kernels.
-  double kernel_launch_s = 0;
   // SMs the MoE dispatch/combine kernels occupy while they run beside compute (overlapped
   // expert parallelism): the compute under them runs on the other SMs. A property of the
   // dispatcher's kernels, sourced in the data file, not fitted.

@@ -32,12 +32,19 @@ Efficiency parse_efficiency(Fields& top) {
   e.tile_m = gemm.pos("tile_m");
   e.tile_n = gemm.pos("tile_n");
   e.k_half = gemm.opt_nonneg("k_half").value_or(0);
+  e.achievable_gemm_share = gemm.opt_nonneg("achievable_share").value_or(0);
+  if (e.achievable_gemm_share > 1) gemm.fail("achievable_share", "a share of the measured rate, in [0, 1]");
   gemm.finish();
 
   Fields attn = top.sub("attention");
   e.attention_fwd_fraction = attn.fraction("fwd_peak_fraction");
   e.attention_bwd_fraction = attn.fraction("bwd_peak_fraction");
   e.attention_kv_half = attn.opt_nonneg("kv_half").value_or(0);
+  e.attention_exp_per_clk_per_sm = attn.opt_nonneg("exp_per_clk_per_sm").value_or(0);
+  e.attention_tensor_flops_per_clk_per_sm = attn.opt_nonneg("tensor_flops_per_clk_per_sm").value_or(0);
+  if ((e.attention_exp_per_clk_per_sm > 0) != (e.attention_tensor_flops_per_clk_per_sm > 0)) {
+    attn.fail("exp_per_clk_per_sm", "give both exp_per_clk_per_sm and tensor_flops_per_clk_per_sm, or neither");
+  }
   attn.finish();
 
   Fields mem = top.sub("memory");
@@ -45,7 +52,6 @@ Efficiency parse_efficiency(Fields& top) {
   mem.finish();
 
   if (auto k = top.opt_sub("kernel")) {
-    e.kernel_launch_s = k->opt_nonneg("launch_us").value_or(0) * 1e-6;
     k->finish();
   }
   if (auto o = top.opt_sub("overlap")) {

@@ -29,6 +29,9 @@ struct Gpu {
   std::optional<double> base_clock_hz;
   std::optional<double> boost_clock_hz;
   std::optional<double> tensor_clock_hz;   // clock the tensor peaks are quoted at
+  // Special-function-unit exponentials (MUFU.EX2) per clock per SM, where this GPU differs from
+  // its family's reference SM (efficiency.h attention_exp_per_clk_per_sm); unset = the same.
+  std::optional<double> sfu_exp_per_clk_per_sm;
 
   // Peak throughput, FP32 accumulate unless said otherwise. 0 = not supported/published.
   PerPrecision dense_flops_per_s{};

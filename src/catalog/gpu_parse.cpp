@@ -51,6 +51,7 @@ Gpu parse_gpu(Fields& top) {
   if (auto v = compute.opt_pos("boost_clock_mhz")) gpu.boost_clock_hz = *v * kMega;
   if (auto v = compute.opt_pos("tensor_clock_mhz")) gpu.tensor_clock_hz = *v * kMega;
   gpu.fp32_acc_half_rate = compute.opt_boolean("fp32_acc_half_rate").value_or(false);
+  if (auto v = compute.opt_pos("sfu_exp_per_clk_per_sm")) gpu.sfu_exp_per_clk_per_sm = *v;
   note_provenance(gpu, compute, "compute");
   compute.finish();
 

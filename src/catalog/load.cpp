@@ -167,13 +167,15 @@ void load_text(Catalog& catalog, std::string_view text, const std::string& file,
     insert(catalog.collective_params, parse_collective_params(top), replace, batch, "collective_params");
   } else if (kind == "efficiency") {
     insert(catalog.efficiencies, parse_efficiency(top), replace, batch, "efficiency");
+  } else if (kind == "framework") {
+    insert(catalog.frameworks, parse_framework(top), replace, batch, "framework");
   } else if (kind == "tco_inputs") {
     insert(catalog.tco_inputs, parse_tco_inputs(top), replace, batch, "tco_inputs");
   } else if (kind == "engine") {
     insert(catalog.engines, parse_engine(top), replace, batch, "engine");
   } else {
     top.fail("kind", fmt::format("unknown kind '{}'; use gpu, link, switch, nic, system, fabric, offers, "
-                                 "model, efficiency, engine, collective_params or tco_inputs", kind));
+                                 "model, efficiency, framework, engine, collective_params or tco_inputs", kind));
   }
   top.finish();
 }

@@ -19,6 +19,7 @@ std::vector<CloudOffer> parse_offers(Fields& top);
 ModelSpec parse_model(Fields& top);
 CollectiveParams parse_collective_params(Fields& top);
 Efficiency parse_efficiency(Fields& top);
+Framework parse_framework(Fields& top);
 TcoInputs parse_tco_inputs(Fields& top);
 Engine parse_engine(Fields& top);
 

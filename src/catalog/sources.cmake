@@ -11,6 +11,7 @@ list(APPEND GPUPLAN_LIB_SOURCES
   catalog/model_parse.cpp
   catalog/collective_params_parse.cpp
   catalog/efficiency_parse.cpp
+  catalog/framework_parse.cpp
   catalog/tco_parse.cpp
   catalog/engine_parse.cpp
   catalog/system_choice.cpp

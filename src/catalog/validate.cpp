@@ -82,6 +82,17 @@ void check_fabric_figures(const Catalog& c, const Fabric& f) {
 }  // namespace
 
 void validate_catalog(const Catalog& c) {
+  // One framework is what a plan runs under when the user names none.
+  const Framework* first_default = nullptr;
+  for (const auto& f : c.frameworks) {
+    if (!f.is_default) continue;
+    if (first_default) {
+      fail_at(f.provenance, "default",
+              fmt::format("framework '{}' is also marked default; keep default = true on one entry only",
+                          first_default->id));
+    }
+    first_default = &f;
+  }
   for (const auto& g : c.gpus) {
     if (!g.scaleup_link.empty()) {
       check_ref(c.find_link(g.scaleup_link), g.provenance, "scaleup_link", "link", g.scaleup_link, ids_of(c.links));

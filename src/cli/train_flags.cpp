@@ -27,6 +27,10 @@ void add_train_flags(CliCommand& cmd, TrainFlags& f) {
   cmd.add_option("--recompute", r.recompute, "Activation recomputation: none, selective, full")->capture_default_str();
   cmd.add_option("--precision", r.precision, "Precision of the linear layers: bf16, fp16, fp8, tf32, fp32")
       ->capture_default_str();
+  cmd.add_option("--framework", r.framework,
+                 "Training framework, which sets the host time per kernel and the attention and fusion kernels: "
+                 "megatron-core (default; also nemo, megatron-bridge), megatron-lm (2021-22), pytorch-fsdp (also "
+                 "torchtitan, llm-foundry), deepspeed (also megatron-deepspeed); an unknown name lists every valid one");
   cmd.add_flag("!--no-tp-overlap", r.tp_overlap,
                "TP communication fully exposed (default: overlapped as far as the GPU family's software does)");
   cmd.add_option("--moe-overlap", r.moe_overlap,

@@ -26,21 +26,46 @@ double roofline_time_s(double memory_s, double compute_s, double p_norm) {
   return std::pow(std::pow(memory_s, p_norm) + std::pow(compute_s, p_norm), 1 / p_norm);
 }
 
-RooflineDevice make_roofline_device(const Gpu& gpu, const Efficiency& e) {
+double gemm_peak_fraction(const Gpu& gpu, const Efficiency& e, Precision p) {
+  if (e.achievable_gemm_share > 0) {
+    // Measured maximum achievable matmul (Bekman's MAMF) of this precision, else of bf16.
+    for (Precision q : {p, Precision::bf16}) {
+      const double peak = gpu.dense(q);
+      const double measured = gpu.achievable_flops_per_s[index_of(q)];
+      if (peak > 0 && measured > 0) return std::min(1.0, measured / peak * e.achievable_gemm_share);
+    }
+  }
+  return e.gemm_fraction(p);
+}
+
+double softmax_exp_per_s(const Gpu& gpu, const Efficiency& e) {
+  if (e.attention_exp_per_clk_per_sm <= 0 || e.attention_tensor_flops_per_clk_per_sm <= 0) return 0;
+  const double exp_per_clk = gpu.sfu_exp_per_clk_per_sm.value_or(e.attention_exp_per_clk_per_sm);
+  return gpu.dense(Precision::bf16) * exp_per_clk / e.attention_tensor_flops_per_clk_per_sm;
+}
+
+RooflineDevice make_roofline_device(const Gpu& gpu, const Efficiency& e, const Framework* framework) {
+  // Software factors: the framework's attention kernels and fusion of memory-bound ops, on the
+  // family's fractions (which are Megatron-Core + Transformer Engine's); products stay <= 1.
+  const double attention_scale = framework ? framework->attention_scale : 1.0;
+  const double memory_fraction = std::min(1.0, e.memory_bw_fraction * (framework ? framework->memory_scale : 1.0));
   RooflineDevice dev;
   dev.sm_count = std::max(1, gpu.sm_count);
-  dev.memory_bw_bytes_per_s = gpu.memory_bw_bytes_per_s * e.memory_bw_fraction;
+  dev.memory_bw_bytes_per_s = gpu.memory_bw_bytes_per_s * memory_fraction;
   for (Precision p : kAllPrecisions) {
     const double peak = gpu.dense(p);
-    dev.gemm_flops_per_s[index_of(p)] = peak * e.gemm_fraction(p);
-    dev.attention_fwd_flops_per_s[index_of(p)] = peak * e.attention_fwd_fraction;
-    dev.attention_bwd_flops_per_s[index_of(p)] = peak * e.attention_bwd_fraction;
+    dev.gemm_flops_per_s[index_of(p)] = peak * gemm_peak_fraction(gpu, e, p);
+    dev.attention_fwd_flops_per_s[index_of(p)] = peak * std::min(1.0, e.attention_fwd_fraction * attention_scale);
+    dev.attention_bwd_flops_per_s[index_of(p)] = peak * std::min(1.0, e.attention_bwd_fraction * attention_scale);
   }
   dev.tile_m = e.tile_m;
   dev.tile_n = e.tile_n;
   dev.k_half = e.k_half;
   dev.attention_kv_half = e.attention_kv_half;
-  dev.kernel_launch_s = e.kernel_launch_s;
+  dev.kernel_launch_s = framework ? framework->kernel_launch_s : 0;
+  // The softmax term is part of the training model (fitted with it); the serving model's engine
+  // constants (data/engines/) were fitted without it, so inference callers pass no framework.
+  dev.exp_per_s = framework ? softmax_exp_per_s(gpu, e) : 0;
   return dev;
 }
 
@@ -81,8 +106,16 @@ OpTime op_time(const RooflineDevice& dev, const Op& op, Precision gemm, Precisio
       const double span = keys > 0 ? keys / (keys + dev.attention_kv_half) : 1;
       const double fwd_rate = dev.attention_fwd_flops_per_s[index_of(act)] * span;
       const double bwd_rate = dev.attention_bwd_flops_per_s[index_of(act)] * span;
-      t.fwd_s = roofline_time_s(op.fwd_bytes / dev.memory_bw_bytes_per_s, fwd_rate > 0 ? op.fwd_flops / fwd_rate : 0);
-      t.bwd_s = roofline_time_s(op.bwd_bytes / dev.memory_bw_bytes_per_s, bwd_rate > 0 ? op.bwd_flops / bwd_rate : 0);
+      // Softmax: one exponential per score forward, and again in the backward, which
+      // recomputes P = exp(S - LSE) (Dao 2023, FlashAttention-2, alg. 2). The SFUs run beside
+      // the tensor cores but the kernels overlap the two only in part; on Blackwell, whose SFU
+      // rate per SM did not grow with its tensor rate, the exponentials take as long as the
+      // MMAs (Zadouri et al. 2026, FlashAttention-4, sec. 2), and Blackwell Ultra's doubled SFU
+      // rate speeds FP8 attention forward up ~35% (NVIDIA, "Making Softmax More Efficient with
+      // NVIDIA Blackwell Ultra", 2026): the sum, not the max, of the two follows that.
+      const double exp_s = dev.exp_per_s > 0 ? op.exps / dev.exp_per_s : 0;
+      t.fwd_s = roofline_time_s(op.fwd_bytes / dev.memory_bw_bytes_per_s, (fwd_rate > 0 ? op.fwd_flops / fwd_rate : 0) + exp_s);
+      t.bwd_s = roofline_time_s(op.bwd_bytes / dev.memory_bw_bytes_per_s, (bwd_rate > 0 ? op.bwd_flops / bwd_rate : 0) + exp_s);
       t.host_fwd_s = dev.kernel_launch_s;
       t.host_bwd_s = dev.kernel_launch_s;
       break;

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "catalog/efficiency.h"
+#include "catalog/framework.h"
 #include "catalog/gpu.h"
 #include "core/precision.h"
 #include "cost/gemm_shape_curve.h"
@@ -32,12 +33,26 @@ struct RooflineDevice {
   double k_half = 0;
   double attention_kv_half = 0;
   double kernel_launch_s = 0;
+  // Softmax exponentials per second on the special function units; 0 = not modelled.
+  double exp_per_s = 0;
   // A calibration profile's measured shape curves (gemm_shape_curve.h); null = the shape model
   // alone. Shared, so copies of the device stay cheap.
   std::shared_ptr<const GemmShapeCurves> shape_curves;
 };
 
-RooflineDevice make_roofline_device(const Gpu& gpu, const Efficiency& efficiency);
+// `framework` null: no host time per kernel, no softmax term and the family's kernel fractions
+// as they are (inference, calibration); training passes the plan's framework.
+RooflineDevice make_roofline_device(const Gpu& gpu, const Efficiency& efficiency, const Framework* framework = nullptr);
+
+// The large-GEMM fraction of the dense peak for precision `p` on `gpu` under `efficiency`: the
+// fitted fraction, or for a fallback entry with achievable_gemm_share the GPU's measured
+// achievable rate / peak × that share.
+double gemm_peak_fraction(const Gpu& gpu, const Efficiency& efficiency, Precision p);
+
+// Softmax exponentials per second of `gpu`: its dense bf16 peak × the family's reference
+// exponentials per tensor FLOP (per clock per SM), with the GPU's own SFU rate where it differs.
+// 0 when the family gives no reference SM.
+double softmax_exp_per_s(const Gpu& gpu, const Efficiency& efficiency);
 
 // Fraction of the large-GEMM rate a GEMM of `count` × (M×N output, reduction K) reaches:
 // wave quantisation of its output tiles over the SMs, times K / (K + k_half). In (0, 1].

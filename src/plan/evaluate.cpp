@@ -378,7 +378,8 @@ TrainContext make_train_context(const Catalog& catalog, const ModelSpec& model, 
   if (model.layers <= 0 || model.hidden <= 0 || model.heads <= 0) {
     throw Error("model '" + model.id + "' has no layers, hidden size or heads");
   }
-  ctx.device = make_roofline_device(gpu, *ctx.efficiency);
+  ctx.framework = options.framework ? options.framework : default_framework(catalog);
+  ctx.device = make_roofline_device(gpu, *ctx.efficiency, ctx.framework);
   if (system) {
     ctx.topology = make_collective_topology(catalog, *system, fabric, default_collective_params(catalog));
     ctx.domain_gpus = system->gpus;

@@ -21,6 +21,7 @@ namespace gpuplan {
 
 struct TrainOptions {
   const Efficiency* efficiency = nullptr;  // replaces the catalog's entry for the GPU (fitting)
+  const Framework* framework = nullptr;    // the training framework; null = the catalog's default
   StateBytes state;                  // bytes per parameter (16 for mixed-precision Adam)
   double grad_reduce_bytes = 2;      // per gradient element on the wire (bf16; fp32 = 4)
   double runtime_overhead_bytes = -1;  // CUDA context + NCCL; < 0 = the efficiency entry's
@@ -37,6 +38,7 @@ struct TrainContext {
   const System* system = nullptr;  // may be null: a single scale-up domain of `domain_gpus`
   const Fabric* fabric = nullptr;
   const Efficiency* efficiency = nullptr;
+  const Framework* framework = nullptr;  // null only for a catalog without framework entries
   RooflineDevice device;
   CollectiveTopology topology;
   TrainOptions options;

@@ -3,33 +3,46 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 
 namespace gpuplan {
 namespace {
 
 // Beyond a factor e^0.35 ≈ 1.42 off, a run counts as "not explained" whatever the error.
 constexpr double kLossCap = 0.35;
-constexpr int kParams = 6;
 
 struct Range {
   double lo;
   double hi;
 };
-// Physically plausible bounds: what large cuBLAS GEMMs, fused attention kernels and
-// element-wise kernels reach on NVIDIA parts of the last three generations.
-constexpr std::array<Range, kParams> kRanges{{{0.55, 0.90},     // GEMM fraction, 16-bit
-                                              {0.40, 0.85},     // GEMM fraction, fp8
-                                              {0.25, 0.80},     // attention forward fraction
-                                              {0.60, 0.92},     // memory bandwidth fraction
-                                              {0.00, 1.00},     // TP overlap fraction
-                                              {0.0, 40e-6}}};   // host time per kernel, s
 
-std::array<double, kParams> params_of(const Efficiency& e) {
+// Silicon figures per GPU family. Physically plausible bounds: what large cuBLAS GEMMs, fused
+// attention kernels and element-wise kernels reach on NVIDIA parts of the last three
+// generations.
+constexpr int kFamilyParams = 5;
+constexpr std::array<Range, kFamilyParams> kFamilyRanges{{{0.55, 0.90},     // GEMM fraction, 16-bit
+                                                          {0.40, 0.85},     // GEMM fraction, fp8
+                                                          {0.25, 0.85},     // attention forward fraction
+                                                          {0.60, 0.92},     // memory bandwidth fraction
+                                                          {0.00, 1.00}}};   // TP overlap fraction
+
+// Software figures per framework family: host time per kernel (CUDA launch alone is ~3-5 µs;
+// eager PyTorch dispatch adds tens of µs), the attention kernels relative to Transformer
+// Engine's cuDNN kernels (FlashAttention-2 on Hopper ~0.45 of FA3, materialised attention
+// lower), and fusion of the memory-bound ops.
+constexpr int kFrameworkParams = 3;
+constexpr std::array<Range, kFrameworkParams> kFrameworkRanges{{{2e-6, 60e-6},   // host time per kernel, s
+                                                                {0.30, 1.20},    // attention kernel factor
+                                                                {0.50, 1.20}}};  // fusion factor
+
+using Params = std::vector<double>;
+
+Params family_params(const Efficiency& e) {
   return {e.gemm_peak_fraction[index_of(Precision::bf16)], e.gemm_fraction(Precision::fp8), e.attention_fwd_fraction,
-          e.memory_bw_fraction, e.tp_comm_overlap_fraction, e.kernel_launch_s};
+          e.memory_bw_fraction, e.tp_comm_overlap_fraction};
 }
 
-Efficiency with_params(const Efficiency& base, const std::array<double, kParams>& p) {
+Efficiency with_family_params(const Efficiency& base, const Params& p) {
   Efficiency e = base;
   for (Precision q : {Precision::bf16, Precision::fp16}) e.gemm_peak_fraction[index_of(q)] = p[0];
   e.gemm_peak_fraction[index_of(Precision::fp8)] = p[1];
@@ -38,12 +51,57 @@ Efficiency with_params(const Efficiency& base, const std::array<double, kParams>
   e.attention_bwd_fraction = std::min(1.0, p[2] * bwd_over_fwd);
   e.memory_bw_fraction = p[3];
   e.tp_comm_overlap_fraction = p[4];
-  e.kernel_launch_s = p[5];
   return e;
 }
 
-double predict(FitSample& s, const Efficiency& e) {
-  retarget_efficiency(s.ctx, e);
+Params framework_params(const Framework& f) { return {f.kernel_launch_s, f.attention_scale, f.memory_scale}; }
+
+Framework with_framework_params(const Framework& base, const Params& p) {
+  Framework f = base;
+  f.kernel_launch_s = p[0];
+  f.attention_scale = p[1];
+  f.memory_scale = p[2];
+  return f;
+}
+
+// Coordinate descent: a grid over each free figure's plausible range (the loss is capped, so
+// not unimodal), then a finer grid around the best point; four sweeps.
+Params descend(Params p, const Range* ranges, std::size_t free_params, const std::function<double(const Params&)>& loss) {
+  double best = loss(p);
+  constexpr int kGrid = 32;
+  for (int sweep = 0; sweep < 4; ++sweep) {
+    for (std::size_t i = 0; i < free_params; ++i) {
+      double lo = ranges[i].lo;
+      double hi = ranges[i].hi;
+      for (int refine = 0; refine < 2; ++refine) {
+        const double step = (hi - lo) / kGrid;
+        for (int g = 0; g <= kGrid; ++g) {
+          Params q = p;
+          q[i] = lo + step * g;
+          const double f = loss(q);
+          if (f < best - 1e-12) {
+            best = f;
+            p = q;
+          }
+        }
+        lo = std::max(ranges[i].lo, p[i] - 2 * step);
+        hi = std::min(ranges[i].hi, p[i] + 2 * step);
+      }
+    }
+  }
+  return p;
+}
+
+template <typename T>
+const T* by_id(const std::vector<T>& entries, const std::string& id) {
+  for (const T& e : entries) {
+    if (e.id == id) return &e;
+  }
+  return nullptr;
+}
+
+double predict(FitSample& s, const Efficiency& e, const Framework* f) {
+  retarget(s.ctx, e, f);
   const Estimate est = evaluate(s.ctx, s.plan);
   return est.valid() ? est.step_time_s : 0;
 }
@@ -55,69 +113,72 @@ double fit_loss(double predicted_s, double measured_s) {
   return std::min(kLossCap, std::fabs(std::log(predicted_s / measured_s)));
 }
 
-void retarget_efficiency(TrainContext& ctx, const Efficiency& efficiency) {
+void retarget(TrainContext& ctx, const Efficiency& efficiency, const Framework* framework) {
   ctx.efficiency = &efficiency;
-  ctx.device = make_roofline_device(*ctx.gpu, efficiency);
+  ctx.framework = framework;
+  ctx.device = make_roofline_device(*ctx.gpu, efficiency, framework);
 }
 
-std::vector<Efficiency> fit_efficiencies(std::vector<FitSample>& samples, const std::vector<Efficiency>& entries,
-                                         const std::string& exclude_source) {
-  std::vector<Efficiency> fitted = entries;
-  for (std::size_t entry_idx = 0; entry_idx < entries.size(); ++entry_idx) {
-    std::vector<FitSample*> mine;
-    for (FitSample& s : samples) {
-      if (s.efficiency_id == entries[entry_idx].id && s.source != exclude_source) {
-        mine.push_back(&s);
+FitResult fit_efficiencies(std::vector<FitSample>& samples, const std::vector<Efficiency>& entries,
+                           const std::vector<Framework>& frameworks, const std::string& exclude_source) {
+  FitResult fit{entries, frameworks};
+  std::vector<FitSample*> used;
+  for (FitSample& s : samples) {
+    if (s.source != exclude_source) used.push_back(&s);
+  }
+  for (int round = 0; round < 2; ++round) {
+    // GPU families, each framework at its current figures.
+    for (std::size_t entry_idx = 0; entry_idx < fit.efficiencies.size(); ++entry_idx) {
+      std::vector<FitSample*> mine;
+      for (FitSample* s : used) {
+        if (s->efficiency_id == entries[entry_idx].id) mine.push_back(s);
       }
-    }
-    if (mine.empty()) continue;
-    auto loss = [&](const std::array<double, kParams>& p) {
-      const Efficiency e = with_params(entries[entry_idx], p);
-      double sum = 0;
-      for (FitSample* s : mine) sum += fit_loss(predict(*s, e), s->measured_step_s);
-      return sum;
-    };
-    std::array<double, kParams> p = params_of(entries[entry_idx]);
-    double best = loss(p);
-    // Coordinate descent: a grid over each figure's plausible range (the loss is capped, so
-    // not unimodal), then a finer grid around the best point; four sweeps.
-    constexpr int kGrid = 32;
-    for (int sweep = 0; sweep < 4; ++sweep) {
-      for (std::size_t i = 0; i < kParams; ++i) {
-        double lo = kRanges[i].lo;
-        double hi = kRanges[i].hi;
-        for (int refine = 0; refine < 2; ++refine) {
-          const double step = (hi - lo) / kGrid;
-          for (int g = 0; g <= kGrid; ++g) {
-            std::array<double, kParams> q = p;
-            q[i] = lo + step * g;
-            const double f = loss(q);
-            if (f < best - 1e-12) {
-              best = f;
-              p = q;
-            }
-          }
-          lo = std::max(kRanges[i].lo, p[i] - 2 * step);
-          hi = std::min(kRanges[i].hi, p[i] + 2 * step);
+      if (mine.empty()) continue;
+      const Efficiency base = fit.efficiencies[entry_idx];
+      auto loss = [&](const Params& p) {
+        const Efficiency e = with_family_params(base, p);
+        double sum = 0;
+        for (FitSample* s : mine) {
+          sum += fit_loss(predict(*s, e, by_id(fit.frameworks, s->framework_id)), s->measured_step_s);
         }
-      }
+        return sum;
+      };
+      fit.efficiencies[entry_idx] =
+          with_family_params(base, descend(family_params(base), kFamilyRanges.data(), kFamilyParams, loss));
     }
-    fitted[entry_idx] = with_params(entries[entry_idx], p);
+    // Framework families, each GPU family at its current figures. The default framework is the
+    // reference of the families' kernel fractions: only its host time is free.
+    for (std::size_t fw_idx = 0; fw_idx < fit.frameworks.size(); ++fw_idx) {
+      std::vector<FitSample*> mine;
+      for (FitSample* s : used) {
+        if (s->framework_id == frameworks[fw_idx].id) mine.push_back(s);
+      }
+      if (mine.empty()) continue;
+      const Framework base = fit.frameworks[fw_idx];
+      auto loss = [&](const Params& p) {
+        const Framework f = with_framework_params(base, p);
+        double sum = 0;
+        for (FitSample* s : mine) {
+          const Efficiency* e = by_id(fit.efficiencies, s->efficiency_id);
+          if (e) sum += fit_loss(predict(*s, *e, &f), s->measured_step_s);
+        }
+        return sum;
+      };
+      const std::size_t free_params = base.is_default ? 1 : kFrameworkParams;
+      fit.frameworks[fw_idx] =
+          with_framework_params(base, descend(framework_params(base), kFrameworkRanges.data(), free_params, loss));
+    }
   }
   // Leave every sample on the caller's entries (the search pointed them at temporaries).
   for (FitSample& s : samples) {
-    for (const Efficiency& e : entries) {
-      if (s.efficiency_id == e.id) retarget_efficiency(s.ctx, e);
-    }
+    if (const Efficiency* e = by_id(entries, s.efficiency_id)) retarget(s.ctx, *e, by_id(frameworks, s.framework_id));
   }
-  return fitted;
+  return fit;
 }
 
-double predict_with(FitSample& sample, const std::vector<Efficiency>& entries) {
-  for (const Efficiency& e : entries) {
-    if (sample.efficiency_id == e.id) return predict(sample, e);
-  }
-  return 0;
+double predict_with(FitSample& sample, const FitResult& fitted) {
+  const Efficiency* e = by_id(fitted.efficiencies, sample.efficiency_id);
+  return e ? predict(sample, *e, by_id(fitted.frameworks, sample.framework_id)) : 0;
 }
 
 }  // namespace gpuplan

@@ -36,10 +36,12 @@ nlohmann::ordered_json plan_json(const Plan& p) {
   return j;
 }
 
-nlohmann::ordered_json plan_json(const Plan& p, const ModelSpec& m) {
+nlohmann::ordered_json plan_json(const Plan& p, const ModelSpec& m, std::string_view framework) {
   Plan resolved = p;
   resolved.seq_len = seq_of(p, m);
-  return plan_json(resolved);
+  nlohmann::ordered_json j = plan_json(resolved);
+  if (!framework.empty()) j["framework"] = std::string(framework);
+  return j;
 }
 
 Plan plan_from_json(const nlohmann::json& j) {

@@ -175,6 +175,7 @@ TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
   query.needs_system = p.gpus() > 1;
   const ClusterChoice cluster = choose_cluster(catalog, query);
   TrainOptions options;
+  options.framework = &resolve_framework(catalog, r.framework);
   if (r.overhead_gib >= 0) options.runtime_overhead_bytes = r.overhead_gib * kGiB;
   options.memory_headroom_bytes = headroom_bytes;
   s.ctx = make_train_context(catalog, model, *cluster.gpu, cluster.system, cluster.fabric, options);

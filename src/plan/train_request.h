@@ -39,6 +39,7 @@ struct TrainRequest {
   bool tp_overlap = true;   // false: --no-tp-overlap
   std::string moe_overlap = "none";  // none, 1f1b, dualpipe (plan.h MoeOverlap)
   double moe_imbalance = 1.0;        // max / mean tokens per expert-parallel rank
+  std::string framework;    // --framework: id or alias (catalog/framework.h); "" = the default (megatron-core)
   double overhead_gib = -1; // < 0 = the GPU family's
   double memory_headroom_gib = 0;  // --memory-headroom-gib: kept free per GPU; 0 = none
   bool pp_embedding_head_slots = false;  // --pp-embedding-head-slots (Plan::pp_embedding_head_slots)

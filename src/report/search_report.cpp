@@ -50,7 +50,7 @@ nlohmann::ordered_json to_json(const SearchAnswer& a) {
   j["closest"] = nlohmann::ordered_json::array();
   for (const Candidate& c : r.closest) {
     nlohmann::ordered_json cj;
-    cj["plan"] = plan_json(c.plan, *ctx.model);
+    cj["plan"] = plan_json(c.plan, *ctx.model, ctx.framework ? std::string_view(ctx.framework->id) : std::string_view());
     cj["reason"] = c.estimate.reason_text();
     if (c.estimate.valid()) cj["memory_bytes"] = c.estimate.memory.total_bytes;
     j["closest"].push_back(cj);

@@ -85,9 +85,9 @@ std::vector<GroupRow> group_rows(const Plan& p, const TrainContext& ctx) {
 }  // namespace
 
 static std::string header(const TrainContext& ctx, const Plan& p) {
-  return fmt::format("{} on {} × {}{}\nplan: {}\n", ctx.model->id, p.gpus(), ctx.gpu->id,
+  return fmt::format("{} on {} × {}{}\nplan: {}{}\n", ctx.model->id, p.gpus(), ctx.gpu->id,
                      ctx.system ? fmt::format(" ({}{})", ctx.system->id, ctx.fabric ? ", " + ctx.fabric->id : "") : "",
-                     plan_summary(p, *ctx.model));
+                     plan_summary(p, *ctx.model), ctx.framework ? " · " + ctx.framework->id : "");
 }
 
 std::string train_text(const TrainContext& ctx, const Plan& p, const Estimate& e) {
@@ -139,7 +139,7 @@ nlohmann::ordered_json train_json(const TrainContext& ctx, const Plan& p, const 
   j["system"] = ctx.system ? ctx.system->id : "";
   j["fabric"] = ctx.fabric ? ctx.fabric->id : "";
   j["gpus"] = p.gpus();
-  j["plan"] = plan_json(p, *ctx.model);
+  j["plan"] = plan_json(p, *ctx.model, ctx.framework ? std::string_view(ctx.framework->id) : std::string_view());
   j["feasible"] = e.feasible();
   j["reason"] = e.reason_text();
   if (!e.valid()) return j;
@@ -223,7 +223,7 @@ nlohmann::ordered_json memory_json(const TrainContext& ctx, const Plan& p, const
   j["model"] = ctx.model->id;
   j["gpu"] = ctx.gpu->id;
   j["gpus"] = p.gpus();
-  j["plan"] = plan_json(p, *ctx.model);
+  j["plan"] = plan_json(p, *ctx.model, ctx.framework ? std::string_view(ctx.framework->id) : std::string_view());
   j["valid"] = e.valid();
   j["reason"] = e.reason_text();
   if (!e.valid()) return j;

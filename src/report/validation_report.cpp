@@ -197,9 +197,9 @@ std::string worst_source_text(const ErrorGroups& groups) {
 
 std::string to_text(const TrainValidation& v) {
   using A = TextTable::Align;
-  TextTable t({"id", "model", "GPUs", "plan", "chosen for unknowns", "compared on", "measured", "predicted",
+  TextTable t({"id", "model", "GPUs", "plan", "framework", "chosen for unknowns", "compared on", "measured", "predicted",
                "error (time)"},
-              {A::left, A::left, A::left, A::left, A::left, A::left, A::right, A::right, A::right});
+              {A::left, A::left, A::left, A::left, A::left, A::left, A::left, A::right, A::right, A::right});
   std::string skipped;
   std::string unscored;
   for (const auto& r : v.rows) {
@@ -215,7 +215,7 @@ std::string to_text(const TrainValidation& v) {
     if (r.plan.ep > 1) plan += fmt::format(" ep{}", r.plan.ep);
     plan += fmt::format(" mb{} {}", r.plan.micro_batch, precision_name(r.plan.precision));
     const bool scored = r.measured_step_s > 0;
-    t.add_row({r.id, r.model, fmt::format("{}×{}", r.gpus, r.gpu), plan, r.chosen,
+    t.add_row({r.id, r.model, fmt::format("{}×{}", r.gpus, r.gpu), plan, r.framework, r.chosen,
                scored ? compared_on_text(r) : "-", scored ? quantity_text(r.compared_on, r.measured_value) : "-",
                scored ? quantity_text(r.compared_on, r.predicted_value) : format_seconds(r.predicted_step_s),
                scored ? fmt::format("{:+.1f}%", 100 * r.error) : "-"});
@@ -238,16 +238,25 @@ std::string to_text(const TrainValidation& v) {
       100 * v.within_20_share, worst_source_text(v.by_source));
   if (v.fit) {
     TextTable f({"efficiency entry", "rows", "GEMM bf16/fp16", "GEMM fp8", "attention fwd", "attention bwd", "HBM",
-                 "TP overlap", "kernel us"});
+                 "TP overlap"});
     for (std::size_t i = 0; i < v.fitted.size(); ++i) {
       const Efficiency& e = v.fitted[i];
       f.add_row({e.id, std::to_string(v.fitted_rows[i]), fmt::format("{:.3f}", e.gemm_fraction(Precision::bf16)),
                  fmt::format("{:.3f}", e.gemm_fraction(Precision::fp8)), fmt::format("{:.3f}", e.attention_fwd_fraction),
                  fmt::format("{:.3f}", e.attention_bwd_fraction), fmt::format("{:.3f}", e.memory_bw_fraction),
-                 fmt::format("{:.2f}", e.tp_comm_overlap_fraction), fmt::format("{:.1f}", e.kernel_launch_s * 1e6)});
+                 fmt::format("{:.2f}", e.tp_comm_overlap_fraction)});
     }
     out += "fitted efficiency (coordinate descent on capped |log error|; data/fitted/efficiency/ holds the result):\n";
     out += f.render();
+    TextTable fw({"framework", "rows", "kernel us", "attention kernel scale", "fusion scale"});
+    for (std::size_t i = 0; i < v.fitted_frameworks.size(); ++i) {
+      const Framework& e = v.fitted_frameworks[i];
+      fw.add_row({e.id + (e.is_default ? " (reference)" : ""), std::to_string(v.fitted_framework_rows[i]),
+                  fmt::format("{:.1f}", e.kernel_launch_s * 1e6), fmt::format("{:.3f}", e.attention_scale),
+                  fmt::format("{:.3f}", e.memory_scale)});
+    }
+    out += "fitted framework figures (data/fitted/frameworks/ holds the result):\n";
+    out += fw.render();
     out += fmt::format("with the fitted figures: median |error| {:.1f}%, within ±15% {:.0f}%\n",
                        v.fitted_overall.median_abs_pct, 100 * v.fitted_within_15_share);
   }
@@ -280,7 +289,7 @@ nlohmann::ordered_json to_json(const TrainValidation& v) {
       j["rows"].push_back(row);
       continue;
     }
-    row["plan"] = plan_json(r.plan, ModelSpec{});
+    row["plan"] = plan_json(r.plan, ModelSpec{}, r.framework);
     row["chosen"] = r.chosen;
     row["assumptions"] = r.assumptions;
     const bool scored = r.measured_step_s > 0;

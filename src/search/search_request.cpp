@@ -43,6 +43,7 @@ SearchAnswer answer_search(const Catalog& catalog, const SearchRequest& r) {
   train.seq_len = r.seq_len;
   train.allow_longer_context = r.allow_longer_context;
   train.precision = r.precision;
+  train.framework = r.framework;
   train.calibration = r.calibration;
   train.memory_headroom_gib = r.memory_headroom_gib;
 

@@ -23,6 +23,7 @@ struct SearchRequest {
   std::optional<int> seq_len;  // unset = the model's context length
   bool allow_longer_context = false;
   std::string precision = "bf16";
+  std::string framework;  // --framework: id or alias; "" = the default (megatron-core)
   int top = 3;
   std::string objective = "time";
   std::optional<int> threads;  // unset = every core; at most max_search_threads()

@@ -174,7 +174,8 @@ TrainValidationRow predict_row(const Columns& c, const CsvTable::Row& row, const
   TrainValidationRow r;
   r.line = row.line;
   r.id = c.text(row, "id");
-  r.source = short_source(c.text(row, "source"));
+  const std::string full_source = c.text(row, "source");
+  r.source = short_source(full_source);
   r.gpu = c.text(row, "gpu");
   const Gpu* gpu = catalog.find_gpu(r.gpu);
   if (!gpu) {
@@ -275,7 +276,11 @@ TrainValidationRow predict_row(const Columns& c, const CsvTable::Row& row, const
     u.recompute = false;
   }
 
-  const TrainContext ctx = make_train_context(catalog, *model, *gpu, system, nullptr);
+  // The framework the source ran (data/fitted/frameworks/ [validation]); the default otherwise.
+  TrainOptions options;
+  options.framework = framework_for_run(catalog, r.id, full_source);
+  const TrainContext ctx = make_train_context(catalog, *model, *gpu, system, nullptr, options);
+  r.framework = ctx.framework ? ctx.framework->id : "";
   const Resolved res = resolve_fastest(ctx, p, u, r.gpus);
   r.plan = res.plan;
   r.estimate = res.estimate;
@@ -290,7 +295,7 @@ TrainValidationRow predict_row(const Columns& c, const CsvTable::Row& row, const
   if (r.measured_step_s > 0) {
     r.predicted_value = quantity_at_step_time(measured.quantity, measured.work, r.predicted_step_s);
     r.error = (r.predicted_step_s - r.measured_step_s) / r.measured_step_s;
-    samples.push_back({ctx, res.plan, r.measured_step_s, r.source, ctx.efficiency->id});
+    samples.push_back({ctx, res.plan, r.measured_step_s, r.source, ctx.efficiency->id, r.framework});
   }
   return r;
 }
@@ -320,10 +325,16 @@ TrainValidation validate_training(const CsvTable& csv, const Catalog& catalog, c
 
   if (options.fit) {
     v.fit = true;
-    v.fitted = fit_efficiencies(samples, catalog.efficiencies);
+    const FitResult fitted = fit_efficiencies(samples, catalog.efficiencies, catalog.frameworks);
+    v.fitted = fitted.efficiencies;
+    v.fitted_frameworks = fitted.frameworks;
     std::vector<double> fitted_errors;
     for (FitSample& s : samples) {
-      fitted_errors.push_back(predict_with(s, v.fitted) / s.measured_step_s - 1);
+      fitted_errors.push_back(predict_with(s, fitted) / s.measured_step_s - 1);
+    }
+    for (const Framework& f : v.fitted_frameworks) {
+      v.fitted_framework_rows.push_back(static_cast<int>(std::count_if(
+          samples.begin(), samples.end(), [&](const FitSample& s) { return s.framework_id == f.id; })));
     }
     for (const Efficiency& e : v.fitted) {
       v.fitted_rows.push_back(static_cast<int>(std::count_if(samples.begin(), samples.end(), [&](const FitSample& s) {
@@ -341,7 +352,7 @@ TrainValidation validate_training(const CsvTable& csv, const Catalog& catalog, c
     }
     std::vector<double> loso_errors;
     for (const std::string& source : sources) {
-      const std::vector<Efficiency> fitted = fit_efficiencies(samples, catalog.efficiencies, source);
+      const FitResult fitted = fit_efficiencies(samples, catalog.efficiencies, catalog.frameworks, source);
       for (FitSample& s : samples) {
         if (s.source != source) continue;
         const double e = predict_with(s, fitted) / s.measured_step_s - 1;

@@ -23,6 +23,7 @@ struct TrainValidationRow {
   std::string model;   // zoo id, or "row shape" when built from the row's columns
   std::string gpu;
   std::string system;
+  std::string framework;  // the framework entry its source ran (data/fitted/frameworks/ [validation])
   int gpus = 0;
   Plan plan;
   std::string chosen;       // what was resolved for unknown fields ("" when nothing was)
@@ -53,6 +54,8 @@ struct TrainValidation {
   bool fit = false;
   std::vector<Efficiency> fitted;
   std::vector<int> fitted_rows;  // rows behind each fitted entry
+  std::vector<Framework> fitted_frameworks;
+  std::vector<int> fitted_framework_rows;
   ErrorSummary fitted_overall;
   double fitted_within_15_share = 0;
   // Leave-one-source-out: each source predicted with the efficiency refit on the others.

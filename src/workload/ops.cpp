@@ -89,6 +89,7 @@ void attention(Ctx& c, double heads, double kv_heads, double d_qk, double d_v, d
   op.n = heads;
   op.k = d_qk;
   op.fwd_flops = 2 * t * keys * heads * (d_qk + d_v);
+  op.exps = t * keys * heads;
   op.bwd_flops = kFlashBwdOverFwd * op.fwd_flops;
   // Reads Q, K, V, writes O (K/V of the whole sequence pass through with ring attention).
   op.fwd_bytes = (t * heads * (d_qk + d_v) + s.micro_batch * s.seq_len * kv_heads * (d_qk + d_v)) * c.act_bytes;

@@ -41,6 +41,7 @@ struct Op {
   bool selective = false;
   double fwd_flops = 0;
   double bwd_flops = 0;
+  double exps = 0;       // attention: softmax exponentials of the forward, one per score
   double fwd_bytes = 0;  // HBM traffic
   double bwd_bytes = 0;
   double params = 0;  // weights this op holds on this GPU

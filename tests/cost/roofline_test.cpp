@@ -158,3 +158,87 @@ TEST(Roofline, OneRooflineFunctionWithOptionalSmoothKnee) {
 
 }  // namespace
 }  // namespace gpuplan
+
+namespace gpuplan {
+namespace {
+
+Framework test_framework() {
+  Framework f;
+  f.id = "fw";
+  f.kernel_launch_s = 20e-6;
+  f.attention_scale = 0.5;
+  f.memory_scale = 0.75;
+  return f;
+}
+
+// Softmax exponentials (cost/roofline.cpp): exp rate = dense bf16 peak × exp / tensor FLOPs per
+// clock per SM; the attention time adds exps / rate to the MMA time, forward and backward.
+TEST(Roofline, SoftmaxExponentialsAddToAttentionTime) {
+  Gpu gpu = test_gpu();
+  Efficiency e = test_efficiency();
+  e.attention_exp_per_clk_per_sm = 16;
+  e.attention_tensor_flops_per_clk_per_sm = 4096;
+  // Hand: 1000 TFLOP/s × 16 / 4096 = 3.90625e12 exponentials per second.
+  EXPECT_NEAR(softmax_exp_per_s(gpu, e), 3.90625e12, 1);
+  // A GPU with twice the SFU rate per SM (Blackwell Ultra) has twice the exponential rate.
+  Gpu ultra = gpu;
+  ultra.sfu_exp_per_clk_per_sm = 32;
+  EXPECT_NEAR(softmax_exp_per_s(ultra, e), 7.8125e12, 1);
+
+  const Framework fw = test_framework();
+  const RooflineDevice dev = make_roofline_device(gpu, e, &fw);
+  Op op;
+  op.kind = OpKind::attention;
+  op.m = 0;  // no span term
+  op.fwd_flops = 1e12;
+  op.bwd_flops = 2.5e12;
+  op.exps = 3.90625e9;  // 1 ms of exponentials
+  const OpTime t = op_time(dev, op, Precision::bf16, Precision::bf16);
+  // Hand: MMA at 1000 TFLOP/s × 0.6 × 0.5 (framework's attention scale) = 300 TFLOP/s:
+  // forward 1e12 / 300e12 = 3.333 ms + 1 ms; backward 2.5e12 / (1000e12 × 0.5 × 0.5) = 10 ms + 1 ms.
+  EXPECT_NEAR(t.fwd_s, 1e12 / 300e12 + 1e-3, 1e-12);
+  EXPECT_NEAR(t.bwd_s, 2.5e12 / 250e12 + 1e-3, 1e-12);
+  // Twice the SFU rate halves the exponential part only.
+  const OpTime u = op_time(make_roofline_device(ultra, e, &fw), op, Precision::bf16, Precision::bf16);
+  EXPECT_NEAR(u.fwd_s, 1e12 / 300e12 + 0.5e-3, 1e-12);
+  // Without a framework (the serving model) there is no softmax term and no host time.
+  const RooflineDevice serving = make_roofline_device(gpu, e);
+  EXPECT_EQ(serving.exp_per_s, 0);
+  EXPECT_EQ(serving.kernel_launch_s, 0);
+}
+
+// The framework's software figures: host time per kernel, and factors on the family's
+// attention and HBM fractions (products capped at 1).
+TEST(Roofline, FrameworkScalesTheSoftwareFigures) {
+  const Framework fw = test_framework();
+  const RooflineDevice dev = make_roofline_device(test_gpu(), test_efficiency(), &fw);
+  EXPECT_DOUBLE_EQ(dev.kernel_launch_s, 20e-6);
+  EXPECT_NEAR(dev.attention_fwd_flops_per_s[index_of(Precision::bf16)], 1000e12 * 0.6 * 0.5, 1);
+  EXPECT_NEAR(dev.memory_bw_bytes_per_s, 3e12 * 0.8 * 0.75, 1);
+  // GEMMs are the silicon's: unchanged by the framework.
+  EXPECT_NEAR(dev.gemm_flops_per_s[index_of(Precision::bf16)], 800e12, 1);
+  Framework fast = fw;
+  fast.memory_scale = 1.5;
+  EXPECT_NEAR(make_roofline_device(test_gpu(), test_efficiency(), &fast).memory_bw_bytes_per_s, 3e12, 1);
+}
+
+// A fallback entry derives the GEMM fraction from the GPU's measured achievable matmul rate.
+TEST(Roofline, FallbackGemmFractionFollowsTheMeasuredRate) {
+  Gpu gpu = test_gpu();
+  Efficiency e = test_efficiency();
+  e.achievable_gemm_share = 0.7;
+  // No measurement: the entry's own fraction.
+  EXPECT_DOUBLE_EQ(gemm_peak_fraction(gpu, e, Precision::bf16), 0.8);
+  // Hand: 500 of 1000 TFLOP/s measured × 0.7 = 0.35; fp8, not measured, follows bf16's ratio.
+  gpu.achievable_flops_per_s[index_of(Precision::bf16)] = 500e12;
+  EXPECT_DOUBLE_EQ(gemm_peak_fraction(gpu, e, Precision::bf16), 0.35);
+  EXPECT_DOUBLE_EQ(gemm_peak_fraction(gpu, e, Precision::fp8), 0.35);
+  gpu.achievable_flops_per_s[index_of(Precision::fp8)] = 1800e12;
+  EXPECT_DOUBLE_EQ(gemm_peak_fraction(gpu, e, Precision::fp8), 0.9 * 0.7);
+  // A fitted entry (no share) ignores the measurement.
+  e.achievable_gemm_share = 0;
+  EXPECT_DOUBLE_EQ(gemm_peak_fraction(gpu, e, Precision::bf16), 0.8);
+}
+
+}  // namespace
+}  // namespace gpuplan

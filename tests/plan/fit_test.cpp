@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "catalog/catalog.h"
+#include "catalog/system_choice.h"
 #include "plan/fit.h"
 
 namespace gpuplan {
@@ -25,6 +27,47 @@ TEST(Fit, LossIsCapped) {
   // No prediction (an invalid plan) or no measurement: the cap.
   EXPECT_DOUBLE_EQ(fit_loss(0.0, 1.0), 0.35);
   EXPECT_DOUBLE_EQ(fit_loss(1.0, 0.0), 0.35);
+}
+
+
+// The framework figures are fitted on the rows of their framework: step times made with a
+// framework with slower attention and element-wise kernels are explained after the fit, and a framework
+// whose only rows are left out keeps its figures.
+TEST(Fit, FrameworkFiguresAreFittedOnTheirOwnRows) {
+  const Catalog& c = default_catalog();
+  const Gpu& gpu = c.gpu("h100-sxm");
+  const System* system = default_system_for(c, gpu, 8);
+  ASSERT_NE(system, nullptr);
+  const Framework& base = resolve_framework(c, "torchtitan");
+  Framework truth = base;
+  truth.attention_scale = base.attention_scale * 0.6;
+  truth.memory_scale = base.memory_scale * 0.7;
+  std::vector<FitSample> samples;
+  for (int mb : {1, 2, 4}) {
+    TrainOptions options;
+    options.framework = &truth;
+    TrainContext ctx = make_train_context(c, c.model("llama3-8b"), gpu, system, nullptr, options);
+    Plan p;
+    p.dp = 8;
+    p.zero = 3;
+    p.micro_batch = mb;
+    p.global_batch = 64;
+    p.seq_len = 8192;
+    const Estimate e = evaluate(ctx, p);
+    ASSERT_TRUE(e.valid());
+    samples.push_back({ctx, p, e.step_time_s, "src", ctx.efficiency->id, base.id});
+  }
+  // Precondition: the catalog's figures do not explain these step times (slower attention
+  // and element-wise kernels at 8K tokens per sequence).
+  FitResult catalog_figures{c.efficiencies, c.frameworks};
+  for (FitSample& s : samples) EXPECT_GT(std::fabs(predict_with(s, catalog_figures) / s.measured_step_s - 1), 0.03);
+  const FitResult fit = fit_efficiencies(samples, c.efficiencies, c.frameworks);
+  for (FitSample& s : samples) EXPECT_NEAR(predict_with(s, fit) / s.measured_step_s, 1.0, 0.02);
+  const FitResult none = fit_efficiencies(samples, c.efficiencies, c.frameworks, "src");
+  for (std::size_t i = 0; i < c.frameworks.size(); ++i) {
+    EXPECT_EQ(none.frameworks[i].kernel_launch_s, c.frameworks[i].kernel_launch_s);
+    EXPECT_EQ(none.frameworks[i].attention_scale, c.frameworks[i].attention_scale);
+  }
 }
 
 }  // namespace

@@ -130,6 +130,54 @@ TEST(TrainReport, JsonKeysAndTextBottleneck) {
             std::string::npos);
 }
 
+// --framework (catalog/framework.h): the default is Megatron-Core, an alias names its family,
+// the plan JSON says which, and a bad name is an Error naming the flag and the valid names.
+TEST(TrainRequest, FrameworkIsAPlanFieldUsersCanSet) {
+  TrainRequest r = llama8b_on_8();
+  r.zero = 3;  // fits
+  const TrainAnswer mcore = answer_train(default_catalog(), r);
+  ASSERT_NE(mcore.ctx().framework, nullptr);
+  EXPECT_EQ(mcore.ctx().framework->id, "megatron-core");
+  EXPECT_EQ(to_json(mcore)["plan"]["framework"].get<std::string>(), "megatron-core");
+  r.framework = "torchtitan";
+  const TrainAnswer titan = answer_train(default_catalog(), r);
+  EXPECT_EQ(titan.ctx().framework->id, "pytorch-fsdp");
+  EXPECT_EQ(to_json(titan)["plan"]["framework"].get<std::string>(), "pytorch-fsdp");
+  EXPECT_NE(to_text(titan).find("pytorch-fsdp"), std::string::npos);
+  // Same plan, same GPU: the host time per kernel differs by framework, so the step does.
+  EXPECT_NE(titan.estimate.step_time_s, mcore.estimate.step_time_s);
+  r.framework = "pytorch";
+  try {
+    answer_train(default_catalog(), r);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("--framework 'pytorch'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("megatron-core"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("torchtitan"), std::string::npos) << msg;
+  }
+}
+
+// An unfitted GPU (MI300X, generic efficiency entry) must not train faster per GPU than the
+// fitted H100 on the same plan: public training measurements put MI300X at or below H100
+// (data/fitted/efficiency/generic.toml cites them).
+TEST(TrainRequest, UnfittedMi300xIsNotFasterThanH100) {
+  TrainRequest r;
+  r.model = "llama3-8b";
+  r.gpus = 8;
+  r.zero = 3;
+  r.micro_batch = 1;
+  r.global_batch = 64;
+  r.seq_len = 8192;
+  r.gpu = "h100-sxm";
+  const TrainAnswer h100 = answer_train(default_catalog(), r);
+  r.gpu = "mi300x";
+  const TrainAnswer mi300x = answer_train(default_catalog(), r);
+  ASSERT_TRUE(h100.estimate.fits()) << h100.estimate.reason_text();
+  ASSERT_TRUE(mi300x.estimate.fits()) << mi300x.estimate.reason_text();
+  EXPECT_LE(mi300x.estimate.tokens_per_s_per_gpu, h100.estimate.tokens_per_s_per_gpu);
+}
+
 TEST(TrainRequest, RuleOfThumbDefaultsToH100) {
   const RuleOfThumbAnswer a = answer_rule_of_thumb(default_catalog(), "");
   EXPECT_EQ(a.gpu->id, "h100-sxm");

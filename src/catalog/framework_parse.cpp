@@ -1,0 +1,94 @@
+// Parser for `kind = "framework"` files (data/fitted/frameworks/), and lookups by the names
+// users type for --framework. Schema: docs/data-format.md.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "catalog/catalog.h"
+#include "catalog/framework.h"
+#include "catalog/parsers.h"
+#include "core/error.h"
+#include "core/strings.h"
+
+namespace gpuplan {
+
+Framework parse_framework(Fields& top) {
+  Framework f;
+  f.id = top.str("id");
+  f.aliases = top.str_list("aliases");
+  f.name = top.str("name");
+  f.is_default = top.opt_boolean("default").value_or(false);
+  f.notes = top.opt_str("notes").value_or("");
+  f.provenance = top.file_provenance();
+  Fields kernel = top.sub("kernel");
+  f.kernel_launch_s = kernel.pos("launch_us") * 1e-6;
+  kernel.finish();
+  if (auto a = top.opt_sub("attention")) {
+    f.attention_scale = a->pos("kernel_scale");
+    a->finish();
+  }
+  if (auto m = top.opt_sub("memory")) {
+    f.memory_scale = m->pos("fusion_scale");
+    m->finish();
+  }
+  // A factor above 1 would claim kernels faster than the family's reference figures, and
+  // the product with the family's fraction must stay a fraction.
+  if (f.attention_scale > 1.5) top.fail("attention.kernel_scale", "at most 1.5 (a factor on the family's fraction)");
+  if (f.memory_scale > 1.5) top.fail("memory.fusion_scale", "at most 1.5 (a factor on the family's fraction)");
+  if (auto v = top.opt_sub("validation")) {
+    f.validation_sources = v->str_list("sources");
+    f.validation_row_ids = v->str_list("row_ids");
+    v->finish();
+  }
+  return f;
+}
+
+std::vector<std::string> framework_names(const Catalog& catalog) {
+  std::vector<std::string> names;
+  for (const Framework& f : catalog.frameworks) names.push_back(f.id);
+  for (const Framework& f : catalog.frameworks) {
+    for (const std::string& a : f.aliases) names.push_back(a);
+  }
+  return names;
+}
+
+const Framework* default_framework(const Catalog& catalog) {
+  for (const Framework& f : catalog.frameworks) {
+    if (f.is_default) return &f;
+  }
+  return catalog.frameworks.empty() ? nullptr : &catalog.frameworks.front();
+}
+
+const Framework& resolve_framework(const Catalog& catalog, std::string_view name, std::string_view flag) {
+  if (name.empty()) {
+    if (const Framework* f = default_framework(catalog)) return *f;
+    throw Error("no framework entries in the catalog: add a kind = \"framework\" file (data/fitted/frameworks/)");
+  }
+  const std::string key = normalize_name(name);
+  for (const Framework& f : catalog.frameworks) {
+    if (normalize_name(f.id) == key) return f;
+    for (const std::string& a : f.aliases) {
+      if (normalize_name(a) == key) return f;
+    }
+  }
+  throw Error(fmt::format("{} '{}': unknown framework; use one of {}", flag, name, join(framework_names(catalog), ", ")));
+}
+
+const Framework* framework_for_run(const Catalog& catalog, std::string_view row_id, std::string_view source) {
+  auto starts = [](std::string_view text, const std::string& prefix) {
+    return !prefix.empty() && text.substr(0, prefix.size()) == prefix;
+  };
+  for (const Framework& f : catalog.frameworks) {
+    for (const std::string& prefix : f.validation_row_ids) {
+      if (starts(row_id, prefix)) return &f;
+    }
+  }
+  for (const Framework& f : catalog.frameworks) {
+    for (const std::string& prefix : f.validation_sources) {
+      if (starts(source, prefix)) return &f;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,152 @@
+// Training-framework entries (catalog/framework.h): parsing, the names --framework accepts, the
+// mapping of published runs to frameworks, and the generic efficiency entry's promise never to
+// be above a fitted family.
+#include <gtest/gtest.h>
+
+#include "catalog/catalog.h"
+#include "core/error.h"
+#include "cost/roofline.h"
+
+namespace gpuplan {
+namespace {
+
+const char* kFramework = R"toml(kind = "framework"
+id = "fw"
+aliases = ["other-name"]
+name = "A framework"
+source = "test"
+retrieved = "2026-11-23"
+[kernel]
+launch_us = 12.5
+[attention]
+kernel_scale = 0.5
+[memory]
+fusion_scale = 0.8
+[validation]
+sources = ["Someone et al."]
+row_ids = ["X-"]
+)toml";
+
+TEST(Framework, ParsesTheSoftwareFigures) {
+  Catalog c;
+  load_catalog_text(c, kFramework, "fw.toml", false);
+  ASSERT_EQ(c.frameworks.size(), 1u);
+  const Framework& f = c.frameworks.front();
+  EXPECT_DOUBLE_EQ(f.kernel_launch_s, 12.5e-6);
+  EXPECT_DOUBLE_EQ(f.attention_scale, 0.5);
+  EXPECT_DOUBLE_EQ(f.memory_scale, 0.8);
+  // The only entry is the default one; aliases resolve case-insensitively.
+  EXPECT_EQ(&resolve_framework(c, ""), &f);
+  EXPECT_EQ(&resolve_framework(c, "Other-Name"), &f);
+}
+
+TEST(Framework, BadFilesAreErrors) {
+  Catalog c;
+  std::string missing_launch = kFramework;
+  missing_launch.replace(missing_launch.find("launch_us"), 9, "launch_ms");
+  EXPECT_THROW(load_catalog_text(c, missing_launch, "fw.toml", false), Error);
+  std::string too_fast = kFramework;
+  too_fast.replace(too_fast.find("kernel_scale = 0.5"), 18, "kernel_scale = 3.0");
+  EXPECT_THROW(load_catalog_text(c, too_fast, "fw.toml", false), Error);
+}
+
+TEST(Framework, UnknownNameNamesTheFlagAndEveryValidName) {
+  const Catalog& c = default_catalog();
+  try {
+    resolve_framework(c, "megatorn", "--framework");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("--framework 'megatorn'"), std::string::npos) << msg;
+    for (const char* name : {"megatron-core", "nemo", "torchtitan", "llm-foundry", "deepspeed", "megatron-lm"}) {
+      EXPECT_NE(msg.find(name), std::string::npos) << name << " missing from: " << msg;
+    }
+  }
+}
+
+TEST(Framework, EmbeddedEntriesAndTheirNames) {
+  const Catalog& c = default_catalog();
+  EXPECT_EQ(resolve_framework(c, "").id, "megatron-core");
+  EXPECT_EQ(resolve_framework(c, "nemo").id, "megatron-core");
+  EXPECT_EQ(resolve_framework(c, "torchtitan").id, "pytorch-fsdp");
+  EXPECT_EQ(resolve_framework(c, "llm-foundry").id, "pytorch-fsdp");
+  EXPECT_EQ(resolve_framework(c, "megatron-deepspeed").id, "deepspeed");
+}
+
+// training-runs.csv rows: a row id prefix wins over the source (Narayanan et al. 2021's ZeRO-3
+// baselines ran DeepSpeed, the rest of that paper Megatron-LM).
+TEST(Framework, PublishedRunsMapToTheirFramework) {
+  const Catalog& c = default_catalog();
+  auto id_of = [&](const char* row, const char* source) {
+    const Framework* f = framework_for_run(c, row, source);
+    return f ? f->id : std::string("(none)");
+  };
+  EXPECT_EQ(id_of("N21-T1-18B", "Narayanan et al. 2021"), "megatron-lm");
+  EXPECT_EQ(id_of("N21-T2-ZeRO3-175B-768", "Narayanan et al. 2021"), "deepspeed");
+  EXPECT_EQ(id_of("TT-T1-8B", "pytorch/torchtitan benchmarks/llama3_h100_202412_torchtitan.md (Dec 2024)"),
+            "pytorch-fsdp");
+  EXPECT_EQ(id_of("MB2511-x", "NVIDIA-NeMo/Megatron-Bridge docs/performance-summary.md"), "megatron-core");
+  EXPECT_EQ(id_of("MTNLG-530B-2240", "Smith et al. 2022"), "deepspeed");
+  EXPECT_EQ(id_of("DeepSeek-V3", "DeepSeek-AI 2024"), "(none)");
+}
+
+TEST(Framework, TwoDefaultsAreAnError) {
+  Catalog c;
+  std::string a = kFramework;
+  a.insert(a.find("source"), "default = true\n");
+  std::string b = a;
+  b.replace(b.find("id = \"fw\""), 9, "id = \"fw2\"");
+  b.replace(b.find("\"other-name\""), 12, "\"third-name\"");
+  load_catalog_text(c, a, "a.toml", false);
+  load_catalog_text(c, b, "b.toml", false);
+  EXPECT_THROW(validate_catalog(c), Error);
+}
+
+// data/fitted/efficiency/generic.toml promises never to be above a fitted family: on every GPU
+// a fitted family serves (with its measured MAMF where the catalog has one), the generic entry
+// gives GEMMs, attention and memory-bound kernels no faster rate, hides no more TP
+// communication and charges no less MoE synchronisation.
+TEST(Framework, GenericEfficiencyIsNeverAboveAFittedFamily) {
+  const Catalog& c = default_catalog();
+  const Efficiency* generic = nullptr;
+  for (const Efficiency& e : c.efficiencies) {
+    if (e.fallback) generic = &e;
+  }
+  ASSERT_NE(generic, nullptr);
+  const Framework* fw = default_framework(c);
+  Op attention;
+  attention.kind = OpKind::attention;
+  attention.m = 4096;  // keys per query: causal 8K
+  attention.n = 32;
+  attention.k = 128;
+  attention.fwd_flops = 2.0 * 8192 * 4096 * 32 * 256;
+  attention.bwd_flops = 2.5 * attention.fwd_flops;
+  attention.exps = 8192.0 * 4096 * 32;
+  int checked = 0;
+  for (const Gpu& g : c.gpus) {
+    const Efficiency* family = efficiency_for(c.efficiencies, g);
+    if (family == nullptr || family->fallback || g.dense(Precision::bf16) <= 0) continue;
+    const RooflineDevice fitted = make_roofline_device(g, *family, fw);
+    const RooflineDevice fallback = make_roofline_device(g, *generic, fw);
+    for (Precision p : {Precision::bf16, Precision::fp8}) {
+      if (g.dense(p) <= 0) continue;
+      EXPECT_LE(fallback.gemm_flops_per_s[index_of(p)], fitted.gemm_flops_per_s[index_of(p)] * (1 + 1e-9))
+          << g.id << " " << precision_name(p);
+    }
+    const OpTime a = op_time(fitted, attention, Precision::bf16, Precision::bf16);
+    const OpTime b = op_time(fallback, attention, Precision::bf16, Precision::bf16);
+    EXPECT_GE(b.fwd_s, a.fwd_s) << g.id;
+    EXPECT_GE(b.bwd_s, a.bwd_s) << g.id;
+    EXPECT_LE(fallback.memory_bw_bytes_per_s, fitted.memory_bw_bytes_per_s) << g.id;
+    ++checked;
+  }
+  EXPECT_GT(checked, 5);
+  for (const Efficiency& e : c.efficiencies) {
+    if (e.fallback) continue;
+    EXPECT_LE(generic->tp_comm_overlap_fraction, e.tp_comm_overlap_fraction) << e.id;
+    EXPECT_GE(generic->moe_layer_overhead_s, e.moe_layer_overhead_s) << e.id;
+  }
+}
+
+}  // namespace
+}  // namespace gpuplan
