@@ -94,10 +94,12 @@ OpTime op_time(const RooflineDevice& dev, const Op& op, Precision gemm, Precisio
       // Backward: dgrad (M×K, reduce N) and wgrad (K×N, reduce M), half the traffic each.
       t.bwd_s = gemm_time_s(dev, p, op.m, op.k, op.n, op.count, op.bwd_bytes / 2) +
                 gemm_time_s(dev, p, op.k, op.n, op.m, op.count, op.bwd_bytes / 2);
-      // A grouped GEMM is one kernel for all its experts; separate GEMMs are one each.
-      const double kernels = op.grouped ? 1 : op.count;
-      t.host_fwd_s = kernels * dev.kernel_launch_s;
-      t.host_bwd_s = 2 * kernels * dev.kernel_launch_s;
+      // One host issue per GEMM, also for the local experts of a grouped GEMM: Transformer
+      // Engine's GroupedLinear (Megatron-Core --moe-grouped-gemm) runs `general_grouped_gemm`,
+      // one cuBLAS GEMM per expert spread over a few streams, so small experts cost host time
+      // in proportion to their number.
+      t.host_fwd_s = op.count * dev.kernel_launch_s;
+      t.host_bwd_s = 2 * op.count * dev.kernel_launch_s;
       break;
     }
     case OpKind::attention: {

@@ -224,11 +224,18 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
   double gemm_s = 0;
   double host_fwd_s = 0;
   double host_bwd_s = 0;
+  double pre_sync_fwd_s = 0;  // forward GPU and host time of the ops before a host sync
+  double pre_sync_host_s = 0;
   double selective_s = 0;
   double selective_host_s = 0;
   double selective_flops = 0;
-  for (const Op& op : ops) {
+  for (int i = 0; i < ops.count; ++i) {
+    const Op& op = ops.ops[static_cast<std::size_t>(i)];
     const OpTime t = op_time(ctx.device, op, shape.gemm, shape.act);
+    if (i < ops.host_sync_at) {
+      pre_sync_fwd_s += t.fwd_s;
+      pre_sync_host_s += t.host_fwd_s;
+    }
     k.fwd_s += t.fwd_s;
     k.bwd_s += t.bwd_s;
     host_fwd_s += t.host_fwd_s;
@@ -248,12 +255,14 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
     if (op.low_precision) k.low_precision_params += op.params;
     k.hw_flops += op.fwd_flops + op.bwd_flops;
   }
-  // The host issues kernels ahead of the GPU; a pass takes the slower of the two. A dropless
-  // MoE layer's forward also waits for the token counts that size the AllToAll and the
-  // grouped GEMM (Megatron-Core's token dispatcher copies them to the host): the launch queue
-  // drains, and the GPU idles while the host issues the next kernel, one kernel issue.
-  const double sync_s = m.is_moe_layer(layer_idx) ? ctx.device.kernel_launch_s : 0;
-  k.fwd_s = issue_bound_s(k.fwd_s, host_fwd_s) + sync_s;
+  // The host issues kernels ahead of the GPU; a pass takes the slower of the two. A host-device
+  // synchronisation (a dropless MoE layer's token counts, LayerOps::host_sync_at) empties the
+  // launch queue: the host cannot issue the kernels after it while the GPU runs those before
+  // it, so the forward is two stretches, each the slower of GPU and host. The backward reuses
+  // the counts and runs ahead as one stretch.
+  k.fwd_s = ops.host_sync_at < 0 ? issue_bound_s(k.fwd_s, host_fwd_s)
+                                 : issue_bound_s(pre_sync_fwd_s, pre_sync_host_s) +
+                                       issue_bound_s(k.fwd_s - pre_sync_fwd_s, host_fwd_s - pre_sync_host_s);
   k.bwd_s = issue_bound_s(k.bwd_s, host_bwd_s);
   const double fwd_compute_s = k.fwd_s;
   if (p.recompute == Recompute::full) {

@@ -58,7 +58,6 @@ void routed_gemm(Ctx& c, const char* name, double rows, double n, double k, doub
   gemm(c, name, OpGroup::moe, rows, n, k, experts);
   Op& op = c.out.ops[static_cast<std::size_t>(c.out.count - 1)];
   op.routed_expert = true;
-  op.grouped = true;
   op.fwd_flops /= imbalance;
   op.bwd_flops /= imbalance;
 }
@@ -180,6 +179,7 @@ void mlp_block(Ctx& c, bool moe_layer) {
     const double rows = t / s.tp;
     gemm(c, "router", OpGroup::moe, rows, experts, h, 1, false);
     memory(c, "router_topk", OpGroup::moe, rows * experts * 4 * 2);
+    c.out.host_sync_at = c.out.count;  // the token counts go to the host here
     // Balanced routing: the EP group's rows·k assignments spread over all experts, so each
     // local expert sees ep·rows·k / experts rows; the most loaded EP rank `imbalance` times
     // that. Its grouped GEMMs run at the shape of that many rows per expert (a small expert's
@@ -247,6 +247,7 @@ double causal_keys_per_query(double seq_len, double window) {
 void build_layer_ops(const ModelSpec& model, std::int64_t layer_idx, const OpShape& shape, LayerOps& out) {
   GP_ASSERT(shape.tp >= 1 && shape.cp >= 1 && shape.ep >= 1, "parallel degrees start at 1");
   out.count = 0;
+  out.host_sync_at = -1;
   Ctx c{model, shape, out, precision_bytes(shape.act), precision_bytes(shape.gemm)};
   attention_block(c, is_sliding_layer(model, layer_idx));
   mlp_block(c, model.is_moe_layer(layer_idx));
@@ -255,6 +256,7 @@ void build_layer_ops(const ModelSpec& model, std::int64_t layer_idx, const OpSha
 
 void build_embedding_ops(const ModelSpec& model, const OpShape& shape, LayerOps& out) {
   out.count = 0;
+  out.host_sync_at = -1;
   Ctx c{model, shape, out, precision_bytes(shape.act), precision_bytes(shape.gemm)};
   const double h = d(model.hidden);
   double params = d(model.vocab) * h / shape.tp;
@@ -265,6 +267,7 @@ void build_embedding_ops(const ModelSpec& model, const OpShape& shape, LayerOps&
 
 void build_head_ops(const ModelSpec& model, const OpShape& shape, LayerOps& out) {
   out.count = 0;
+  out.host_sync_at = -1;
   Ctx c{model, shape, out, precision_bytes(shape.act), precision_bytes(shape.gemm)};
   const double t = shape.tokens();
   const double h = d(model.hidden);

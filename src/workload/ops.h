@@ -33,9 +33,6 @@ struct Op {
   double count = 1;
   bool low_precision = false;  // runs in the plan's GEMM precision (fp8) rather than bf16/fp16
   bool routed_expert = false;  // weights sharded by expert parallelism (not by TP)
-  // One grouped GEMM kernel over the `count` local experts (CUTLASS grouped GEMM; Megatron-Core
-  // --moe-grouped-gemm, Transformer Engine GroupedLinear): one host issue, not one per expert.
-  bool grouped = false;
   // Rerun in the backward pass under selective recompute (attention core, norms, activation
   // functions, MLA up-projections: cheap to redo, large to keep).
   bool selective = false;
@@ -52,6 +49,12 @@ inline constexpr int kMaxLayerOps = 28;
 struct LayerOps {
   std::array<Op, kMaxLayerOps> ops{};
   int count = 0;
+  // Ops [0, host_sync_at) run before the forward pass's host-device synchronisation, the rest
+  // after it; -1: no synchronisation. A dropless MoE layer copies its per-expert token counts to
+  // the host after routing: they size the AllToAll and the grouped GEMM's per-expert splits
+  // (Megatron-Core's token dispatcher; Transformer Engine GroupedLinear takes `m_splits` as a
+  // host list).
+  int host_sync_at = -1;
 
   Op& add() { return ops[static_cast<std::size_t>(count++)]; }
   const Op* begin() const { return ops.data(); }

@@ -128,9 +128,18 @@ TEST(Ops, GroupedExpertGemmsFollowTheMostLoadedRank) {
   // grouped GEMM over the 16 local experts.
   EXPECT_DOUBLE_EQ(up->m, 2048);
   EXPECT_DOUBLE_EQ(up->count, 16);
-  EXPECT_TRUE(up->grouped);
-  EXPECT_TRUE(find(ops, "expert_down")->grouped);
-  EXPECT_FALSE(find(ops, "qkv_proj")->grouped);
+  // The token counts go to the host right after routing: the ops before the sync are the
+  // attention block and the router, the permute and the experts come after it.
+  ASSERT_GT(ops.host_sync_at, 0);
+  EXPECT_STREQ(ops.ops[static_cast<std::size_t>(ops.host_sync_at - 1)].name, "router_topk");
+  EXPECT_STREQ(ops.ops[static_cast<std::size_t>(ops.host_sync_at)].name, "dispatch_permute");
+  m.moe.experts = 0;
+  m.moe.top_k = 0;
+  LayerOps dense;
+  build_layer_ops(m, 0, OpShape{}, dense);
+  EXPECT_EQ(dense.host_sync_at, -1);
+  m.moe.experts = 128;
+  m.moe.top_k = 8;
   const double flops = up->fwd_flops;
   EXPECT_DOUBLE_EQ(flops, 2.0 * 2048 * (2 * 768) * 2048 * 16);
   // The most loaded rank gets 1.25× the rows: its GEMMs are that long, the mean FLOPs stay.
