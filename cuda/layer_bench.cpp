@@ -112,7 +112,7 @@ LayerRun check_transformer_layer(const LayerShape& shape, unsigned seed) {
   grads.dw.wd = get(5);
   grads.dw.norm1 = get(6);
   grads.dw.norm2 = get(7);
-  const LayerCheck check = check_layer_against_reference(shape, x, w, dout, get(0), grads);
+  const LayerReferenceCheck check = check_layer_against_reference(shape, x, w, dout, get(0), grads);
   LayerRun run;
   run.correct = check.correct;
   run.check = check.check;

@@ -36,8 +36,8 @@ StepRun check_training_step(const StepShape& shape, unsigned seed) {
   const double loss = read_element(step.loss(), Elem::f32, 0);
   const std::vector<float> grads = download_floats(step.grads(), Elem::f32, n);
   const std::vector<double> wide_grads(grads.begin(), grads.end());
-  const StepCheck model = check_step_against_reference(shape, step.batch(), weights, loss,
-                                                       unpack_step_weights(shape, wide_grads), all_step_tensors(shape));
+  const StepReferenceCheck model = check_step_against_reference(
+      shape, step.batch(), weights, loss, unpack_step_weights(shape, wide_grads), all_step_tensors(shape));
 
   step.optimizer_step(kCheckConfig);
   GP_CUDA(cudaDeviceSynchronize());

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <ostream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -40,5 +41,17 @@ inline std::filesystem::path write_file(const std::filesystem::path& path, const
 }
 
 inline std::string source_dir() { return GPUPLAN_SOURCE_DIR; }
+
+// A command line the CLI must refuse: exit 2 with a message that holds each of `says` (the flag,
+// the value, the fix). The strict-input tests keep tables of these.
+struct BadInput {
+  std::vector<std::string> args;
+  std::vector<std::string> says;
+};
+
+// Printed as the command line, so a failing parameterized case names itself in ctest's output.
+inline void PrintTo(const BadInput& c, std::ostream* os) {
+  for (const std::string& a : c.args) *os << a << ' ';
+}
 
 }  // namespace gpuplan::testing

@@ -154,14 +154,14 @@ double layer_directional_derivative(const LayerShape& shape, const std::vector<d
   return (loss_at(step) - loss_at(-step)) / (2 * step);
 }
 
-LayerCheck check_layer_against_reference(const LayerShape& shape, const std::vector<double>& x, const LayerWeights& w,
-                                         const std::vector<double>& dout, const std::vector<double>& out,
-                                         const LayerGradients& grads) {
+LayerReferenceCheck check_layer_against_reference(const LayerShape& shape, const std::vector<double>& x,
+                                                  const LayerWeights& w, const std::vector<double>& dout,
+                                                  const std::vector<double>& out, const LayerGradients& grads) {
   constexpr double kForwardLimit = 3e-2;
   constexpr double kGradientLimit = 5e-2;
   constexpr int kDirections = 3;
   constexpr double kStep = 1e-4;
-  LayerCheck result;
+  LayerReferenceCheck result;
   result.correct = true;
   const std::vector<double> ref = layer_forward_reference(shape, x, w);
   GP_ASSERT(out.size() == ref.size(), "the device output must have the reference's size");

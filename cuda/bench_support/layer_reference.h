@@ -59,7 +59,7 @@ double layer_directional_derivative(const LayerShape& shape, const std::vector<d
                                     const std::vector<double>& dout, LayerTensor which,
                                     const std::vector<double>& direction, double step);
 
-struct LayerCheck {
+struct LayerReferenceCheck {
   bool correct = false;
   std::string check;  // every comparison made and its error, for the report and the failure message
 };
@@ -69,9 +69,9 @@ struct LayerCheck {
 // on 3 random ±1 directions v, |Σ g·v − finite difference| within 5% of ‖g‖₂. Both limits
 // cover bf16 storage of activations and outputs (unit roundoff 2^-8, a few roundings deep);
 // a wrong or missing term is off by tens of percent.
-LayerCheck check_layer_against_reference(const LayerShape& shape, const std::vector<double>& x, const LayerWeights& w,
-                                         const std::vector<double>& dout, const std::vector<double>& out,
-                                         const LayerGradients& grads);
+LayerReferenceCheck check_layer_against_reference(const LayerShape& shape, const std::vector<double>& x,
+                                                  const LayerWeights& w, const std::vector<double>& dout,
+                                                  const std::vector<double>& out, const LayerGradients& grads);
 
 // Σ a·b, in double.
 double reference_dot(const std::vector<double>& a, const std::vector<double>& b);

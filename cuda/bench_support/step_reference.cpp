@@ -146,14 +146,14 @@ double step_directional_derivative(const StepShape& shape, const StepBatch& batc
   return (loss_at(step) - loss_at(-step)) / (2 * step);
 }
 
-StepCheck check_step_against_reference(const StepShape& shape, const StepBatch& batch, const StepWeights& w,
-                                       double device_loss, const StepWeights& device_grads,
-                                       const std::vector<StepTensor>& tensors) {
+StepReferenceCheck check_step_against_reference(const StepShape& shape, const StepBatch& batch, const StepWeights& w,
+                                                double device_loss, const StepWeights& device_grads,
+                                                const std::vector<StepTensor>& tensors) {
   constexpr double kLossLimit = 2e-3;
   constexpr double kGradientLimit = 5e-2;
   constexpr int kDirections = 3;
   constexpr double kStep = 1e-4;
-  StepCheck result;
+  StepReferenceCheck result;
   const double ref = step_loss_reference(shape, batch, w);
   const double loss_err = std::abs(device_loss - ref) / std::abs(ref);
   result.correct = loss_err <= kLossLimit;  // false for NaN

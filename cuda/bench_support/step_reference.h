@@ -56,7 +56,7 @@ const std::vector<double>& step_tensor(const StepWeights& w, const StepTensor& t
 double step_directional_derivative(const StepShape& shape, const StepBatch& batch, const StepWeights& w,
                                    const StepTensor& tensor, const std::vector<double>& direction, double step);
 
-struct StepCheck {
+struct StepReferenceCheck {
   bool correct = false;
   std::string check;
 };
@@ -67,8 +67,8 @@ struct StepCheck {
 // layer check's limits; bf16 activations err by ~2^-8 per rounding, a missing term by tens of
 // percent). The loss is a few units (ln(vocab) plus what the head's wider weights add), so
 // its limit is tight.
-StepCheck check_step_against_reference(const StepShape& shape, const StepBatch& batch, const StepWeights& w,
-                                       double device_loss, const StepWeights& device_grads,
-                                       const std::vector<StepTensor>& tensors);
+StepReferenceCheck check_step_against_reference(const StepShape& shape, const StepBatch& batch, const StepWeights& w,
+                                                double device_loss, const StepWeights& device_grads,
+                                                const std::vector<StepTensor>& tensors);
 
 }  // namespace gpuplan

@@ -16,13 +16,6 @@ PerPrecision read_peaks(Fields& table) {
   return peaks;
 }
 
-void note_provenance(Gpu& gpu, Fields& section, const std::string& name) {
-  Provenance p = section.provenance(gpu.provenance);
-  if (p.source != gpu.provenance.source || p.retrieved != gpu.provenance.retrieved) {
-    gpu.section_provenance.emplace_back(name, std::move(p));
-  }
-}
-
 }  // namespace
 
 Gpu parse_gpu(Fields& top) {

@@ -13,19 +13,17 @@
 namespace gpuplan {
 namespace {
 
-using json = nlohmann::json;
-
 // TOML values map one to one onto JSON, except that TOML has no null (leave the key out, as
 // transformers treats an absent key like a null one) and dates, which become strings.
-json to_json(const toml::node& node) {
+nlohmann::json toml_to_json(const toml::node& node) {
   if (const auto* t = node.as_table()) {
-    json out = json::object();
-    for (const auto& [key, value] : *t) out[std::string(key.str())] = to_json(value);
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [key, value] : *t) out[std::string(key.str())] = toml_to_json(value);
     return out;
   }
   if (const auto* a = node.as_array()) {
-    json out = json::array();
-    for (const auto& item : *a) out.push_back(to_json(item));
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& item : *a) out.push_back(toml_to_json(item));
     return out;
   }
   if (const auto* s = node.as_string()) return s->get();
@@ -52,7 +50,7 @@ ModelSpec parse_model(Fields& top) {
   provenance = top.file_provenance();
 
   Fields config = top.sub("config");
-  ModelSpec m = model_from_hf_config(to_json(config.table()), top.where("config") + " [config]", true);
+  ModelSpec m = model_from_hf_config(toml_to_json(config.table()), top.where("config") + " [config]", true);
   m.id = id;
   m.aliases = aliases;
   m.name = name;

@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <toml++/toml.h>
@@ -69,6 +70,16 @@ class Fields {
   std::set<std::string, std::less<>> used_;   // keys present and read
   std::set<std::string, std::less<>> asked_;  // every key a parser asked for
 };
+
+// Records a sub-table's own source/retrieved under `name` when they differ from the file's:
+// `entry` is a catalog entry with `provenance` and `section_provenance` (Gpu, System).
+template <class Entry>
+void note_provenance(Entry& entry, Fields& section, const std::string& name) {
+  Provenance p = section.provenance(entry.provenance);
+  if (p.source != entry.provenance.source || p.retrieved != entry.provenance.retrieved) {
+    entry.section_provenance.emplace_back(name, std::move(p));
+  }
+}
 
 // Parses TOML text; a syntax error becomes Error("file:line:col: ...").
 toml::table parse_toml(std::string_view text, const std::string& file);

@@ -46,14 +46,6 @@ int positive_count(Fields& f, std::string_view key) {
 
 bool close(double a, double b) { return std::fabs(a - b) <= 0.01 * std::max(std::fabs(a), std::fabs(b)); }
 
-// Records a sub-table's own source/retrieved when they differ from the file's.
-void note_provenance(System& s, Fields& section, const std::string& name) {
-  Provenance p = section.provenance(s.provenance);
-  if (p.source != s.provenance.source || p.retrieved != s.provenance.retrieved) {
-    s.section_provenance.emplace_back(name, std::move(p));
-  }
-}
-
 }  // namespace
 
 Link parse_link(Fields& top) {

@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::size_t kSide = GemmShapeCurve::kSide;
 
-std::size_t cell(std::size_t i, std::size_t j, std::size_t l) { return (i * kSide + j) * kSide + l; }
+std::size_t grid_index(std::size_t i, std::size_t j, std::size_t l) { return (i * kSide + j) * kSide + l; }
 
 // Grid coordinate of a size: log2 clamped to the grid, from 0.
 double coord(double size) {
@@ -53,7 +53,7 @@ GemmShapeCurve make_gemm_shape_curve(const RooflineDevice& dev, const std::vecto
           weights += w;
           sum += w * p.log_r;
         }
-        curve.log_correction[cell(i, j, l)] = static_cast<float>(sum / weights);
+        curve.log_correction[grid_index(i, j, l)] = static_cast<float>(sum / weights);
       }
     }
   }
@@ -76,7 +76,7 @@ double gemm_shape_correction(const GemmShapeCurve& curve, double m, double n, do
     for (std::size_t dj = 0; dj < 2; ++dj) {
       for (std::size_t dl = 0; dl < 2; ++dl) {
         const double w = (di ? f[0] : 1 - f[0]) * (dj ? f[1] : 1 - f[1]) * (dl ? f[2] : 1 - f[2]);
-        v += w * curve.log_correction[cell(lo[0] + di, lo[1] + dj, lo[2] + dl)];
+        v += w * curve.log_correction[grid_index(lo[0] + di, lo[1] + dj, lo[2] + dl)];
       }
     }
   }

@@ -6,14 +6,13 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/units.h"
 #include "catalog/system_choice.h"
 #include "econ/figures.h"
 #include "econ/offers.h"
 
 namespace gpuplan {
 namespace {
-
-constexpr double kGiB = 1024.0 * 1024 * 1024;
 
 std::string why(const ServePoint& p, bool rate) {
   const InferEstimate& e = p.estimate;

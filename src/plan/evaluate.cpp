@@ -11,11 +11,12 @@
 
 #include "core/error.h"
 #include "workload/params.h"
+#include "workload/size_math.h"
 
 namespace gpuplan {
 namespace {
 
-double d(std::int64_t v) { return static_cast<double>(v); }
+using size_math::d;
 
 // Per-kind costs of one layer for one micro-batch on one GPU, under one plan.
 struct KindCost {
@@ -92,7 +93,7 @@ void check_structure(Eval& ev) {
   } else if (p.ep > 1) {
     return ev.fail("EP %d on a dense model: expert parallelism needs a MoE model", p.ep);
   }
-  const int seq = p.seq_len > 0 ? p.seq_len : static_cast<int>(m.max_seq_len);
+  const int seq = plan_seq_len(p, m);
   if (seq <= 0) return ev.fail("no sequence length: pass --seq-len");
   if (seq % p.cp != 0) return ev.fail("CP %d does not divide the sequence length %d", p.cp, seq);
   if (p.global_batch > 0 && p.global_batch % (p.dp * p.micro_batch) != 0) {
@@ -419,7 +420,7 @@ TrainContext make_train_context(const Catalog& catalog, const ModelSpec& model, 
 namespace {
 
 // The shapes one micro-batch runs at under the plan, and where its groups sit.
-struct StepShape {
+struct MicroBatchShape {
   OpShape op;
   Placement placement;
   double act_bytes = 0;  // bytes per activation element
@@ -428,9 +429,9 @@ struct StepShape {
   int stages = 0;
 };
 
-StepShape step_shape(const TrainContext& ctx, const Plan& p) {
+MicroBatchShape micro_batch_shape(const TrainContext& ctx, const Plan& p) {
   const ModelSpec& m = *ctx.model;
-  StepShape s;
+  MicroBatchShape s;
   OpShape& shape = s.op;
   shape.micro_batch = p.micro_batch;
   shape.seq_len = p.seq_len > 0 ? p.seq_len : d(m.max_seq_len);
@@ -453,7 +454,7 @@ StepShape step_shape(const TrainContext& ctx, const Plan& p) {
 }
 
 // Compute and TP/CP/EP communication of one layer of each kind present, for one micro-batch.
-std::array<KindCost, kLayerKinds> cost_layer_kinds(Eval& ev, const StepShape& s) {
+std::array<KindCost, kLayerKinds> cost_layer_kinds(Eval& ev, const MicroBatchShape& s) {
   std::array<KindCost, kLayerKinds> kinds{};
   for (std::int64_t i = 0; i < ev.ctx.model->layers; ++i) {
     const int kind = ev.ctx.layer_kind[static_cast<std::size_t>(i)];
@@ -473,7 +474,7 @@ struct PipelineLoad {
   double recompute_flops_per_mb = 0;
 };
 
-PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const StepShape& s,
+PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatchShape& s,
                         const std::array<KindCost, kLayerKinds>& kinds, const LayerOps& emb, const LayerOps& head) {
   const ModelSpec& m = *ctx.model;
   const int stages = s.stages;
@@ -570,7 +571,7 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const StepShape&
 }
 
 // Data parallelism: gradient reduction and (ZeRO/FSDP) parameter gathers of the slowest rank.
-CommCost data_parallel_comm(Eval& ev, const StepShape& s, const RankLoad& worst) {
+CommCost data_parallel_comm(Eval& ev, const MicroBatchShape& s, const RankLoad& worst) {
   const TrainContext& ctx = ev.ctx;
   const Plan& p = ev.plan;
   const Placement& pl = s.placement;
@@ -619,7 +620,7 @@ CommCost data_parallel_comm(Eval& ev, const StepShape& s, const RankLoad& worst)
 
 // Pipeline: activations (1/tp of them with SP, as Megatron scatters them) between stages,
 // forward and backward, for every micro-batch and chunk.
-CommCost pipeline_comm(Eval& ev, const StepShape& s) {
+CommCost pipeline_comm(Eval& ev, const MicroBatchShape& s) {
   const Plan& p = ev.plan;
   CommCost pp;
   if (s.stages > 1) {
@@ -645,7 +646,7 @@ double optimizer_step_s(const TrainContext& ctx, const Plan& p, const RankLoad& 
 }
 
 // The step (Narayanan et al. 2021, sec. 2.2), throughput, MFU/HFU, memory and the bottleneck.
-void assemble(const TrainContext& ctx, const Plan& p, const StepShape& s, const PipelineLoad& load,
+void assemble(const TrainContext& ctx, const Plan& p, const MicroBatchShape& s, const PipelineLoad& load,
               const CommCost& dp, const CommCost& pp, double optimizer_s, Estimate& est) {
   const ModelSpec& m = *ctx.model;
   const int micro_batches = s.micro_batches;
@@ -726,7 +727,7 @@ Estimate evaluate(const TrainContext& ctx, const Plan& plan) {
   Eval ev{ctx, plan, est};
   check_structure(ev);
   if (!ev.ok) return est;
-  const StepShape shape = step_shape(ctx, plan);
+  const MicroBatchShape shape = micro_batch_shape(ctx, plan);
   const std::array<KindCost, kLayerKinds> kinds = cost_layer_kinds(ev, shape);
   LayerOps emb;
   LayerOps head;

@@ -75,4 +75,9 @@ struct Plan {
   int micro_batches() const { return global_batch_seqs() / (dp * micro_batch); }
 };
 
+// Tokens per sequence under the plan: its seq_len, or the model's max_seq_len where that is 0.
+inline int plan_seq_len(const Plan& p, const ModelSpec& m) {
+  return p.seq_len > 0 ? p.seq_len : static_cast<int>(m.max_seq_len);
+}
+
 }  // namespace gpuplan

@@ -6,11 +6,6 @@
 #include "core/error.h"
 
 namespace gpuplan {
-namespace {
-
-int seq_of(const Plan& p, const ModelSpec& m) { return p.seq_len > 0 ? p.seq_len : static_cast<int>(m.max_seq_len); }
-
-}  // namespace
 
 nlohmann::ordered_json plan_json(const Plan& p) {
   nlohmann::ordered_json j;
@@ -38,7 +33,7 @@ nlohmann::ordered_json plan_json(const Plan& p) {
 
 nlohmann::ordered_json plan_json(const Plan& p, const ModelSpec& m, std::string_view framework) {
   Plan resolved = p;
-  resolved.seq_len = seq_of(p, m);
+  resolved.seq_len = plan_seq_len(p, m);
   nlohmann::ordered_json j = plan_json(resolved);
   if (!framework.empty()) j["framework"] = std::string(framework);
   return j;

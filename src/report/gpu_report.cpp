@@ -7,6 +7,7 @@
 #include "catalog/gpu_derived.h"
 #include "core/units.h"
 #include "core/table.h"
+#include "report/report_json.h"
 
 namespace gpuplan {
 namespace {
@@ -14,13 +15,8 @@ namespace {
 using json = nlohmann::ordered_json;
 
 json opt(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
-json nonzero(double v) { return v > 0 ? json(v) : json(nullptr); }
 
 std::string tflops(double flops) { return flops > 0 ? fmt_number(flops / kTera, flops < 100 * kTera ? 1 : 0) : "-"; }
-
-json provenance_json(const Provenance& p) {
-  return json{{"source", p.source}, {"retrieved", p.retrieved}, {"file", p.file}};
-}
 
 }  // namespace
 
@@ -43,7 +39,7 @@ json gpu_json(const Gpu& g) {
   j["boost_clock_hz"] = opt(g.boost_clock_hz);
   j["tensor_clock_hz"] = opt(g.tensor_clock_hz);
   for (Precision p : kAllPrecisions) {
-    j[fmt::format("{}_dense_flops_per_s", precision_name(p))] = nonzero(g.dense(p));
+    j[fmt::format("{}_dense_flops_per_s", precision_name(p))] = positive_or_null(g.dense(p));
   }
   for (Precision p : kAllPrecisions) {
     if (g.sparse(p) > 0) j[fmt::format("{}_sparse_flops_per_s", precision_name(p))] = g.sparse(p);
@@ -63,7 +59,7 @@ json gpu_json(const Gpu& g) {
   j["l1_smem_per_sm_bytes"] = opt(g.l1_smem_per_sm_bytes);
   j["smem_per_sm_bytes"] = opt(g.smem_per_sm_bytes);
   j["registers_per_sm_bytes"] = opt(g.registers_per_sm_bytes);
-  j["tdp_w"] = nonzero(g.tdp_w);
+  j["tdp_w"] = positive_or_null(g.tdp_w);
   j["scaleup_link"] = g.scaleup_link;
   j["scaleup_bw_uni_bytes_per_s"] = g.scaleup_bw_uni_bytes_per_s;
   j["pcie_gen"] = g.pcie_gen;

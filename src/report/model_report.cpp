@@ -8,6 +8,7 @@
 
 #include "core/units.h"
 #include "core/table.h"
+#include "report/report_json.h"
 #include "workload/params.h"
 
 namespace gpuplan {
@@ -41,8 +42,6 @@ const char* position_name(PositionKind k) {
   }
   return "?";
 }
-
-json nonzero(double v) { return v > 0 ? json(v) : json(nullptr); }
 
 std::int64_t sliding_layers(const ModelSpec& m) {
   std::int64_t n = 0;
@@ -136,7 +135,7 @@ json model_json(const ModelSpec& m, std::int64_t seq_len) {
   } else {
     j["moe"] = nullptr;
   }
-  j["sliding_window"] = nonzero(static_cast<double>(m.sliding_window));
+  j["sliding_window"] = positive_or_null(static_cast<double>(m.sliding_window));
   j["sliding_layers"] = sliding_layers(m);
   j["mtp_layers"] = m.mtp_layers;
 
@@ -150,8 +149,8 @@ json model_json(const ModelSpec& m, std::int64_t seq_len) {
   j["non_embedding_params"] = c.non_embedding;
   j["matmul_active_params"] = c.matmul_active;
   j["mtp_params"] = c.mtp;
-  j["published_params"] = nonzero(m.published_params);
-  j["published_active_params"] = nonzero(m.published_active_params);
+  j["published_params"] = positive_or_null(m.published_params);
+  j["published_active_params"] = positive_or_null(m.published_active_params);
   j["published_active_excludes_input_embedding"] = m.published_active_excludes_input_embedding;
   json layers = json::object();
   if (c.dense_layers > 0) layers["dense"] = layer_json(c.dense_layer, c.dense_layers);
@@ -175,8 +174,7 @@ json model_json(const ModelSpec& m, std::int64_t seq_len) {
   j["kv_cache_bytes_per_token"] = kv_token;
   j["kv_cache_bytes_per_sequence"] = kv_seq;
   j["notes"] = m.notes;
-  j["provenance"] =
-      json{{"source", m.provenance.source}, {"retrieved", m.provenance.retrieved}, {"file", m.provenance.file}};
+  j["provenance"] = provenance_json(m.provenance);
   return j;
 }
 

@@ -10,15 +10,12 @@
 #include "core/strings.h"
 #include "core/units.h"
 #include "core/table.h"
+#include "report/report_json.h"
 
 namespace gpuplan {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-json provenance_json(const Provenance& p) {
-  return json{{"source", p.source}, {"retrieved", p.retrieved}, {"file", p.file}};
-}
 
 json levels_json(const std::vector<LevelBandwidth>& levels) {
   json out = json::array();

@@ -18,8 +18,6 @@ std::string gib(double bytes) { return fmt::format("{:.1f} GiB", bytes / kGiB); 
 std::string secs(double s) { return format_seconds(s); }
 std::string pct(double f) { return fmt::format("{:.1f}%", 100 * f); }
 
-int seq_of(const Plan& p, const ModelSpec& m) { return p.seq_len > 0 ? p.seq_len : static_cast<int>(m.max_seq_len); }
-
 }  // namespace
 
 std::string plan_summary(const Plan& p, const ModelSpec& m) {
@@ -35,7 +33,7 @@ std::string plan_summary(const Plan& p, const ModelSpec& m) {
   if (p.moe_imbalance > 1) s += fmt::format(" · moe imbalance {:g}", p.moe_imbalance);
   if (p.zero > 0) s += p.zero == 3 ? " · fsdp" : fmt::format(" · zero {}", p.zero);
   if (p.dp_shard > 0 && p.dp_shard < p.dp) s += fmt::format(" (shard {})", p.dp_shard);
-  s += fmt::format(" · mb {} · gb {} · seq {} · {} · {}", p.micro_batch, p.global_batch_seqs(), seq_of(p, m),
+  s += fmt::format(" · mb {} · gb {} · seq {} · {} · {}", p.micro_batch, p.global_batch_seqs(), plan_seq_len(p, m),
                    recompute_name(p.recompute), precision_name(p.precision));
   return s;
 }

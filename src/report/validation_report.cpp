@@ -10,11 +10,6 @@
 #include "plan/plan_json.h"
 
 namespace gpuplan {
-namespace {
-
-double rel(double predicted, double measured) { return (predicted - measured) / measured; }
-
-}  // namespace
 
 std::string error_groups_text(const std::string& title, const ErrorGroups& groups) {
   using A = TextTable::Align;
@@ -326,8 +321,8 @@ nlohmann::ordered_json to_json(const TrainValidation& v) {
 
 namespace {
 
-std::string pct(double predicted, double measured) {
-  return predicted > 0 ? fmt::format("{:+.1f}%", 100 * rel(predicted, measured)) : "-";
+std::string error_pct(double predicted, double measured) {
+  return predicted > 0 ? fmt::format("{:+.1f}%", 100 * relative_error(predicted, measured)) : "-";
 }
 
 // "PASS", "MISS" or "-" for a group's median |error| against a target.
@@ -369,9 +364,9 @@ std::string to_text(const CalibrationValidation& v) {
     for (const GemmCheck& g : v.gemms) {
       t.add_row({std::string(precision_name(g.precision)), fmt_number(g.m), fmt_number(g.n), fmt_number(g.k),
                  fmt_number(g.measured_flops_per_s / 1e12, 1), fmt_number(g.before_flops_per_s / 1e12, 1),
-                 pct(g.before_flops_per_s, g.measured_flops_per_s),
+                 error_pct(g.before_flops_per_s, g.measured_flops_per_s),
                  g.after_flops_per_s > 0 ? fmt_number(g.after_flops_per_s / 1e12, 1) : "-",
-                 pct(g.after_flops_per_s, g.measured_flops_per_s)});
+                 error_pct(g.after_flops_per_s, g.measured_flops_per_s)});
     }
     out += "\nGEMMs (cuBLASLt)\n" + t.render();
     out += error_groups_text("GEMM rate error before calibration", v.gemm_before);
@@ -393,10 +388,10 @@ std::string to_text(const CalibrationValidation& v) {
     for (const LayerCheck& l : v.layers) {
       const double m = l.measured_s();
       t.add_row({l.shape.name, fmt::format("{} x {}", l.shape.seq, l.shape.batch), fmt_number(m * 1e3, 3),
-                 fmt_number(l.kernel_before_s * 1e3, 3), pct(l.kernel_before_s, m),
-                 fmt_number(l.kernel_after_s * 1e3, 3), pct(l.kernel_after_s, m),
+                 fmt_number(l.kernel_before_s * 1e3, 3), error_pct(l.kernel_before_s, m),
+                 fmt_number(l.kernel_after_s * 1e3, 3), error_pct(l.kernel_after_s, m),
                  fmt::format("{:.0f}%", 100 * l.kernel_gemm_share), fmt_number(l.train_before_s * 1e3, 3),
-                 pct(l.train_before_s, m), fmt_number(l.train_after_s * 1e3, 3), pct(l.train_after_s, m)});
+                 error_pct(l.train_before_s, m), fmt_number(l.train_after_s * 1e3, 3), error_pct(l.train_after_s, m)});
     }
     out += "\nTransformer layers, forward + backward\n" + t.render();
   }
@@ -408,10 +403,11 @@ std::string to_text(const CalibrationValidation& v) {
       const double m = st.measured_step_s;
       t.add_row({st.shape.name(), std::to_string(st.shape.layers),
                  fmt::format("{} x {}", st.shape.layer.seq, st.shape.layer.batch), fmt_number(m * 1e3, 2),
-                 fmt_number(st.kernel_before_s * 1e3, 2), pct(st.kernel_before_s, m),
-                 fmt_number(st.kernel_after_s * 1e3, 2), pct(st.kernel_after_s, m),
+                 fmt_number(st.kernel_before_s * 1e3, 2), error_pct(st.kernel_before_s, m),
+                 fmt_number(st.kernel_after_s * 1e3, 2), error_pct(st.kernel_after_s, m),
                  fmt::format("{:.0f}%", 100 * st.kernel_gemm_share), fmt_number(st.train_before_s * 1e3, 2),
-                 pct(st.train_before_s, m), fmt_number(st.train_after_s * 1e3, 2), pct(st.train_after_s, m)});
+                 error_pct(st.train_before_s, m), fmt_number(st.train_after_s * 1e3, 2),
+                 error_pct(st.train_after_s, m)});
     }
     out += "\nTraining steps (forward, backward, AdamW)\n" + t.render();
   }
@@ -424,7 +420,7 @@ std::string to_text(const CalibrationValidation& v) {
     TextTable t({"op", "GPUs", "bytes", "measured us", "model us", "err"}, {TextTable::Align::left});
     for (const CollectiveCheck& c : v.collectives) {
       t.add_row({c.op, std::to_string(c.gpus), format_bytes(c.bytes, true), fmt_number(c.measured_s * 1e6, 1),
-                 c.model_s > 0 ? fmt_number(c.model_s * 1e6, 1) : "-", pct(c.model_s, c.measured_s)});
+                 c.model_s > 0 ? fmt_number(c.model_s * 1e6, 1) : "-", error_pct(c.model_s, c.measured_s)});
     }
     out += fmt::format("\nCollectives (model on {})\n", v.system_id) + t.render();
     out += error_groups_text("Collective model error", v.collective_model);

@@ -52,7 +52,7 @@ SearchAnswer answer_search(const Catalog& catalog, const SearchRequest& r) {
   const TrainContext& ctx = a.setup.ctx;
   a.space.gpus = r.gpus;
   a.space.global_batch = r.global_batch;
-  a.space.seq_len = a.setup.plan.seq_len > 0 ? a.setup.plan.seq_len : static_cast<int>(ctx.model->max_seq_len);
+  a.space.seq_len = plan_seq_len(a.setup.plan, *ctx.model);
   a.space.precision = a.setup.plan.precision;
 
   a.options.top_k = r.top;

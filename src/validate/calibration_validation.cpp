@@ -23,8 +23,6 @@
 namespace gpuplan {
 namespace {
 
-double rel(double predicted, double measured) { return (predicted - measured) / measured; }
-
 // Bytes of a GEMM's operands as the benchmark stores them: fp8 writes bf16, WMMA fp32.
 double gemm_bytes(const std::string& kernel, Precision p, double m, double n, double k) {
   const double in = precision_bytes(p);
@@ -151,10 +149,10 @@ Predictions predict_both(const RooflineDevice& before, const RooflineDevice& aft
 void add_errors(CalibrationValidation& v, const std::string& what, const Predictions& p, double measured_s) {
   const std::string kernel =
       fmt::format("kernel roofline, {} {}", p.kernel_gemm_share >= kGemmHeavyShare ? "GEMM-heavy" : "other", what);
-  v.model_before.add(kernel, rel(p.kernel_before_s, measured_s));
-  v.model_after.add(kernel, rel(p.kernel_after_s, measured_s));
-  if (p.train_before_s > 0) v.model_before.add("gpuplan train, " + what, rel(p.train_before_s, measured_s));
-  if (p.train_after_s > 0) v.model_after.add("gpuplan train, " + what, rel(p.train_after_s, measured_s));
+  v.model_before.add(kernel, relative_error(p.kernel_before_s, measured_s));
+  v.model_after.add(kernel, relative_error(p.kernel_after_s, measured_s));
+  if (p.train_before_s > 0) v.model_before.add("gpuplan train, " + what, relative_error(p.train_before_s, measured_s));
+  if (p.train_after_s > 0) v.model_after.add("gpuplan train, " + what, relative_error(p.train_after_s, measured_s));
 }
 
 CollectiveOp collective_op(const std::string& name) {
@@ -194,9 +192,9 @@ CalibrationValidation validate_calibration(const CalibrationProfile& profile, co
     c.measured_flops_per_s = g.flops_per_s;
     c.before_flops_per_s = gemm_rate(before, g.kernel, g.precision, g.m, g.n, g.k);
     c.after_flops_per_s = leave_one_out_rate(before, profile, i, hbm_min_bytes);
-    v.gemm_before.add(std::string(precision_name(g.precision)), rel(c.before_flops_per_s, g.flops_per_s));
+    v.gemm_before.add(std::string(precision_name(g.precision)), relative_error(c.before_flops_per_s, g.flops_per_s));
     if (c.after_flops_per_s > 0)
-      v.gemm_after.add(std::string(precision_name(g.precision)), rel(c.after_flops_per_s, g.flops_per_s));
+      v.gemm_after.add(std::string(precision_name(g.precision)), relative_error(c.after_flops_per_s, g.flops_per_s));
     v.gemms.push_back(c);
   }
 
@@ -257,7 +255,8 @@ CalibrationValidation validate_calibration(const CalibrationProfile& profile, co
           const CollectiveEstimate e = estimate_collective(r, topology);
           if (e.feasible) c.model_s = e.time_s;
         }
-        if (c.model_s > 0) v.collective_model.add(fmt::format("{} x{}", p.op, p.gpus), rel(c.model_s, c.measured_s));
+        if (c.model_s > 0)
+          v.collective_model.add(fmt::format("{} x{}", p.op, p.gpus), relative_error(c.model_s, c.measured_s));
         v.collectives.push_back(c);
       }
       const auto unplaced = std::count_if(v.collectives.begin(), v.collectives.end(),

@@ -15,13 +15,13 @@
 namespace gpuplan {
 namespace {
 
-struct Columns {
+struct CollectiveColumns {
   std::optional<std::size_t> id, gpu, nodes, gpus_per_node, num_gpus, algorithm, time_us, busbw;
   std::size_t system = 0, op = 0, bytes = 0;
 };
 
-Columns columns(const CsvTable& csv) {
-  Columns c;
+CollectiveColumns collective_columns(const CsvTable& csv) {
+  CollectiveColumns c;
   c.system = csv.column("system");
   c.op = csv.column("op");
   c.bytes = csv.column("bytes");
@@ -50,7 +50,7 @@ CollectiveValidation validate_collectives(const CsvTable& csv, const Catalog& ca
   CollectiveValidation v;
   v.file = csv.file();
   v.params_id = params.id;
-  const Columns c = columns(csv);
+  const CollectiveColumns c = collective_columns(csv);
   std::map<std::string, CollectiveTopology> topologies;
   for (const auto& row : csv.rows()) {
     CollectiveValidationRow r;

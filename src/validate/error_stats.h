@@ -19,6 +19,7 @@ struct ErrorSummary {
 };
 
 // Errors are relative: (predicted - measured) / measured.
+inline double relative_error(double predicted, double measured) { return (predicted - measured) / measured; }
 ErrorSummary summarize_errors(std::span<const double> relative_errors);
 
 // Rows collected under group names, kept in the order groups first appear.

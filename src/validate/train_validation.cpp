@@ -21,7 +21,7 @@
 namespace gpuplan {
 namespace {
 
-struct Columns {
+struct TrainColumns {
   const CsvTable& csv;
   std::optional<std::size_t> get(std::string_view name) const { return csv.find_column(name); }
   std::string text(const CsvTable::Row& row, std::string_view name) const {
@@ -56,7 +56,7 @@ std::string short_source(const std::string& source) {
 }
 
 // A model shape from the row's own columns, when the zoo has no matching entry.
-ModelSpec model_from_row(const Columns& c, const CsvTable::Row& row, std::string& assumptions) {
+ModelSpec model_from_row(const TrainColumns& c, const CsvTable::Row& row, std::string& assumptions) {
   ModelSpec m;
   m.id = "row shape";
   auto need = [&](std::string_view col) {
@@ -129,7 +129,7 @@ struct Measured {
   std::string not_scored;
 };
 
-Measured read_measured(const Columns& c, const CsvTable::Row& row, const ModelSpec& model, const Gpu& gpu,
+Measured read_measured(const TrainColumns& c, const CsvTable::Row& row, const ModelSpec& model, const Gpu& gpu,
                        const Plan& p, int gpus) {
   Measured m;
   m.work.gpus = gpus;
@@ -169,7 +169,7 @@ Measured read_measured(const Columns& c, const CsvTable::Row& row, const ModelSp
   return m;
 }
 
-TrainValidationRow predict_row(const Columns& c, const CsvTable::Row& row, const Catalog& catalog,
+TrainValidationRow predict_row(const TrainColumns& c, const CsvTable::Row& row, const Catalog& catalog,
                                std::deque<ModelSpec>& models, std::vector<FitSample>& samples) {
   TrainValidationRow r;
   r.line = row.line;
@@ -305,7 +305,7 @@ TrainValidationRow predict_row(const Columns& c, const CsvTable::Row& row, const
 TrainValidation validate_training(const CsvTable& csv, const Catalog& catalog, const TrainValidationOptions& options) {
   TrainValidation v;
   v.file = csv.file();
-  const Columns c{csv};
+  const TrainColumns c{csv};
   for (const char* required : {"id", "gpu", "num_gpus"}) csv.column(required);
   std::deque<ModelSpec> models;
   std::vector<double> errors;

@@ -6,11 +6,12 @@
 #include <algorithm>
 
 #include "core/strings.h"
+#include "workload/size_math.h"
 
 namespace gpuplan {
 namespace {
 
-double d(std::int64_t v) { return static_cast<double>(v); }
+using size_math::d;
 
 }  // namespace
 

@@ -19,7 +19,6 @@ namespace {
 
 using hf::HfReader;
 using hf::kMaxLayers;
-using json = nlohmann::json;
 
 // The keys most decoder-only configs share (LlamaConfig and its descendants).
 void read_decoder(HfReader& r, ModelSpec& m) {
@@ -315,7 +314,7 @@ const std::vector<std::string>& supported_hf_model_types() {
   return types;
 }
 
-ModelSpec model_from_hf_config(const json& config, const std::string& where, bool strict) {
+ModelSpec model_from_hf_config(const nlohmann::json& config, const std::string& where, bool strict) {
   if (!config.is_object()) throw Error(fmt::format("{}: expected a JSON object (a Hugging Face config.json)", where));
   const auto type_it = config.find("model_type");
   if (type_it == config.end() || !type_it->is_string()) {
@@ -368,10 +367,10 @@ ModelSpec load_hf_config_file(const std::string& path) {
   if (!in) throw Error(fmt::format("cannot read '{}'", path));
   std::ostringstream text;
   text << in.rdbuf();
-  json config;
+  nlohmann::json config;
   try {
-    config = json::parse(text.str());
-  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
+    config = nlohmann::json::parse(text.str());
+  } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
     throw Error(fmt::format("{}: not valid JSON: {}", path, e.what()));
   }
   ModelSpec m = model_from_hf_config(config, path);

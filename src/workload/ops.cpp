@@ -7,11 +7,12 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "workload/size_math.h"
 
 namespace gpuplan {
 namespace {
 
-double d(std::int64_t v) { return static_cast<double>(v); }
+using size_math::d;
 
 // FlashAttention-2 backward / forward FLOPs: 5 GEMMs (S, dP, dV, dQ, dK) against 2 (S, O).
 constexpr double kFlashBwdOverFwd = 2.5;

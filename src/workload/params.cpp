@@ -4,11 +4,12 @@
 
 #include "core/error.h"
 #include "workload/kv_cache.h"
+#include "workload/size_math.h"
 
 namespace gpuplan {
 namespace {
 
-double d(std::int64_t v) { return static_cast<double>(v); }
+using size_math::d;
 
 // One norm's parameters: RMSNorm has a weight vector, LayerNorm a weight and (usually) a bias.
 double norm_params(const ModelSpec& m) {

@@ -48,7 +48,7 @@ nlohmann::json fake_profile() {
   };
 }
 
-std::string error_of(const nlohmann::json& doc) {
+std::string calibration_error(const nlohmann::json& doc) {
   try {
     parse_calibration(doc, "fake.json");
   } catch (const Error& e) {
@@ -110,7 +110,8 @@ TEST(Calibration, ReadsSchemaTwoWithoutSteps) {
 
   auto with_steps = doc;
   with_steps["steps"] = fake_profile()["steps"];
-  EXPECT_NE(error_of(with_steps).find("fake.json: steps: unknown key"), std::string::npos) << error_of(with_steps);
+  EXPECT_NE(calibration_error(with_steps).find("fake.json: steps: unknown key"), std::string::npos)
+      << calibration_error(with_steps);
 }
 
 TEST(Calibration, ReadsSchemaOneWithoutTheAdditions) {
@@ -125,12 +126,13 @@ TEST(Calibration, ReadsSchemaOneWithoutTheAdditions) {
 
   auto with_layers = doc;
   with_layers["layers"] = fake_profile()["layers"];
-  EXPECT_NE(error_of(with_layers).find("layers: unknown key"), std::string::npos) << error_of(with_layers);
+  EXPECT_NE(calibration_error(with_layers).find("layers: unknown key"), std::string::npos)
+      << calibration_error(with_layers);
   auto with_l2 = doc;
   with_l2["memory_bandwidth"].push_back(fake_profile()["memory_bandwidth"][3]);
-  EXPECT_NE(error_of(with_l2).find("memory_bandwidth[2].op: 'l2_read' is not one of read, write, copy"),
+  EXPECT_NE(calibration_error(with_l2).find("memory_bandwidth[2].op: 'l2_read' is not one of read, write, copy"),
             std::string::npos)
-      << error_of(with_l2);
+      << calibration_error(with_l2);
 }
 
 TEST(Calibration, WriterAndReaderRoundTrip) {
@@ -142,87 +144,95 @@ TEST(Calibration, WriterAndReaderRoundTrip) {
 TEST(Calibration, UnknownKeysAndBadValuesNameTheKey) {
   auto doc = fake_profile();
   doc["gemm"][1]["mm"] = 3;
-  EXPECT_NE(error_of(doc).find("fake.json: gemm[1].mm: unknown key"), std::string::npos) << error_of(doc);
+  EXPECT_NE(calibration_error(doc).find("fake.json: gemm[1].mm: unknown key"), std::string::npos)
+      << calibration_error(doc);
 
   doc = fake_profile();
   doc["gpu"]["sm_count"] = -1;
-  EXPECT_NE(error_of(doc).find("gpu.sm_count: must be a whole number"), std::string::npos) << error_of(doc);
+  EXPECT_NE(calibration_error(doc).find("gpu.sm_count: must be a whole number"), std::string::npos)
+      << calibration_error(doc);
 
   doc = fake_profile();
   doc["gemm"][0]["precision"] = "bf17";
-  EXPECT_NE(error_of(doc).find("gemm[0].precision: unknown precision 'bf17'"), std::string::npos) << error_of(doc);
+  EXPECT_NE(calibration_error(doc).find("gemm[0].precision: unknown precision 'bf17'"), std::string::npos)
+      << calibration_error(doc);
 
   doc = fake_profile();
   doc["memory_bandwidth"][0]["op"] = "scan";
-  EXPECT_NE(error_of(doc).find("memory_bandwidth[0].op: 'scan' is not one of read, write, copy, l2_read"),
+  EXPECT_NE(calibration_error(doc).find("memory_bandwidth[0].op: 'scan' is not one of read, write, copy, l2_read"),
             std::string::npos)
-      << error_of(doc);
+      << calibration_error(doc);
 
   doc = fake_profile();
   doc["collectives"][0]["busbw_bytes_per_s"] = 1e11;  // algbw, not busbw
-  EXPECT_NE(error_of(doc).find("collectives[0].busbw_bytes_per_s: 100000000000 does not match"), std::string::npos)
-      << error_of(doc);
+  EXPECT_NE(calibration_error(doc).find("collectives[0].busbw_bytes_per_s: 100000000000 does not match"),
+            std::string::npos)
+      << calibration_error(doc);
 
   doc = fake_profile();
   doc["collectives"][0]["gpus"] = 1;
-  EXPECT_NE(error_of(doc).find("collectives[0].gpus: a collective needs at least 2 GPUs"), std::string::npos)
-      << error_of(doc);
+  EXPECT_NE(calibration_error(doc).find("collectives[0].gpus: a collective needs at least 2 GPUs"), std::string::npos)
+      << calibration_error(doc);
 
   doc = fake_profile();
   doc["layers"][0]["flops_per_s"] = 5e14;
-  EXPECT_NE(error_of(doc).find("layers[0].flops_per_s: 500000000000000 does not match"), std::string::npos)
-      << error_of(doc);
+  EXPECT_NE(calibration_error(doc).find("layers[0].flops_per_s: 500000000000000 does not match"), std::string::npos)
+      << calibration_error(doc);
 
   doc = fake_profile();
   doc["layers"][0]["heads"] = 0;
-  EXPECT_NE(error_of(doc).find("layers[0].heads: must be a whole number"), std::string::npos) << error_of(doc);
+  EXPECT_NE(calibration_error(doc).find("layers[0].heads: must be a whole number"), std::string::npos)
+      << calibration_error(doc);
 
   doc = fake_profile();
   doc["steps"][0].erase("vocab");
-  EXPECT_NE(error_of(doc).find("fake.json: steps[0].vocab: missing"), std::string::npos) << error_of(doc);
+  EXPECT_NE(calibration_error(doc).find("fake.json: steps[0].vocab: missing"), std::string::npos)
+      << calibration_error(doc);
 
   doc = fake_profile();
   doc["steps"][0]["layers"] = 2.5;
-  EXPECT_NE(error_of(doc).find("steps[0].layers: must be a whole number"), std::string::npos) << error_of(doc);
+  EXPECT_NE(calibration_error(doc).find("steps[0].layers: must be a whole number"), std::string::npos)
+      << calibration_error(doc);
 
   doc = fake_profile();
   doc["steps"][0]["step_time_s"] = -0.04;
-  EXPECT_NE(error_of(doc).find("steps[0].step_time_s: must be a positive number"), std::string::npos)
-      << error_of(doc);
+  EXPECT_NE(calibration_error(doc).find("steps[0].step_time_s: must be a positive number"), std::string::npos)
+      << calibration_error(doc);
 
   doc = fake_profile();
   doc["steps"][0]["precision"] = "bf17";
-  EXPECT_NE(error_of(doc).find("steps[0].precision: unknown precision 'bf17'"), std::string::npos) << error_of(doc);
+  EXPECT_NE(calibration_error(doc).find("steps[0].precision: unknown precision 'bf17'"), std::string::npos)
+      << calibration_error(doc);
 
   doc = fake_profile();
   doc["steps"][0]["flops_per_s"] = 1.6e13 / 0.052;  // against fwd + step time, not the step time
-  EXPECT_NE(error_of(doc).find("steps[0].flops_per_s: "), std::string::npos) << error_of(doc);
-  EXPECT_NE(error_of(doc).find("does not match"), std::string::npos) << error_of(doc);
+  EXPECT_NE(calibration_error(doc).find("steps[0].flops_per_s: "), std::string::npos) << calibration_error(doc);
+  EXPECT_NE(calibration_error(doc).find("does not match"), std::string::npos) << calibration_error(doc);
 
   doc = fake_profile();
   doc["steps"][0]["loss"] = 10.4;
-  EXPECT_NE(error_of(doc).find("steps[0].loss: unknown key"), std::string::npos) << error_of(doc);
+  EXPECT_NE(calibration_error(doc).find("steps[0].loss: unknown key"), std::string::npos) << calibration_error(doc);
 
   doc = fake_profile();
   doc["memory_bandwidth"][2]["bw_bytes_per_s"] = 9e12;  // edited by hand: no longer matches its time
-  EXPECT_NE(error_of(doc).find("memory_bandwidth[2].bw_bytes_per_s: 9000000000000 does not match"),
+  EXPECT_NE(calibration_error(doc).find("memory_bandwidth[2].bw_bytes_per_s: 9000000000000 does not match"),
             std::string::npos)
-      << error_of(doc);
+      << calibration_error(doc);
 
   doc = fake_profile();
   doc.erase("measured");
-  EXPECT_NE(error_of(doc).find("fake.json: measured: missing"), std::string::npos) << error_of(doc);
+  EXPECT_NE(calibration_error(doc).find("fake.json: measured: missing"), std::string::npos) << calibration_error(doc);
 
   doc = fake_profile();
   doc["schema"] = "gpuplan-calibration/0";
-  EXPECT_NE(error_of(doc).find("schema: 'gpuplan-calibration/0' is not 'gpuplan-calibration/3', "
-                                "'gpuplan-calibration/2' or 'gpuplan-calibration/1'"),
+  EXPECT_NE(calibration_error(doc).find("schema: 'gpuplan-calibration/0' is not 'gpuplan-calibration/3', "
+                                        "'gpuplan-calibration/2' or 'gpuplan-calibration/1'"),
             std::string::npos)
-      << error_of(doc);
+      << calibration_error(doc);
 
   doc = fake_profile();
   doc["extra"] = true;
-  EXPECT_NE(error_of(doc).find("fake.json: extra: unknown key"), std::string::npos) << error_of(doc);
+  EXPECT_NE(calibration_error(doc).find("fake.json: extra: unknown key"), std::string::npos) << calibration_error(doc);
 }
 
 TEST(Calibration, OverridesOnlyWhatWasMeasured) {

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "bench_support/layer_reference.h"
+#include "calibration/reference_test_util.h"
 
 namespace gpuplan {
 namespace {
@@ -14,15 +15,9 @@ namespace {
 // hidden 16, 2 query heads sharing 1 KV head of width 8, FFN 16, 2 sequences of 4 tokens.
 const LayerShape kTiny{"tiny", 16, 2, 1, 16, 4, 2};
 
-std::vector<double> random_vector(std::size_t size, double scale, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> uniform(-scale, scale);
-  std::vector<double> v(size);
-  for (double& e : v) e = uniform(rng);
-  return v;
-}
+using testing::random_vector;
 
-LayerWeights random_weights(const LayerShape& s) {
+LayerWeights random_layer_weights(const LayerShape& s) {
   const std::size_t h = 16, d = 8, ffn = 16;
   const std::size_t qkv = (2 + 2 * 1) * d;
   LayerWeights w;
@@ -41,7 +36,7 @@ LayerWeights random_weights(const LayerShape& s) {
 std::vector<double> tiny_x() { return random_vector(8 * 16, 1.0, 7); }
 
 TEST(LayerReference, WithoutOutputProjectionsTheLayerIsTheIdentity) {
-  LayerWeights w = random_weights(kTiny);
+  LayerWeights w = random_layer_weights(kTiny);
   std::fill(w.wo.begin(), w.wo.end(), 0.0);
   std::fill(w.wd.begin(), w.wd.end(), 0.0);
   const auto x = tiny_x();
@@ -50,7 +45,7 @@ TEST(LayerReference, WithoutOutputProjectionsTheLayerIsTheIdentity) {
 }
 
 TEST(LayerReference, ATokenSeesOnlyEarlierTokensOfItsOwnSequence) {
-  const LayerWeights w = random_weights(kTiny);
+  const LayerWeights w = random_layer_weights(kTiny);
   const auto x = tiny_x();
   auto moved = x;
   for (std::size_t i = 3 * 16; i < 4 * 16; ++i) moved[i] += 0.5;  // last token of sequence 0
@@ -64,7 +59,7 @@ TEST(LayerReference, ATokenSeesOnlyEarlierTokensOfItsOwnSequence) {
 TEST(LayerReference, TheFirstTokenAttendsOnlyToItsOwnValue) {
   // Position 0 sees one key, so softmax gives it weight 1 and attention returns V: with the
   // MLP off (gate = 0, so SiLU(0) · up = 0), out = x + W_o · [V, V] for V = W_v · RMSNorm(x) · g.
-  LayerWeights w = random_weights(kTiny);
+  LayerWeights w = random_layer_weights(kTiny);
   std::fill(w.wgu.begin(), w.wgu.end(), 0.0);
   const auto x = tiny_x();
   const auto out = layer_forward_reference(kTiny, x, w);
@@ -83,7 +78,7 @@ TEST(LayerReference, TheFirstTokenAttendsOnlyToItsOwnValue) {
 }
 
 TEST(LayerReference, DirectionalDerivativeOfTheIdentityLayerIsDoutDotV) {
-  LayerWeights w = random_weights(kTiny);
+  LayerWeights w = random_layer_weights(kTiny);
   std::fill(w.wo.begin(), w.wo.end(), 0.0);
   std::fill(w.wd.begin(), w.wd.end(), 0.0);
   const auto x = tiny_x();
@@ -118,19 +113,19 @@ LayerGradients finite_difference_gradients(const std::vector<double>& x, const L
 }
 
 TEST(LayerReference, CheckAcceptsTheTruthAndRefusesAMissingTerm) {
-  const LayerWeights w = random_weights(kTiny);
+  const LayerWeights w = random_layer_weights(kTiny);
   const auto x = tiny_x();
   const auto dout = random_vector(x.size(), 1.0, 10);
   const auto out = layer_forward_reference(kTiny, x, w);
   const LayerGradients grads = finite_difference_gradients(x, w, dout);
-  const LayerCheck good = check_layer_against_reference(kTiny, x, w, dout, out, grads);
+  const LayerReferenceCheck good = check_layer_against_reference(kTiny, x, w, dout, out, grads);
   EXPECT_TRUE(good.correct) << good.check;
   EXPECT_NE(good.check.find("dW_gate_up"), std::string::npos) << good.check;
 
   // A forward pass that forgot the MLP.
   LayerWeights no_mlp = w;
   std::fill(no_mlp.wd.begin(), no_mlp.wd.end(), 0.0);
-  const LayerCheck bad_forward =
+  const LayerReferenceCheck bad_forward =
       check_layer_against_reference(kTiny, x, w, dout, layer_forward_reference(kTiny, x, no_mlp), grads);
   EXPECT_FALSE(bad_forward.correct);
   EXPECT_NE(bad_forward.check.find("forward: RMS error"), std::string::npos);

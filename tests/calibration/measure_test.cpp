@@ -112,7 +112,7 @@ CalibrationProfile header() {
   return h;
 }
 
-std::string error_of(FakeDevice& device, const SweepOptions& sweep) {
+std::string measure_error(FakeDevice& device, const SweepOptions& sweep) {
   try {
     measure_profile(device, sweep, header());
   } catch (const Error& e) {
@@ -240,12 +240,12 @@ TEST(Measure, AWrongResultWritesNoProfile) {
   for (const char* what : {"memory", "gemm", "collective", "layer", "step"}) {
     FakeDevice device;
     device.wrong = what;
-    const std::string error = error_of(device, default_sweep(true, default_catalog()));
+    const std::string error = measure_error(device, default_sweep(true, default_catalog()));
     EXPECT_NE(error.find("wrong result ("), std::string::npos) << what << ": " << error;
   }
   FakeDevice device;
   device.wrong = "gemm";
-  EXPECT_NE(error_of(device, default_sweep(true, default_catalog())).find("wrong result (max relative error 0.5"),
+  EXPECT_NE(measure_error(device, default_sweep(true, default_catalog())).find("wrong result (max relative error 0.5"),
             std::string::npos);
 }
 
@@ -260,7 +260,7 @@ TEST(Measure, TheSmallLayerIsCheckedBeforeAnyLayerIsTimed) {
 
   FakeDevice broken;
   broken.wrong = "layer_check";
-  const std::string error = error_of(broken, s);
+  const std::string error = measure_error(broken, s);
   EXPECT_NE(error.find("transformer layer check on 'tiny-check' failed (forward: RMS error 0.4)"), std::string::npos)
       << error;
   EXPECT_EQ(std::count(broken.calls.begin(), broken.calls.end(), "layer 1b-class"), 0);
@@ -278,7 +278,7 @@ TEST(Measure, TheSmallStepIsCheckedBeforeAnyStepIsTimed) {
 
   FakeDevice broken;
   broken.wrong = "step_check";
-  const std::string error = error_of(broken, s);
+  const std::string error = measure_error(broken, s);
   EXPECT_NE(error.find("training step check on 'tiny-step-check' failed (loss 6.9 against"), std::string::npos)
       << error;
   EXPECT_EQ(std::count(broken.calls.begin(), broken.calls.end(), "step 1b-class-2-layers"), 0);
@@ -287,10 +287,11 @@ TEST(Measure, TheSmallStepIsCheckedBeforeAnyStepIsTimed) {
   SweepOptions odd = s;
   odd.steps[0].vocab = 32001;
   FakeDevice fresh;
-  EXPECT_NE(error_of(fresh, odd).find("training step '1b-class-2-layers': vocab (32001) must be a positive multiple "
-                                      "of 16"),
+  EXPECT_NE(measure_error(fresh, odd)
+                .find("training step '1b-class-2-layers': vocab (32001) must be a positive multiple "
+                      "of 16"),
             std::string::npos)
-      << error_of(fresh, odd);
+      << measure_error(fresh, odd);
 }
 
 }  // namespace

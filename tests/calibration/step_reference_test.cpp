@@ -8,10 +8,13 @@
 
 #include "calibration/step_layout.h"
 #include "bench_support/step_reference.h"
+#include "calibration/reference_test_util.h"
 #include "workload/params.h"
 
 namespace gpuplan {
 namespace {
+
+using testing::random_vector;
 
 // 2 layers of hidden 16 (2 query heads sharing 1 KV head of width 8, FFN 16), a vocabulary of
 // 32, 2 sequences of 4 tokens.
@@ -23,17 +26,9 @@ StepShape tiny() {
   return s;
 }
 
-std::vector<double> random_vector(std::size_t size, double scale, double offset, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> uniform(-scale, scale);
-  std::vector<double> v(size);
-  for (double& e : v) e = offset + uniform(rng);
-  return v;
-}
-
 // Weights as gpuplan-bench draws them: unit embedding rows, matrices around 1/sqrt(fan-in),
 // norm weights around 1, and a head 4× wider so the logits spread by ~1.
-StepWeights random_weights(const StepShape& s, unsigned seed) {
+StepWeights random_step_weights(const StepShape& s, unsigned seed) {
   const StepLayout layout = step_layout(s);
   std::vector<double> flat(layout.total);
   std::mt19937 rng(seed);
@@ -73,7 +68,7 @@ TEST(StepReference, UniformLogitsLoseLnVocab) {
 
 TEST(StepReference, CrossEntropyGradientIsItsFiniteDifference) {
   const std::vector<int> targets = {1, 4, 4, 0};
-  const std::vector<double> logits = random_vector(4 * 5, 3.0, 0, 11);  // spread enough to matter
+  const std::vector<double> logits = random_vector(4 * 5, 3.0, 11);  // spread enough to matter
   std::vector<double> grad;
   cross_entropy_reference(logits, targets, 5, &grad);
   for (std::size_t i = 0; i < logits.size(); ++i) {
@@ -91,7 +86,7 @@ TEST(StepReference, CrossEntropyGradientIsItsFiniteDifference) {
 
 TEST(StepReference, AZeroHeadGivesLnVocab) {
   const StepShape s = tiny();
-  StepWeights w = random_weights(s, 1);
+  StepWeights w = random_step_weights(s, 1);
   std::fill(w.head.begin(), w.head.end(), 0.0);
   EXPECT_NEAR(step_loss_reference(s, step_batch(s, 3), w), std::log(32.0), 1e-12);
 }
@@ -100,7 +95,7 @@ TEST(StepReference, WithIdentityLayersTheLossIsTheHeadOnTheEmbedding) {
   // With W_o = W_down = 0 each layer returns its input, so the loss is cross-entropy of
   // RMSNorm(E[token]) · g_final · headᵀ, computed here by hand.
   const StepShape s = tiny();
-  StepWeights w = random_weights(s, 2);
+  StepWeights w = random_step_weights(s, 2);
   for (LayerWeights& l : w.layers) {
     std::fill(l.wo.begin(), l.wo.end(), 0.0);
     std::fill(l.wd.begin(), l.wd.end(), 0.0);
@@ -184,12 +179,12 @@ StepWeights exact_gradients(const StepShape& s, const StepBatch& batch, const St
 
 TEST(StepReference, CheckAcceptsTheTruthAndRefusesAWrongLossOrGradient) {
   const StepShape s = tiny();
-  const StepWeights w = random_weights(s, 5);
+  const StepWeights w = random_step_weights(s, 5);
   const StepBatch batch = step_batch(s, 6);
   const double loss = step_loss_reference(s, batch, w);
   const StepWeights grads = exact_gradients(s, batch, w);
   const auto tensors = all_step_tensors(s);
-  const StepCheck good = check_step_against_reference(s, batch, w, loss, grads, tensors);
+  const StepReferenceCheck good = check_step_against_reference(s, batch, w, loss, grads, tensors);
   EXPECT_TRUE(good.correct) << good.check;
   EXPECT_NE(good.check.find("layer 1 dW_down"), std::string::npos) << good.check;
   EXPECT_NE(good.check.find("dW_head"), std::string::npos) << good.check;
@@ -206,7 +201,7 @@ TEST(StepReference, CheckAcceptsTheTruthAndRefusesAWrongLossOrGradient) {
   EXPECT_FALSE(check_step_against_reference(s, batch, w, loss, unscaled, tensors).correct);
   StepWeights missing = grads;
   std::fill(missing.layers[0].wqkv.begin(), missing.layers[0].wqkv.end(), 0.0);
-  const StepCheck no_wqkv = check_step_against_reference(s, batch, w, loss, missing, tensors);
+  const StepReferenceCheck no_wqkv = check_step_against_reference(s, batch, w, loss, missing, tensors);
   EXPECT_FALSE(no_wqkv.correct);
   EXPECT_TRUE(check_step_against_reference(s, batch, w, loss, missing, {tensors[0], tensors[1]}).correct);
 }

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "catalog/catalog.h"
+#include "catalog/catalog_test_util.h"
 #include "core/error.h"
 
 namespace gpuplan {
@@ -28,19 +29,11 @@ tdp_w = 100
 [interconnect]
 )";
 
-std::string error_of(const std::string& text, const std::string& file = "test.toml") {
-  Catalog c;
-  try {
-    load_catalog_text(c, text, file, false);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::catalog_error;
 
 // A maximum-achievable-matmul reference above the dense peak is a sparse figure or a unit slip.
 TEST(BadInput, AchievableMatmulAboveDensePeak) {
-  const std::string err = error_of(std::string(kMinimalGpu) + "[achievable_tflops]\nbf16 = 150\n");
+  const std::string err = catalog_error(std::string(kMinimalGpu) + "[achievable_tflops]\nbf16 = 150\n");
   EXPECT_NE(err.find("achievable_tflops"), std::string::npos) << err;
   EXPECT_NE(err.find("above the dense peak"), std::string::npos) << err;
 }
@@ -62,22 +55,22 @@ TEST(CatalogBadInput, AchievableMemoryBandwidthLoads) {
 
 TEST(CatalogBadInput, AchievableMemoryBandwidthErrorsNameTheKey) {
   const std::string base = std::string(kMinimalGpu) + kMemoryRef;
-  std::string err = error_of(base + "tb_per_s = -0.5\nop = \"read\"\n");
+  std::string err = catalog_error(base + "tb_per_s = -0.5\nop = \"read\"\n");
   EXPECT_NE(err.find("achievable_memory_bw.tb_per_s"), std::string::npos) << err;
   EXPECT_NE(err.find("must be positive"), std::string::npos) << err;
-  err = error_of(base + "tb_per_s = 0.9\nop = \"triad\"\n");
+  err = catalog_error(base + "tb_per_s = 0.9\nop = \"triad\"\n");
   EXPECT_NE(err.find("achievable_memory_bw.op"), std::string::npos) << err;
   EXPECT_NE(err.find("'triad'"), std::string::npos) << err;
-  err = error_of(base + "tb_per_s = 0.9\n");  // no op: a figure whose convention is unknown
+  err = catalog_error(base + "tb_per_s = 0.9\n");  // no op: a figure whose convention is unknown
   EXPECT_NE(err.find("achievable_memory_bw.op"), std::string::npos) << err;
   // Above the datasheet's 1 TB/s: GB/s typed as TB/s, or a sparse-style slip.
-  err = error_of(base + "tb_per_s = 1.2\nop = \"read\"\n");
+  err = catalog_error(base + "tb_per_s = 1.2\nop = \"read\"\n");
   EXPECT_NE(err.find("achievable_memory_bw.tb_per_s"), std::string::npos) << err;
   EXPECT_NE(err.find("above the datasheet"), std::string::npos) << err;
   // A measured reference must say where it was measured.
-  err = error_of(std::string(kMinimalGpu) + "[achievable_memory_bw]\ntb_per_s = 0.9\nop = \"read\"\n");
+  err = catalog_error(std::string(kMinimalGpu) + "[achievable_memory_bw]\ntb_per_s = 0.9\nop = \"read\"\n");
   EXPECT_NE(err.find("achievable_memory_bw.source"), std::string::npos) << err;
-  err = error_of(base + "tb_per_s = 0.9\nop = \"read\"\nbuffer_gib = 1\n");
+  err = catalog_error(base + "tb_per_s = 0.9\nop = \"read\"\nbuffer_gib = 1\n");
   EXPECT_NE(err.find("buffer_gib"), std::string::npos) << err;
   EXPECT_NE(err.find("unknown key"), std::string::npos) << err;
 }
@@ -91,7 +84,7 @@ TEST(CatalogBadInput, MinimalGpuLoads) {
 
 TEST(CatalogBadInput, UnknownKeyNamesFileLineAndKey) {
   const std::string text = std::string(kMinimalGpu) + "\n[power2]\nx = 1\n";
-  const std::string msg = error_of(text, "my.toml");
+  const std::string msg = catalog_error(text, "my.toml");
   EXPECT_NE(msg.find("my.toml:"), std::string::npos) << msg;
   EXPECT_NE(msg.find("power2"), std::string::npos) << msg;
   EXPECT_NE(msg.find("unknown key"), std::string::npos) << msg;
@@ -100,7 +93,7 @@ TEST(CatalogBadInput, UnknownKeyNamesFileLineAndKey) {
 TEST(CatalogBadInput, MisspelledKeySuggestsTheRightOne) {
   std::string text = kMinimalGpu;
   text.replace(text.find("tdp_w"), 5, "tdp_ww");
-  const std::string msg = error_of(text);
+  const std::string msg = catalog_error(text);
   EXPECT_NE(msg.find("tdp_ww"), std::string::npos) << msg;
   EXPECT_NE(msg.find(":18"), std::string::npos) << msg;  // the line of the typo
   EXPECT_NE(msg.find("misspelled"), std::string::npos) << msg;
@@ -108,7 +101,7 @@ TEST(CatalogBadInput, MisspelledKeySuggestsTheRightOne) {
 
 TEST(CatalogBadInput, DuplicateKeyIsASyntaxErrorWithLine) {
   const std::string text = std::string(kMinimalGpu) + "tdp_w = 5\n[power]\n";
-  const std::string msg = error_of(text);
+  const std::string msg = catalog_error(text);
   EXPECT_NE(msg.find("test.toml:"), std::string::npos) << msg;
 }
 
@@ -133,29 +126,29 @@ TEST(CatalogBadInput, DuplicateIdAcrossFilesIsAnError) {
 TEST(CatalogBadInput, WrongTypesAndSignsAreRejected) {
   std::string text = kMinimalGpu;
   text.replace(text.find("tdp_w = 100"), 11, "tdp_w = \"100\"");
-  EXPECT_NE(error_of(text).find("expected a number"), std::string::npos);
+  EXPECT_NE(catalog_error(text).find("expected a number"), std::string::npos);
   text = kMinimalGpu;
   text.replace(text.find("tdp_w = 100"), 11, "tdp_w = -5");
-  EXPECT_NE(error_of(text).find("positive"), std::string::npos);
+  EXPECT_NE(catalog_error(text).find("positive"), std::string::npos);
   text = kMinimalGpu;
   text.replace(text.find("tdp_w = 100"), 11, "tdp_w = nan");
-  EXPECT_NE(error_of(text).find("finite"), std::string::npos);
+  EXPECT_NE(catalog_error(text).find("finite"), std::string::npos);
 }
 
 TEST(CatalogBadInput, MissingRequiredKeyIsNamed) {
   std::string text = kMinimalGpu;
   text.erase(text.find("vendor = \"Test\"\n"), 16);
-  EXPECT_NE(error_of(text).find("'vendor'"), std::string::npos);
+  EXPECT_NE(catalog_error(text).find("'vendor'"), std::string::npos);
 }
 
 TEST(CatalogBadInput, UnknownKindListsTheKinds) {
-  const std::string msg = error_of("kind = \"gpuu\"\n");
+  const std::string msg = catalog_error("kind = \"gpuu\"\n");
   EXPECT_NE(msg.find("unknown kind 'gpuu'"), std::string::npos) << msg;
 }
 
 TEST(CatalogBadInput, SparseBelowDenseIsCaught) {
   const std::string text = std::string(kMinimalGpu) + "[sparse_tflops]\nbf16 = 50\n";
-  EXPECT_NE(error_of(text).find("swapped"), std::string::npos);
+  EXPECT_NE(catalog_error(text).find("swapped"), std::string::npos);
 }
 
 TEST(CatalogBadInput, RandomBytesNeverCrash) {

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "catalog/catalog.h"
+#include "catalog/catalog_test_util.h"
 #include "core/error.h"
 
 namespace gpuplan {
@@ -34,21 +35,9 @@ historical = true
 source = "offer source"
 )";
 
-std::string error_of(const std::string& text) {
-  Catalog c;
-  try {
-    load_catalog_text(c, text, "prices.toml", false);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::catalog_error;
 
-std::string with(std::string text, const std::string& from, const std::string& to) {
-  const auto at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  return text.replace(at, from.size(), to);
-}
+using testing::replaced;
 
 TEST(CloudOffers, ParseDeriveAndInherit) {
   Catalog c;
@@ -67,39 +56,41 @@ TEST(CloudOffers, ParseDeriveAndInherit) {
 }
 
 TEST(CloudOffers, BadInput) {
-  EXPECT_NE(error_of(with(kOffers, "pricing = \"spot\"", "pricing = \"preemptible\"")).find("unknown pricing"),
+  EXPECT_NE(catalog_error(replaced(kOffers, "pricing = \"spot\"", "pricing = \"preemptible\"")).find("unknown pricing"),
             std::string::npos);
   for (const char* bad : {"2026-02-30", "2026-13-01", "2026-01", "21/01/2026", "2025-02-29"}) {
-    const std::string msg = error_of(with(kOffers, "2026-01-21", bad));
+    const std::string msg = catalog_error(replaced(kOffers, "2026-01-21", bad));
     EXPECT_NE(msg.find("ISO date"), std::string::npos) << bad << ": " << msg;
-    EXPECT_NE(msg.find("prices.toml:"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("test.toml:"), std::string::npos) << msg;
   }
-  EXPECT_NE(error_of(with(kOffers, "gpu_count = 8\n", "")).find("gpu_count"), std::string::npos);
-  EXPECT_NE(error_of(with(kOffers, "region = \"us-east-1\"", "zone = \"us-east-1\"")).find("unknown key"),
+  EXPECT_NE(catalog_error(replaced(kOffers, "gpu_count = 8\n", "")).find("gpu_count"), std::string::npos);
+  EXPECT_NE(catalog_error(replaced(kOffers, "region = \"us-east-1\"", "zone = \"us-east-1\"")).find("unknown key"),
             std::string::npos);
   // Both prices given must agree: 55.04 / 8 = 6.88, not 7.5.
-  EXPECT_NE(
-      error_of(with(kOffers, "usd_per_hour = 55.04", "usd_per_hour = 55.04\nusd_per_gpu_hour = 7.5")).find("disagrees"),
-      std::string::npos);
-  EXPECT_EQ(error_of(with(kOffers, "usd_per_hour = 55.04", "usd_per_hour = 55.04\nusd_per_gpu_hour = 6.88")), "");
-  EXPECT_NE(error_of(with(kOffers, "usd_per_hour = 55.04\n", "")).find("usd_per_hour"), std::string::npos);
-  EXPECT_NE(error_of(with(kOffers, "usd_per_hour = 55.04", "usd_per_hour = 0")).find("positive"), std::string::npos);
+  EXPECT_NE(catalog_error(replaced(kOffers, "usd_per_hour = 55.04", "usd_per_hour = 55.04\nusd_per_gpu_hour = 7.5"))
+                .find("disagrees"),
+            std::string::npos);
+  EXPECT_EQ(catalog_error(replaced(kOffers, "usd_per_hour = 55.04", "usd_per_hour = 55.04\nusd_per_gpu_hour = 6.88")),
+            "");
+  EXPECT_NE(catalog_error(replaced(kOffers, "usd_per_hour = 55.04\n", "")).find("usd_per_hour"), std::string::npos);
+  EXPECT_NE(catalog_error(replaced(kOffers, "usd_per_hour = 55.04", "usd_per_hour = 0")).find("positive"),
+            std::string::npos);
   // An estimated date must say why.
-  EXPECT_NE(
-      error_of(with(kOffers, "price_date = \"2026-01-21\"", "price_date = \"2026-01-21\"\nprice_date_estimated = true"))
-          .find("notes"),
-      std::string::npos);
-  EXPECT_NE(error_of(with(kOffers, "provider = \"aws\"\n", "")).find("provider"), std::string::npos);
-  EXPECT_NE(error_of("kind = \"offers\"\nsource = \"s\"\nretrieved = \"2026-11-22\"\n").find("offer"),
+  EXPECT_NE(catalog_error(replaced(kOffers, "price_date = \"2026-01-21\"",
+                                   "price_date = \"2026-01-21\"\nprice_date_estimated = true"))
+                .find("notes"),
+            std::string::npos);
+  EXPECT_NE(catalog_error(replaced(kOffers, "provider = \"aws\"\n", "")).find("provider"), std::string::npos);
+  EXPECT_NE(catalog_error("kind = \"offers\"\nsource = \"s\"\nretrieved = \"2026-11-22\"\n").find("offer"),
             std::string::npos);
 }
 
 TEST(CloudOffers, SystemMustHoldTheOfferedGpu) {
   Catalog c = default_catalog();
   Catalog extra;
-  load_catalog_text(extra,
-                    with(kOffers, "price_date = \"2026-01-21\"", "price_date = \"2026-01-21\"\nsystem = \"dgx-b200\""),
-                    "prices.toml", false);
+  load_catalog_text(
+      extra, replaced(kOffers, "price_date = \"2026-01-21\"", "price_date = \"2026-01-21\"\nsystem = \"dgx-b200\""),
+      "prices.toml", false);
   c.offers.push_back(extra.offers[0]);
   try {
     validate_catalog(c);

@@ -16,7 +16,7 @@ std::string link_toml(const std::string& name, double gb_per_s) {
          "\nsource = \"test\"\nretrieved = \"2026-11-23\"\n";
 }
 
-std::string error_of(const CatalogOptions& options) {
+std::string options_error(const CatalogOptions& options) {
   try {
     load_catalog(options);
   } catch (const Error& e) {
@@ -31,7 +31,7 @@ TEST(StrictCatalog, SameIdTwiceInOneFolderNamesBothFiles) {
   testing::write_file(dir / "b.toml", link_toml("B", 21));
   CatalogOptions options;
   options.user_paths = {dir.string()};
-  const std::string err = error_of(options);
+  const std::string err = options_error(options);
   EXPECT_NE(err.find("duplicate link id 'nvlink4'"), std::string::npos) << err;
   EXPECT_NE(err.find("a.toml"), std::string::npos) << err;
   EXPECT_NE(err.find("b.toml"), std::string::npos) << err;

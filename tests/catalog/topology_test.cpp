@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "catalog/catalog.h"
+#include "catalog/catalog_test_util.h"
 #include "catalog/system_derived.h"
 #include "core/error.h"
 
@@ -231,15 +232,7 @@ TEST(SystemGolden, LinkFiguresAreOneWay) {
 
 // ---------------------------------------------------------------- bad input
 
-std::string error_of(const std::string& text) {
-  Catalog c;
-  try {
-    load_catalog_text(c, text, "t.toml", false);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::catalog_error;
 
 const char* kSystem = R"(kind = "system"
 id = "n"
@@ -262,11 +255,7 @@ nics = 8
 nic_gbit_per_s = 400
 )";
 
-std::string with(std::string text, const std::string& from, const std::string& to) {
-  const auto at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  return text.replace(at, from.size(), to);
-}
+using testing::replaced;
 
 TEST(TopologyBadInput, MinimalSystemParses) {
   Catalog c;
@@ -277,23 +266,27 @@ TEST(TopologyBadInput, MinimalSystemParses) {
 }
 
 TEST(TopologyBadInput, SystemErrors) {
-  EXPECT_NE(error_of(with(kSystem, "gpus = 8\n", "gpus = 8\ngpu_count = 8\n")).find("unknown key"), std::string::npos);
-  EXPECT_NE(error_of(with(kSystem, "gpu = \"g\"\n", "")).find("'gpu'"), std::string::npos);
-  EXPECT_NE(error_of(with(kSystem, "gpus = 8", "gpus = 0")).find("at least 1"), std::string::npos);
-  EXPECT_NE(error_of(with(kSystem, "system_kind = \"node\"", "system_kind = \"pod\"")).find("not one of"),
+  EXPECT_NE(catalog_error(replaced(kSystem, "gpus = 8\n", "gpus = 8\ngpu_count = 8\n")).find("unknown key"),
             std::string::npos);
-  EXPECT_NE(error_of(with(kSystem, "switch = \"s\"\n", "")).find("switch"), std::string::npos);
-  EXPECT_NE(error_of(with(kSystem, "gpus = 8\n", "gpus = 8\ngpus_per_host = 3\n")).find("must divide"),
+  EXPECT_NE(catalog_error(replaced(kSystem, "gpu = \"g\"\n", "")).find("'gpu'"), std::string::npos);
+  EXPECT_NE(catalog_error(replaced(kSystem, "gpus = 8", "gpus = 0")).find("at least 1"), std::string::npos);
+  EXPECT_NE(catalog_error(replaced(kSystem, "system_kind = \"node\"", "system_kind = \"pod\"")).find("not one of"),
             std::string::npos);
-  EXPECT_NE(error_of(with(kSystem, "nic_gbit_per_s = 400\n", "")).find("nic_gbit_per_s"), std::string::npos);
+  EXPECT_NE(catalog_error(replaced(kSystem, "switch = \"s\"\n", "")).find("switch"), std::string::npos);
+  EXPECT_NE(catalog_error(replaced(kSystem, "gpus = 8\n", "gpus = 8\ngpus_per_host = 3\n")).find("must divide"),
+            std::string::npos);
+  EXPECT_NE(catalog_error(replaced(kSystem, "nic_gbit_per_s = 400\n", "")).find("nic_gbit_per_s"), std::string::npos);
   // A mesh needs its per-peer rate, and the total must match per-peer x (GPUs - 1).
-  const std::string mesh =
-      with(with(kSystem, "topology = \"switched\"", "topology = \"mesh\""), "switch = \"s\"\nswitches = 4\n", "");
-  EXPECT_NE(error_of(mesh).find("per_peer_bw_uni_gb_per_s"), std::string::npos);
-  EXPECT_NE(error_of(with(mesh, "bw_uni_gb_per_s = 450", "bw_uni_gb_per_s = 500\nper_peer_bw_uni_gb_per_s = 64"))
-                .find("disagrees"),
-            std::string::npos);
-  EXPECT_EQ(error_of(with(mesh, "bw_uni_gb_per_s = 450", "bw_uni_gb_per_s = 448\nper_peer_bw_uni_gb_per_s = 64")), "");
+  const std::string mesh = replaced(replaced(kSystem, "topology = \"switched\"", "topology = \"mesh\""),
+                                    "switch = \"s\"\nswitches = 4\n", "");
+  EXPECT_NE(catalog_error(mesh).find("per_peer_bw_uni_gb_per_s"), std::string::npos);
+  EXPECT_NE(
+      catalog_error(replaced(mesh, "bw_uni_gb_per_s = 450", "bw_uni_gb_per_s = 500\nper_peer_bw_uni_gb_per_s = 64"))
+          .find("disagrees"),
+      std::string::npos);
+  EXPECT_EQ(
+      catalog_error(replaced(mesh, "bw_uni_gb_per_s = 450", "bw_uni_gb_per_s = 448\nper_peer_bw_uni_gb_per_s = 64")),
+      "");
 }
 
 TEST(TopologyBadInput, LinkSwitchNicErrors) {
@@ -307,10 +300,10 @@ device_bw_uni_gb_per_s = 450
 source = "t"
 retrieved = "2026-11-22"
 )";
-  EXPECT_EQ(error_of(link), "");
-  EXPECT_NE(error_of(with(link, "\"nvlink\"", "\"nvlnk\"")).find("not one of"), std::string::npos);
+  EXPECT_EQ(catalog_error(link), "");
+  EXPECT_NE(catalog_error(replaced(link, "\"nvlink\"", "\"nvlnk\"")).find("not one of"), std::string::npos);
   // The bidirectional headline typed as one-way is caught.
-  EXPECT_NE(error_of(with(link, "= 450", "= 900")).find("bidirectional"), std::string::npos);
+  EXPECT_NE(catalog_error(replaced(link, "= 450", "= 900")).find("bidirectional"), std::string::npos);
   const std::string sw = R"(kind = "switch"
 id = "s"
 name = "S"
@@ -323,10 +316,10 @@ reduction_name = "NVLS"
 source = "t"
 retrieved = "2026-11-22"
 )";
-  EXPECT_EQ(error_of(sw), "");
-  EXPECT_NE(error_of(with(sw, "ports = 64\n", "")).find("'ports'"), std::string::npos);
-  EXPECT_NE(error_of(with(sw, "reduction_name = \"NVLS\"\n", "")).find("reduction_name"), std::string::npos);
-  EXPECT_NE(error_of(with(sw, "ports = 64", "port = 64")).find("misspelled"), std::string::npos);
+  EXPECT_EQ(catalog_error(sw), "");
+  EXPECT_NE(catalog_error(replaced(sw, "ports = 64\n", "")).find("'ports'"), std::string::npos);
+  EXPECT_NE(catalog_error(replaced(sw, "reduction_name = \"NVLS\"\n", "")).find("reduction_name"), std::string::npos);
+  EXPECT_NE(catalog_error(replaced(sw, "ports = 64", "port = 64")).find("misspelled"), std::string::npos);
   const std::string nic = R"(kind = "nic"
 id = "x"
 name = "X"
@@ -335,9 +328,10 @@ bw_gbit_per_s = 400
 source = "t"
 retrieved = "2026-11-22"
 )";
-  EXPECT_EQ(error_of(nic), "");
-  EXPECT_NE(error_of(with(nic, "bw_gbit_per_s = 400", "bw_gbit_per_s = -4")).find("positive"), std::string::npos);
-  EXPECT_NE(error_of(with(nic, "bw_gbit_per_s", "bw_gb_per_s")).find("bw_gbit_per_s"), std::string::npos);
+  EXPECT_EQ(catalog_error(nic), "");
+  EXPECT_NE(catalog_error(replaced(nic, "bw_gbit_per_s = 400", "bw_gbit_per_s = -4")).find("positive"),
+            std::string::npos);
+  EXPECT_NE(catalog_error(replaced(nic, "bw_gbit_per_s", "bw_gb_per_s")).find("bw_gbit_per_s"), std::string::npos);
 }
 
 const char* kFabric = R"(kind = "fabric"
@@ -365,20 +359,22 @@ TEST(TopologyBadInput, FabricErrors) {
   ASSERT_EQ(c.fabrics.size(), 1u);
   EXPECT_DOUBLE_EQ(c.fabrics[0].levels[0].bw_uni_bytes_per_s, 12.8 * kT);  // 8 x 32 x 50 GB/s
   // Levels must grow outwards, each a multiple of the one inside it.
-  EXPECT_NE(error_of(with(kFabric, "gpus = 1024", "gpus = 128")).find("innermost first"), std::string::npos);
-  EXPECT_NE(error_of(with(kFabric, "gpus = 1024", "gpus = 1000")).find("multiple"), std::string::npos);
+  EXPECT_NE(catalog_error(replaced(kFabric, "gpus = 1024", "gpus = 128")).find("innermost first"), std::string::npos);
+  EXPECT_NE(catalog_error(replaced(kFabric, "gpus = 1024", "gpus = 1000")).find("multiple"), std::string::npos);
   // W stated and from ports must agree; one of them is required.
-  EXPECT_NE(error_of(with(kFabric, "port_gbit_per_s = 400", "port_gbit_per_s = 400\nbw_uni_tb_per_s = 25.6"))
+  EXPECT_NE(catalog_error(replaced(kFabric, "port_gbit_per_s = 400", "port_gbit_per_s = 400\nbw_uni_tb_per_s = 25.6"))
                 .find("disagrees"),
             std::string::npos);
-  EXPECT_NE(error_of(with(kFabric, "bw_uni_tb_per_s = 51.2\n", "")).find("bw_uni_tb_per_s"), std::string::npos);
-  EXPECT_NE(error_of(with(kFabric, "down_ports_per_switch = 32\n", "")).find("go together"), std::string::npos);
-  EXPECT_NE(error_of(with(kFabric, "[[levels]]\nname = \"leaf\"", "[[levels]]\nname = \"leaf\"\nbogus = 1"))
+  EXPECT_NE(catalog_error(replaced(kFabric, "bw_uni_tb_per_s = 51.2\n", "")).find("bw_uni_tb_per_s"),
+            std::string::npos);
+  EXPECT_NE(catalog_error(replaced(kFabric, "down_ports_per_switch = 32\n", "")).find("go together"),
+            std::string::npos);
+  EXPECT_NE(catalog_error(replaced(kFabric, "[[levels]]\nname = \"leaf\"", "[[levels]]\nname = \"leaf\"\nbogus = 1"))
                 .find("unknown key"),
             std::string::npos);
-  EXPECT_NE(
-      error_of(with(kFabric, "port_gbit_per_s = 400", "port_gbit_per_s = 400\noversubscription = 0.5")).find(">= 1"),
-      std::string::npos);
+  EXPECT_NE(catalog_error(replaced(kFabric, "port_gbit_per_s = 400", "port_gbit_per_s = 400\noversubscription = 0.5"))
+                .find(">= 1"),
+            std::string::npos);
 }
 
 TEST(TopologyBadInput, CrossReferencesAreChecked) {

@@ -19,7 +19,7 @@ nlohmann::json json_of(const std::vector<std::string>& args) {
 }
 
 // The fixture catalog (tests/fixtures/catalog): fixed prices, so these dollars never move.
-std::vector<std::string> fixture(std::vector<std::string> args) {
+std::vector<std::string> fixture_args(std::vector<std::string> args) {
   args.insert(args.begin(), {"--catalog", testing::source_dir() + "/tests/fixtures/catalog"});
   return args;
 }
@@ -27,8 +27,8 @@ std::vector<std::string> fixture(std::vector<std::string> args) {
 // 8 × fixture-gpu for 8 days = 1,536 GPU-hours on one fx.8gpu instance: 2.00/GPU-h now → 3,072;
 // the superseded 3.00 (--all) → 4,608; spot 1.00 with 1 instance × 0.24/24 × (0.5 + 1/2) = 1% → 1,551.36.
 TEST(EconCli, FixtureEightDaysCurrentHistoricalAndSpot) {
-  const auto j = json_of(fixture({"cost", "--gpu", "fixture-gpu", "--gpus", "8", "--days", "8", "--provider",
-                                  "fixturecloud", "--instance", "fx.8gpu", "--all", "--json"}));
+  const auto j = json_of(fixture_args({"cost", "--gpu", "fixture-gpu", "--gpus", "8", "--days", "8", "--provider",
+                                       "fixturecloud", "--instance", "fx.8gpu", "--all", "--json"}));
   ASSERT_EQ(j["rows"].size(), 3u) << j.dump(2);
   EXPECT_EQ(j["rows"][0]["pricing"], "spot");
   EXPECT_NEAR(j["rows"][0]["usd"].get<double>(), 1551.36, 1e-6);
@@ -73,8 +73,8 @@ TEST(EconCli, TcoBreakEvenGolden) {
   EXPECT_NEAR(j["break_even"][0]["break_even_hours_per_day"].get<double>(), 4.85, 0.01);
   // Fixture offers for 8 GPUs: fx.8gpu 16 $/h now, 24 $/h superseded: 870,000 / (16 × 365 × 5) =
   // 29.79 h/day (renting wins even 24/7), 870,000 / (24 × 365 × 5) = 19.86.
-  j = json_of(fixture({"tco", "--gpu", "fixture-gpu", "--capex", "870000", "--power-kw", "0", "--provider",
-                       "fixturecloud", "--all", "--json"}));
+  j = json_of(fixture_args({"tco", "--gpu", "fixture-gpu", "--capex", "870000", "--power-kw", "0", "--provider",
+                            "fixturecloud", "--all", "--json"}));
   bool seen_now = false;
   bool seen_old = false;
   for (const auto& row : j["break_even"]) {
@@ -94,7 +94,7 @@ TEST(EconCli, TcoBreakEvenGolden) {
 // Defaults from the (fixture) catalog: one fixture-node at 200k, 8 kW, PUE 1.5, 0.10 $/kWh:
 // energy over 5 years = 8 × 1.5 × 43,800 h × 0.10 = 52,560.
 TEST(EconCli, TcoDefaultsComeFromTheCatalog) {
-  const auto j = json_of(fixture({"tco", "--gpu", "fixture-gpu", "--json"}));
+  const auto j = json_of(fixture_args({"tco", "--gpu", "fixture-gpu", "--json"}));
   EXPECT_EQ(j["system"], "fixture-node");
   EXPECT_EQ(j["nodes"], 1);
   EXPECT_DOUBLE_EQ(j["capex_usd"]["value"].get<double>(), 200000);
@@ -103,7 +103,7 @@ TEST(EconCli, TcoDefaultsComeFromTheCatalog) {
   EXPECT_DOUBLE_EQ(j["pue"]["value"].get<double>(), 1.5);
   EXPECT_NEAR(j["on_prem"]["energy_usd"].get<double>(), 52560, 1e-6);
   // Two nodes need a switch: 2 × 200k + 1 × 40k.
-  const auto two = json_of(fixture({"tco", "--gpu", "fixture-gpu", "--gpus", "16", "--json"}));
+  const auto two = json_of(fixture_args({"tco", "--gpu", "fixture-gpu", "--gpus", "16", "--json"}));
   EXPECT_EQ(two["nodes"], 2);
   EXPECT_EQ(two["switches"], 1);
   EXPECT_DOUBLE_EQ(two["capex_usd"]["value"].get<double>(), 2 * 200000 + 40000);
@@ -111,8 +111,8 @@ TEST(EconCli, TcoDefaultsComeFromTheCatalog) {
 
 // 8 × 1,000 W × 0.5 × 100 h = 400 kWh IT × PUE 1.5 = 600 kWh × 0.4 kg = 240 kg CO2.
 TEST(EconCli, EnergyUsesTheNodeShareAndCatalogCarbon) {
-  const auto j = json_of(
-      fixture({"energy", "--gpu", "fixture-gpu", "--gpus", "8", "--hours", "100", "--utilization", "0.5", "--json"}));
+  const auto j = json_of(fixture_args(
+      {"energy", "--gpu", "fixture-gpu", "--gpus", "8", "--hours", "100", "--utilization", "0.5", "--json"}));
   EXPECT_DOUBLE_EQ(j["watts_per_gpu"]["value"].get<double>(), 1000);  // 8,000 W / 8
   EXPECT_NEAR(j["facility_kwh"].get<double>(), 600, 1e-9);
   EXPECT_NEAR(j["kg_co2"].get<double>(), 240, 1e-9);

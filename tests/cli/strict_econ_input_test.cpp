@@ -3,22 +3,12 @@
 // row was silently accepted, replaced or ignored before, or is a check this test pins.
 #include <gtest/gtest.h>
 
-#include <ostream>
-
 #include "test_util.h"
 
 namespace gpuplan {
 namespace {
 
-struct BadInput {
-  std::vector<std::string> args;
-  std::vector<std::string> says;  // substrings the message must hold: the flag, the value, the fix
-};
-
-// Printed as the command line, so a failing case names itself in ctest's output.
-void PrintTo(const BadInput& c, std::ostream* os) {
-  for (const std::string& a : c.args) *os << a << ' ';
-}
+using testing::BadInput;
 
 class StrictEconInput : public ::testing::TestWithParam<BadInput> {};
 
@@ -36,7 +26,7 @@ const std::vector<std::string> kCost = {"cost", "--gpu", "h100-sxm"};
 const std::vector<std::string> kRec = {"recommend", "--model", "llama3-8b", "--tokens", "1B"};
 const std::vector<std::string> kServe = {"recommend", "--serve", "--model", "llama3.1-8b"};
 
-std::vector<std::string> with(std::vector<std::string> base, std::initializer_list<std::string> more) {
+std::vector<std::string> cmd(std::vector<std::string> base, std::initializer_list<std::string> more) {
   base.insert(base.end(), more);
   return base;
 }
@@ -45,27 +35,27 @@ INSTANTIATE_TEST_SUITE_P(
     Cases, StrictEconInput,
     ::testing::Values(
         // cost
-        BadInput{with(kCost, {"--gpus", "0", "--days", "8"}), {"--gpus 0", "at least 1"}},
-        BadInput{with(kCost, {"--gpus", "-8", "--days", "8"}), {"--gpus -8"}},
-        BadInput{with(kCost, {"--gpus", "8", "--hours", "0"}), {"--hours 0", "positive"}},
-        BadInput{with(kCost, {"--gpus", "8", "--days", "-1"}), {"--days -1"}},
-        BadInput{with(kCost, {"--gpu-hours", "0"}), {"--gpu-hours 0"}},
-        BadInput{with(kCost, {"--gpus", "8", "--days", "1", "--usd-per-hour", "-3"}), {"--usd-per-hour -3"}},
-        BadInput{with(kCost, {"--gpus", "8", "--days", "1", "--usd-per-gpu-hour", "0"}), {"--usd-per-gpu-hour 0"}},
-        BadInput{with(kCost, {"--gpus", "8", "--days", "1", "--spot-discount", "1.5"}),
+        BadInput{cmd(kCost, {"--gpus", "0", "--days", "8"}), {"--gpus 0", "at least 1"}},
+        BadInput{cmd(kCost, {"--gpus", "-8", "--days", "8"}), {"--gpus -8"}},
+        BadInput{cmd(kCost, {"--gpus", "8", "--hours", "0"}), {"--hours 0", "positive"}},
+        BadInput{cmd(kCost, {"--gpus", "8", "--days", "-1"}), {"--days -1"}},
+        BadInput{cmd(kCost, {"--gpu-hours", "0"}), {"--gpu-hours 0"}},
+        BadInput{cmd(kCost, {"--gpus", "8", "--days", "1", "--usd-per-hour", "-3"}), {"--usd-per-hour -3"}},
+        BadInput{cmd(kCost, {"--gpus", "8", "--days", "1", "--usd-per-gpu-hour", "0"}), {"--usd-per-gpu-hour 0"}},
+        BadInput{cmd(kCost, {"--gpus", "8", "--days", "1", "--spot-discount", "1.5"}),
                  {"--spot-discount 1.5", "[0, 1]"}},
-        BadInput{with(kCost, {"--gpus", "8", "--days", "1", "--spot-overhead", "-0.1"}), {"--spot-overhead -0.1"}},
-        BadInput{with(kCost, {"--gpus", "8", "--days", "1", "--interruptions-per-day", "-1"}),
+        BadInput{cmd(kCost, {"--gpus", "8", "--days", "1", "--spot-overhead", "-0.1"}), {"--spot-overhead -0.1"}},
+        BadInput{cmd(kCost, {"--gpus", "8", "--days", "1", "--interruptions-per-day", "-1"}),
                  {"--interruptions-per-day -1"}},
-        BadInput{with(kCost, {"--gpus", "8", "--days", "1", "--restart-hours", "-2"}), {"--restart-hours -2"}},
-        BadInput{with(kCost, {"--gpus", "8", "--days", "1", "--checkpoint-hours", "-1"}), {"--checkpoint-hours -1"}},
-        BadInput{with(kCost, {"--model", "llama3-8b", "--tokens", "100B", "--gpus", "8", "--mfu", "0"}),
+        BadInput{cmd(kCost, {"--gpus", "8", "--days", "1", "--restart-hours", "-2"}), {"--restart-hours -2"}},
+        BadInput{cmd(kCost, {"--gpus", "8", "--days", "1", "--checkpoint-hours", "-1"}), {"--checkpoint-hours -1"}},
+        BadInput{cmd(kCost, {"--model", "llama3-8b", "--tokens", "100B", "--gpus", "8", "--mfu", "0"}),
                  {"--mfu 0", "(0, 1]"}},
-        BadInput{with(kCost, {"--model", "llama3-8b", "--tokens", "100B", "--gpus", "8", "--mfu", "1.2"}),
+        BadInput{cmd(kCost, {"--model", "llama3-8b", "--tokens", "100B", "--gpus", "8", "--mfu", "1.2"}),
                  {"--mfu 1.2"}},
-        BadInput{with(kCost, {"--model", "llama3-8b", "--tokens", "0", "--gpus", "8"}), {"--tokens", "'0'"}},
-        BadInput{with(kCost, {"--gpus", "8", "--days", "1", "--tokens", "100B"}), {"--tokens 100B", "--model"}},
-        BadInput{with(kCost, {"--gpus", "8", "--days", "8", "--provider", "ibm"}),
+        BadInput{cmd(kCost, {"--model", "llama3-8b", "--tokens", "0", "--gpus", "8"}), {"--tokens", "'0'"}},
+        BadInput{cmd(kCost, {"--gpus", "8", "--days", "1", "--tokens", "100B"}), {"--tokens 100B", "--model"}},
+        BadInput{cmd(kCost, {"--gpus", "8", "--days", "8", "--provider", "ibm"}),
                  {"--provider 'ibm'", "known providers: aws", "lambda"}},
         // tco
         BadInput{{"tco", "--gpu", "h100-sxm", "--years", "0"}, {"--years 0"}},
@@ -94,26 +84,26 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"energy", "--gpu", "h100-sxm", "--gpus", "8", "--hours", "10", "--pue", "0.5"}, {"--pue 0.5"}},
         // recommend (training)
         BadInput{{"recommend", "--model", "llama3-8b", "--tokens=-5B"}, {"--tokens", "-5B"}},
-        BadInput{with(kRec, {"--deadline", "0"}), {"--deadline 0"}},
-        BadInput{with(kRec, {"--budget", "-100"}), {"--budget -100"}},
-        BadInput{with(kRec, {"--gpus-max", "0"}), {"--gpus-max 0"}},
-        BadInput{with(kRec, {"--gpus-list", "8,0"}), {"--gpus-list", "'0'"}},
-        BadInput{with(kRec, {"--gpus-list", "8,2.5"}), {"--gpus-list 2.5"}},
-        BadInput{with(kRec, {"--global-batch", "0"}), {"--global-batch 0"}},
-        BadInput{with(kRec, {"--seq-len", "-1"}), {"--seq-len -1"}},
-        BadInput{with(kRec, {"--time-limit", "0"}), {"--time-limit 0"}},
-        BadInput{with(kRec, {"--threads", "-2"}), {"--threads -2"}},
-        BadInput{with(kRec, {"--precision", "fp7"}), {"--precision 'fp7'", "bf16"}},
-        BadInput{with(kRec, {"--providers", "aws,nosuchcloud"}), {"--providers 'nosuchcloud'", "known providers: aws"}},
+        BadInput{cmd(kRec, {"--deadline", "0"}), {"--deadline 0"}},
+        BadInput{cmd(kRec, {"--budget", "-100"}), {"--budget -100"}},
+        BadInput{cmd(kRec, {"--gpus-max", "0"}), {"--gpus-max 0"}},
+        BadInput{cmd(kRec, {"--gpus-list", "8,0"}), {"--gpus-list", "'0'"}},
+        BadInput{cmd(kRec, {"--gpus-list", "8,2.5"}), {"--gpus-list 2.5"}},
+        BadInput{cmd(kRec, {"--global-batch", "0"}), {"--global-batch 0"}},
+        BadInput{cmd(kRec, {"--seq-len", "-1"}), {"--seq-len -1"}},
+        BadInput{cmd(kRec, {"--time-limit", "0"}), {"--time-limit 0"}},
+        BadInput{cmd(kRec, {"--threads", "-2"}), {"--threads -2"}},
+        BadInput{cmd(kRec, {"--precision", "fp7"}), {"--precision 'fp7'", "bf16"}},
+        BadInput{cmd(kRec, {"--providers", "aws,nosuchcloud"}), {"--providers 'nosuchcloud'", "known providers: aws"}},
         // recommend --serve
-        BadInput{with(kServe, {"--input-len", "0"}), {"--input-len 0"}},
-        BadInput{with(kServe, {"--output-len", "-3"}), {"--output-len -3"}},
-        BadInput{with(kServe, {"--gpus-max", "0"}), {"--gpus-max 0"}},
-        BadInput{with(kServe, {"--rate", "0"}), {"--rate 0"}}, BadInput{with(kServe, {"--rate", "-2"}), {"--rate -2"}},
-        BadInput{with(kServe, {"--ttft-ms", "-1"}), {"--ttft-ms -1"}},
-        BadInput{with(kServe, {"--tpot-ms", "0"}), {"--tpot-ms 0"}},
-        BadInput{with(kServe, {"--providers", "nosuchcloud"}), {"--providers 'nosuchcloud'", "known providers"}},
-        BadInput{with(kServe, {"--engine", "tgi"}), {"tgi"}}));
+        BadInput{cmd(kServe, {"--input-len", "0"}), {"--input-len 0"}},
+        BadInput{cmd(kServe, {"--output-len", "-3"}), {"--output-len -3"}},
+        BadInput{cmd(kServe, {"--gpus-max", "0"}), {"--gpus-max 0"}},
+        BadInput{cmd(kServe, {"--rate", "0"}), {"--rate 0"}}, BadInput{cmd(kServe, {"--rate", "-2"}), {"--rate -2"}},
+        BadInput{cmd(kServe, {"--ttft-ms", "-1"}), {"--ttft-ms -1"}},
+        BadInput{cmd(kServe, {"--tpot-ms", "0"}), {"--tpot-ms 0"}},
+        BadInput{cmd(kServe, {"--providers", "nosuchcloud"}), {"--providers 'nosuchcloud'", "known providers"}},
+        BadInput{cmd(kServe, {"--engine", "tgi"}), {"tgi"}}));
 
 }  // namespace
 }  // namespace gpuplan

@@ -7,12 +7,8 @@
 namespace gpuplan {
 namespace {
 
+using testing::BadInput;  // args: after the base command
 using testing::run;
-
-struct BadInput {
-  std::vector<std::string> args;       // after the base command
-  std::vector<std::string> must_name;  // flag, value and fix words the message must contain
-};
 
 std::vector<std::string> infer_base() { return {"infer", "--model", "llama3-8b", "--gpu", "h100-sxm"}; }
 std::vector<std::string> search_base() { return {"infer-search", "--model", "llama3-8b", "--gpu", "h100-sxm"}; }
@@ -23,7 +19,7 @@ void expect_exit_2(std::vector<std::string> base, const BadInput& c) {
   std::string line;
   for (const auto& a : base) line += a + " ";
   EXPECT_EQ(r.code, 2) << line << "\nout: " << r.out << "\nerr: " << r.err;
-  for (const auto& needle : c.must_name) EXPECT_NE(r.err.find(needle), std::string::npos) << line << "\n" << r.err;
+  for (const auto& needle : c.says) EXPECT_NE(r.err.find(needle), std::string::npos) << line << "\n" << r.err;
 }
 
 TEST(StrictInferInput, InferBadValuesExit2NamingFlagAndValue) {

@@ -12,12 +12,8 @@
 namespace gpuplan {
 namespace {
 
+using testing::BadInput;
 using testing::run;
-
-struct BadInput {
-  std::vector<std::string> args;
-  std::vector<std::string> says;  // substrings of the message: the flag, the value, the fix
-};
 
 std::vector<std::string> train(std::vector<std::string> extra) {
   std::vector<std::string> a{"train", "--model", "llama3-8b", "--gpu", "h100-sxm"};

@@ -30,7 +30,7 @@ TEST(Csv, ShortRowsReadAsEmptyCells) {
   EXPECT_EQ(t.cell(t.rows()[0], 2), "");
 }
 
-std::string error_of(const std::string& text) {
+std::string csv_error(const std::string& text) {
   try {
     const auto t = CsvTable::parse(text, "m.csv");
     t.number(t.rows().at(0), t.column("n"));
@@ -41,14 +41,14 @@ std::string error_of(const std::string& text) {
 }
 
 TEST(Csv, ErrorsNameFileLineAndColumn) {
-  EXPECT_NE(error_of("n\n\"open\n").find("m.csv:"), std::string::npos);
-  EXPECT_NE(error_of("n\n\"open\n").find("unterminated"), std::string::npos);
-  EXPECT_NE(error_of("n\nab\"c\n").find("m.csv:2:3"), std::string::npos) << error_of("n\nab\"c\n");
-  EXPECT_NE(error_of("n\n\"a\"b\n").find("m.csv:2:4"), std::string::npos) << error_of("n\n\"a\"b\n");
-  EXPECT_NE(error_of("n\nx1\n").find("m.csv:2: column 'n': 'x1' is not a number"), std::string::npos);
-  EXPECT_NE(error_of("m\n1\n").find("no column 'n'"), std::string::npos);
-  EXPECT_NE(error_of("n\n1,2\n").find("m.csv:2: 2 fields"), std::string::npos);
-  EXPECT_NE(error_of("").find("empty file"), std::string::npos);
+  EXPECT_NE(csv_error("n\n\"open\n").find("m.csv:"), std::string::npos);
+  EXPECT_NE(csv_error("n\n\"open\n").find("unterminated"), std::string::npos);
+  EXPECT_NE(csv_error("n\nab\"c\n").find("m.csv:2:3"), std::string::npos) << csv_error("n\nab\"c\n");
+  EXPECT_NE(csv_error("n\n\"a\"b\n").find("m.csv:2:4"), std::string::npos) << csv_error("n\n\"a\"b\n");
+  EXPECT_NE(csv_error("n\nx1\n").find("m.csv:2: column 'n': 'x1' is not a number"), std::string::npos);
+  EXPECT_NE(csv_error("m\n1\n").find("no column 'n'"), std::string::npos);
+  EXPECT_NE(csv_error("n\n1,2\n").find("m.csv:2: 2 fields"), std::string::npos);
+  EXPECT_NE(csv_error("").find("empty file"), std::string::npos);
 }
 
 }  // namespace

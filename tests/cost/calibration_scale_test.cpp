@@ -13,14 +13,15 @@
 #include "calibration/calibration_scale.h"
 #include "calibration/collective_calibration.h"
 #include "plan/evaluate.h"
+#include "catalog_util.h"
 #include "test_util.h"
 
 namespace gpuplan {
 namespace {
 
-const Catalog& cat() { return default_catalog(); }
+using testing::cat;
 
-GemmPoint gemm(Precision p, double tflops) {
+GemmPoint gemm_8k(Precision p, double tflops) {
   GemmPoint g;
   g.kernel = "cublaslt";
   g.precision = p;
@@ -62,7 +63,7 @@ CalibrationProfile profile(const std::string& gpu, std::vector<GemmPoint> gemms)
 TEST(CalibrationScale, MeasuredOverReferenceHandChecked) {
   const Gpu& h100 = cat().gpu("h100-sxm");
   ASSERT_DOUBLE_EQ(h100.achievable_flops_per_s[index_of(Precision::bf16)], 794.5e12);
-  const CalibrationScale s = calibration_scale(h100, profile("h100-sxm", {gemm(Precision::bf16, 754.775)}));
+  const CalibrationScale s = calibration_scale(h100, profile("h100-sxm", {gemm_8k(Precision::bf16, 754.775)}));
   EXPECT_NEAR(s.gemm[index_of(Precision::bf16)], 0.95, 1e-12);
   EXPECT_NEAR(s.gemm[index_of(Precision::fp8)], 0.95, 1e-12);
   EXPECT_NEAR(s.attention, 0.95, 1e-12);
@@ -86,10 +87,11 @@ TEST(CalibrationScale, TrainingStepScalesWithTheFactor) {
   const double t0 = evaluate(base, plan).step_time_s;
   ASSERT_GT(t0, 0);
   TrainContext same = base;
-  apply_calibration_scale(same.device, calibration_scale(h100, profile("h100-sxm", {gemm(Precision::bf16, 794.5)})));
+  apply_calibration_scale(same.device, calibration_scale(h100, profile("h100-sxm", {gemm_8k(Precision::bf16, 794.5)})));
   EXPECT_NEAR(evaluate(same, plan).step_time_s, t0, 1e-12 * t0);
   TrainContext slow = base;
-  apply_calibration_scale(slow.device, calibration_scale(h100, profile("h100-sxm", {gemm(Precision::bf16, 715.05)})));
+  apply_calibration_scale(slow.device,
+                          calibration_scale(h100, profile("h100-sxm", {gemm_8k(Precision::bf16, 715.05)})));
   const double t1 = evaluate(slow, plan).step_time_s;
   EXPECT_GT(t1, t0 * 1.05);        // mostly GEMMs: most of the 1/0.9
   EXPECT_LE(t1, t0 / 0.9 * (1 + 1e-9));  // never more than all of it
@@ -98,14 +100,14 @@ TEST(CalibrationScale, TrainingStepScalesWithTheFactor) {
 TEST(CalibrationScale, OtherGpuAndUnreferencedFiguresAreSaid) {
   const Gpu& h100 = cat().gpu("h100-sxm");
   try {
-    calibration_scale(h100, profile("a100-sxm-80gb", {gemm(Precision::bf16, 250)}));
+    calibration_scale(h100, profile("a100-sxm-80gb", {gemm_8k(Precision::bf16, 250)}));
     FAIL() << "accepted a profile of another GPU";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("a100-sxm-80gb"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("gpuplan-bench --gpu h100-sxm"), std::string::npos) << e.what();
   }
   // FP16 has no reference for the H100: reported as skipped, and nothing else changes.
-  CalibrationProfile p = profile("h100-sxm", {gemm(Precision::fp16, 700)});
+  CalibrationProfile p = profile("h100-sxm", {gemm_8k(Precision::fp16, 700)});
   BandwidthPoint bw;
   bw.op = "read";
   bw.bytes = 1 << 30;
@@ -234,7 +236,7 @@ TEST(CollectiveCalibration, LogLogInterpolationAndAnchoredModel) {
 
 TEST(CalibrationCli, TrainInferAndCollectiveTakeTheProfile) {
   const auto dir = testing::scratch_dir("cost-calibration-scale-cli");
-  CalibrationProfile p = profile("h100-sxm", {gemm(Precision::bf16, 754.775)});
+  CalibrationProfile p = profile("h100-sxm", {gemm_8k(Precision::bf16, 754.775)});
   const double mib = 1024.0 * 1024;
   p.collectives = {coll(16 * mib, 120e-6), coll(64 * mib, 400e-6)};
   const std::string file = testing::write_file(dir / "h100.json", calibration_json(p).dump(2)).string();

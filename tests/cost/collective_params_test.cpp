@@ -3,13 +3,14 @@
 #include <gtest/gtest.h>
 
 #include "catalog/catalog.h"
+#include "catalog/catalog_test_util.h"
 #include "core/error.h"
 #include "cost/collective.h"
 
 namespace gpuplan {
 namespace {
 
-constexpr const char* kGood = R"toml(kind = "collective_params"
+constexpr const char* kGoodParams = R"toml(kind = "collective_params"
 id = "mine"
 name = "test"
 source = "test"
@@ -28,20 +29,8 @@ ring_hop_us = [0.6, 1.9, 3.4]
 tree_hop_us = [0.6, 1.25, 4.0]
 )toml";
 
-std::string load_error(const std::string& text) {
-  Catalog c;
-  try {
-    load_catalog_text(c, text, "bad.toml", false);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
-std::string replace(std::string text, const std::string& from, const std::string& to) {
-  text.replace(text.find(from), from.size(), to);
-  return text;
-}
+using testing::catalog_error;
+using testing::replaced;
 
 TEST(CollectiveParams, ShippedFileLoadsWithSources) {
   const CollectiveParams& p = default_collective_params(default_catalog());
@@ -60,22 +49,23 @@ TEST(CollectiveParams, ShippedFileLoadsWithSources) {
 
 TEST(CollectiveParams, GoodFileParses) {
   Catalog c;
-  load_catalog_text(c, kGood, "good.toml", false);
+  load_catalog_text(c, kGoodParams, "good.toml", false);
   ASSERT_EQ(c.collective_params.size(), 1u);
   EXPECT_DOUBLE_EQ(c.collective_params[0].links[0].ring_hop_latency_s[2], 3.4e-6);
 }
 
 TEST(CollectiveParams, BadFilesNameFileLineAndKey) {
-  const std::string three = load_error(replace(kGood, "ring_base_us = [6.6, 14.0, 8.4]", "ring_base_us = [6.6, 14.0]"));
-  EXPECT_NE(three.find("bad.toml:7"), std::string::npos) << three;
+  const std::string three =
+      catalog_error(replaced(kGoodParams, "ring_base_us = [6.6, 14.0, 8.4]", "ring_base_us = [6.6, 14.0]"));
+  EXPECT_NE(three.find("test.toml:7"), std::string::npos) << three;
   EXPECT_NE(three.find("ring_base_us"), std::string::npos) << three;
-  const std::string over = load_error(replace(kGood, "bw_efficiency = 0.8", "bw_efficiency = 1.3"));
+  const std::string over = catalog_error(replaced(kGoodParams, "bw_efficiency = 0.8", "bw_efficiency = 1.3"));
   EXPECT_NE(over.find("bw_efficiency"), std::string::npos) << over;
-  const std::string no_default = load_error(replace(kGood, "link = \"default\"", "link = \"nvlink4\""));
+  const std::string no_default = catalog_error(replaced(kGoodParams, "link = \"default\"", "link = \"nvlink4\""));
   EXPECT_NE(no_default.find("default"), std::string::npos) << no_default;
-  const std::string typo = load_error(replace(kGood, "ll128_bw_fraction", "ll128_bw_fractoin"));
+  const std::string typo = catalog_error(replaced(kGoodParams, "ll128_bw_fraction", "ll128_bw_fractoin"));
   EXPECT_NE(typo.find("ll128_bw_fraction"), std::string::npos) << typo;
-  const std::string negative = load_error(replace(kGood, "[0.6, 1.9, 3.4]", "[0.6, -1.9, 3.4]"));
+  const std::string negative = catalog_error(replaced(kGoodParams, "[0.6, 1.9, 3.4]", "[0.6, -1.9, 3.4]"));
   EXPECT_NE(negative.find("ring_hop_us"), std::string::npos) << negative;
 }
 
@@ -94,10 +84,10 @@ TEST(CollectiveParams, HostPcieRingKeepsTheOldCodeValues) {
   EXPECT_FALSE(p.host_pcie_provenance.source.empty());
   // Optional: a file without the table parses and has no figures.
   Catalog c;
-  load_catalog_text(c, kGood, "good.toml", false);
+  load_catalog_text(c, kGoodParams, "good.toml", false);
   EXPECT_EQ(c.collective_params[0].host_pcie_bw(4), 0);
-  const std::string bad =
-      load_error(std::string(kGood) + "[host_pcie_ring]\nfirst_generation = 3\nbw_gb_per_s = [12, -1]\nhop_us = 10\n");
+  const std::string bad = catalog_error(
+      std::string(kGoodParams) + "[host_pcie_ring]\nfirst_generation = 3\nbw_gb_per_s = [12, -1]\nhop_us = 10\n");
   EXPECT_NE(bad.find("bw_gb_per_s"), std::string::npos) << bad;
 }
 

@@ -12,19 +12,18 @@ namespace {
 using testing::request;
 using testing::seed_superpod;
 using testing::test_node;
-using Op = CollectiveOp;
 
-constexpr Op kOps[] = {Op::all_reduce, Op::all_gather, Op::reduce_scatter,
-                       Op::all_to_all, Op::broadcast,  Op::send_recv};
+constexpr CollectiveOp kOps[] = {CollectiveOp::all_reduce, CollectiveOp::all_gather, CollectiveOp::reduce_scatter,
+                                 CollectiveOp::all_to_all, CollectiveOp::broadcast,  CollectiveOp::send_recv};
 
 const CollectiveParams& params() { return default_collective_params(default_catalog()); }
 
-struct Case {
+struct NodeCase {
   System node;
   bool fabric;
 };
 
-std::vector<Case> cases() {
+std::vector<NodeCase> cases() {
   System mesh = test_node(448e9);
   mesh.scaleup_topology = "mesh";
   mesh.scaleup_link = "xgmi-mi300x";
@@ -49,12 +48,12 @@ std::vector<std::pair<int, int>> shapes(const System& node, bool fabric) {
 template <typename F>
 void for_each_case(F check) {
   const Fabric pod = seed_superpod();
-  for (const Case& c : cases()) {
+  for (const NodeCase& c : cases()) {
     const auto t = make_collective_topology(default_catalog(), c.node, c.fabric ? &pod : nullptr, params());
     for (auto [g, m] : shapes(c.node, c.fabric)) {
       if (g > c.node.gpus) continue;
-      for (Op op : kOps) {
-        if (op == Op::send_recv && g * m != 2) continue;
+      for (CollectiveOp op : kOps) {
+        if (op == CollectiveOp::send_recv && g * m != 2) continue;
         check(c, t, op, g, m);
       }
     }
@@ -62,7 +61,7 @@ void for_each_case(F check) {
 }
 
 TEST(CollectiveProperty, TimeNeverDecreasesWithMessageSize) {
-  for_each_case([](const Case& c, const CollectiveTopology& t, Op op, int g, int m) {
+  for_each_case([](const NodeCase& c, const CollectiveTopology& t, CollectiveOp op, int g, int m) {
     double previous = 0;
     for (double bytes = 8; bytes <= 64e9; bytes *= 1.7) {
       const auto e = estimate_collective(request(op, bytes, g, m), t);
@@ -75,7 +74,7 @@ TEST(CollectiveProperty, TimeNeverDecreasesWithMessageSize) {
 
 TEST(CollectiveProperty, MoreBandwidthIsNeverSlower) {
   const Fabric pod = seed_superpod();
-  for (const Case& c : cases()) {
+  for (const NodeCase& c : cases()) {
     System fast = c.node;
     fast.scaleup_bw_uni_bytes_per_s *= 2;
     fast.scaleup_per_peer_bw_uni_bytes_per_s *= 2;
@@ -83,8 +82,8 @@ TEST(CollectiveProperty, MoreBandwidthIsNeverSlower) {
     const auto slow_t = make_collective_topology(default_catalog(), c.node, c.fabric ? &pod : nullptr, params());
     const auto fast_t = make_collective_topology(default_catalog(), fast, c.fabric ? &pod : nullptr, params());
     for (auto [g, m] : shapes(c.node, c.fabric)) {
-      for (Op op : kOps) {
-        if (op == Op::send_recv && g * m != 2) continue;
+      for (CollectiveOp op : kOps) {
+        if (op == CollectiveOp::send_recv && g * m != 2) continue;
         for (double bytes : {512.0, 65536.0, 8e6, 1e9}) {
           const auto slow = estimate_collective(request(op, bytes, g, m), slow_t);
           const auto quick = estimate_collective(request(op, bytes, g, m), fast_t);
@@ -99,7 +98,7 @@ TEST(CollectiveProperty, MoreBandwidthIsNeverSlower) {
 // rate). In-network reduction sends less than a ring, so there only algbw is bounded: measured
 // NVLS busbw on 8xH200 is 473 GB/s on 450 GB/s links (shared/data/interconnects.csv).
 TEST(CollectiveProperty, BusBandwidthNeverExceedsTheLinkRate) {
-  for_each_case([](const Case& c, const CollectiveTopology& t, Op op, int g, int m) {
+  for_each_case([](const NodeCase& c, const CollectiveTopology& t, CollectiveOp op, int g, int m) {
     for (double bytes = 512; bytes <= 64e9; bytes *= 8) {
       const auto e = estimate_collective(request(op, bytes, g, m), t);
       const double line = t.levels[0].line_bw_bytes_per_s;
@@ -112,12 +111,12 @@ TEST(CollectiveProperty, BusBandwidthNeverExceedsTheLinkRate) {
   });
   // and with idealised parameters the ring reaches exactly the line rate
   const auto t = make_collective_topology(Catalog{}, test_node(), nullptr, ideal_collective_params());
-  const auto e = estimate_collective(request(Op::all_gather, 1e9, 8), t);
+  const auto e = estimate_collective(request(CollectiveOp::all_gather, 1e9, 8), t);
   EXPECT_NEAR(e.busbw_bytes_per_s, 450e9, 1);
 }
 
 TEST(CollectiveProperty, OneGpuCostsNothing) {
-  for_each_case([](const Case&, const CollectiveTopology& t, Op op, int g, int m) {
+  for_each_case([](const NodeCase&, const CollectiveTopology& t, CollectiveOp op, int g, int m) {
     if (g * m != 1) return;
     const auto e = estimate_collective(request(op, 1e9, 1, 1), t);
     EXPECT_TRUE(e.feasible) << e.reason;
@@ -126,7 +125,7 @@ TEST(CollectiveProperty, OneGpuCostsNothing) {
 }
 
 TEST(CollectiveProperty, AutoIsTheCheapestCandidate) {
-  for_each_case([](const Case&, const CollectiveTopology& t, Op op, int g, int m) {
+  for_each_case([](const NodeCase&, const CollectiveTopology& t, CollectiveOp op, int g, int m) {
     const auto r = request(op, 3e6, g, m);
     const auto best = estimate_collective(r, t);
     for (const auto& c : collective_candidates(r, t)) EXPECT_LE(best.time_s, c.time_s);

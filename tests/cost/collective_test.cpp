@@ -15,7 +15,6 @@ namespace {
 using testing::request;
 using testing::seed_superpod;
 using testing::test_node;
-using Op = CollectiveOp;
 using Algo = CollectiveAlgorithm;
 
 const Catalog kEmpty{};
@@ -30,7 +29,7 @@ CollectiveTopology ideal(const System& s, const Fabric* f = nullptr) {
 TEST(CollectiveGolden, H100NodeMoves3p6TBPerSecond) {
   const auto t = ideal(test_node());
   const double bytes = 1 * 1024.0 * 1024 * 1024;
-  const auto e = estimate_collective(request(Op::all_gather, bytes, 8), t);
+  const auto e = estimate_collective(request(CollectiveOp::all_gather, bytes, 8), t);
   ASSERT_TRUE(e.feasible) << e.reason;
   EXPECT_NEAR(8 * (7.0 / 8) * bytes / e.time_s, 3.6e12, 1e6);
   EXPECT_DOUBLE_EQ(t.levels[0].line_bw_bytes_per_s * t.domain_gpus, 3.6e12);
@@ -41,13 +40,13 @@ TEST(CollectiveGolden, H100NodeMoves3p6TBPerSecond) {
 TEST(CollectiveGolden, SingleNodeInNetworkAllReduceIsBytesOverEgress) {
   const auto t = ideal(test_node());
   const double bytes = 256e6;
-  const auto nvls = estimate_collective(request(Op::all_reduce, bytes, 8, 1, Algo::nvls), t);
+  const auto nvls = estimate_collective(request(CollectiveOp::all_reduce, bytes, 8, 1, Algo::nvls), t);
   ASSERT_TRUE(nvls.feasible) << nvls.reason;
   EXPECT_DOUBLE_EQ(nvls.time_s, bytes / 450e9);
-  const auto ring = estimate_collective(request(Op::all_reduce, bytes, 8, 1, Algo::ring), t);
+  const auto ring = estimate_collective(request(CollectiveOp::all_reduce, bytes, 8, 1, Algo::ring), t);
   EXPECT_DOUBLE_EQ(ring.time_s, 2 * 7.0 / 8 * bytes / 450e9);
   // auto takes the cheaper one
-  EXPECT_EQ(estimate_collective(request(Op::all_reduce, bytes, 8), t).algorithm, Algo::nvls);
+  EXPECT_EQ(estimate_collective(request(CollectiveOp::all_reduce, bytes, 8), t).algorithm, Algo::nvls);
 }
 
 // Seed 004 lines 310-314: T = max_i(bytes * N_i / W_i) with N = 8, 32, 4 subdomains and
@@ -58,7 +57,7 @@ TEST(CollectiveGolden, SuperPodAllReduceIsLeafBoundAt400GBps) {
   const Fabric pod = seed_superpod();
   const auto t = ideal(node, &pod);
   const double bytes = 1e9;
-  const auto e = estimate_collective(request(Op::all_reduce, bytes, 8, 128, Algo::nvls), t);
+  const auto e = estimate_collective(request(CollectiveOp::all_reduce, bytes, 8, 128, Algo::nvls), t);
   ASSERT_TRUE(e.feasible) << e.reason;
   const double node_term = bytes * 8 / 3.6e12;
   const double leaf_term = bytes * 32 / 12.8e12;
@@ -80,7 +79,7 @@ TEST(CollectiveGolden, SpineAllReduceUnder256WayModelParallelismIs6p4TBps) {
   const Fabric pod = seed_superpod();
   const auto t = ideal(node, &pod);
   const double gradient_bytes = 256e9;
-  auto r = request(Op::all_reduce, gradient_bytes / 256, 1, 4, Algo::nvls);
+  auto r = request(CollectiveOp::all_reduce, gradient_bytes / 256, 1, 4, Algo::nvls);
   r.domain_stride = 32;
   const auto e = estimate_collective(r, t);
   ASSERT_TRUE(e.feasible) << e.reason;
@@ -98,7 +97,7 @@ TEST(CollectiveGolden, SpineAllReduceUnder256WayModelParallelismIs6p4TBps) {
 TEST(CollectiveGolden, Nvl72DoublesNodeLevelBandwidth) {
   const auto h100 = ideal(test_node(450e9, 8));
   const auto nvl72 = ideal(test_node(900e9, 72));
-  for (Op op : {Op::all_reduce, Op::all_gather, Op::reduce_scatter}) {
+  for (CollectiveOp op : {CollectiveOp::all_reduce, CollectiveOp::all_gather, CollectiveOp::reduce_scatter}) {
     const auto a = estimate_collective(request(op, 1e9, 8, 1, Algo::ring), h100);
     const auto b = estimate_collective(request(op, 1e9, 8, 1, Algo::ring), nvl72);
     EXPECT_DOUBLE_EQ(a.time_s / b.time_s, 2.0) << op_name(op);
@@ -113,7 +112,7 @@ TEST(CollectiveGolden, Nvl72DoublesNodeLevelBandwidth) {
 TEST(CollectiveGolden, SeedAllGatherOf32MiBIs65usNot9us) {
   const double bytes = 1024.0 * 16384 * 2;
   ASSERT_EQ(bytes, 33554432.0);
-  const auto e = estimate_collective(request(Op::all_gather, bytes, 8), ideal(test_node()));
+  const auto e = estimate_collective(request(CollectiveOp::all_gather, bytes, 8), ideal(test_node()));
   EXPECT_NEAR(e.time_s * 1e6, 7.0 / 8 * bytes / 450e9 * 1e6, 1e-9);
   EXPECT_NEAR(e.time_s * 1e6, 65.2, 0.1);
   EXPECT_GT(e.time_s, 7 * 9e-6);  // the seed's figure is 7x too small
@@ -122,7 +121,7 @@ TEST(CollectiveGolden, SeedAllGatherOf32MiBIs65usNot9us) {
 TEST(CollectiveGolden, FittedModelMatchesNcclTestsFor32MiBAllGather) {
   const Catalog& c = default_catalog();
   const auto t = make_collective_topology(c, c.system("dgx-h100"), nullptr, default_collective_params(c));
-  const auto e = estimate_collective(request(Op::all_gather, 33554432.0, 8), t);
+  const auto e = estimate_collective(request(CollectiveOp::all_gather, 33554432.0, 8), t);
   EXPECT_NEAR(e.time_s * 1e6, 125.5, 125.5 * 0.10);  // measured 125.5 us
 }
 
@@ -135,7 +134,7 @@ TEST(CollectiveFormula, RingLineByHand) {
   p.links[0].ring_hop_latency_s = {1, 1, 2e-6};
   p.links[0].bw_efficiency = 0.5;
   const auto t = make_collective_topology(kEmpty, test_node(100e9, 4), nullptr, p);
-  const auto e = estimate_collective(request(Op::all_gather, 1e9, 4), t);
+  const auto e = estimate_collective(request(CollectiveOp::all_gather, 1e9, 4), t);
   EXPECT_EQ(e.protocol, Protocol::simple);
   EXPECT_NEAR(e.latency_s, 16e-6, 1e-12);
   EXPECT_NEAR(e.transfer_s, 0.75e9 / 50e9, 1e-12);
@@ -148,9 +147,9 @@ TEST(CollectiveFormula, SimpleFillIsCappedByTheTransfer) {
   p.ll_bw_fraction = p.ll128_bw_fraction = 1e-3;  // force Simple
   p.simple_step_bytes = 1e6;
   const auto t = make_collective_topology(kEmpty, test_node(100e9, 8), nullptr, p);
-  const auto big = estimate_collective(request(Op::all_gather, 8e9, 8), t);
+  const auto big = estimate_collective(request(CollectiveOp::all_gather, 8e9, 8), t);
   EXPECT_NEAR(big.latency_s, 7 * 1e6 / 100e9, 1e-12);
-  const auto small = estimate_collective(request(Op::all_gather, 8e3, 8), t);
+  const auto small = estimate_collective(request(CollectiveOp::all_gather, 8e3, 8), t);
   EXPECT_NEAR(small.latency_s, small.transfer_s, 1e-15);
 }
 
@@ -158,10 +157,10 @@ TEST(CollectiveFormula, SimpleFillIsCappedByTheTransfer) {
 // nodes, (n-g)/n leaves through the NIC and bounds it (50 GB/s vs 450 GB/s).
 TEST(CollectiveFormula, AllToAllDirectInNodeNicBoundAcross) {
   const auto t = ideal(test_node());
-  const auto in_node = estimate_collective(request(Op::all_to_all, 8e9, 8), t);
+  const auto in_node = estimate_collective(request(CollectiveOp::all_to_all, 8e9, 8), t);
   EXPECT_EQ(in_node.algorithm, Algo::direct);
   EXPECT_NEAR(in_node.time_s, 7.0 / 8 * 8e9 / 450e9, 1e-12);
-  const auto across = estimate_collective(request(Op::all_to_all, 8e9, 8, 4), t);
+  const auto across = estimate_collective(request(CollectiveOp::all_to_all, 8e9, 8, 4), t);
   EXPECT_EQ(across.bottleneck_level, 1);
   EXPECT_NEAR(across.time_s, 24.0 / 32 * 8e9 / 50e9, 1e-12);
 }
@@ -169,7 +168,7 @@ TEST(CollectiveFormula, AllToAllDirectInNodeNicBoundAcross) {
 // k collectives on the same links each get 1/k.
 TEST(CollectiveFormula, ConcurrentCollectivesShareTheLinks) {
   const auto t = ideal(test_node());
-  auto r = request(Op::all_reduce, 1e9, 8, 1, Algo::ring);
+  auto r = request(CollectiveOp::all_reduce, 1e9, 8, 1, Algo::ring);
   const double alone = estimate_collective(r, t).time_s;
   r.concurrent = 3;
   EXPECT_NEAR(estimate_collective(r, t).time_s, 3 * alone, 1e-12);
@@ -197,7 +196,7 @@ TEST(CollectiveFormula, RailOptimisedKeepsRailTrafficInTheLeaf) {
   const auto rail = ideal(node, &pod);
   pod.rail_optimized = false;
   const auto racks = ideal(node, &pod);
-  const auto r = request(Op::all_reduce, 1e9, 8, 16, Algo::ring);
+  const auto r = request(CollectiveOp::all_reduce, 1e9, 8, 16, Algo::ring);
   EXPECT_DOUBLE_EQ(estimate_collective(r, rail).level_bytes[2], 0.0);
   EXPECT_GT(estimate_collective(r, racks).level_bytes[2], 0.0);
 }
@@ -209,38 +208,38 @@ TEST(CollectiveFormula, MeshBandwidthGrowsWithGroupSize) {
   mi.scaleup_per_peer_bw_uni_bytes_per_s = 64e9;
   mi.in_network_reduction = false;
   const auto t = ideal(mi);
-  const auto two = estimate_collective(request(Op::all_reduce, 1e9, 2), t);
-  const auto eight = estimate_collective(request(Op::all_reduce, 1e9, 8), t);
+  const auto two = estimate_collective(request(CollectiveOp::all_reduce, 1e9, 2), t);
+  const auto eight = estimate_collective(request(CollectiveOp::all_reduce, 1e9, 8), t);
   EXPECT_NEAR(two.busbw_bytes_per_s, 64e9, 1e3);
   EXPECT_NEAR(eight.busbw_bytes_per_s, 448e9, 1e3);
 }
 
 TEST(CollectiveFormula, BusBandwidthFactorsFollowNcclTests) {
-  EXPECT_DOUBLE_EQ(busbw_factor(Op::all_reduce, 8), 1.75);
-  EXPECT_DOUBLE_EQ(busbw_factor(Op::all_gather, 8), 0.875);
-  EXPECT_DOUBLE_EQ(busbw_factor(Op::reduce_scatter, 4), 0.75);
-  EXPECT_DOUBLE_EQ(busbw_factor(Op::all_to_all, 2), 0.5);
-  EXPECT_DOUBLE_EQ(busbw_factor(Op::broadcast, 8), 1.0);
-  EXPECT_DOUBLE_EQ(busbw_factor(Op::send_recv, 2), 1.0);
+  EXPECT_DOUBLE_EQ(busbw_factor(CollectiveOp::all_reduce, 8), 1.75);
+  EXPECT_DOUBLE_EQ(busbw_factor(CollectiveOp::all_gather, 8), 0.875);
+  EXPECT_DOUBLE_EQ(busbw_factor(CollectiveOp::reduce_scatter, 4), 0.75);
+  EXPECT_DOUBLE_EQ(busbw_factor(CollectiveOp::all_to_all, 2), 0.5);
+  EXPECT_DOUBLE_EQ(busbw_factor(CollectiveOp::broadcast, 8), 1.0);
+  EXPECT_DOUBLE_EQ(busbw_factor(CollectiveOp::send_recv, 2), 1.0);
 }
 
 TEST(CollectiveRequestCheck, BadInputIsAnErrorWithAFix) {
   System a100 = test_node(300e9);
   a100.in_network_reduction = false;
   const auto t = ideal(a100);
-  EXPECT_THROW(check_collective_request(request(Op::all_reduce, 1e6, 9), t), Error);  // 9 > 8 per node
-  EXPECT_THROW(check_collective_request(request(Op::all_reduce, 0, 8), t), Error);
-  EXPECT_THROW(check_collective_request(request(Op::all_reduce, -5, 8), t), Error);
+  EXPECT_THROW(check_collective_request(request(CollectiveOp::all_reduce, 1e6, 9), t), Error);  // 9 > 8 per node
+  EXPECT_THROW(check_collective_request(request(CollectiveOp::all_reduce, 0, 8), t), Error);
+  EXPECT_THROW(check_collective_request(request(CollectiveOp::all_reduce, -5, 8), t), Error);
   try {
-    check_collective_request(request(Op::all_reduce, 1e6, 8, 1, Algo::nvls), t);
+    check_collective_request(request(CollectiveOp::all_reduce, 1e6, 8, 1, Algo::nvls), t);
     FAIL() << "nvls on a system without it must be an error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("NVLS"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(check_collective_request(request(Op::all_gather, 1e6, 8, 1, Algo::tree), t), Error);
-  EXPECT_THROW(check_collective_request(request(Op::send_recv, 1e6, 4), t), Error);
+  EXPECT_THROW(check_collective_request(request(CollectiveOp::all_gather, 1e6, 8, 1, Algo::tree), t), Error);
+  EXPECT_THROW(check_collective_request(request(CollectiveOp::send_recv, 1e6, 4), t), Error);
   // Infeasible requests are values for the search, never exceptions.
-  const auto e = estimate_collective(request(Op::all_reduce, 1e6, 8, 1, Algo::nvls), t);
+  const auto e = estimate_collective(request(CollectiveOp::all_reduce, 1e6, 8, 1, Algo::nvls), t);
   EXPECT_FALSE(e.feasible);
   EXPECT_STRNE(e.reason, "");
 }
@@ -249,9 +248,9 @@ TEST(CollectiveRequestCheck, FabricLimitsTheGroup) {
   const System node = test_node();
   const Fabric pod = seed_superpod();
   const auto t = ideal(node, &pod);
-  EXPECT_NO_THROW(check_collective_request(request(Op::all_reduce, 1e6, 8, 128), t));
-  EXPECT_THROW(check_collective_request(request(Op::all_reduce, 1e6, 8, 129), t), Error);
-  auto strided = request(Op::all_reduce, 1e6, 1, 4);
+  EXPECT_NO_THROW(check_collective_request(request(CollectiveOp::all_reduce, 1e6, 8, 128), t));
+  EXPECT_THROW(check_collective_request(request(CollectiveOp::all_reduce, 1e6, 8, 129), t), Error);
+  auto strided = request(CollectiveOp::all_reduce, 1e6, 1, 4);
   strided.domain_stride = 32;
   EXPECT_NO_THROW(check_collective_request(strided, t));
   strided.domains = 5;
@@ -259,12 +258,12 @@ TEST(CollectiveRequestCheck, FabricLimitsTheGroup) {
 }
 
 TEST(CollectiveNames, ParseAndPrint) {
-  EXPECT_EQ(parse_op("AllReduce"), Op::all_reduce);
-  EXPECT_EQ(parse_op("all-gather"), Op::all_gather);
-  EXPECT_EQ(parse_op("reduce_scatter"), Op::reduce_scatter);
+  EXPECT_EQ(parse_op("AllReduce"), CollectiveOp::all_reduce);
+  EXPECT_EQ(parse_op("all-gather"), CollectiveOp::all_gather);
+  EXPECT_EQ(parse_op("reduce_scatter"), CollectiveOp::reduce_scatter);
   EXPECT_FALSE(parse_op("allreduse").has_value());
   EXPECT_EQ(parse_algorithm("NVLS"), Algo::nvls);
-  EXPECT_EQ(op_name(Op::send_recv), "sendrecv");
+  EXPECT_EQ(op_name(CollectiveOp::send_recv), "sendrecv");
   EXPECT_EQ(protocol_name(Protocol::ll128), "LL128");
 }
 

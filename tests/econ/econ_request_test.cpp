@@ -14,7 +14,7 @@
 namespace gpuplan {
 namespace {
 
-const Catalog& fixture() {
+const Catalog& fixture_catalog() {
   static const Catalog catalog = [] {
     CatalogOptions options;
     options.user_paths = {testing::source_dir() + "/tests/fixtures/catalog"};
@@ -23,7 +23,7 @@ const Catalog& fixture() {
   return catalog;
 }
 
-const CostRow* row(const CostAnswer& a, std::string_view instance, std::string_view pricing) {
+const CostRow* find_row(const CostAnswer& a, std::string_view instance, std::string_view pricing) {
   for (const CostRow& r : a.rows) {
     if (r.instance == instance && r.pricing == pricing) return &r;
   }
@@ -35,7 +35,7 @@ const CostRow* row(const CostAnswer& a, std::string_view instance, std::string_v
 // othercloud oc.8gpu 20 $/h (2.50). The price is the cheapest whole-machine current on-demand
 // one: 2.00, not the 0.50 GPU part (it leaves the VM out) nor the superseded 3.00.
 TEST(CloudPrice, CheapestCurrentWholeMachineOnDemand) {
-  const Catalog& cat = fixture();
+  const Catalog& cat = fixture_catalog();
   const auto p = cheapest_on_demand(cat, cat.gpu("fixture-gpu"));
   ASSERT_TRUE(p.has_value());
   EXPECT_DOUBLE_EQ(p->usd_per_gpu_hour, 2.0);
@@ -44,7 +44,7 @@ TEST(CloudPrice, CheapestCurrentWholeMachineOnDemand) {
 }
 
 TEST(Offers, FilterByProviderInstanceAliasAndHistory) {
-  const Catalog& cat = fixture();
+  const Catalog& cat = fixture_catalog();
   OfferFilter f;
   f.gpu = &cat.gpu("fixture-gpu");
   EXPECT_EQ(select_offers(cat, f).size(), 5u);  // all but the historical row
@@ -73,21 +73,21 @@ TEST(CostRequest, HandPricedRowsCheapestFirst) {
   q.gpus = 16;
   q.days = 2;
   q.provider = "fixturecloud";
-  const CostAnswer a = answer_cost(fixture(), q);
+  const CostAnswer a = answer_cost(fixture_catalog(), q);
   EXPECT_DOUBLE_EQ(a.wall_hours, 48);
   EXPECT_DOUBLE_EQ(a.gpu_hours, 768);
   ASSERT_EQ(a.rows.size(), 4u);
   EXPECT_EQ(a.rows[0].instance, "fx.gpu-part");
   EXPECT_NEAR(a.rows[0].cost.usd, 384, 1e-9);
-  const CostRow* spot = row(a, "fx.8gpu", "spot");
+  const CostRow* spot = find_row(a, "fx.8gpu", "spot");
   ASSERT_NE(spot, nullptr);
   EXPECT_NEAR(spot->cost.overhead_fraction, 0.02, 1e-12);
   EXPECT_NEAR(spot->cost.usd, 783.36, 1e-9);
-  const CostRow* od = row(a, "fx.8gpu", "on-demand");
+  const CostRow* od = find_row(a, "fx.8gpu", "on-demand");
   ASSERT_NE(od, nullptr);
   EXPECT_EQ(od->cost.instances, 2);
   EXPECT_NEAR(od->cost.usd, 1536, 1e-9);
-  const CostRow* one = row(a, "fx.1gpu", "on-demand");
+  const CostRow* one = find_row(a, "fx.1gpu", "on-demand");
   ASSERT_NE(one, nullptr);
   EXPECT_NEAR(one->cost.usd, 1920, 1e-9);
   for (std::size_t i = 1; i < a.rows.size(); ++i) EXPECT_LE(a.rows[i - 1].cost.usd, a.rows[i].cost.usd);
@@ -106,8 +106,8 @@ TEST(CostRequest, DerivedSpotFromOnDemand) {
   q.provider = "fixturecloud";
   q.instance = "fx.8gpu";
   q.spot_discount = 0.25;
-  const CostAnswer a = answer_cost(fixture(), q);
-  const CostRow* derived = row(a, "fx.8gpu", "spot (derived)");
+  const CostAnswer a = answer_cost(fixture_catalog(), q);
+  const CostRow* derived = find_row(a, "fx.8gpu", "spot (derived)");
   ASSERT_NE(derived, nullptr);
   EXPECT_DOUBLE_EQ(derived->usd_per_gpu_hour, 1.5);
   EXPECT_NEAR(derived->cost.usd, 1175.04, 1e-9);
@@ -122,7 +122,7 @@ TEST(TcoRequest, HandSizedCapexAndBreakEven) {
   q.gpus = 12;  // rounded up to 2 whole nodes
   q.years = 3;
   q.provider = "fixturecloud";
-  const TcoAnswer a = answer_tco(fixture(), q);
+  const TcoAnswer a = answer_tco(fixture_catalog(), q);
   EXPECT_EQ(a.system, "fixture-node");
   EXPECT_EQ(a.nodes, 2);
   EXPECT_EQ(a.gpus, 16);
@@ -147,7 +147,7 @@ TEST(EnergyRequest, NodeShareAndFixtureFigures) {
   q.gpus = 8;
   q.hours = 10;
   q.utilization = 0.5;
-  const EnergyAnswer a = answer_energy(fixture(), q);
+  const EnergyAnswer a = answer_energy(fixture_catalog(), q);
   EXPECT_DOUBLE_EQ(a.watts_per_gpu.value, 1000);
   EXPECT_NEAR(a.energy.it_kwh, 40, 1e-9);
   EXPECT_NEAR(a.energy.facility_kwh, 60, 1e-9);

@@ -4,6 +4,7 @@
 
 #include "calibration/collective_question.h"
 #include "catalog/catalog.h"
+#include "catalog_util.h"
 #include "core/error.h"
 #include "infer/infer_request.h"
 #include "workload/kv_cache.h"
@@ -12,7 +13,7 @@
 namespace gpuplan {
 namespace {
 
-const Catalog& cat() { return default_catalog(); }
+using testing::cat;
 
 InferRequest base() {
   InferRequest r;

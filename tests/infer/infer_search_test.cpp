@@ -3,17 +3,14 @@
 #include <gtest/gtest.h>
 
 #include "catalog/catalog.h"
+#include "infer/infer_test_util.h"
 #include "infer/search.h"
 #include "infer/step.h"
 
 namespace gpuplan {
 namespace {
 
-const Catalog& cat() { return default_catalog(); }
-
-InferContext context(const char* model, const char* gpu, const char* engine = "vllm") {
-  return make_infer_context(cat(), cat().model(model), cat().gpu(gpu), cat().engine(engine));
-}
+using testing::infer_context;
 
 InferSearchSpec small_spec() {
   InferSearchSpec s;
@@ -25,7 +22,7 @@ InferSearchSpec small_spec() {
 
 // The search's optimum equals the best of a brute-force loop over the same space.
 TEST(InferSearch, OptimumEqualsBruteForce) {
-  const InferContext ctx = context("llama3-8b", "h100-sxm");
+  const InferContext ctx = infer_context("llama3-8b", "h100-sxm");
   const InferSearchSpec spec = small_spec();
   double best = 0;
   for (const InferPlan& p : infer_search_space(ctx, spec)) {
@@ -47,7 +44,7 @@ TEST(InferSearch, OptimumEqualsBruteForce) {
 }
 
 TEST(InferSearch, TargetsAreMetAndInfeasibleTargetsNameTheFlag) {
-  const InferContext ctx = context("llama3-8b", "h100-sxm");
+  const InferContext ctx = infer_context("llama3-8b", "h100-sxm");
   InferSearchSpec spec = small_spec();
   spec.tpot_s = 0.02;
   const InferSearchResult ok = infer_search(ctx, spec);
@@ -61,7 +58,7 @@ TEST(InferSearch, TargetsAreMetAndInfeasibleTargetsNameTheFlag) {
 }
 
 TEST(InferSearch, ModelThatNeverFitsSaysRaiseGpusMax) {
-  const InferContext ctx = context("llama3.1-405b", "l40s");
+  const InferContext ctx = infer_context("llama3.1-405b", "l40s");
   InferSearchSpec spec = small_spec();
   spec.gpus_max = 1;
   const InferSearchResult r = infer_search(ctx, spec);
@@ -71,7 +68,7 @@ TEST(InferSearch, ModelThatNeverFitsSaysRaiseGpusMax) {
 
 // With a rate, replicas × one replica's requests/s covers it, with the fewest GPUs.
 TEST(InferSearch, RateGivesEnoughReplicas) {
-  const InferContext ctx = context("llama3-8b", "h100-sxm");
+  const InferContext ctx = infer_context("llama3-8b", "h100-sxm");
   InferSearchSpec spec = small_spec();
   spec.rate_rps = 200;
   const InferSearchResult r = infer_search(ctx, spec);
@@ -87,7 +84,7 @@ TEST(InferSearch, RateGivesEnoughReplicas) {
 // Grouped expert GEMMs: with few tokens per expert the output tiles are mostly empty; with
 // thousands they run like a dense GEMM. Dense models are unaffected.
 TEST(MoeExperts, GroupedGemmEfficiencyRisesWithTokensPerExpert) {
-  const InferContext moe = context("mixtral-8x7b", "h100-sxm", "tensorrt-llm");
+  const InferContext moe = infer_context("mixtral-8x7b", "h100-sxm", "tensorrt-llm");
   InferPlan p;
   const double few = expert_gemm_efficiency(moe, p, 64);     // 16 tokens per expert
   const double many = expert_gemm_efficiency(moe, p, 16384);  // 4096 per expert
@@ -95,7 +92,7 @@ TEST(MoeExperts, GroupedGemmEfficiencyRisesWithTokensPerExpert) {
   EXPECT_LE(many, 1.0);
   EXPECT_GT(many, 0.8);
   EXPECT_GT(few, 0.0);
-  const InferContext dense = context("llama3-8b", "h100-sxm");
+  const InferContext dense = infer_context("llama3-8b", "h100-sxm");
   EXPECT_DOUBLE_EQ(expert_gemm_efficiency(dense, p, 64), 1.0);
 }
 
@@ -103,7 +100,7 @@ TEST(MoeExperts, GroupedGemmEfficiencyRisesWithTokensPerExpert) {
 // (8192 / 1024 = 8 with vLLM's budget), so TTFT at C = 64 carries a full-budget prefill step,
 // several times the single-prompt TTFT at C = 1.
 TEST(ClosedLoop, GroupedArrivalsRaiseTtftUnderLoad) {
-  const InferContext ctx = context("llama3.1-70b", "h100-sxm");
+  const InferContext ctx = infer_context("llama3.1-70b", "h100-sxm");
   InferPlan p;
   p.tp = 4;
   p.weights = Precision::fp8;

@@ -5,18 +5,17 @@
 #include <gtest/gtest.h>
 
 #include "catalog/catalog.h"
+#include "catalog_util.h"
 #include "infer/evaluate.h"
+#include "infer/infer_test_util.h"
 #include "workload/kv_cache.h"
 #include "workload/params.h"
 
 namespace gpuplan {
 namespace {
 
-const Catalog& cat() { return default_catalog(); }
-
-InferContext context(const char* model, const char* gpu, const char* engine = "vllm") {
-  return make_infer_context(cat(), cat().model(model), cat().gpu(gpu), cat().engine(engine));
-}
+using testing::cat;
+using testing::infer_context;
 
 InferPlan plan(int tp, Precision w, InferMode mode = InferMode::batch, double load = 1, std::int64_t in = 1024,
                std::int64_t out = 256) {
@@ -61,7 +60,7 @@ TEST(KvCache, PagedBlocksAndSlidingWindowsAndMla) {
 
 // Seed golden: Llama-3 70B in FP16 is ~141 GB of weights, so it needs two 80 GB GPUs.
 TEST(InferGolden, Llama70bFp16NeedsTwo80GbGpus) {
-  const InferContext ctx = context("llama3-70b", "h100-sxm");
+  const InferContext ctx = infer_context("llama3-70b", "h100-sxm");
   EXPECT_NEAR(serving_weight_bytes(ctx.weights, Precision::fp16) / 1e9, 141, 1.5);
   const InferEstimate one = evaluate_inference(ctx, plan(1, Precision::fp16));
   EXPECT_FALSE(one.feasible);
@@ -71,7 +70,7 @@ TEST(InferGolden, Llama70bFp16NeedsTwo80GbGpus) {
 
 // "A 70B model fits on one H200" only at 8 bits or fewer once KV and runtime are counted.
 TEST(InferGolden, Llama70bOnOneH200OnlyAt8BitsOrFewer) {
-  const InferContext ctx = context("llama3-70b", "h200-sxm");
+  const InferContext ctx = infer_context("llama3-70b", "h200-sxm");
   const InferEstimate bf16 = evaluate_inference(ctx, plan(1, Precision::bf16));
   EXPECT_FALSE(bf16.feasible);
   EXPECT_NE(std::string(bf16.reason_text()).find("--weights fp8"), std::string::npos) << bf16.reason_text();
@@ -81,7 +80,7 @@ TEST(InferGolden, Llama70bOnOneH200OnlyAt8BitsOrFewer) {
 
 // Single-stream decode reads every weight per token: 8B BF16 = 16 GB over 3.35 TB/s → ≤ ~210 tok/s.
 TEST(InferGolden, SingleStreamDecodeBoundedByBandwidth) {
-  const InferContext ctx = context("llama3-8b", "h100-sxm");
+  const InferContext ctx = infer_context("llama3-8b", "h100-sxm");
   const InferEstimate e = evaluate_inference(ctx, plan(1, Precision::bf16));
   ASSERT_TRUE(e.feasible) << e.reason_text();
   EXPECT_LE(1 / e.point.tpot_s, 210);
@@ -92,8 +91,10 @@ TEST(InferGolden, SingleStreamDecodeBoundedByBandwidth) {
 
 // H200's 4.8 vs 3.35 TB/s: ~1.43× when bandwidth-bound (fixed per-step costs dilute it a little).
 TEST(InferGolden, H200DecodesAbout1p4xFaster) {
-  const InferEstimate h100 = evaluate_inference(context("llama3-8b", "h100-sxm", "tensorrt-llm"), plan(1, Precision::bf16));
-  const InferEstimate h200 = evaluate_inference(context("llama3-8b", "h200-sxm", "tensorrt-llm"), plan(1, Precision::bf16));
+  const InferEstimate h100 =
+      evaluate_inference(infer_context("llama3-8b", "h100-sxm", "tensorrt-llm"), plan(1, Precision::bf16));
+  const InferEstimate h200 =
+      evaluate_inference(infer_context("llama3-8b", "h200-sxm", "tensorrt-llm"), plan(1, Precision::bf16));
   const double ratio = h100.point.tpot_s / h200.point.tpot_s;
   EXPECT_GT(ratio, 1.3);
   EXPECT_LE(ratio, 4.8 / 3.35 + 1e-9);
@@ -101,7 +102,7 @@ TEST(InferGolden, H200DecodesAbout1p4xFaster) {
 
 // INT8/FP8 halve and 4-bit formats quarter the bytes of the quantised (linear) weights.
 TEST(InferGolden, QuantisationHalvesAndQuarters) {
-  const InferContext ctx = context("llama3-70b", "h100-sxm");
+  const InferContext ctx = infer_context("llama3-70b", "h100-sxm");
   InferWeights linear_only = ctx.weights;
   linear_only.layer_other = linear_only.input_embedding = linear_only.output_head = 0;
   const double bf16 = serving_weight_bytes(linear_only, Precision::bf16);
@@ -117,7 +118,7 @@ TEST(InferGolden, QuantisationHalvesAndQuarters) {
 
 // Linear layers turn compute-bound near the ridge batch: peak × fraction × bytes/param / (2 × bw).
 TEST(InferGolden, DecodeTurnsComputeBoundNearTheRidge) {
-  const InferContext ctx = context("llama3-8b", "h100-sxm", "tensorrt-llm");
+  const InferContext ctx = infer_context("llama3-8b", "h100-sxm", "tensorrt-llm");
   InferPlan p = plan(1, Precision::bf16, InferMode::batch, 1, 16, 16);
   const InferEstimate e = evaluate_inference(ctx, p);
   const double ridge = e.ridge_batch;
@@ -133,7 +134,7 @@ TEST(InferGolden, DecodeTurnsComputeBoundNearTheRidge) {
 TEST(InferMemory, EngineBudgetRules) {
   Catalog c = cat();
   Engine e = c.engine("vllm");
-  const InferContext base = context("llama3-8b", "h100-sxm");
+  const InferContext base = infer_context("llama3-8b", "h100-sxm");
   InferContext ctx = base;
   ctx.engine = &e;
   const InferPlan p = plan(1, Precision::bf16);
@@ -154,7 +155,7 @@ TEST(InferMemory, EngineBudgetRules) {
 TEST(InferProperties, MoreBandwidthIsNeverSlower) {
   Gpu faster = cat().gpu("h100-sxm");
   faster.memory_bw_bytes_per_s *= 1.5;
-  const InferContext slow = context("llama3-8b", "h100-sxm");
+  const InferContext slow = infer_context("llama3-8b", "h100-sxm");
   const InferContext fast = make_infer_context(cat(), cat().model("llama3-8b"), faster, cat().engine("vllm"));
   for (double batch : {1.0, 8.0, 64.0, 256.0}) {
     const InferPlan p = plan(1, Precision::bf16, InferMode::batch, batch);
@@ -167,7 +168,7 @@ TEST(InferProperties, MoreBandwidthIsNeverSlower) {
 }
 
 TEST(InferProperties, LongerContextIsNeverCheaperPerToken) {
-  const InferContext ctx = context("llama3-8b", "h100-sxm");
+  const InferContext ctx = infer_context("llama3-8b", "h100-sxm");
   double last_tpot = 0;
   double last_attention_per_token = 0;
   for (std::int64_t in : {128, 512, 2048, 8192, 32768}) {
@@ -185,7 +186,7 @@ TEST(InferProperties, LongerContextIsNeverCheaperPerToken) {
 }
 
 TEST(InferProperties, BiggerBatchNeverLowersThroughputUntilMemoryRunsOut) {
-  const InferContext ctx = context("llama3-8b", "h100-sxm", "tensorrt-llm");
+  const InferContext ctx = infer_context("llama3-8b", "h100-sxm", "tensorrt-llm");
   double last = 0;
   bool ran_out = false;
   for (double batch = 1; batch <= 4096; batch *= 2) {
@@ -209,23 +210,24 @@ TEST(InferProperties, BiggerBatchNeverLowersThroughputUntilMemoryRunsOut) {
 }
 
 TEST(InferBadInput, TpNotDividingHeadsIsAValueNamingTheFix) {
-  const InferEstimate e = evaluate_inference(context("llama3-8b", "h100-sxm"), plan(3, Precision::bf16));
+  const InferEstimate e = evaluate_inference(infer_context("llama3-8b", "h100-sxm"), plan(3, Precision::bf16));
   EXPECT_FALSE(e.feasible);
   EXPECT_NE(std::string(e.reason_text()).find("TP 3 does not divide the 32 attention heads"), std::string::npos) << e.reason_text();
   InferPlan ep = plan(2, Precision::bf16);
   ep.ep = 2;
-  EXPECT_NE(std::string(evaluate_inference(context("llama3-8b", "h100-sxm"), ep).reason_text()).find("dense"), std::string::npos);
+  EXPECT_NE(std::string(evaluate_inference(infer_context("llama3-8b", "h100-sxm"), ep).reason_text()).find("dense"),
+            std::string::npos);
 }
 
 TEST(InferBadInput, ModelThatCannotFitAtAll) {
   // Llama-3.1 405B in BF16 (~810 GB) on one 48 GB L40S.
-  const InferEstimate e = evaluate_inference(context("llama3.1-405b", "l40s"), plan(1, Precision::bf16));
+  const InferEstimate e = evaluate_inference(infer_context("llama3.1-405b", "l40s"), plan(1, Precision::bf16));
   EXPECT_FALSE(e.feasible);
   EXPECT_NE(std::string(e.reason_text()).find("use more GPUs"), std::string::npos) << e.reason_text();
 }
 
 TEST(InferBatching, MaxThroughputUsesTheMemoryLimitAndContinuousMatchesLightLoad) {
-  const InferContext ctx = context("llama3.1-8b", "h100-sxm", "tensorrt-llm");
+  const InferContext ctx = infer_context("llama3.1-8b", "h100-sxm", "tensorrt-llm");
   const InferEstimate e = evaluate_inference(ctx, plan(1, Precision::fp8, InferMode::max_throughput, 0, 2048, 2048));
   ASSERT_TRUE(e.feasible);
   EXPECT_EQ(e.batch_limit, "KV capacity");

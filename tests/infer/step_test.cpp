@@ -6,13 +6,14 @@
 #include <gtest/gtest.h>
 
 #include "catalog/catalog.h"
+#include "catalog_util.h"
 #include "core/error.h"
 #include "infer/step.h"
 
 namespace gpuplan {
 namespace {
 
-const Catalog& cat() { return default_catalog(); }
+using testing::cat;
 
 InferPlan tp_plan(int tp) {
   InferPlan p;

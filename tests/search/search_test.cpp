@@ -13,7 +13,7 @@
 namespace gpuplan {
 namespace {
 
-TrainContext context(const std::string& model, const std::string& gpu = "h100-sxm") {
+TrainContext train_context(const std::string& model, const std::string& gpu = "h100-sxm") {
   const Catalog& cat = default_catalog();
   const Gpu& g = cat.gpu(gpu);
   return make_train_context(cat, cat.model(model), g, default_system_for(cat, g), nullptr);
@@ -66,7 +66,7 @@ std::set<Key> naive_space(const TrainContext& ctx, const SearchSpace& s) {
 }
 
 void expect_enumeration_complete(const std::string& model, int gpus, int gb, int seq) {
-  const TrainContext ctx = context(model);
+  const TrainContext ctx = train_context(model);
   const SearchSpace s = space(gpus, gb, seq);
   const std::vector<Plan> plans = enumerate_plans(*ctx.model, s);
   std::set<Key> got;
@@ -86,7 +86,7 @@ TEST(Enumerate, GqaMatchesNaiveEnumeration) { expect_enumeration_complete("llama
 TEST(Enumerate, MoeMatchesNaiveEnumeration) { expect_enumeration_complete("mixtral-8x7b", 8, 4, 1024); }
 
 TEST(Enumerate, DivisibilityRules) {
-  const TrainContext ctx = context("llama3.1-405b");
+  const TrainContext ctx = train_context("llama3.1-405b");
   for (const Layout& l : enumerate_layouts(*ctx.model, space(1024, 512, 8192))) {
     EXPECT_EQ(ctx.model->heads % l.tp, 0);
     EXPECT_EQ(l.tp * l.pp * l.cp * l.dp, 1024);
@@ -113,16 +113,16 @@ Candidate brute_best(const TrainContext& ctx, const SearchSpace& s, const Search
   return best;
 }
 
-struct Case {
+struct SearchCase {
   const char* model;
   int gpus, gb, seq;
 };
 
-class SearchVsBruteForce : public ::testing::TestWithParam<std::tuple<Case, Objective>> {};
+class SearchVsBruteForce : public ::testing::TestWithParam<std::tuple<SearchCase, Objective>> {};
 
 TEST_P(SearchVsBruteForce, PruningNeverChangesTheTopK) {
   const auto& [c, objective] = GetParam();
-  const TrainContext ctx = context(c.model);
+  const TrainContext ctx = train_context(c.model);
   const SearchSpace s = space(c.gpus, c.gb, c.seq);
   SearchOptions o;
   o.top_k = 5;
@@ -149,11 +149,11 @@ TEST_P(SearchVsBruteForce, PruningNeverChangesTheTopK) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Small, SearchVsBruteForce,
-                         ::testing::Combine(::testing::Values(Case{"llama3-8b", 8, 32, 4096},
-                                                              Case{"llama3-8b", 32, 64, 8192},
-                                                              Case{"llama3-70b", 64, 64, 4096},
-                                                              Case{"mixtral-8x7b", 16, 32, 4096},
-                                                              Case{"gpt3-175b", 64, 64, 2048}),
+                         ::testing::Combine(::testing::Values(SearchCase{"llama3-8b", 8, 32, 4096},
+                                                              SearchCase{"llama3-8b", 32, 64, 8192},
+                                                              SearchCase{"llama3-70b", 64, 64, 4096},
+                                                              SearchCase{"mixtral-8x7b", 16, 32, 4096},
+                                                              SearchCase{"gpt3-175b", 64, 64, 2048}),
                                             ::testing::Values(Objective::time, Objective::cost, Objective::mfu)),
                          [](const auto& param_info) {
                            std::string name = std::string(std::get<0>(param_info.param).model) + "_" +
@@ -166,7 +166,7 @@ INSTANTIATE_TEST_SUITE_P(Small, SearchVsBruteForce,
                          });
 
 TEST(Search, PrunesOnALargeSpace) {
-  const TrainContext ctx = context("llama3-70b");
+  const TrainContext ctx = train_context("llama3-70b");
   SearchOptions o;
   o.top_k = 3;
   const SearchResult r = search_plans(ctx, space(256, 256, 4096), o);
@@ -177,7 +177,7 @@ TEST(Search, PrunesOnALargeSpace) {
 }
 
 TEST(Search, ThreadCountDoesNotChangeTheAnswer) {
-  const TrainContext ctx = context("llama3-70b");
+  const TrainContext ctx = train_context("llama3-70b");
   const SearchSpace s = space(128, 128, 4096);
   SearchOptions one;
   one.threads = 1;
@@ -191,7 +191,7 @@ TEST(Search, ThreadCountDoesNotChangeTheAnswer) {
 
 TEST(Search, NothingFitsGivesTheClosestPlansWithReasons) {
   // 405B parameters × 16 bytes of training state is 6.5 TB: 8 H100s (640 GB) cannot hold it.
-  const TrainContext ctx = context("llama3.1-405b");
+  const TrainContext ctx = train_context("llama3.1-405b");
   SearchOptions o;
   o.closest = 3;
   const SearchResult r = search_plans(ctx, space(8, 8, 4096), o);
@@ -214,7 +214,7 @@ TEST(Search, NothingFitsGivesTheClosestPlansWithReasons) {
 }
 
 TEST(Search, EmptySpaceIsNotAnError) {
-  const TrainContext ctx = context("llama3-8b");
+  const TrainContext ctx = train_context("llama3-8b");
   const SearchResult r = search_plans(ctx, space(8, 3, 4096), {});  // no dp divides a batch of 3 but dp 1
   EXPECT_EQ(r.evaluated + r.pruned, r.space);
 }

@@ -88,7 +88,7 @@ TEST(SweepMerge, FilesAreTheSameBytesForAnyRankCount) {
   const SweepSetup setup = small_setup();
   const MergedSweep one = merge_payloads(payloads_for(setup, 1), setup.cells.size());
   const std::string csv = sweep_csv(setup.spec, one.cells);
-  const std::string json = sweep_json(setup.spec, one.cells);
+  const std::string one_rank_json = sweep_json(setup.spec, one.cells);
   for (int ranks = 2; ranks <= 8; ++ranks) {
     std::vector<std::string> payloads = payloads_for(setup, ranks);
     // The merge may not rely on the gather's order either.
@@ -96,7 +96,7 @@ TEST(SweepMerge, FilesAreTheSameBytesForAnyRankCount) {
     const MergedSweep merged = merge_payloads(payloads, setup.cells.size());
     EXPECT_EQ(merged.ranks.size(), static_cast<std::size_t>(ranks));
     EXPECT_EQ(sweep_csv(setup.spec, merged.cells), csv) << ranks << " ranks";
-    EXPECT_EQ(sweep_json(setup.spec, merged.cells), json) << ranks << " ranks";
+    EXPECT_EQ(sweep_json(setup.spec, merged.cells), one_rank_json) << ranks << " ranks";
   }
 }
 

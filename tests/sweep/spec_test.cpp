@@ -9,7 +9,7 @@
 namespace gpuplan {
 namespace {
 
-const char* kGood = R"({
+const char* kGoodSpec = R"({
   "description": "two models on two GPUs",
   "models": ["llama3-8b", "configs/my-model/config.json"],
   "gpus": ["h100-sxm", "a100-sxm-80gb"],
@@ -24,7 +24,7 @@ const char* kGood = R"({
 })";
 
 // The message of the Error that parsing `text` throws ("" when it parses).
-std::string error_of(const std::string& text) {
+std::string spec_error(const std::string& text) {
   try {
     parse_sweep_spec(text, "studies/s.json");
   } catch (const Error& e) {
@@ -33,13 +33,13 @@ std::string error_of(const std::string& text) {
   return "";
 }
 
-std::string with(const std::string& key_and_value) {
+std::string spec_with(const std::string& key_and_value) {
   return R"({"models": ["llama3-8b"], "gpus": ["h100-sxm"], "gpu_counts": [8], "global_batch": 64, "seq_len": 4096)" +
          (key_and_value.empty() ? "" : ", " + key_and_value) + "}";
 }
 
 TEST(SweepSpec, ParsesEveryKey) {
-  const SweepSpec s = parse_sweep_spec(kGood, "studies/s.json");
+  const SweepSpec s = parse_sweep_spec(kGoodSpec, "studies/s.json");
   EXPECT_EQ(s.description, "two models on two GPUs");
   EXPECT_EQ(s.models, (std::vector<std::string>{"llama3-8b", "configs/my-model/config.json"}));
   EXPECT_EQ(s.gpus, (std::vector<std::string>{"h100-sxm", "a100-sxm-80gb"}));
@@ -59,7 +59,7 @@ TEST(SweepSpec, ParsesEveryKey) {
 }
 
 TEST(SweepSpec, DefaultsMatchGpuplanSearch) {
-  const SweepSpec s = parse_sweep_spec(with(""), "s.json");
+  const SweepSpec s = parse_sweep_spec(spec_with(""), "s.json");
   EXPECT_EQ(s.precision, Precision::bf16);
   EXPECT_EQ(s.objective, Objective::time);
   EXPECT_EQ(s.top_k, 3);
@@ -70,61 +70,65 @@ TEST(SweepSpec, DefaultsMatchGpuplanSearch) {
 }
 
 TEST(SweepSpec, UnknownKeyNamesItsPathAndTheKnownKeys) {
-  std::string e = error_of(with(R"("seq_length": 4096)"));
+  std::string e = spec_error(spec_with(R"("seq_length": 4096)"));
   EXPECT_NE(e.find("studies/s.json"), std::string::npos) << e;
   EXPECT_NE(e.find("'seq_length': unknown key"), std::string::npos) << e;
   EXPECT_NE(e.find("seq_len"), std::string::npos) << e;
   EXPECT_NE(e.find("gpu_counts"), std::string::npos) << e;
 
-  e = error_of(with(R"("search": {"thread": 4})"));
+  e = spec_error(spec_with(R"("search": {"thread": 4})"));
   EXPECT_NE(e.find("'search.thread': unknown key"), std::string::npos) << e;
   EXPECT_NE(e.find("in 'search'"), std::string::npos) << e;
   EXPECT_NE(e.find("threads, time_limit_s, no_prune, usd_per_gpu_hour"), std::string::npos) << e;
 
-  e = error_of(with(R"("output": {"csv": "a.csv", "xlsx": "a.xlsx"})"));
+  e = spec_error(spec_with(R"("output": {"csv": "a.csv", "xlsx": "a.xlsx"})"));
   EXPECT_NE(e.find("'output.xlsx': unknown key"), std::string::npos) << e;
   EXPECT_NE(e.find("csv, json"), std::string::npos) << e;
 }
 
 TEST(SweepSpec, MissingKeyIsNamed) {
-  const std::string e = error_of(R"({"models": ["llama3-8b"], "gpus": ["h100-sxm"], "gpu_counts": [8], "seq_len": 1})");
+  const std::string e =
+      spec_error(R"({"models": ["llama3-8b"], "gpus": ["h100-sxm"], "gpu_counts": [8], "seq_len": 1})");
   EXPECT_NE(e.find("'global_batch': missing"), std::string::npos) << e;
 }
 
 TEST(SweepSpec, WrongTypesAndValuesAreNamed) {
-  EXPECT_NE(error_of(with(R"("top_k": 0)")).find("'top_k': must be a whole number of at least 1"), std::string::npos);
-  EXPECT_NE(error_of(with(R"("top_k": 2.5)")).find("'top_k'"), std::string::npos);
-  EXPECT_NE(error_of(with(R"("precision": "int4")")).find("'precision': 'int4' is not one of"), std::string::npos);
-  EXPECT_NE(error_of(with(R"("objective": "speed")")).find("'objective': 'speed' is not one of time, cost, mfu"),
+  EXPECT_NE(spec_error(spec_with(R"("top_k": 0)")).find("'top_k': must be a whole number of at least 1"),
             std::string::npos);
-  EXPECT_NE(error_of(with(R"("search": {"no_prune": 1})")).find("'search.no_prune': must be true or false"),
+  EXPECT_NE(spec_error(spec_with(R"("top_k": 2.5)")).find("'top_k'"), std::string::npos);
+  EXPECT_NE(spec_error(spec_with(R"("precision": "int4")")).find("'precision': 'int4' is not one of"),
             std::string::npos);
-  EXPECT_NE(error_of(with(R"("search": {"time_limit_s": -1})")).find("'search.time_limit_s'"), std::string::npos);
-  EXPECT_NE(error_of(with(R"("output": "a.csv")")).find("'output': must be a JSON object"), std::string::npos);
+  EXPECT_NE(spec_error(spec_with(R"("objective": "speed")")).find("'objective': 'speed' is not one of time, cost, mfu"),
+            std::string::npos);
+  EXPECT_NE(spec_error(spec_with(R"("search": {"no_prune": 1})")).find("'search.no_prune': must be true or false"),
+            std::string::npos);
+  EXPECT_NE(spec_error(spec_with(R"("search": {"time_limit_s": -1})")).find("'search.time_limit_s'"),
+            std::string::npos);
+  EXPECT_NE(spec_error(spec_with(R"("output": "a.csv")")).find("'output': must be a JSON object"), std::string::npos);
   std::string e =
-      error_of(R"({"models": [], "gpus": ["h100-sxm"], "gpu_counts": [8], "global_batch": 1, "seq_len": 1})");
+      spec_error(R"({"models": [], "gpus": ["h100-sxm"], "gpu_counts": [8], "global_batch": 1, "seq_len": 1})");
   EXPECT_NE(e.find("'models': must be a non-empty array"), std::string::npos) << e;
-  e = error_of(R"({"models": ["a"], "gpus": ["h100-sxm"], "gpu_counts": [8, -2], "global_batch": 1, "seq_len": 1})");
+  e = spec_error(R"({"models": ["a"], "gpus": ["h100-sxm"], "gpu_counts": [8, -2], "global_batch": 1, "seq_len": 1})");
   EXPECT_NE(e.find("'gpu_counts[1]': must be a whole number"), std::string::npos) << e;
-  EXPECT_NE(error_of("[1, 2]").find("must be a JSON object"), std::string::npos);
+  EXPECT_NE(spec_error("[1, 2]").find("must be a JSON object"), std::string::npos);
 }
 
 TEST(SweepSpec, RepeatedEntriesAndKeysAreErrors) {
-  std::string e = error_of(R"({"models": ["a"], "gpus": ["h100-sxm"], "gpu_counts": [8, 16, 8], "global_batch": 1,
+  std::string e = spec_error(R"({"models": ["a"], "gpus": ["h100-sxm"], "gpu_counts": [8, 16, 8], "global_batch": 1,
                              "seq_len": 1})");
   EXPECT_NE(e.find("'gpu_counts[2]': repeats gpu_counts[0]"), std::string::npos) << e;
-  e = error_of(R"({"models": ["a"], "gpus": ["h100-sxm"], "gpu_counts": [8], "global_batch": 1, "global_batch": 2,
+  e = spec_error(R"({"models": ["a"], "gpus": ["h100-sxm"], "gpu_counts": [8], "global_batch": 1, "global_batch": 2,
                  "seq_len": 1})");
   EXPECT_NE(e.find("duplicate key 'global_batch'"), std::string::npos) << e;
-  e = error_of(with(R"("search": {"threads": 1, "threads": 2})"));
+  e = spec_error(spec_with(R"("search": {"threads": 1, "threads": 2})"));
   EXPECT_NE(e.find("duplicate key 'search.threads'"), std::string::npos) << e;
   // A number beyond double's range (found by fuzz/json_inputs_fuzz): an error, not a crash.
-  e = error_of(R"({"models": ["a"], "gpus": ["h100-sxm"], "gpu_counts": [8], "global_batch": 1e999, "seq_len": 1})");
+  e = spec_error(R"({"models": ["a"], "gpus": ["h100-sxm"], "gpu_counts": [8], "global_batch": 1e999, "seq_len": 1})");
   EXPECT_NE(e.find("not valid JSON"), std::string::npos) << e;
 }
 
 TEST(SweepSpec, SyntaxErrorNamesTheFile) {
-  const std::string e = error_of(R"({"models": ["a"],})");
+  const std::string e = spec_error(R"({"models": ["a"],})");
   EXPECT_NE(e.find("studies/s.json: not valid JSON"), std::string::npos) << e;
 }
 

@@ -32,7 +32,7 @@ SweepSpec spec() {
   return s;
 }
 
-SweepPlanRow row(int rank, double step_time_s) {
+SweepPlanRow plan_row(int rank, double step_time_s) {
   SweepPlanRow r;
   r.rank = rank;
   r.plan.tp = 2;
@@ -63,7 +63,7 @@ SweepCellResult feasible_cell() {
   c.plans_in_space = 1234;
   c.usd_per_gpu_hour = 2.99;
   c.price_source = "lambda 8x H100, on-demand, 2025-06-10";  // a comma: quoted in CSV
-  c.top = {row(1, 1.0 / 3), row(2, 0.5)};
+  c.top = {plan_row(1, 1.0 / 3), plan_row(2, 0.5)};
   return c;
 }
 
@@ -74,7 +74,7 @@ SweepCellResult infeasible_cell() {
   c.gpu = "g";
   c.gpus = 1;
   c.plans_in_space = 12;
-  c.closest = row(0, 2.0);
+  c.closest = plan_row(0, 2.0);
   c.reason = "needs 115 GiB, \"has\" 80";
   return c;
 }

@@ -19,7 +19,7 @@
 namespace gpuplan {
 namespace {
 
-using json = nlohmann::json;
+using nlohmann::json;
 
 std::string fixture_path(const std::string& file) { return testing::source_dir() + "/tests/workload/fixtures/" + file; }
 
@@ -33,7 +33,7 @@ const std::vector<std::string> kFixtures = {"llama-3.1-8b.json",     "mistral-7b
                                             "deepseek-v2-lite.json", "deepseek-v3.json",     "gpt2.json",
                                             "gpt-oss-20b.json",      "mpt-7b.json",          "minitron-8b.json"};
 
-std::string error_of(const json& config, bool strict = false) {
+std::string hf_error(const json& config, bool strict = false) {
   try {
     model_from_hf_config(config, "config.json", strict);
   } catch (const Error& e) {
@@ -187,7 +187,7 @@ TEST(HfConfig, GptOss) {
   EXPECT_EQ(model_from_hf_config(j, "config.json").layer_is_sliding, m.layer_is_sliding);
   // The two top-k keys must agree.
   j["experts_per_token"] = 2;
-  EXPECT_NE(error_of(j).find("num_experts_per_tok"), std::string::npos);
+  EXPECT_NE(hf_error(j).find("num_experts_per_tok"), std::string::npos);
 }
 
 TEST(HfConfig, Mpt) {
@@ -204,7 +204,7 @@ TEST(HfConfig, Mpt) {
   j["attn_config"]["attn_type"] = "multiquery_attention";
   EXPECT_EQ(model_from_hf_config(j, "config.json").kv_heads, 1);
   j["attn_config"]["attn_type"] = "sparse";
-  EXPECT_NE(error_of(j).find("attn_type"), std::string::npos);
+  EXPECT_NE(hf_error(j).find("attn_type"), std::string::npos);
 }
 
 TEST(HfConfig, NemotronSquaredReluAndPartialRotary) {
@@ -216,7 +216,7 @@ TEST(HfConfig, NemotronSquaredReluAndPartialRotary) {
   EXPECT_DOUBLE_EQ(count_params(m).dense_layer.mlp, 2.0 * 4096 * 16384);
   json j = fixture_json("minitron-8b.json");
   j["partial_rotary_factor"] = 1.5;
-  EXPECT_NE(error_of(j).find("partial_rotary_factor"), std::string::npos);
+  EXPECT_NE(hf_error(j).find("partial_rotary_factor"), std::string::npos);
 }
 
 // ---- Bad input ----------------------------------------------------------------------------
@@ -224,27 +224,27 @@ TEST(HfConfig, NemotronSquaredReluAndPartialRotary) {
 TEST(HfConfig, MissingFieldNamesFieldFileAndModelType) {
   json j = fixture_json("llama-3.1-8b.json");
   j.erase("num_attention_heads");
-  EXPECT_EQ(error_of(j), "config.json: missing field 'num_attention_heads' (required for model_type llama)");
+  EXPECT_EQ(hf_error(j), "config.json: missing field 'num_attention_heads' (required for model_type llama)");
   json g = fixture_json("gpt2.json");
   g.erase("n_embd");
-  EXPECT_EQ(error_of(g), "config.json: missing field 'n_embd' (required for model_type gpt2)");
+  EXPECT_EQ(hf_error(g), "config.json: missing field 'n_embd' (required for model_type gpt2)");
   json d = fixture_json("deepseek-v3.json");
   d.erase("kv_lora_rank");
-  EXPECT_NE(error_of(d).find("missing field 'kv_lora_rank'"), std::string::npos) << error_of(d);
+  EXPECT_NE(hf_error(d).find("missing field 'kv_lora_rank'"), std::string::npos) << hf_error(d);
   json o = fixture_json("gpt-oss-20b.json");
   o.erase("sliding_window");
-  EXPECT_NE(error_of(o).find("missing field 'sliding_window'"), std::string::npos) << error_of(o);
+  EXPECT_NE(hf_error(o).find("missing field 'sliding_window'"), std::string::npos) << hf_error(o);
 }
 
 TEST(HfConfig, UnsupportedModelTypeListsTheSupportedOnes) {
   json j = fixture_json("llama-3.1-8b.json");
   j["model_type"] = "falcon";
-  const std::string msg = error_of(j);
+  const std::string msg = hf_error(j);
   EXPECT_NE(msg.find("unsupported model_type 'falcon'"), std::string::npos) << msg;
   for (const auto& type : supported_hf_model_types()) EXPECT_NE(msg.find(type), std::string::npos) << type;
   j.erase("model_type");
-  EXPECT_NE(error_of(j).find("missing field 'model_type'"), std::string::npos);
-  EXPECT_NE(error_of(json::array()).find("expected a JSON object"), std::string::npos);
+  EXPECT_NE(hf_error(j).find("missing field 'model_type'"), std::string::npos);
+  EXPECT_NE(hf_error(json::array()).find("expected a JSON object"), std::string::npos);
 }
 
 TEST(HfConfig, WrongTypesAndNonPositiveSizesNameTheField) {
@@ -252,7 +252,7 @@ TEST(HfConfig, WrongTypesAndNonPositiveSizesNameTheField) {
   auto with = [&](const char* key, json value) {
     json j = base;
     j[key] = std::move(value);
-    return error_of(j);
+    return hf_error(j);
   };
   EXPECT_NE(with("hidden_size", "4096").find("field 'hidden_size': expected an integer"), std::string::npos);
   EXPECT_NE(with("hidden_size", 0).find("field 'hidden_size': must be a positive integer"), std::string::npos);
@@ -266,15 +266,15 @@ TEST(HfConfig, WrongTypesAndNonPositiveSizesNameTheField) {
   EXPECT_NE(with("layer_types", json::array({"full_attention"})).find("layer_types"), std::string::npos);
   json moe = fixture_json("mixtral-8x7b-v0.1.json");
   moe["num_experts_per_tok"] = 9;
-  EXPECT_NE(error_of(moe).find("exceeds the 8 experts"), std::string::npos);
+  EXPECT_NE(hf_error(moe).find("exceeds the 8 experts"), std::string::npos);
 }
 
 TEST(HfConfig, StrictModeCatchesMisspelledKeys) {
   json j = fixture_json("llama-3.1-8b.json");
   j["tie_word_embedding"] = true;  // one letter short
   j.erase("tie_word_embeddings");
-  EXPECT_EQ(error_of(j, false), "");  // a config.json from the Hub is read as transformers would
-  EXPECT_NE(error_of(j, true).find("did you mean 'tie_word_embeddings'"), std::string::npos) << error_of(j, true);
+  EXPECT_EQ(hf_error(j, false), "");  // a config.json from the Hub is read as transformers would
+  EXPECT_NE(hf_error(j, true).find("did you mean 'tie_word_embeddings'"), std::string::npos) << hf_error(j, true);
 }
 
 TEST(HfConfig, FileErrors) {

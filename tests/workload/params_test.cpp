@@ -13,7 +13,7 @@
 namespace gpuplan {
 namespace {
 
-ModelSpec fixture(const std::string& file) {
+ModelSpec hf_fixture(const std::string& file) {
   return load_hf_config_file(testing::source_dir() + "/tests/workload/fixtures/" + file);
 }
 
@@ -38,7 +38,7 @@ void expect_within(double computed, double published, double tolerance, const st
 // ---- Hand derivations ---------------------------------------------------------------------
 
 TEST(Params, Llama31_8bByHand) {
-  const ModelSpec m = fixture("llama-3.1-8b.json");
+  const ModelSpec m = hf_fixture("llama-3.1-8b.json");
   const ParamCounts c = count_params(m);
   // Attention: Q 4096·4096 + K,V 2·4096·(8·128) + O 4096·4096 = 16,777,216·2 + 8,388,608 = 41,943,040.
   EXPECT_DOUBLE_EQ(c.dense_layer.attention, 41943040);
@@ -56,7 +56,7 @@ TEST(Params, Llama31_8bByHand) {
 }
 
 TEST(Params, Llama31_8bKvCacheByHand) {
-  const ModelSpec m = fixture("llama-3.1-8b.json");
+  const ModelSpec m = hf_fixture("llama-3.1-8b.json");
   // 2 (K and V) · 32 layers · 8 KV heads · 128 · 2 bytes = 131,072 bytes per token in bf16.
   EXPECT_DOUBLE_EQ(kv_cache_bytes_per_token(m, Precision::bf16), 131072);
   EXPECT_DOUBLE_EQ(kv_cache_bytes_per_token(m, Precision::fp8), 65536);
@@ -66,7 +66,7 @@ TEST(Params, Llama31_8bKvCacheByHand) {
 }
 
 TEST(Params, Llama31_8bFlopsByHand) {
-  const ModelSpec m = fixture("llama-3.1-8b.json");
+  const ModelSpec m = hf_fixture("llama-3.1-8b.json");
   // Attention at s = 4096, causal: per layer 2·32 heads·(128 + 128)·(4096+1)/2 = 33,562,624;
   // ×32 layers = 1,074,003,968.
   EXPECT_DOUBLE_EQ(attention_flops_per_token(m, 4096), 1074003968);
@@ -81,7 +81,7 @@ TEST(Params, Llama31_8bFlopsByHand) {
 }
 
 TEST(Params, WeightBytesPerPrecision) {
-  const ModelSpec m = fixture("llama-3.1-8b.json");
+  const ModelSpec m = hf_fixture("llama-3.1-8b.json");
   // 8,030,261,248 parameters × 2 / 1 / 0.5 bytes.
   EXPECT_DOUBLE_EQ(weight_bytes(m, Precision::bf16), 16060522496);
   EXPECT_DOUBLE_EQ(weight_bytes(m, Precision::fp16), 16060522496);
@@ -92,7 +92,7 @@ TEST(Params, WeightBytesPerPrecision) {
 }
 
 TEST(Params, Gpt2ByHand) {
-  const ModelSpec m = fixture("gpt2.json");
+  const ModelSpec m = hf_fixture("gpt2.json");
   const ParamCounts c = count_params(m);
   // Per layer: attention c_attn 768·2304 + c_proj 768·768 = 2,359,296; biases 2304 + 768 (attn)
   // + 3072 + 768 (MLP) = 6,912; MLP 2·768·3072 = 4,718,592; two LayerNorms 2·2·768 = 3,072.
@@ -112,7 +112,7 @@ TEST(Params, Gpt2ByHand) {
 }
 
 TEST(Params, MixtralByHand) {
-  const ModelSpec m = fixture("mixtral-8x7b-v0.1.json");
+  const ModelSpec m = hf_fixture("mixtral-8x7b-v0.1.json");
   const ParamCounts c = count_params(m);
   // Per layer: attention 41,943,040; 8 experts × 3·4096·14336 = 1,409,286,144 (2 active:
   // 352,321,536); router 8·4096 = 32,768; norms 8,192.
@@ -127,7 +127,7 @@ TEST(Params, MixtralByHand) {
 }
 
 TEST(Params, DeepSeekV3ByHand) {
-  const ModelSpec m = fixture("deepseek-v3.json");
+  const ModelSpec m = hf_fixture("deepseek-v3.json");
   const ParamCounts c = count_params(m);
   // MLA per layer: W_DQ 7168·1536 = 11,010,048; W_UQ 1536·128·192 = 37,748,736;
   // W_DKV+W_KR 7168·576 = 4,128,768; W_UK+W_UV 512·128·256 = 16,777,216; W_O 128·128·7168 =
@@ -154,7 +154,7 @@ TEST(Params, DeepSeekV3ByHand) {
 }
 
 TEST(Params, SlidingWindowCapsKvAndAttention) {
-  const ModelSpec m = fixture("gpt-oss-20b.json");
+  const ModelSpec m = hf_fixture("gpt-oss-20b.json");
   // 2·8 KV heads·64·2 bytes = 2,048 bytes per layer per token; 24 layers, 12 of them with a
   // 128-token window.
   EXPECT_DOUBLE_EQ(kv_cache_bytes_per_token_per_layer(m, Precision::bf16), 2048);
@@ -169,7 +169,7 @@ TEST(Params, SlidingWindowCapsKvAndAttention) {
 }
 
 TEST(Params, MistralWindowOnEveryLayer) {
-  const ModelSpec m = fixture("mistral-7b-v0.1.json");
+  const ModelSpec m = hf_fixture("mistral-7b-v0.1.json");
   // 131,072 bytes per token, but no layer keeps more than 4,096 tokens.
   EXPECT_DOUBLE_EQ(kv_cache_bytes(m, 4096, Precision::bf16), 131072.0 * 4096);
   EXPECT_DOUBLE_EQ(kv_cache_bytes(m, 32768, Precision::bf16), 131072.0 * 4096);
@@ -253,7 +253,7 @@ TEST(Params, EveryZooModelMatchesItsPublishedFigures) {
 // ---- Properties ---------------------------------------------------------------------------
 
 TEST(Params, KvPerTokenGrowsWithLayers) {
-  ModelSpec m = fixture("llama-3.1-8b.json");
+  ModelSpec m = hf_fixture("llama-3.1-8b.json");
   double previous = 0;
   for (std::int64_t layers : {1, 2, 8, 32, 80, 126}) {
     m.layers = layers;
@@ -294,7 +294,7 @@ TEST(Params, ZooInvariants) {
 }
 
 TEST(Params, CausalIsAboutHalfOfFull) {
-  const ModelSpec m = fixture("qwen3-0.6b.json");
+  const ModelSpec m = hf_fixture("qwen3-0.6b.json");
   // (s+1)/2 against s keys per query.
   EXPECT_DOUBLE_EQ(attention_flops_per_token(m, 1000) / attention_flops_per_token(m, 1000, false), 1001.0 / 2000.0);
 }
