@@ -201,9 +201,19 @@ TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
   query.gpu = r.gpu;
   query.system = r.system;
   query.fabric = r.fabric;
+  query.needs_system = p.gpus() > 1;
+  ClusterChoice cluster = choose_cluster(catalog, query);
   // Offload needs the host the GPUs sit in: the system's, even for one GPU.
-  query.needs_system = p.gpus() > 1 || p.offload_optimizer;
-  const ClusterChoice cluster = choose_cluster(catalog, query);
+  if (p.offload_optimizer && !cluster.system) {
+    cluster.system = default_system_for(catalog, *cluster.gpu);
+    if (!cluster.system) {
+      throw Error(
+          fmt::format("--offload-optimizer: no system in the catalog is built from {}, so the host it sits in "
+                      "is unknown; name one with --system, or drop --offload-optimizer",
+                      cluster.gpu->id));
+    }
+    cluster.system_defaulted = true;
+  }
   TrainOptions options;
   options.framework = &resolve_framework(catalog, r.framework);
   if (r.overhead_gib >= 0) options.runtime_overhead_bytes = r.overhead_gib * kGiB;

@@ -68,6 +68,9 @@ TEST(StrictTrainInput, EveryBadValueExitsTwoNamingTheFlagAndValue) {
        {"--offload-optimizer", "no host memory bandwidth", "dgx-h100", "--catalog"}},
       {{"search", "--model", "llama3-8b", "--gpu", "b200", "--gpus", "8", "--global-batch", "8", "--offload-optimizer"},
        {"--offload-optimizer", "no host memory bandwidth", "dgx-h100"}},
+      // One H100 PCIe card: no system, so no host to offload to.
+      {{"train", "--model", "llama3-8b", "--gpu", "h100-pcie", "--offload-optimizer"},
+       {"--offload-optimizer", "h100-pcie", "--system"}},
   };
   for (const BadInput& c : cases) {
     std::string line;
