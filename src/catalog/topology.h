@@ -79,6 +79,11 @@ struct System {
   std::string nic;                    // nic id for scale-out
   int nics = 0;                       // per scale-up domain
   double nic_bw_uni_bytes_per_s = 0;  // one NIC, one direction (line rate)
+  // The CPU side of one host (OS instance, `gpus_per_host` GPUs), where the file has a [host]
+  // table; 0 / empty = not in the catalog. Used by optimizer offload.
+  std::string host_cpus;
+  double host_memory_bytes = 0;           // DRAM of one host
+  double host_memory_bw_bytes_per_s = 0;  // peak DRAM bandwidth of one host (all channels)
   std::optional<double> power_w;      // whole node/rack
   std::string notes;
   Provenance provenance;

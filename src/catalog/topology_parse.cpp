@@ -187,6 +187,16 @@ System parse_system(Fields& top) {
     note_provenance(s, *out, "scaleout");
     out->finish();
   }
+  if (auto host = top.opt_sub("host")) {
+    s.host_cpus = host->opt_str("cpus").value_or("");
+    s.host_memory_bytes = host->opt_pos("memory_gib").value_or(0) * kGiB;
+    s.host_memory_bw_bytes_per_s = host->opt_pos("memory_bw_gb_per_s").value_or(0) * kGiga;
+    if (s.host_memory_bytes == 0 && s.host_memory_bw_bytes_per_s == 0) {
+      host->missing("memory_gib", "host DRAM in GiB (or memory_bw_gb_per_s); drop [host] when neither is known");
+    }
+    note_provenance(s, *host, "host");
+    host->finish();
+  }
   return s;
 }
 

@@ -44,6 +44,12 @@ void setup_search(CliCommand& cmd, CliContext& ctx) {
   cmd.add_option("--memory-headroom-gib", r.memory_headroom_gib,
                  "GiB kept free on every GPU: plans whose memory + this exceeds the usable memory are dropped")
       ->capture_default_str();
+  cmd.add_option("--optimizer-state-bits", r.optimizer_state_bits,
+                 "Adam moments at 32, 16 or 8 bits, fixed for every plan searched (not searched: it changes the "
+                 "numerics)")
+      ->capture_default_str();
+  cmd.add_flag("--offload-optimizer", r.offload_optimizer,
+               "Every plan offloads its optimizer to host memory (ZeRO-Offload); fixed, not searched");
   cmd.add_flag("--json", f->json, "Print one JSON object");
   cmd.callback([f, &ctx] {
     const SearchAnswer a = answer_search(ctx.catalog(), f->request);

@@ -46,6 +46,13 @@ void add_train_flags(CliCommand& cmd, TrainFlags& f) {
   cmd.add_flag("--pp-embedding-head-slots", r.pp_embedding_head_slots,
                "Count the embedding and the output head as one layer each when splitting layers over pipeline "
                "stages (Megatron-Core --account-for-embedding/loss-in-pipeline-split; Llama 3 405B)");
+  cmd.add_option("--optimizer-state-bits", r.optimizer_state_bits,
+                 "Adam moments m, v at 32 (fp32), 16 (bf16) or 8 bits (block-wise 8-bit Adam); fp32 master weights "
+                 "either way")
+      ->capture_default_str();
+  cmd.add_flag("--offload-optimizer", r.offload_optimizer,
+               "fp32 master weights and Adam states in host memory, the update on the CPU, gradients and weights over "
+               "PCIe each step (ZeRO-Offload; Megatron-Core --optimizer-cpu-offload)");
   cmd.add_option("--calibration", r.calibration,
                  "Profile from gpuplan-bench for this GPU: scales the fitted GEMM rates by measured / reference");
   cmd.add_flag("--json", f.json, "Print one JSON object");

@@ -5,7 +5,31 @@
 
 #include <algorithm>
 
+#include "core/error.h"
+
 namespace gpuplan {
+
+double adam_moment_bytes(int bits) {
+  switch (bits) {
+    case 32:
+      return 4 + 4;
+    case 16:
+      return 2 + 2;
+    case 8:
+      return 2 * (1 + kAdam8BitScaleBytes / kAdam8BitBlock);
+    default:
+      break;
+  }
+  GP_ASSERT(false, "optimizer state bits must be 32, 16 or 8");
+  return 0;
+}
+
+StateBytes with_optimizer_state_bits(const StateBytes& base, int bits) {
+  if (bits == 32) return base;
+  StateBytes s = base;
+  s.optimizer = base.optimizer - adam_moment_bytes(32) + adam_moment_bytes(bits);
+  return s;
+}
 
 MemoryBreakdown memory_per_gpu(const MemoryInputs& in) {
   const double dense_shard = std::max(1.0, in.dense_shard);
@@ -17,7 +41,8 @@ MemoryBreakdown memory_per_gpu(const MemoryInputs& in) {
   MemoryBreakdown m;
   m.weights_bytes = sharded(in.bytes.weight, 3) + in.extra_weight_bytes;
   m.gradients_bytes = sharded(in.bytes.grad, 2);
-  m.optimizer_bytes = sharded(in.bytes.optimizer, 1);
+  m.optimizer_bytes = in.optimizer_on_host ? 0 : sharded(in.bytes.optimizer, 1);
+  m.host_bytes = in.optimizer_on_host ? sharded(in.bytes.optimizer + in.host_grad_bytes, 1) : 0;
   m.gathered_weights_bytes = in.zero_stage >= 3 ? in.gathered_weight_bytes : 0;
   m.activations_bytes = in.stored_activation_bytes + in.working_activation_bytes;
   m.head_buffers_bytes = in.head_buffer_bytes;

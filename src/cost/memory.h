@@ -1,7 +1,8 @@
 // Memory per GPU during training: weights, gradients and optimizer states (mixed-precision
-// Adam, ZeRO-1/2/3 and FSDP with hybrid sharding groups), activations of the micro-batches in
-// flight, the output-head buffer, gathered-parameter buffers, and the runtime's own overhead
-// as an explicit term. Formulas and sources: docs/model/training.md.
+// Adam at 32-, 16- or 8-bit moments, ZeRO-1/2/3 and FSDP with hybrid sharding groups, optionally
+// offloaded to host memory), activations of the micro-batches in flight, the output-head buffer,
+// gathered-parameter buffers, and the runtime's own overhead as an explicit term. Formulas and
+// sources: docs/model/training.md.
 #pragma once
 
 namespace gpuplan {
@@ -14,6 +15,20 @@ struct StateBytes {
   double optimizer = 12; // fp32 master weights, Adam m and v
 };
 
+// Adam's two moments m and v, bytes per parameter, at `bits` (32, 16 or 8):
+//  * 32: fp32, 4 + 4 (the 12 above less the 4-byte master weight);
+//  * 16: bf16, 2 + 2 (Megatron-LM --use-precision-aware-optimizer --exp-avg-dtype bf16
+//    --exp-avg-sq-dtype bf16, megatron/training/arguments.py; torchao's bf16 AdamW);
+//  * 8: 1 + 1 plus one fp32 absmax per block of kAdam8BitBlock elements of each moment
+//    (Dettmers et al. 2022, "8-bit Optimizers via Block-wise Quantization", arXiv:2110.02861,
+//    sec. 2: blocks of 2,048). Current bitsandbytes uses blocks of 256: +0.03 B per parameter.
+// Other `bits` are a programmer error (the plan's check rejects them first).
+inline constexpr double kAdam8BitBlock = 2048;
+inline constexpr double kAdam8BitScaleBytes = 4;  // one fp32 absmax per block
+double adam_moment_bytes(int bits);
+// `base` with its moments at `bits`; the fp32 master weights stay. 32 returns `base` itself.
+StateBytes with_optimizer_state_bits(const StateBytes& base, int bits);
+
 struct MemoryInputs {
   double dense_params = 0;   // non-expert parameters this GPU holds (after TP and PP)
   double expert_params = 0;  // routed-expert parameters this GPU holds (after EP and PP)
@@ -21,6 +36,11 @@ struct MemoryInputs {
   double dense_shard = 1;    // GPUs the dense states are sharded over (DP, or the HSDP group)
   double expert_shard = 1;   // GPUs the expert states are sharded over (expert data parallel)
   StateBytes bytes;
+  // Optimizer offload (ZeRO-Offload): the optimizer states live in host memory, beside a host
+  // copy of the gradients the CPU step reads (`host_grad_bytes` per parameter); neither counts
+  // on the GPU. Both are sharded like the optimizer states.
+  bool optimizer_on_host = false;
+  double host_grad_bytes = 0;
   double extra_weight_bytes = 0;    // fp8 weight copies and similar, per GPU
   double gathered_weight_bytes = 0; // ZeRO-3: unsharded layers held while in use (prefetch)
 
@@ -40,7 +60,8 @@ struct MemoryBreakdown {
   double gathered_weights_bytes = 0;
   double runtime_bytes = 0;
   double fragmentation_bytes = 0;
-  double total_bytes = 0;
+  double total_bytes = 0;  // on the GPU
+  double host_bytes = 0;   // in host memory (optimizer offload); not in total_bytes
 };
 
 MemoryBreakdown memory_per_gpu(const MemoryInputs& in);

@@ -1,5 +1,5 @@
 // The training evaluator. One step of a plan, on the most loaded pipeline rank:
-//   step = m·τ + (p−1)/v·τ + exposed DP/FSDP + exposed PP + optimizer
+//   step = m·τ + (p−1)/v·τ + exposed DP/FSDP + exposed PP + optimizer (+ exposed offload)
 // where τ is that rank's forward + backward (+ recompute, + exposed TP/CP/EP communication)
 // time for one micro-batch, m the micro-batches per step, p the pipeline stages and v the
 // virtual stages per rank (Narayanan et al. 2021, sec. 2.2). Sources: docs/model/training.md.
@@ -113,6 +113,16 @@ void check_structure(Eval& ev) {
   if (p.moe_overlap == MoeOverlap::dualpipe && (p.pp < 2 || p.pp % 2 != 0 || p.vp > 1)) {
     return ev.fail("DualPipe needs an even pp of at least 2 and vp 1 (pp %d, vp %d)", p.pp, p.vp);
   }
+  if (p.optimizer_state_bits != 32 && p.optimizer_state_bits != 16 && p.optimizer_state_bits != 8) {
+    return ev.fail("optimizer state bits %d: use 32, 16 or 8", p.optimizer_state_bits);
+  }
+  if (p.offload_optimizer && ev.ctx.host_link_bw_bytes_per_s <= 0) {
+    return ev.fail("optimizer offload: %s has no PCIe generation in the catalog", ev.ctx.gpu->id.c_str());
+  }
+  if (p.offload_optimizer && ev.ctx.host_memory_bw_bytes_per_s <= 0) {
+    return ev.fail("optimizer offload: %s has no host memory bandwidth in the catalog ([host] of its file)",
+                   ev.ctx.system ? ev.ctx.system->id.c_str() : "a single GPU without a system");
+  }
   if (ev.ctx.gpu->dense(p.precision) <= 0) {
     return ev.fail("%s has no dense %s tensor-core rate", ev.ctx.gpu->id.c_str(), precision_name(p.precision).data());
   }
@@ -209,6 +219,21 @@ double dualpipe_bubble_s(int pp, double tau_s, double bwd_s, double recompute_s)
   const double w = std::max(0.0, bwd_s - recompute_s) / 2;
   const double b = bwd_s - w;
   return std::max(0.0, pp / 2.0 - 1) * std::max(0.0, tau_s + b - 3 * w);
+}
+
+OffloadCost optimizer_offload_cost(double params, double grad_bytes, double weight_bytes, double host_bytes_per_param,
+                                   double link_bw, double host_bw, double backward_s) {
+  OffloadCost c;
+  // Each gradient bucket is copied to the host as soon as the backward produces (and, with
+  // ZeRO, reduce-scatters) it, under the rest of the backward (ZeRO-Offload sec. 4.1).
+  c.grads.total_s = params * grad_bytes / link_bw;
+  c.grads.exposed_s = std::max(0.0, c.grads.total_s - backward_s);
+  // Without the delayed parameter update (sec. 5.2) the CPU step and the copy of the updated
+  // weights back to the GPU stand between this step's backward and the next forward.
+  c.cpu_step_s = params * host_bytes_per_param / host_bw;
+  c.weights.total_s = params * weight_bytes / link_bw;
+  c.weights.exposed_s = c.weights.total_s;
+  return c;
 }
 
 namespace {
@@ -393,6 +418,18 @@ TrainContext make_train_context(const Catalog& catalog, const ModelSpec& model, 
   if (system) {
     ctx.topology = make_collective_topology(catalog, *system, fabric, default_collective_params(catalog));
     ctx.domain_gpus = system->gpus;
+    ctx.host_memory_bw_bytes_per_s = system->host_memory_bw_bytes_per_s;
+    ctx.host_memory_bytes = system->host_memory_bytes;
+    ctx.host_gpus = system->gpus_per_host;
+  }
+  // Optimizer offload's host link: the x16 link of the GPU's PCIe generation
+  // (data/hardware/links/pcieN.toml) at the collectives file's measured host-to-device
+  // efficiency for PCIe (a catalog without collective constants: the line rate).
+  if (const Link* link = gpu.pcie_gen > 0 ? catalog.find_link("pcie" + std::to_string(gpu.pcie_gen)) : nullptr) {
+    const CollectiveLinkParams* params = catalog.collective_params.empty()
+                                             ? nullptr
+                                             : default_collective_params(catalog).find_link(link->id, link->family);
+    ctx.host_link_bw_bytes_per_s = link->device_bw_uni_bytes_per_s * (params ? params->bw_efficiency : 1.0);
   }
   ctx.usable_memory_bytes = options.usable_memory_bytes > 0 ? options.usable_memory_bytes : gpu.usable_memory_bytes;
   if (!(options.memory_headroom_bytes >= 0)) {
@@ -472,9 +509,10 @@ struct PipelineLoad {
   int worst_memory_rank = 0;
   double hw_flops_per_mb = 0;  // all ranks, one micro-batch of one DP replica
   double recompute_flops_per_mb = 0;
+  double max_host_bytes = 0;  // optimizer offload: the most host memory any rank's GPU needs
 };
 
-PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatchShape& s,
+PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatchShape& s, const StateBytes& state,
                         const std::array<KindCost, kLayerKinds>& kinds, const LayerOps& emb, const LayerOps& head) {
   const ModelSpec& m = *ctx.model;
   const int stages = s.stages;
@@ -546,7 +584,9 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
     mi.zero_stage = fsdp_in_pipeline ? 1 : p.zero;
     mi.dense_shard = static_cast<double>(std::min(p.shard_group(), p.dp)) * p.cp;
     mi.expert_shard = std::max(1.0, static_cast<double>(p.tp) * p.cp * p.dp / p.ep);
-    mi.bytes = ctx.options.state;
+    mi.bytes = state;
+    mi.optimizer_on_host = p.offload_optimizer;
+    mi.host_grad_bytes = p.offload_optimizer ? ctx.options.grad_reduce_bytes : 0;
     // Transformer Engine keeps an fp8 copy of the fp8 GEMMs' weights.
     mi.extra_weight_bytes = r.low_precision_params * precision_bytes(p.precision) *
                             (p.precision == Precision::fp8 ? 1.0 : 0.0);
@@ -562,6 +602,7 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
     mi.runtime_bytes = ctx.runtime_overhead_bytes;
     mi.fragmentation_fraction = ctx.fragmentation_fraction;
     const MemoryBreakdown mem = memory_per_gpu(mi);
+    out.max_host_bytes = std::max(out.max_host_bytes, mem.host_bytes);
     if (mem.total_bytes > out.worst_memory.total_bytes) {
       out.worst_memory = mem;
       out.worst_memory_rank = rank;
@@ -634,20 +675,35 @@ CommCost pipeline_comm(Eval& ev, const MicroBatchShape& s) {
   return pp;
 }
 
-// Optimizer step: Adam reads the gradient and the fp32 master weight and moments, writes
-// them back and the 16-bit weight, on this GPU's shard (memory-bound).
-double optimizer_step_s(const TrainContext& ctx, const Plan& p, const RankLoad& worst) {
+// The parameters of this GPU's optimizer shard (all of the rank's without ZeRO).
+double optimizer_shard_params(const Plan& p, const RankLoad& worst) {
   const double dense_params = worst.params - worst.expert_params;
   const double shard = p.zero >= 1 ? static_cast<double>(std::min(p.shard_group(), p.dp)) * p.cp : 1.0;
   const double expert_shard = p.zero >= 1 ? std::max(1.0, static_cast<double>(p.tp) * p.cp * p.dp / p.ep) : 1.0;
-  const double opt_params = dense_params / shard + worst.expert_params / expert_shard;
-  const double opt_bytes_per_param = ctx.options.state.grad + 2 * ctx.options.state.optimizer + ctx.options.state.weight;
-  return opt_params * opt_bytes_per_param / ctx.device.memory_bw_bytes_per_s;
+  return dense_params / shard + worst.expert_params / expert_shard;
+}
+
+// Bytes Adam moves per parameter: it reads the gradient and the fp32 master weight and
+// moments, writes them back and the 16-bit weight (memory-bound, on the GPU or the host).
+double optimizer_bytes_per_param(const StateBytes& state) { return state.grad + 2 * state.optimizer + state.weight; }
+
+// Optimizer step on the GPU, at the achievable HBM bandwidth.
+double optimizer_step_s(const TrainContext& ctx, const Plan& p, const StateBytes& state, const RankLoad& worst) {
+  return optimizer_shard_params(p, worst) * optimizer_bytes_per_param(state) / ctx.device.memory_bw_bytes_per_s;
+}
+
+// Optimizer offload: the same bytes over the host's DRAM at this GPU's share of it (the GPUs of
+// the plan on one host split it), the transfers over the GPU's host link.
+OffloadCost offload_step(const TrainContext& ctx, const Plan& p, const StateBytes& state, const RankLoad& worst) {
+  const double gpus_on_host = std::max(1, std::min(ctx.host_gpus, p.gpus()));
+  return optimizer_offload_cost(optimizer_shard_params(p, worst), ctx.options.grad_reduce_bytes, state.weight,
+                                optimizer_bytes_per_param(state), ctx.host_link_bw_bytes_per_s,
+                                ctx.host_memory_bw_bytes_per_s / gpus_on_host, worst.bwd_s);
 }
 
 // The step (Narayanan et al. 2021, sec. 2.2), throughput, MFU/HFU, memory and the bottleneck.
 void assemble(const TrainContext& ctx, const Plan& p, const MicroBatchShape& s, const PipelineLoad& load,
-              const CommCost& dp, const CommCost& pp, double optimizer_s, Estimate& est) {
+              const CommCost& dp, const CommCost& pp, double optimizer_s, const OffloadCost& offload, Estimate& est) {
   const ModelSpec& m = *ctx.model;
   const int micro_batches = s.micro_batches;
   const int stages = s.stages;
@@ -656,7 +712,8 @@ void assemble(const TrainContext& ctx, const Plan& p, const MicroBatchShape& s, 
   const double bubble_s = p.moe_overlap == MoeOverlap::dualpipe
                              ? dualpipe_bubble_s(stages, tau, worst.bwd_s, worst.recompute_s)
                              : (stages - 1.0) / p.vp * tau;
-  const double step = micro_batches * tau + bubble_s + dp.exposed_s + pp.exposed_s + optimizer_s;
+  const double step = micro_batches * tau + bubble_s + dp.exposed_s + pp.exposed_s + optimizer_s +
+                      offload.grads.exposed_s + offload.weights.exposed_s;
 
   est.gpus = p.gpus();
   est.micro_batches = micro_batches;
@@ -691,16 +748,23 @@ void assemble(const TrainContext& ctx, const Plan& p, const MicroBatchShape& s, 
   b.ep = {micro_batches * worst.ep_s, micro_batches * worst.ep_exposed_s};
   b.pp = pp;
   b.dp = dp;
+  b.offload_grads = offload.grads;
+  b.offload_weights = offload.weights;
 
-  const std::array<std::pair<double, Bottleneck>, 8> parts{{{b.forward_s + b.backward_s, Bottleneck::compute},
-                                                            {b.bubble_s, Bottleneck::pipeline_bubble},
-                                                            {b.tp.exposed_s, Bottleneck::tp_comm},
-                                                            {b.cp.exposed_s, Bottleneck::cp_comm},
-                                                            {b.ep.exposed_s, Bottleneck::ep_comm},
-                                                            {b.pp.exposed_s, Bottleneck::pp_comm},
-                                                            {b.dp.exposed_s, Bottleneck::dp_comm},
-                                                            {b.optimizer_s, Bottleneck::optimizer}}};
+  const std::array<std::pair<double, Bottleneck>, 8> parts{
+      {{b.forward_s + b.backward_s, Bottleneck::compute},
+       {b.bubble_s, Bottleneck::pipeline_bubble},
+       {b.tp.exposed_s, Bottleneck::tp_comm},
+       {b.cp.exposed_s, Bottleneck::cp_comm},
+       {b.ep.exposed_s, Bottleneck::ep_comm},
+       {b.pp.exposed_s, Bottleneck::pp_comm},
+       {b.dp.exposed_s, Bottleneck::dp_comm},
+       {b.optimizer_s + b.offload_grads.exposed_s + b.offload_weights.exposed_s, Bottleneck::optimizer}}};
   est.bottleneck = std::max_element(parts.begin(), parts.end())->second;
+  if (p.offload_optimizer) {
+    est.host_memory_bytes = load.max_host_bytes;
+    est.host_memory_capacity_bytes = ctx.host_memory_bytes / std::max(1, std::min(ctx.host_gpus, p.gpus()));
+  }
   if (load.worst_memory.total_bytes + ctx.memory_headroom_bytes > ctx.usable_memory_bytes) {
     est.bottleneck = Bottleneck::memory;
     std::array<char, Infeasibility::kCapacity> text{};
@@ -713,6 +777,14 @@ void assemble(const TrainContext& ctx, const Plan& p, const MicroBatchShape& s, 
       std::snprintf(text.data(), text.size(), "needs %.1f GiB per GPU (pipeline rank %d), %.1f GiB usable",
                     load.worst_memory.total_bytes / gib, load.worst_memory_rank, ctx.usable_memory_bytes / gib);
     }
+    est.verdict.set(Infeasibility::Kind::out_of_memory, text.data());
+  } else if (est.host_memory_capacity_bytes > 0 && est.host_memory_bytes > est.host_memory_capacity_bytes) {
+    est.bottleneck = Bottleneck::memory;
+    std::array<char, Infeasibility::kCapacity> text{};
+    constexpr double gib = 1024.0 * 1024 * 1024;
+    std::snprintf(text.data(), text.size(),
+                  "offloaded optimizer needs %.1f GiB of host memory per GPU, %.1f GiB is its share",
+                  est.host_memory_bytes / gib, est.host_memory_capacity_bytes / gib);
     est.verdict.set(Infeasibility::Kind::out_of_memory, text.data());
   }
 }
@@ -734,11 +806,17 @@ Estimate evaluate(const TrainContext& ctx, const Plan& plan) {
   build_embedding_ops(*ctx.model, shape.op, emb);
   build_head_ops(*ctx.model, shape.op, head);
   if (!ev.ok) return est;
-  const PipelineLoad load = load_ranks(ctx, plan, shape, kinds, emb, head);
+  // Bytes per parameter at the plan's optimizer-state precision (ctx.options.state at 32 bits).
+  const StateBytes state = with_optimizer_state_bits(ctx.options.state, plan.optimizer_state_bits);
+  const PipelineLoad load = load_ranks(ctx, plan, shape, state, kinds, emb, head);
   const CommCost dp = data_parallel_comm(ev, shape, load.worst);
   const CommCost pp = pipeline_comm(ev, shape);
   if (!ev.ok) return est;
-  assemble(ctx, plan, shape, load, dp, pp, optimizer_step_s(ctx, plan, load.worst), est);
+  // Offloaded, the step runs on the CPU and the transfers are added; otherwise on the GPU.
+  const OffloadCost offload = plan.offload_optimizer ? offload_step(ctx, plan, state, load.worst) : OffloadCost{};
+  const double optimizer_s =
+      plan.offload_optimizer ? offload.cpu_step_s : optimizer_step_s(ctx, plan, state, load.worst);
+  assemble(ctx, plan, shape, load, dp, pp, optimizer_s, offload, est);
   return est;
 }
 

@@ -48,6 +48,14 @@ struct TrainContext {
   double runtime_overhead_bytes = 0;
   double fragmentation_fraction = 0;
   double matmul_active_params = 0;  // params.h: weights one token multiplies (for 6N)
+  // Optimizer offload (docs/model/training.md §4–5). Each GPU's link to host memory: the link
+  // of its PCIe generation at the measured host-to-device efficiency (0 = no PCIe generation
+  // in the GPU's file). The system's host ([host] of its file; 0 = not in the catalog): DRAM
+  // bandwidth and capacity of one host, shared by its `host_gpus` GPUs.
+  double host_link_bw_bytes_per_s = 0;
+  double host_memory_bw_bytes_per_s = 0;
+  double host_memory_bytes = 0;
+  int host_gpus = 1;
   std::vector<std::uint8_t> layer_kind;  // per layer, workload/ops.h layer_kind
   // prefix[i][k]: layers of kind k among the first i layers.
   std::vector<std::array<std::int32_t, kLayerKinds>> prefix;
@@ -72,6 +80,9 @@ struct TrainBreakdown {
   double bubble_s = 0;
   double optimizer_s = 0;
   CommCost tp, cp, ep, pp, dp;  // dp: gradient reduction and parameter gathers (ZeRO/FSDP)
+  // Optimizer offload: gradients device→host (hidden behind the last backward as far as it
+  // lasts) and updated weights host→device (exposed); optimizer_s is then the CPU's step.
+  CommCost offload_grads, offload_weights;
 };
 
 struct Estimate {
@@ -98,6 +109,10 @@ struct Estimate {
   MemoryBreakdown memory;      // the most loaded pipeline rank
   double memory_capacity_bytes = 0;
   int memory_stage = 0;        // which pipeline rank that is
+  // Optimizer offload: host memory per GPU (the largest over the pipeline ranks) and the share
+  // of the host each GPU may use (0 = the catalog has no host memory for the system: unchecked).
+  double host_memory_bytes = 0;
+  double host_memory_capacity_bytes = 0;
   TrainBreakdown breakdown;
   Bottleneck bottleneck = Bottleneck::compute;
 };
@@ -141,5 +156,19 @@ double ep_exposed_s(double comm_s, double compute_s, double paired_fraction, dou
 // chunk time `tau_s` and the backward `bwd_s` split into B (input gradients, with any
 // recompute) and W (weight gradients, half of the rest: wgrad = dgrad FLOPs).
 double dualpipe_bubble_s(int pp, double tau_s, double bwd_s, double recompute_s);
+
+// Optimizer offload (ZeRO-Offload, Ren et al. 2021, arXiv:2101.06840, sec. 4), for a GPU's
+// optimizer shard of `params` parameters: the gradients (`grad_bytes` each, their reduce
+// precision) go device→host over `link_bw`, overlapped with the last backward (`backward_s`):
+// exposed max(0, transfer − backward); the CPU runs Adam over `host_bytes_per_param` of host
+// DRAM traffic at `host_bw` (this GPU's share of the host); the updated weights
+// (`weight_bytes` each, bf16) come back host→device before the next forward, exposed.
+struct OffloadCost {
+  CommCost grads;
+  double cpu_step_s = 0;
+  CommCost weights;
+};
+OffloadCost optimizer_offload_cost(double params, double grad_bytes, double weight_bytes, double host_bytes_per_param,
+                                   double link_bw, double host_bw, double backward_s);
 
 }  // namespace gpuplan

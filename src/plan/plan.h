@@ -68,6 +68,15 @@ struct Plan {
   // benchmarks force it (Megatron-Bridge performance summary: "token distribution
   // force-balanced across experts").
   double moe_imbalance = 1.0;
+  // Bits of Adam's moments m and v (--optimizer-state-bits): 32 = fp32, mixed-precision Adam
+  // as ZeRO counts it; 16 = bf16 (Megatron-LM --exp-avg-dtype / --exp-avg-sq-dtype bf16);
+  // 8 = block-wise 8-bit (Dettmers et al. 2022). The fp32 master weights stay
+  // (cost/memory.h adam_moment_bytes).
+  int optimizer_state_bits = 32;
+  // fp32 master weights and Adam states in host memory, the update on the CPU, gradients down
+  // and updated weights up over the host link each step (ZeRO-Offload, Ren et al. 2021,
+  // arXiv:2101.06840; Megatron-Core --optimizer-cpu-offload). No delayed parameter update.
+  bool offload_optimizer = false;
 
   int gpus() const { return tp * pp * dp * cp; }
   int shard_group() const { return dp_shard > 0 ? dp_shard : dp; }

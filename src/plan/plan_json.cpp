@@ -28,6 +28,9 @@ nlohmann::ordered_json plan_json(const Plan& p) {
   if (p.pp_embedding_head_slots) j["pp_embedding_head_slots"] = true;
   j["moe_overlap"] = moe_overlap_name(p.moe_overlap);
   j["moe_imbalance"] = p.moe_imbalance;
+  // Only when set, so that plans without them read as before.
+  if (p.optimizer_state_bits != 32) j["optimizer_state_bits"] = p.optimizer_state_bits;
+  if (p.offload_optimizer) j["offload_optimizer"] = true;
   return j;
 }
 
@@ -67,6 +70,11 @@ Plan plan_from_json(const nlohmann::json& j) {
     p.moe_overlap = *overlap;
   }
   if (j.contains("moe_imbalance")) p.moe_imbalance = j.at("moe_imbalance").get<double>();
+  p.optimizer_state_bits = j.value("optimizer_state_bits", 32);
+  if (p.optimizer_state_bits != 32 && p.optimizer_state_bits != 16 && p.optimizer_state_bits != 8) {
+    throw Error(fmt::format("sweep result: bad plan {}", j.dump()));
+  }
+  p.offload_optimizer = j.value("offload_optimizer", false);
   return p;
 }
 

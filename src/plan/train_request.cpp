@@ -106,6 +106,33 @@ double check_moe_imbalance(double imbalance) {
   return imbalance;
 }
 
+int check_optimizer_state_bits(int bits) {
+  if (bits == 32 || bits == 16 || bits == 8) return bits;
+  throw Error(
+      fmt::format("--optimizer-state-bits {}: use 32 (fp32 Adam moments, the default), 16 (bf16 moments) or 8 "
+                  "(block-wise 8-bit moments, Dettmers et al. 2022)",
+                  bits));
+}
+
+void check_offload_optimizer(const Catalog& catalog, const TrainContext& ctx) {
+  if (ctx.host_memory_bw_bytes_per_s > 0 && ctx.host_link_bw_bytes_per_s > 0) return;
+  if (ctx.host_link_bw_bytes_per_s <= 0) {
+    throw Error(
+        fmt::format("--offload-optimizer: {} has no PCIe generation in the catalog (pcie_gen in its file), "
+                    "so its link to host memory is unknown; add it with --catalog, or drop --offload-optimizer",
+                    ctx.gpu->id));
+  }
+  std::string with_host;
+  for (const System& s : catalog.systems) {
+    if (s.host_memory_bw_bytes_per_s > 0) with_host += (with_host.empty() ? "" : ", ") + s.id;
+  }
+  throw Error(
+      fmt::format("--offload-optimizer: system {} has no host memory bandwidth in the catalog ([host] "
+                  "memory_bw_gb_per_s in its file), so the CPU's optimizer step cannot be costed; use a "
+                  "system that has one{}, add a [host] table with --catalog, or drop --offload-optimizer",
+                  ctx.system ? ctx.system->id : "(none)", with_host.empty() ? "" : " (" + with_host + ")"));
+}
+
 TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
   TrainSetup s;
   // The numbers first: they need no catalog, and a bad one is the likelier typo.
@@ -147,6 +174,8 @@ TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
   if (!recompute) throw Error(fmt::format("--recompute '{}': use none, selective or full", r.recompute));
   p.recompute = *recompute;
   p.precision = parse_train_precision(r.precision);
+  p.optimizer_state_bits = check_optimizer_state_bits(r.optimizer_state_bits);
+  p.offload_optimizer = r.offload_optimizer;
 
   const int model_parallel = p.tp * p.pp * p.cp;
   if (r.dp) {
@@ -173,12 +202,24 @@ TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
   query.system = r.system;
   query.fabric = r.fabric;
   query.needs_system = p.gpus() > 1;
-  const ClusterChoice cluster = choose_cluster(catalog, query);
+  ClusterChoice cluster = choose_cluster(catalog, query);
+  // Offload needs the host the GPUs sit in: the system's, even for one GPU.
+  if (p.offload_optimizer && !cluster.system) {
+    cluster.system = default_system_for(catalog, *cluster.gpu);
+    if (!cluster.system) {
+      throw Error(
+          fmt::format("--offload-optimizer: no system in the catalog is built from {}, so the host it sits in "
+                      "is unknown; name one with --system, or drop --offload-optimizer",
+                      cluster.gpu->id));
+    }
+    cluster.system_defaulted = true;
+  }
   TrainOptions options;
   options.framework = &resolve_framework(catalog, r.framework);
   if (r.overhead_gib >= 0) options.runtime_overhead_bytes = r.overhead_gib * kGiB;
   options.memory_headroom_bytes = headroom_bytes;
   s.ctx = make_train_context(catalog, model, *cluster.gpu, cluster.system, cluster.fabric, options);
+  if (p.offload_optimizer) check_offload_optimizer(catalog, s.ctx);
   if (!r.calibration.empty()) {
     const CalibrationScale scale = calibration_scale(*cluster.gpu, load_calibration(r.calibration));
     apply_calibration_scale(s.ctx.device, scale);

@@ -43,6 +43,8 @@ struct TrainRequest {
   double overhead_gib = -1; // < 0 = the GPU family's
   double memory_headroom_gib = 0;  // --memory-headroom-gib: kept free per GPU; 0 = none
   bool pp_embedding_head_slots = false;  // --pp-embedding-head-slots (Plan::pp_embedding_head_slots)
+  int optimizer_state_bits = 32;         // --optimizer-state-bits: 32, 16 or 8 (Plan::optimizer_state_bits)
+  bool offload_optimizer = false;        // --offload-optimizer (Plan::offload_optimizer)
   std::string calibration;  // gpuplan-bench profile (calibration/calibration_scale.h)
 };
 
@@ -95,5 +97,10 @@ Precision parse_train_precision(const std::string& precision);
 // --moe-overlap: none, 1f1b or dualpipe; --moe-imbalance: at least 1 (throw Error otherwise).
 MoeOverlap parse_train_moe_overlap(const std::string& overlap);
 double check_moe_imbalance(double imbalance);
+// --optimizer-state-bits: 32, 16 or 8 (throws Error otherwise).
+int check_optimizer_state_bits(int bits);
+// --offload-optimizer on `ctx`: its system must have a host in the catalog and its GPU a PCIe
+// generation (throws Error naming the flag, the system and the fix otherwise).
+void check_offload_optimizer(const Catalog& catalog, const TrainContext& ctx);
 
 }  // namespace gpuplan

@@ -33,6 +33,8 @@ std::string plan_summary(const Plan& p, const ModelSpec& m) {
   if (p.moe_imbalance > 1) s += fmt::format(" · moe imbalance {:g}", p.moe_imbalance);
   if (p.zero > 0) s += p.zero == 3 ? " · fsdp" : fmt::format(" · zero {}", p.zero);
   if (p.dp_shard > 0 && p.dp_shard < p.dp) s += fmt::format(" (shard {})", p.dp_shard);
+  if (p.optimizer_state_bits != 32) s += fmt::format(" · {}-bit Adam states", p.optimizer_state_bits);
+  if (p.offload_optimizer) s += " · optimizer offload";
   s += fmt::format(" · mb {} · gb {} · seq {} · {} · {}", p.micro_batch, p.global_batch_seqs(), plan_seq_len(p, m),
                    recompute_name(p.recompute), precision_name(p.precision));
   return s;
@@ -49,6 +51,7 @@ static nlohmann::ordered_json memory_breakdown_json(const MemoryBreakdown& m) {
   j["runtime_bytes"] = m.runtime_bytes;
   j["fragmentation_bytes"] = m.fragmentation_bytes;
   j["total_bytes"] = m.total_bytes;
+  if (m.host_bytes > 0) j["host_bytes"] = m.host_bytes;  // optimizer offload only
   return j;
 }
 
@@ -82,6 +85,20 @@ std::vector<GroupRow> group_rows(const Plan& p, const TrainContext& ctx) {
 
 }  // namespace
 
+// Optimizer offload: the host memory each GPU's share of the optimizer needs, and whether the
+// catalog can check it.
+static std::string host_memory_line(const TrainContext& ctx, const Plan& p, const Estimate& e) {
+  if (!p.offload_optimizer) return "";
+  const std::string need =
+      fmt::format("host memory per GPU {} (offloaded optimizer states + gradient copy)", gib(e.host_memory_bytes));
+  if (e.host_memory_capacity_bytes <= 0) {
+    return need + fmt::format(": not checked, the catalog has no host memory for {}\n",
+                              ctx.system ? ctx.system->id : "this GPU");
+  }
+  return need + fmt::format(" of its {} share of the host: {}\n", gib(e.host_memory_capacity_bytes),
+                            e.host_memory_bytes <= e.host_memory_capacity_bytes ? "fits" : "DOES NOT FIT");
+}
+
 static std::string header(const TrainContext& ctx, const Plan& p) {
   return fmt::format("{} on {} × {}{}\nplan: {}{}\n", ctx.model->id, p.gpus(), ctx.gpu->id,
                      ctx.system ? fmt::format(" ({}{})", ctx.system->id, ctx.fabric ? ", " + ctx.fabric->id : "") : "",
@@ -98,6 +115,7 @@ std::string train_text(const TrainContext& ctx, const Plan& p, const Estimate& e
                      fmt_number(e.tflops_per_gpu, 1), pct(e.mfu), pct(e.hfu), precision_name(p.precision));
   out += fmt::format("memory per GPU {} of {} usable: {}\n", gib(e.memory.total_bytes), gib(e.memory_capacity_bytes),
                      e.fits() ? "fits" : fmt::format("DOES NOT FIT ({})", e.reason_text()));
+  out += host_memory_line(ctx, p, e);
   TextTable t({"where the step goes", "total", "exposed", "share"},
               {TextTable::Align::left, TextTable::Align::right, TextTable::Align::right, TextTable::Align::right});
   const TrainBreakdown& b = e.breakdown;
@@ -115,7 +133,18 @@ std::string train_text(const TrainContext& ctx, const Plan& p, const Estimate& e
   row("PP communication", b.pp.total_s, b.pp.exposed_s);
   row(p.zero >= 3 ? "DP communication (FSDP gathers + reductions)" : "DP communication (gradients)", b.dp.total_s,
       b.dp.exposed_s);
-  row("optimizer step", b.optimizer_s, b.optimizer_s);
+  const std::string states =
+      p.optimizer_state_bits != 32 ? fmt::format(", {}-bit Adam states", p.optimizer_state_bits) : "";
+  if (p.offload_optimizer) {
+    // ZeRO-Offload: gradients down under the last backward, the CPU step, weights back up.
+    row("offload: gradients to host (PCIe, under the last backward)", b.offload_grads.total_s,
+        b.offload_grads.exposed_s);
+    row(fmt::format("optimizer step on the CPU (host DRAM{})", states), b.optimizer_s, b.optimizer_s);
+    row("offload: updated weights to GPU (PCIe)", b.offload_weights.total_s, b.offload_weights.exposed_s);
+  } else {
+    row(states.empty() ? "optimizer step" : fmt::format("optimizer step ({})", states.substr(2)), b.optimizer_s,
+        b.optimizer_s);
+  }
   out += t.render();
   out += fmt::format("bottleneck: {}\n", bottleneck_name(e.bottleneck));
   std::vector<std::string> placed;
@@ -172,6 +201,16 @@ nlohmann::ordered_json train_json(const TrainContext& ctx, const Plan& p, const 
   comm("ep", b.ep);
   comm("pp", b.pp);
   comm("dp", b.dp);
+  if (p.offload_optimizer) {
+    // optimizer_s is the CPU's step; the transfers over the host link, and what of them shows.
+    br["optimizer_on_host"] = true;
+    br["offload_grads_s"] = b.offload_grads.total_s;
+    br["offload_grads_exposed_s"] = b.offload_grads.exposed_s;
+    br["offload_weights_s"] = b.offload_weights.total_s;
+    br["offload_weights_exposed_s"] = b.offload_weights.exposed_s;
+    j["host_memory_per_gpu_bytes"] = e.host_memory_bytes;
+    j["host_memory_capacity_bytes"] = e.host_memory_capacity_bytes;  // 0 = not in the catalog, unchecked
+  }
   j["breakdown"] = br;
   j["bottleneck"] = bottleneck_name(e.bottleneck);
   nlohmann::ordered_json placement = nlohmann::ordered_json::array();
@@ -198,10 +237,13 @@ std::string memory_text(const TrainContext& ctx, const Plan& p, const Estimate& 
     t.add_row({name, fmt::format("{:.2f}", bytes / kGiB), pct(bytes / m.total_bytes)});
   };
   const char* shard = p.zero >= 3 ? "sharded" : "replicated";
-  row(fmt::format("weights ({}, {} B/param)", shard, ctx.options.state.weight), m.weights_bytes);
-  row(fmt::format("gradients ({} B/param{})", ctx.options.state.grad, p.zero >= 2 ? ", sharded" : ""), m.gradients_bytes);
-  row(fmt::format("optimizer: fp32 master + Adam m, v ({} B/param{})", ctx.options.state.optimizer,
-                  p.zero >= 1 ? ", sharded" : ""),
+  const StateBytes state = with_optimizer_state_bits(ctx.options.state, p.optimizer_state_bits);
+  row(fmt::format("weights ({}, {} B/param)", shard, state.weight), m.weights_bytes);
+  row(fmt::format("gradients ({} B/param{})", state.grad, p.zero >= 2 ? ", sharded" : ""), m.gradients_bytes);
+  const std::string moments =
+      p.optimizer_state_bits == 32 ? "Adam m, v" : fmt::format("{}-bit Adam m, v", p.optimizer_state_bits);
+  row(fmt::format("optimizer: fp32 master + {} ({:g} B/param{}{})", moments, state.optimizer,
+                  p.zero >= 1 ? ", sharded" : "", p.offload_optimizer ? ", in host memory" : ""),
       m.optimizer_bytes);
   row(fmt::format("activations ({} recompute, micro-batches in flight)", recompute_name(p.recompute)), m.activations_bytes);
   if (m.head_buffers_bytes > 0) row("logits and loss buffers", m.head_buffers_bytes);
@@ -213,6 +255,7 @@ std::string memory_text(const TrainContext& ctx, const Plan& p, const Estimate& 
   out += fmt::format("{} usable on {}: {}\n", gib(e.memory_capacity_bytes), ctx.gpu->id,
                      e.fits() ? fmt::format("fits, {} free", gib(e.memory_capacity_bytes - m.total_bytes))
                             : fmt::format("DOES NOT FIT, {} short", gib(m.total_bytes - e.memory_capacity_bytes)));
+  out += host_memory_line(ctx, p, e);
   return out;
 }
 
@@ -230,6 +273,10 @@ nlohmann::ordered_json memory_json(const TrainContext& ctx, const Plan& p, const
   j["fits"] = e.fits();
   j["pipeline_rank"] = e.memory_stage;
   j["memory"] = memory_breakdown_json(e.memory);
+  if (p.offload_optimizer) {
+    j["host_memory_per_gpu_bytes"] = e.host_memory_bytes;
+    j["host_memory_capacity_bytes"] = e.host_memory_capacity_bytes;  // 0 = not in the catalog, unchecked
+  }
   return j;
 }
 

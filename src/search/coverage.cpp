@@ -52,6 +52,14 @@ std::vector<std::string> unvalidated_mechanisms(const Plan& p, int domain_gpus) 
   if (p.pp_embedding_head_slots) {
     out.push_back("embedding and head counted as pipeline layers: no scored row uses it");
   }
+  if (p.optimizer_state_bits != 32) {
+    out.push_back(fmt::format("{}-bit Adam states: no scored row uses them", p.optimizer_state_bits));
+  }
+  if (p.offload_optimizer) {
+    out.push_back(
+        "optimizer offload to host memory: no scored row uses it; the CPU step is costed at the host's peak "
+        "DRAM bandwidth (a lower bound)");
+  }
   return out;
 }
 

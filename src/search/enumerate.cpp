@@ -98,6 +98,8 @@ Plan make_plan(const Layout& l, const SearchSpace& s, bool sp, ShardChoice shard
   p.recompute = recompute;
   p.precision = s.precision;
   p.tp_comm_overlap = s.tp_comm_overlap;
+  p.optimizer_state_bits = s.optimizer_state_bits;
+  p.offload_optimizer = s.offload_optimizer;
   return p;
 }
 

@@ -17,6 +17,11 @@ struct SearchSpace {
   int seq_len = 0;       // tokens per sequence
   Precision precision = Precision::bf16;
   bool tp_comm_overlap = true;
+  // Fixed for the whole search, as the user sets them (docs/model/search.md): the state
+  // precision changes the optimizer's numerics, not only its speed, and offload would double the
+  // space for plans that mostly lose to sharding.
+  int optimizer_state_bits = 32;
+  bool offload_optimizer = false;
 };
 
 // The model-parallel layout: the outer loop of the search. dp = gpus / (tp × pp × cp).

@@ -1,8 +1,9 @@
 // The plan search. Loop nest per layout: sp → micro-batch → (ZeRO stage, shard) → recompute.
 // Two pruning rules, each a lower bound that holds for a whole subtree (docs/model/search.md):
 //  * time: for a fixed layout, sp and micro-batch, the per-micro-batch time τ does not depend
-//    on ZeRO or sharding and never falls with recompute, so step − exposed DP − optimizer of
-//    the (recompute none, ZeRO 0) plan bounds every plan of the subtree from below;
+//    on ZeRO or sharding and never falls with recompute, so step − exposed DP − optimizer
+//    (− exposed offload transfers) of the (recompute none, ZeRO 0) plan bounds every plan of
+//    the subtree from below;
 //  * memory: weights, gradients, optimizer states, gathered-weight buffers and the runtime
 //    of a pipeline rank depend only on the layout, ZeRO stage and shard, so once they alone
 //    exceed the GPU, every micro-batch, sp and recompute choice of that (stage, shard) fails.
@@ -158,7 +159,10 @@ struct Worker {
         if (prune && e.valid()) {
           check_memory(0, e);
           // τ-dependent part of the step; the 1e-9 absorbs rounding of the subtraction.
-          const double bound = (e.step_time_s - e.breakdown.dp.exposed_s - e.breakdown.optimizer_s) * (1 - 1e-9);
+          const TrainBreakdown& b = e.breakdown;
+          const double bound = (e.step_time_s - b.dp.exposed_s - b.optimizer_s - b.offload_grads.exposed_s -
+                                b.offload_weights.exposed_s) *
+                               (1 - 1e-9);
           if (sh.ranker.score_bound(bound) > threshold()) {
             pruned += per_group - 1;
             continue;

@@ -46,6 +46,8 @@ SearchAnswer answer_search(const Catalog& catalog, const SearchRequest& r) {
   train.framework = r.framework;
   train.calibration = r.calibration;
   train.memory_headroom_gib = r.memory_headroom_gib;
+  train.optimizer_state_bits = r.optimizer_state_bits;
+  train.offload_optimizer = r.offload_optimizer;
 
   SearchAnswer a;
   a.setup = make_train_setup(catalog, train);
@@ -54,6 +56,8 @@ SearchAnswer answer_search(const Catalog& catalog, const SearchRequest& r) {
   a.space.global_batch = r.global_batch;
   a.space.seq_len = plan_seq_len(a.setup.plan, *ctx.model);
   a.space.precision = a.setup.plan.precision;
+  a.space.optimizer_state_bits = a.setup.plan.optimizer_state_bits;
+  a.space.offload_optimizer = a.setup.plan.offload_optimizer;
 
   a.options.top_k = r.top;
   a.options.threads = r.threads.value_or(0);

@@ -32,6 +32,8 @@ struct SearchRequest {
   double time_limit_s = 0;  // --time-limit; 0 = exhaustive
   std::string calibration;
   double memory_headroom_gib = 0;  // --memory-headroom-gib: kept free per GPU; 0 = none
+  int optimizer_state_bits = 32;   // --optimizer-state-bits: fixed for every plan searched
+  bool offload_optimizer = false;  // --offload-optimizer: fixed for every plan searched
 };
 
 struct SearchAnswer {

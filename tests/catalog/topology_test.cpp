@@ -6,6 +6,7 @@
 #include "catalog/catalog_test_util.h"
 #include "catalog/system_derived.h"
 #include "core/error.h"
+#include "core/units.h"
 
 namespace gpuplan {
 namespace {
@@ -287,6 +288,26 @@ TEST(TopologyBadInput, SystemErrors) {
   EXPECT_EQ(
       catalog_error(replaced(mesh, "bw_uni_gb_per_s = 450", "bw_uni_gb_per_s = 448\nper_peer_bw_uni_gb_per_s = 64")),
       "");
+}
+
+TEST(TopologyBadInput, HostTableIsOptionalAndStrict) {
+  // [host]: the CPU side for optimizer offload; GiB of DRAM and GB/s of peak bandwidth.
+  Catalog c;
+  load_catalog_text(c,
+                    kSystem + std::string("[host]\ncpus = \"2 x C\"\nmemory_gib = 2048\nmemory_bw_gb_per_s = 563.2\n"),
+                    "t.toml", false);
+  ASSERT_EQ(c.systems.size(), 1u);
+  EXPECT_DOUBLE_EQ(c.systems[0].host_memory_bytes, 2048 * kGiB);
+  EXPECT_DOUBLE_EQ(c.systems[0].host_memory_bw_bytes_per_s, 563.2 * kG);
+  EXPECT_EQ(c.systems[0].host_cpus, "2 x C");
+  EXPECT_NE(error_of(kSystem + std::string("[host]\ncpus = \"2 x C\"\n")).find("memory_gib"), std::string::npos);
+  EXPECT_NE(error_of(kSystem + std::string("[host]\nmemory_gib = 2048\nram_gb = 2\n")).find("unknown key"),
+            std::string::npos);
+  EXPECT_NE(error_of(kSystem + std::string("[host]\nmemory_gib = -1\n")).find("memory_gib"), std::string::npos);
+  // The shipped DGX H100 carries one (NVIDIA: dual Xeon 8480C, 2 TB DDR5).
+  const System& dgx = default_catalog().system("dgx-h100");
+  EXPECT_DOUBLE_EQ(dgx.host_memory_bytes, 2048 * kGiB);
+  EXPECT_DOUBLE_EQ(dgx.host_memory_bw_bytes_per_s, 563.2e9);
 }
 
 TEST(TopologyBadInput, LinkSwitchNicErrors) {

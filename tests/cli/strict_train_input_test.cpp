@@ -56,6 +56,17 @@ TEST(StrictTrainInput, EveryBadValueExitsTwoNamingTheFlagAndValue) {
       {search({"--gpus", "8", "--global-batch", "8", "--threads", "100000"}),
        {"--threads 100000", "hardware threads", "omit --threads"}},
       {search({"--gpus", "8", "--global-batch", "8", "--seq-len", "0"}), {"--seq-len 0", "at least 1"}},
+      {train({"--optimizer-state-bits", "4"}), {"--optimizer-state-bits 4", "use 32", "16 (bf16", "8 (block-wise"}},
+      {search({"--gpus", "8", "--global-batch", "8", "--optimizer-state-bits", "12"}),
+       {"--optimizer-state-bits 12", "use 32"}},
+      // Offload needs the host's DRAM bandwidth; B200's systems have none in the catalog.
+      {{"train", "--model", "llama3-8b", "--gpu", "b200", "--gpus", "8", "--offload-optimizer"},
+       {"--offload-optimizer", "no host memory bandwidth", "dgx-h100", "--catalog"}},
+      {{"search", "--model", "llama3-8b", "--gpu", "b200", "--gpus", "8", "--global-batch", "8", "--offload-optimizer"},
+       {"--offload-optimizer", "no host memory bandwidth", "dgx-h100"}},
+      // One H100 PCIe card: no system, so no host to offload to.
+      {{"train", "--model", "llama3-8b", "--gpu", "h100-pcie", "--offload-optimizer"},
+       {"--offload-optimizer", "h100-pcie", "--system"}},
   };
   for (const BadInput& c : cases) {
     std::string line;

@@ -56,6 +56,58 @@ TEST(TrainCli, MemoryBreakdownAndRuleOfThumb) {
   EXPECT_DOUBLE_EQ(j["rows"][0]["states_bytes"].get<double>(), 7e9 * 16);
 }
 
+TEST(TrainCli, OptimizerOffloadAndStateBitsShowInEveryAnswer) {
+  // The seed's "7B trains on one 80 GB H100": 16 B/param does not fit (above); with the
+  // optimizer in host memory only the 2 + 2 B of weights and gradients stay on the GPU.
+  auto r = run({"memory", "--model", "llama3-8b", "--gpu", "h100-sxm", "--gpus", "1", "--seq-len", "4096",
+                "--offload-optimizer"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("fits,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("in host memory"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("host memory per GPU"), std::string::npos) << r.out;
+  const std::vector<std::string> plan{"--model", "llama3-8b", "--gpu", "h100-sxm", "--gpus", "8", "--zero", "1",
+                                      "--global-batch", "32", "--seq-len", "4096", "--optimizer-state-bits", "8",
+                                      "--offload-optimizer"};
+  std::vector<std::string> args{"train"};
+  args.insert(args.end(), plan.begin(), plan.end());
+  r = run(args);
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* row : {"offload: gradients to host", "optimizer step on the CPU (host DRAM, 8-bit Adam states)",
+                          "offload: updated weights to GPU", "8-bit Adam states · optimizer offload"}) {
+    EXPECT_NE(r.out.find(row), std::string::npos) << row << "\n" << r.out;
+  }
+  args.push_back("--json");
+  r = run(args);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["plan"]["optimizer_state_bits"].get<int>(), 8);
+  EXPECT_TRUE(j["plan"]["offload_optimizer"].get<bool>());
+  EXPECT_TRUE(j["breakdown"]["optimizer_on_host"].get<bool>());
+  EXPECT_GT(j["breakdown"]["offload_grads_s"].get<double>(), 0);
+  EXPECT_GE(j["breakdown"]["offload_grads_exposed_s"].get<double>(), 0);
+  EXPECT_DOUBLE_EQ(j["breakdown"]["offload_weights_exposed_s"].get<double>(),
+                   j["breakdown"]["offload_weights_s"].get<double>());
+  EXPECT_DOUBLE_EQ(j["memory"]["optimizer_bytes"].get<double>(), 0);
+  EXPECT_DOUBLE_EQ(j["memory"]["host_bytes"].get<double>(), j["host_memory_per_gpu_bytes"].get<double>());
+  EXPECT_GT(j["host_memory_capacity_bytes"].get<double>(), 0);
+  // A plan without the options keeps the JSON it had.
+  r = run({"train", "--model", "llama3-8b", "--gpu", "h100-sxm", "--gpus", "8", "--json"});
+  const auto plain = nlohmann::json::parse(r.out);
+  EXPECT_FALSE(plain["plan"].contains("optimizer_state_bits"));
+  EXPECT_FALSE(plain["breakdown"].contains("offload_grads_s"));
+  EXPECT_FALSE(plain["memory"].contains("host_bytes"));
+  // search: fixed options, every plan of the answer carries them.
+  r = run({"search", "--model", "llama3-8b", "--gpu", "h100-sxm", "--gpus", "8", "--global-batch", "16", "--seq-len",
+           "4096", "--optimizer-state-bits", "16", "--offload-optimizer", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto s = nlohmann::json::parse(r.out);
+  ASSERT_FALSE(s["top"].empty()) << r.out;
+  for (const auto& c : s["top"]) {
+    EXPECT_TRUE(c["plan"]["offload_optimizer"].get<bool>());
+    EXPECT_EQ(c["plan"]["optimizer_state_bits"].get<int>(), 16);
+  }
+}
+
 TEST(TrainCli, RooflinesJson) {
   const auto r = run({"rooflines", "--fabric", "dgx-superpod-h100", "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
