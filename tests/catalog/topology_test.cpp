@@ -300,10 +300,10 @@ TEST(TopologyBadInput, HostTableIsOptionalAndStrict) {
   EXPECT_DOUBLE_EQ(c.systems[0].host_memory_bytes, 2048 * kGiB);
   EXPECT_DOUBLE_EQ(c.systems[0].host_memory_bw_bytes_per_s, 563.2 * kG);
   EXPECT_EQ(c.systems[0].host_cpus, "2 x C");
-  EXPECT_NE(error_of(kSystem + std::string("[host]\ncpus = \"2 x C\"\n")).find("memory_gib"), std::string::npos);
-  EXPECT_NE(error_of(kSystem + std::string("[host]\nmemory_gib = 2048\nram_gb = 2\n")).find("unknown key"),
+  EXPECT_NE(catalog_error(kSystem + std::string("[host]\ncpus = \"2 x C\"\n")).find("memory_gib"), std::string::npos);
+  EXPECT_NE(catalog_error(kSystem + std::string("[host]\nmemory_gib = 2048\nram_gb = 2\n")).find("unknown key"),
             std::string::npos);
-  EXPECT_NE(error_of(kSystem + std::string("[host]\nmemory_gib = -1\n")).find("memory_gib"), std::string::npos);
+  EXPECT_NE(catalog_error(kSystem + std::string("[host]\nmemory_gib = -1\n")).find("memory_gib"), std::string::npos);
   // The shipped DGX H100 carries one (NVIDIA: dual Xeon 8480C, 2 TB DDR5).
   const System& dgx = default_catalog().system("dgx-h100");
   EXPECT_DOUBLE_EQ(dgx.host_memory_bytes, 2048 * kGiB);

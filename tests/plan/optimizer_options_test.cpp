@@ -69,7 +69,7 @@ TEST(OptimizerOffload, TransfersAndCpuStepByHand) {
   EXPECT_DOUBLE_EQ(optimizer_offload_cost(1e9, 2, 2, 28, 50e9, 70e9, 0.050).grads.exposed_s, 0);
 }
 
-struct H100 {
+struct DgxH100 {
   const Catalog& catalog = default_catalog();
   const Gpu& gpu = catalog.gpu("h100-sxm");
   const System& system = catalog.system("dgx-h100");
@@ -86,7 +86,7 @@ Plan eight_gpu_plan() {
 }
 
 TEST(OptimizerStateBits, ScalesTheOptimizerMemoryAndStepOnly) {
-  H100 f;
+  DgxH100 f;
   const ModelSpec m = testing::llama3_8b();
   const TrainContext ctx = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr);
   Plan p = eight_gpu_plan();
@@ -110,7 +110,7 @@ TEST(OptimizerStateBits, ScalesTheOptimizerMemoryAndStepOnly) {
 }
 
 TEST(OptimizerOffload, StepAddsTheCpuStepAndTheExposedTransfers) {
-  H100 f;
+  DgxH100 f;
   const ModelSpec m = testing::llama3_8b();
   const TrainContext ctx = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr);
   // DGX H100: PCIe 5 × 0.88 measured host-to-device (data/fitted/collectives/nccl.toml) and
@@ -149,7 +149,7 @@ TEST(OptimizerOffload, StepAddsTheCpuStepAndTheExposedTransfers) {
 }
 
 TEST(OptimizerOffload, HostTooSmallIsOutOfMemory) {
-  H100 f;
+  DgxH100 f;
   const ModelSpec m = testing::llama3_8b();
   TrainContext ctx = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr);
   ctx.host_memory_bytes = 8 * kGiB;  // 1 GiB per GPU, far below 8B × 14 B / 8
@@ -182,7 +182,7 @@ TEST(OptimizerOffload, PlanJsonRoundTripsAndStaysQuietByDefault) {
 TEST(OptimizerOffload, SearchKeepsItFixedAndPruningStaysExact) {
   // Every plan of the space offloads; the time-pruning bound (which removes the exposed
   // transfers with the optimizer step) gives the same answer as brute force.
-  H100 f;
+  DgxH100 f;
   const ModelSpec m = testing::llama3_8b();
   const TrainContext ctx = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr);
   SearchSpace space;
