@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "catalog/catalog.h"
+#include "catalog_util.h"
 #include "core/error.h"
 #include "core/units.h"
 #include "plan/evaluate.h"
@@ -80,11 +81,7 @@ TEST(FsdpGathers, PrefetchHidesAllButTheFirstGatherAndTheLastReduceScatter) {
   EXPECT_DOUBLE_EQ(one.total_s, 4);
 }
 
-struct H100 {
-  const Catalog& catalog = default_catalog();
-  const Gpu& gpu = catalog.gpu("h100-sxm");
-  const System& system = catalog.system("dgx-h100");
-};
+using testing::DgxH100;
 
 TEST(ContextParallel, NoLongerFreeAtShortSequences) {
   // GPT-3 175B (96 K/V heads) under TP 8 on 16 H100s, 2,048 tokens: CP 2 with two sequences per
@@ -92,7 +89,7 @@ TEST(ContextParallel, NoLongerFreeAtShortSequences) {
   // but its CP group spans two nodes: each ring step sends 2 × 1,024 tokens × 12 heads × 2 ×
   // 128 × 2 B = 12.6 MB over a 50 GB/s NIC share (≈ 0.25 ms), far more than the step's
   // attention, so it is exposed and the step is longer.
-  H100 f;
+  DgxH100 f;
   const ModelSpec m = testing::gpt3_175b();
   const TrainContext ctx = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr);
   Plan one;
@@ -117,7 +114,7 @@ TEST(ContextParallel, NoLongerFreeAtShortSequences) {
 
 TEST(ContextParallel, LongSequencesHideTheRing) {
   // At 65,536 tokens a ring step's attention (quadratic in the block) covers its transfer.
-  H100 f;
+  DgxH100 f;
   const ModelSpec m = testing::llama3_8b();
   const TrainContext ctx = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr);
   Plan p;
@@ -134,7 +131,7 @@ TEST(ContextParallel, LongSequencesHideTheRing) {
 
 TEST(ContextParallel, ActivationsPerGpuDivideByCp) {
   // Same micro-batch, CP 2: every stored activation is per token, and each GPU holds half.
-  H100 f;
+  DgxH100 f;
   const ModelSpec m = testing::llama3_8b();
   const TrainContext ctx = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr);
   Plan p;
@@ -155,7 +152,7 @@ TEST(ContextParallel, ActivationsPerGpuDivideByCp) {
 TEST(Fsdp, UnderAPipelineGathersOncePerStepLikeZeroOne) {
   // PyTorch's pipelining keeps the stage's weights gathered and its gradients unsharded over
   // the micro-batches: the step's communication and memory are the distributed optimizer's.
-  H100 f;
+  DgxH100 f;
   const ModelSpec m = testing::gpt3_175b();
   const TrainContext ctx = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr);
   Plan p;
@@ -178,7 +175,7 @@ TEST(Fsdp, UnderAPipelineGathersOncePerStepLikeZeroOne) {
 TEST(Fsdp, WithoutPipelineGathersEveryMicroBatchPerLayer) {
   // Llama 3 8B, FSDP over 8 GPUs, 4 micro-batches: 32 layer gathers forward and backward and
   // 32 reduce-scatters per micro-batch; total = 4 × per-micro-batch total, and more than ZeRO-1's.
-  H100 f;
+  DgxH100 f;
   const ModelSpec m = testing::llama3_8b();
   const TrainContext ctx = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr);
   Plan p;
@@ -199,7 +196,7 @@ TEST(Fsdp, WithoutPipelineGathersEveryMicroBatchPerLayer) {
 TEST(PipelineSlots, Llama405bSlowestStageIsAMiddleOne) {
   // 405B on PP 16: with the even split the last stage holds 8 layers and the output head; with
   // the embedding and head as slots it holds 7 and the head, so the step can only get shorter.
-  H100 f;
+  DgxH100 f;
   const Catalog& cat = f.catalog;
   const ModelSpec& m = cat.model("llama3.1-405b");
   const TrainContext ctx = make_train_context(cat, m, f.gpu, &f.system, nullptr);
@@ -222,7 +219,7 @@ TEST(PipelineSlots, Llama405bSlowestStageIsAMiddleOne) {
 }
 
 TEST(PipelineSlots, NeedsAPipeline) {
-  H100 f;
+  DgxH100 f;
   const ModelSpec m = testing::llama3_8b();
   const TrainContext ctx = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr);
   Plan p;
@@ -233,7 +230,7 @@ TEST(PipelineSlots, NeedsAPipeline) {
 }
 
 TEST(MemoryHeadroom, PlanFitsOnlyWithRoomToSpare) {
-  H100 f;
+  DgxH100 f;
   const ModelSpec m = testing::llama3_8b();
   Plan p;
   p.seq_len = 4096;

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "catalog/catalog.h"
+#include "catalog_util.h"
 #include "core/error.h"
 #include "core/units.h"
 #include "plan/evaluate.h"
@@ -69,11 +70,7 @@ TEST(OptimizerOffload, TransfersAndCpuStepByHand) {
   EXPECT_DOUBLE_EQ(optimizer_offload_cost(1e9, 2, 2, 28, 50e9, 70e9, 0.050).grads.exposed_s, 0);
 }
 
-struct DgxH100 {
-  const Catalog& catalog = default_catalog();
-  const Gpu& gpu = catalog.gpu("h100-sxm");
-  const System& system = catalog.system("dgx-h100");
-};
+using testing::DgxH100;
 
 Plan eight_gpu_plan() {
   Plan p;
