@@ -12,6 +12,7 @@ list(APPEND GPUPLAN_LIB_SOURCES
   catalog/collective_params_parse.cpp
   catalog/efficiency_parse.cpp
   catalog/framework_parse.cpp
+  catalog/row_reading_parse.cpp
   catalog/tco_parse.cpp
   catalog/engine_parse.cpp
   catalog/system_choice.cpp

@@ -65,9 +65,9 @@ Resolved resolve_fastest(const TrainContext& ctx, const Plan& base, const PlanUn
   }
   const std::vector<bool> sps = u.sp ? std::vector<bool>{false, true} : std::vector<bool>{base.sp};
   const std::vector<int> zeros = u.zero ? std::vector<int>{0, 1, 2, 3} : std::vector<int>{base.zero};
-  const std::vector<Recompute> recomputes = u.recompute ? std::vector<Recompute>{Recompute::none, Recompute::selective,
-                                                                                 Recompute::full}
-                                                        : std::vector<Recompute>{base.recompute};
+  const std::vector<Recompute> recomputes =
+      u.recompute ? std::vector<Recompute>{Recompute::none, Recompute::selective, Recompute::full}
+                  : std::vector<Recompute>{base.recompute};
   const std::vector<MoeOverlap> overlaps = u.moe_overlap
                                                ? std::vector<MoeOverlap>{MoeOverlap::none, MoeOverlap::one_f_one_b}
                                                : std::vector<MoeOverlap>{base.moe_overlap};
@@ -84,18 +84,28 @@ Resolved resolve_fastest(const TrainContext& ctx, const Plan& base, const PlanUn
                                                                            : powers_of_two_dividing(per_replica, 64);
       if (micro_batches.empty()) micro_batches = {1};
     }
+    // Interleaving depths: powers of two up to one layer per virtual stage (evaluate() refuses
+    // the ones the layers or micro-batches do not divide).
+    std::vector<int> vps{u.layout && pp == 1 ? 1 : base.vp};
+    if (u.vp && pp > 1) {
+      vps.clear();
+      for (int vp = 1; vp <= 64 && vp * pp <= m.layers + 2; vp *= 2) vps.push_back(vp);
+    }
     for (int mb : micro_batches) {
       p.micro_batch = mb;
-      for (bool sp : sps) {
-        if (sp && tp == 1) continue;
-        p.sp = sp;
-        for (int zero : zeros) {
-          p.zero = zero;
-          for (Recompute r : recomputes) {
-            p.recompute = r;
-            for (MoeOverlap o : overlaps) {
-              p.moe_overlap = o;
-              s.consider(p);
+      for (int vp : vps) {
+        p.vp = vp;
+        for (bool sp : sps) {
+          if (sp && tp == 1) continue;
+          p.sp = sp;
+          for (int zero : zeros) {
+            p.zero = zero;
+            for (Recompute r : recomputes) {
+              p.recompute = r;
+              for (MoeOverlap o : overlaps) {
+                p.moe_overlap = o;
+                s.consider(p);
+              }
             }
           }
         }

@@ -13,10 +13,11 @@ struct PlanUnknowns {
   bool zero = false;
   bool micro_batch = false;
   bool recompute = false;
+  bool vp = false;  // virtual pipeline stages per rank (interleaved schedule), when pp > 1
   // MoE AllToAll overlap: none or Megatron-Core's 1F1B overlap (the two settings of the
   // framework that publishes these runs; DualPipe is a different schedule, never assumed).
   bool moe_overlap = false;
-  bool any() const { return layout || sp || zero || micro_batch || recompute || moe_overlap; }
+  bool any() const { return layout || sp || zero || micro_batch || recompute || vp || moe_overlap; }
 };
 
 struct Resolved {

@@ -197,7 +197,9 @@ std::string to_text(const TrainValidation& v) {
               {A::left, A::left, A::left, A::left, A::left, A::left, A::left, A::right, A::right, A::right});
   std::string skipped;
   std::string unscored;
+  std::string readings;
   for (const auto& r : v.rows) {
+    for (const std::string& reading : r.readings) readings += fmt::format("  {} (line {}) {}\n", r.id, r.line, reading);
     if (!r.evaluated) {
       skipped += fmt::format("  {} (line {}): {}\n", r.id, r.line, r.skipped);
       continue;
@@ -221,6 +223,7 @@ std::string to_text(const TrainValidation& v) {
          "predicted rate − 1, the rate's step time being the step's work over it (positive: the model is slow). "
          "TFLOP/s and MFU are predicted in the source's FLOP counting (model or hardware FLOPs, causal or full "
          "attention); MFU against the dense peak of the row's precision.\n";
+  if (!readings.empty()) out += "rows read other than stated (the row contradicts its own source; data/validation/):\n" + readings;
   if (!skipped.empty()) out += "not predicted:\n" + skipped;
   if (!unscored.empty()) out += "predicted, not scored:\n" + unscored;
   out += error_groups_text("by source", v.by_source);
@@ -287,6 +290,7 @@ nlohmann::ordered_json to_json(const TrainValidation& v) {
     row["plan"] = plan_json(r.plan, ModelSpec{}, r.framework);
     row["chosen"] = r.chosen;
     row["assumptions"] = r.assumptions;
+    row["readings"] = r.readings;
     const bool scored = r.measured_step_s > 0;
     row["compared_on"] = scored ? nlohmann::ordered_json(measured_quantity_name(r.compared_on)) : nullptr;
     if (r.flops_counting != FlopsCounting::not_applicable) row["flops_counting"] = flops_counting_name(r.flops_counting);

@@ -1,21 +1,23 @@
 #include "validate/train_validation.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <deque>
-#include <optional>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <utility>
 
+#include "catalog/system_choice.h"
 #include "core/error.h"
 #include "core/strings.h"
+#include "core/table.h"
 #include "core/units.h"
 #include "plan/fit.h"
-#include "plan/resolve.h"
-#include "catalog/system_choice.h"
-#include "core/table.h"
 #include "plan/plan_json.h"
+#include "plan/resolve.h"
 #include "validate/measured_quantity.h"
 
 namespace gpuplan {
@@ -23,13 +25,32 @@ namespace {
 
 struct TrainColumns {
   const CsvTable& csv;
+  // This row's readings (data/validation/, catalog/row_reading.h): column -> the cell read instead.
+  std::vector<std::pair<std::string, std::string>> read_as;
   std::optional<std::size_t> get(std::string_view name) const { return csv.find_column(name); }
+  const std::string* reading(std::string_view name) const {
+    for (const auto& [column, value] : read_as) {
+      if (column == name) return &value;
+    }
+    return nullptr;
+  }
   std::string text(const CsvTable::Row& row, std::string_view name) const {
+    if (const std::string* r = reading(name)) return *r;
     const auto c = get(name);
     return c ? std::string(csv.cell(row, *c)) : std::string();
   }
   // A number; nullopt when the column is absent, blank or "unknown".
   std::optional<double> num(const CsvTable::Row& row, std::string_view name) const {
+    if (const std::string* r = reading(name)) {
+      if (r->empty() || to_lower(*r) == "unknown") return std::nullopt;
+      double v = 0;
+      const auto [end, ec] = std::from_chars(r->data(), r->data() + r->size(), v);
+      if (ec != std::errc() || end != r->data() + r->size() || !std::isfinite(v)) {
+        throw Error(fmt::format("{}:{}: reading of column '{}' is '{}', not a number; fix the row_readings file",
+                                csv.file(), row.line, name, *r));
+      }
+      return v;
+    }
     const auto c = get(name);
     if (!c) return std::nullopt;
     const std::string_view cell = csv.cell(row, *c);
@@ -105,6 +126,7 @@ std::optional<bool> parse_flag(const std::string& text) {
 std::string chosen_text(const Plan& p, const PlanUnknowns& u) {
   std::vector<std::string> parts;
   if (u.layout) parts.push_back(fmt::format("tp {} pp {} dp {}", p.tp, p.pp, p.dp));
+  if (u.vp) parts.push_back(fmt::format("vp {}", p.vp));
   if (u.micro_batch) parts.push_back(fmt::format("mb {}", p.micro_batch));
   if (u.sp) parts.push_back(p.sp ? "sp" : "no sp");
   if (u.zero) parts.push_back(fmt::format("zero {}", p.zero));
@@ -158,9 +180,10 @@ Measured read_measured(const TrainColumns& c, const CsvTable::Row& row, const Mo
     m.quantity = MeasuredQuantity::gpu_hours;
   } else {
     m.value = 0;
-    m.not_scored = fmt::format("no comparable figure (step time, tokens/s, TFLOP/s or MFU with a FLOP counting, "
-                               "or GPU-hours with the tokens they trained); flops_counting '{}'",
-                               counting_text);
+    m.not_scored = fmt::format(
+        "no comparable figure (step time, tokens/s, TFLOP/s or MFU with a FLOP counting, "
+        "or GPU-hours with the tokens they trained); flops_counting '{}'",
+        counting_text);
   }
   // Only the FLOP-based quantities depend on how the source counted.
   if (m.quantity != MeasuredQuantity::tflops_per_gpu && m.quantity != MeasuredQuantity::mfu) {
@@ -169,11 +192,35 @@ Measured read_measured(const TrainColumns& c, const CsvTable::Row& row, const Mo
   return m;
 }
 
-TrainValidationRow predict_row(const TrainColumns& c, const CsvTable::Row& row, const Catalog& catalog,
+// The readings of `csv`'s rows (entries whose `file` is the file's name), applied to the row
+// when its stated cell still says what the reading expects; each one is listed with the row.
+TrainColumns with_readings(const TrainColumns& base, const CsvTable::Row& row, const std::string& id,
+                           const Catalog& catalog, std::vector<std::string>& listed) {
+  TrainColumns c{base.csv, {}};
+  const std::string file = base.csv.file().substr(base.csv.file().find_last_of('/') + 1);
+  for (const RowReadings& set : catalog.row_readings) {
+    if (set.file != file) continue;
+    for (const RowReading& rd : set.readings) {
+      if (rd.row_id != id) continue;
+      const std::string stated = base.text(row, rd.column);
+      if (stated != rd.stated) {
+        listed.push_back(fmt::format("{}: not read as '{}': the row states '{}' where {} expects '{}'", rd.column,
+                                     rd.value, stated, set.provenance.file, rd.stated));
+        continue;
+      }
+      c.read_as.emplace_back(rd.column, rd.value);
+      listed.push_back(fmt::format("{}: '{}' read as '{}' ({})", rd.column, stated, rd.value, rd.why));
+    }
+  }
+  return c;
+}
+
+TrainValidationRow predict_row(const TrainColumns& file_columns, const CsvTable::Row& row, const Catalog& catalog,
                                std::deque<ModelSpec>& models, std::vector<FitSample>& samples) {
   TrainValidationRow r;
   r.line = row.line;
-  r.id = c.text(row, "id");
+  r.id = file_columns.text(row, "id");
+  const TrainColumns c = with_readings(file_columns, row, r.id, catalog, r.readings);
   const std::string full_source = c.text(row, "source");
   r.source = short_source(full_source);
   r.gpu = c.text(row, "gpu");
@@ -196,8 +243,10 @@ TrainValidationRow predict_row(const TrainColumns& c, const CsvTable::Row& row, 
     if (const ModelSpec* zoo = catalog.find_model(ref)) {
       const auto layers = c.integer(row, "layers");
       const auto hidden = c.integer(row, "hidden");
-      if ((!layers || *layers == zoo->layers) && (!hidden || *hidden == zoo->hidden)) model = zoo;
-      else r.assumptions += fmt::format("zoo '{}' differs from the row: row shape used; ", ref);
+      if ((!layers || *layers == zoo->layers) && (!hidden || *hidden == zoo->hidden))
+        model = zoo;
+      else
+        r.assumptions += fmt::format("zoo '{}' differs from the row: row shape used; ", ref);
     } else {
       r.assumptions += fmt::format("'{}' not in the zoo: row shape used; ", ref);
     }
@@ -223,7 +272,9 @@ TrainValidationRow predict_row(const TrainColumns& c, const CsvTable::Row& row, 
   const auto dp = c.integer(row, "dp");
   p.cp = c.integer(row, "cp").value_or(1);
   p.ep = c.integer(row, "ep").value_or(1);
-  p.vp = c.integer(row, "vp").value_or(1);
+  const auto vp = c.integer(row, "vp");
+  p.vp = vp.value_or(1);
+  u.vp = !vp.has_value() && c.text(row, "vp") == "unknown";
   if (tp && pp) {
     p.tp = *tp;
     p.pp = *pp;
@@ -251,8 +302,16 @@ TrainValidationRow predict_row(const TrainColumns& c, const CsvTable::Row& row, 
   const auto recompute = parse_recompute(c.text(row, "recompute"));
   p.recompute = recompute.value_or(Recompute::none);
   u.recompute = !recompute.has_value();
-  // No column says whether a MoE run overlapped its AllToAll: resolved like the other unknowns.
-  u.moe_overlap = model->is_moe() && p.ep > 1;
+  // The file has no column for a MoE run's AllToAll overlap (a reading may supply one):
+  // otherwise resolved like the other unknowns.
+  if (const auto overlap = parse_moe_overlap(to_lower(c.text(row, "moe_overlap")))) {
+    p.moe_overlap = *overlap;
+  } else {
+    u.moe_overlap = model->is_moe() && p.ep > 1;
+  }
+  // Plan columns the shared file does not have; a reading (or a user's own file) may supply them.
+  if (const auto slots = parse_flag(c.text(row, "pp_embedding_head_slots"))) p.pp_embedding_head_slots = *slots;
+  if (const auto bits = c.integer(row, "optimizer_state_bits")) p.optimizer_state_bits = *bits;
   const auto precision = parse_precision(c.text(row, "precision"));
   p.precision = precision.value_or(Precision::bf16);
 
@@ -305,7 +364,7 @@ TrainValidationRow predict_row(const TrainColumns& c, const CsvTable::Row& row, 
 TrainValidation validate_training(const CsvTable& csv, const Catalog& catalog, const TrainValidationOptions& options) {
   TrainValidation v;
   v.file = csv.file();
-  const TrainColumns c{csv};
+  const TrainColumns c{csv, {}};
   for (const char* required : {"id", "gpu", "num_gpus"}) csv.column(required);
   std::deque<ModelSpec> models;
   std::vector<double> errors;
@@ -333,13 +392,12 @@ TrainValidation validate_training(const CsvTable& csv, const Catalog& catalog, c
       fitted_errors.push_back(predict_with(s, fitted) / s.measured_step_s - 1);
     }
     for (const Framework& f : v.fitted_frameworks) {
-      v.fitted_framework_rows.push_back(static_cast<int>(std::count_if(
-          samples.begin(), samples.end(), [&](const FitSample& s) { return s.framework_id == f.id; })));
+      v.fitted_framework_rows.push_back(static_cast<int>(
+          std::count_if(samples.begin(), samples.end(), [&](const FitSample& s) { return s.framework_id == f.id; })));
     }
     for (const Efficiency& e : v.fitted) {
-      v.fitted_rows.push_back(static_cast<int>(std::count_if(samples.begin(), samples.end(), [&](const FitSample& s) {
-        return s.efficiency_id == e.id;
-      })));
+      v.fitted_rows.push_back(static_cast<int>(
+          std::count_if(samples.begin(), samples.end(), [&](const FitSample& s) { return s.efficiency_id == e.id; })));
     }
     v.fitted_overall = summarize_errors(fitted_errors);
     v.fitted_within_15_share = within(fitted_errors, 0.15);

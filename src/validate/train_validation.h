@@ -28,6 +28,7 @@ struct TrainValidationRow {
   Plan plan;
   std::string chosen;       // what was resolved for unknown fields ("" when nothing was)
   std::string assumptions;  // shape assumptions (MLP kind, vocabulary) for row-built models
+  std::vector<std::string> readings;  // cells read other than stated, with why (catalog/row_reading.h)
   bool evaluated = false;   // a prediction exists
   std::string skipped;      // why not, when not
   double measured_step_s = 0;        // 0 = nothing comparable was measured (see not_scored)

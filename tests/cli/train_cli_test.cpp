@@ -139,6 +139,65 @@ TEST(TrainCli, ValidateTrainingReadsTheSchema) {
   EXPECT_EQ(run({"validate", "training", (dir / "missing.csv").string()}).code, 2);
 }
 
+// Readings (data/validation/, catalog/row_reading.h): a cell the row's own source contradicts
+// is read as the reading says, only while the row still states what the reading expects, and
+// every reading is listed with its row.
+TEST(TrainCli, ValidateTrainingAppliesRowReadings) {
+  const auto dir = testing::scratch_dir("validate-training-readings");
+  const std::string csv =
+      "id,source,layers,hidden,heads,kv_heads,ffn_hidden,vocab,seq_len,gpu,num_gpus,gpus_per_node,tp,pp,vp,dp,cp,"
+      "ep,sequence_parallel,zero_stage,micro_batch,global_batch_seqs,recompute,precision,measured_step_time_s\n"
+      "a,T,32,4096,32,32,16384,50368,2048,h100-sxm,32,8,1,4,1,8,1,1,0,1,8,64,none,bf16,2.0\n"
+      "b,T,32,4096,32,32,16384,50368,2048,h100-sxm,32,8,1,4,2,8,1,1,0,1,1,64,none,bf16,2.0\n"
+      "c,T,32,4096,32,32,16384,50368,2048,h100-sxm,32,8,1,4,1,8,1,1,0,1,8,64,none,bf16,\n";
+  testing::write_file(dir / "runs.csv", csv);
+  std::filesystem::create_directories(dir / "catalog");
+  testing::write_file(dir / "catalog" / "readings.toml", R"(kind = "row_readings"
+id = "test-readings"
+file = "runs.csv"
+source = "test"
+retrieved = "2026-11-24"
+[[row]]
+id = "a"
+column = "micro_batch"
+stated = "8"
+value = "1"
+why = "local batch split into one micro-batch per stage"
+[[row]]
+id = "b"
+column = "vp"
+stated = "1"
+value = "unknown"
+why = "the row says vp 2 now: not applied"
+[[row]]
+id = "c"
+column = "measured_run_tokens"
+stated = ""
+value = "not-a-number"
+why = "bad"
+)");
+  auto r = run({"--catalog", (dir / "catalog").string(), "validate", "training", (dir / "runs.csv").string(), "--json"});
+  EXPECT_EQ(r.code, 2);  // row c: a reading that is not a number names the file, line and column
+  EXPECT_NE((r.out + r.err).find("measured_run_tokens"), std::string::npos) << r.out << r.err;
+  EXPECT_NE((r.out + r.err).find("not-a-number"), std::string::npos) << r.out << r.err;
+
+  testing::write_file(dir / "runs.csv", csv.substr(0, csv.rfind("c,T")));
+  r = run({"--catalog", (dir / "catalog").string(), "validate", "training", (dir / "runs.csv").string(), "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  // Row a: 64 sequences over DP 8 = 8 per replica; read as 8 micro-batches of 1 (not 1 of 8).
+  EXPECT_EQ(j["rows"][0]["plan"]["micro_batch"].get<int>(), 1);
+  ASSERT_EQ(j["rows"][0]["readings"].size(), 1u);
+  EXPECT_NE(j["rows"][0]["readings"][0].get<std::string>().find("'8' read as '1'"), std::string::npos);
+  // Row b states vp 2, not the 1 the reading expects: kept as stated, and said.
+  EXPECT_EQ(j["rows"][1]["plan"]["vp"].get<int>(), 2);
+  EXPECT_NE(j["rows"][1]["readings"][0].get<std::string>().find("not read as"), std::string::npos);
+  // Without the readings the same row a is one micro-batch of 8.
+  r = run({"validate", "training", (dir / "runs.csv").string(), "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["rows"][0]["plan"]["micro_batch"].get<int>(), 8);
+}
+
 TEST(TrainCli, ValidateTrainingScoresRatesInTheSourcesCounting) {
   const auto dir = testing::scratch_dir("validate-training-rates");
   // The same 8-GPU run published four ways: a step time, TFLOP/s under two FLOP countings,
