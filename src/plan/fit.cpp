@@ -22,7 +22,12 @@ struct Range {
 constexpr int kFamilyParams = 5;
 constexpr std::array<Range, kFamilyParams> kFamilyRanges{{{0.55, 0.90},     // GEMM fraction, 16-bit
                                                           {0.40, 0.85},     // GEMM fraction, fp8
-                                                          {0.25, 0.85},     // attention forward fraction
+                                                          // attention forward fraction: fused
+                                                          // kernels (FlashAttention-2 on A100 ~0.5-0.7,
+                                                          // FA2/FA3/cuDNN on H100 ~0.45-0.75; Dao 2023,
+                                                          // Shah et al. 2024); materialised attention
+                                                          // is a framework factor, not a family figure
+                                                          {0.45, 0.85},
                                                           {0.60, 0.92},     // memory bandwidth fraction
                                                           {0.00, 1.00}}};   // TP overlap fraction
 
@@ -67,6 +72,8 @@ Framework with_framework_params(const Framework& base, const Params& p) {
 // Coordinate descent: a grid over each free figure's plausible range (the loss is capped, so
 // not unimodal), then a finer grid around the best point; four sweeps.
 Params descend(Params p, const Range* ranges, std::size_t free_params, const std::function<double(const Params&)>& loss) {
+  // Start inside the plausible ranges: a figure outside them is never kept, however it scores.
+  for (std::size_t i = 0; i < free_params; ++i) p[i] = std::clamp(p[i], ranges[i].lo, ranges[i].hi);
   double best = loss(p);
   constexpr int kGrid = 32;
   for (int sweep = 0; sweep < 4; ++sweep) {
