@@ -361,7 +361,11 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
     const double rows = tokens / p.tp;
     const double bytes = rows * d(m.moe.top_k) * h * a * std::max(1.0, p.moe_imbalance);
     const double one = ev.coll(CollectiveOp::all_to_all, bytes, pl.ep);
-    k.ep_comm_s = one * 2 * (fwd_passes + 1);
+    // DeepSeek's fp8 dispatch moves 1-byte tokens forward; combines and every backward
+    // AllToAll stay 16-bit (OpShape::moe_fused_dispatch).
+    const bool fp8_dispatch = shape.moe_fused_dispatch && shape.gemm != shape.act;
+    const double dispatch = fp8_dispatch ? ev.coll(CollectiveOp::all_to_all, bytes * precision_bytes(shape.gemm) / a, pl.ep) : one;
+    k.ep_comm_s = (dispatch + one) * fwd_passes + 2 * one;
     const double sm_share = std::min(1.0, ctx.efficiency->moe_comm_sms / ctx.device.sm_count);
     k.ep_exposed_s = ep_exposed_s(k.ep_comm_s, k.fwd_s + k.bwd_s, moe_paired_fraction(p), sm_share);
   }
@@ -477,6 +481,7 @@ MicroBatchShape micro_batch_shape(const TrainContext& ctx, const Plan& p) {
   shape.ep = p.ep;
   shape.sp = p.sp && p.tp > 1;
   shape.moe_imbalance = p.moe_imbalance;
+  shape.moe_fused_dispatch = p.moe_overlap == MoeOverlap::dualpipe;
   shape.gemm = p.precision;
   shape.act = (p.precision == Precision::fp32 || p.precision == Precision::tf32) ? Precision::fp32
               : p.precision == Precision::fp16                                  ? Precision::fp16

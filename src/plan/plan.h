@@ -15,7 +15,8 @@ namespace gpuplan {
 // beside the backward of another in the 1F1B steady state (Megatron-Core 0.14
 // --overlap-moe-expert-parallel-comm); dualpipe = DeepSeek's bidirectional pipeline, every
 // chunk a forward-backward pair and a shorter bubble (DeepSeek-V3 report, arXiv:2412.19437,
-// sec. 3.2.1).
+// sec. 3.2.1), with DeepSeek's token dispatch (fp8, no sender-side permute: OpShape::
+// moe_fused_dispatch).
 enum class MoeOverlap { none, one_f_one_b, dualpipe };
 
 // "none", "1f1b", "dualpipe" (the CLI's and the JSON's spelling).

@@ -194,14 +194,20 @@ void mlp_block(Ctx& c, bool moe_layer) {
     // received chunks by local expert (Megatron-Core's token dispatcher); combine mirrors it
     // and scales by the routing probabilities.
     const double permute_rows = rows * topk + (s.ep > 1 ? received : 0);
-    memory(c, "dispatch_permute", OpGroup::moe, 2 * permute_rows * h * c.act_bytes);
+    const bool fused = s.moe_fused_dispatch && s.ep > 1;
+    const bool fp8_dispatch = fused && s.gemm != s.act;
+    const double sorted_rows = fused ? received : permute_rows;
+    memory(c, "dispatch_permute", OpGroup::moe,
+           2 * sorted_rows * h * (fp8_dispatch ? c.gemm_in_bytes : c.act_bytes));
     const double mats = m.mlp == MlpKind::swiglu ? 2 : 1;
     const double f = d(e.expert_ffn_hidden);
     routed_gemm(c, "expert_up", per_expert, mats * f, h, local, imbalance);
+    // An fp8 dispatch casts each token once on its sender, not each received copy.
+    if (fp8_dispatch) c.fp8_cast_bytes -= (received - rows) * h * (c.act_bytes + c.gemm_in_bytes);
     memory(c, "expert_act", OpGroup::moe, (mats + 1) * received * f * c.act_bytes);
     mark_selective(c);
     routed_gemm(c, "expert_down", per_expert, h, f, local, imbalance);
-    memory(c, "combine_unpermute", OpGroup::moe, 2 * permute_rows * h * c.act_bytes);
+    memory(c, "combine_unpermute", OpGroup::moe, 2 * sorted_rows * h * c.act_bytes);
     if (e.shared_experts > 0) {
       dense_mlp(c, OpGroup::moe, d(e.shared_experts * e.expert_ffn_hidden), "shared_up", "shared_act", "shared_down");
     }

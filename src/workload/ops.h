@@ -75,6 +75,12 @@ struct OpShape {
   // Router load imbalance: rows of the most loaded expert-parallel rank / the mean (>= 1). The
   // routed-expert ops are that rank's (it sets the pace); their FLOPs stay the mean.
   double moe_imbalance = 1;
+  // DeepSeek-V3's token dispatch (DeepEP, as the dualpipe schedule runs it): the dispatch
+  // kernel reads each token where it is and sends it once per destination, so there is no
+  // sender-side permute, and with fp8 linear layers the tokens are cast to fp8 before the
+  // dispatch, which then moves and sorts 1-byte elements; the combine stays 16-bit
+  // (arXiv:2412.19437 sec. 3.2.2 and 3.3.2; deepseek-ai/DeepEP README, fp8 dispatch).
+  bool moe_fused_dispatch = false;
   Precision gemm = Precision::bf16;  // precision of the linear layers (fp8 with TE recipes)
   Precision act = Precision::bf16;   // activations, attention and the output head
 
