@@ -144,8 +144,10 @@ struct LogReader {
     ++run.ranks;
     hosts.insert(std::string(t[8]));
     if (run.gpu_name.empty()) {
+      // After "device D" comes the bus id in brackets ("[0x18]", "[0000:18:00.0]"), then the name.
+      const std::size_t first = t.size() > 11 && t[11].front() == '[' ? 12 : 11;
       std::string name;
-      for (std::size_t i = 11; i < t.size(); ++i) {
+      for (std::size_t i = first; i < t.size(); ++i) {
         if (!name.empty()) name += ' ';
         name += t[i];
       }
