@@ -131,5 +131,21 @@ TEST(CollectiveScaleOut, NvlsIsNeverTheInterDomainAlgorithmWithoutSharp) {
                    .feasible);
 }
 
+// RCCL over AMD's xGMI mesh (no switch): a GPU reaches each peer over one 64 GB/s link, 48 GB/s
+// usable (AMD), so 2 GPUs of an MI300X get 48 GB/s and 8 get 7 x 48 = 336 GB/s of ring
+// bandwidth: busbw 336 vs 48, 7x at 8 GiB, where stas00 measured a 2-GPU AllReduce 6.5x slower
+// than an 8-GPU one (shared/data/hardware-notes.md, AMD).
+TEST(CollectiveScaleOut, XgmiMeshGivesTwoGpusOneLink) {
+  const Catalog& c = default_catalog();
+  const auto t = make_collective_topology(c, c.system("mi300x-8"), nullptr, scaleout_params());
+  ASSERT_EQ(t.scaleup, ScaleupKind::mesh);
+  const double bytes = 8 * 1024.0 * 1024 * 1024;
+  const auto two = estimate_collective(request(CollectiveOp::all_reduce, bytes, 2), t);
+  const auto eight = estimate_collective(request(CollectiveOp::all_reduce, bytes, 8), t);
+  EXPECT_NEAR(two.level_bw_bytes_per_s[0], 64e9 * 0.75, 1e3);
+  EXPECT_NEAR(eight.level_bw_bytes_per_s[0], 7 * 64e9 * 0.75, 1e3);
+  EXPECT_NEAR(eight.busbw_bytes_per_s / two.busbw_bytes_per_s, 6.5, 6.5 * 0.10);
+}
+
 }  // namespace
 }  // namespace gpuplan
