@@ -53,6 +53,12 @@ void BM_AllToAll64SuperPod(benchmark::State& state) {
 }
 BENCHMARK(BM_AllToAll64SuperPod);
 
+// 20 GB200 NVL72 racks (1,440 GPUs): NVLS in each rack, NVLS_TREE across, network-bound.
+void BM_AllReduce1440Nvl72(benchmark::State& state) {
+  run(state, topology("gb200-nvl72", nullptr), request(CollectiveOp::all_reduce, 72, 20));
+}
+BENCHMARK(BM_AllReduce1440Nvl72);
+
 // One (algorithm, protocol) line, as a caller that already knows NCCL's choice would pay.
 void BM_OneLine8xH100(benchmark::State& state) {
   const auto t = topology("dgx-h100", nullptr);

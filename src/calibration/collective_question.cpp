@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "calibration/collective_calibration.h"
+#include "calibration/nccl_tests_log.h"
 #include "calibration/profile.h"
 #include "catalog/system_choice.h"
 #include "core/error.h"
@@ -142,7 +143,7 @@ CollectiveAnswer answer_collective(const Catalog& catalog, const CollectiveComma
   check_collective_request(a.query.request, a.topology);
   if (!request.calibration.empty()) {
     a.calibration = request.calibration;
-    const CalibrationProfile profile = load_calibration(request.calibration);
+    const CalibrationProfile profile = load_collective_calibration(request.calibration);
     const std::vector<double> sizes =
         request.sweep ? collective_sweep_sizes() : std::vector<double>{a.query.request.bytes};
     a.calibrated = calibrated_rows(profile, a.query, a.topology, sizes);

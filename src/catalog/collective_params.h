@@ -31,6 +31,11 @@ struct CollectiveLinkParams {
   // line rate. Absent: the link's switches cannot reduce, or nobody measured it (then the
   // model uses bw_efficiency).
   std::optional<double> reduction_bw_efficiency;
+  // NVLS inside a domain as NCCL's tuner costs it (src/graph/tuning.cc / src/tuning/nvls.cc:
+  // busBw = 2 x nvlsEfficiency x bwIntra, algBw = busBw x nRanks / nSteps): a bus bandwidth that
+  // does not depend on the group size, / line rate (up to 2, since the switch reduces). NVLS
+  // runs at the lower of it and reduction_bw_efficiency (egress). Absent: egress only.
+  std::optional<double> nvls_busbw_efficiency;
   PerProtocol ring_hop_latency_s{};  // one ring step over this link
   PerProtocol tree_hop_latency_s{};  // one tree step over this link
   std::string notes;
@@ -59,6 +64,16 @@ struct CollectiveParams {
   // In-switch reduction (NVLS): fixed cost, and the smallest group NCCL uses it for.
   double nvls_latency_s = 0;
   int nvls_min_gpus = 2;
+  // NVLS fixed cost per GPU of the group in the domain: NCCL's tuner charges NVLS
+  // 2 x (ranks per node - 1) x intraLat on top of its base, so a 72-GPU NVL72 domain pays far
+  // more than an 8-GPU node. Fixed cost = nvls_latency_s + 2 (g - 1) nvls_hop_latency_s.
+  double nvls_hop_latency_s = 0;
+
+  // NICs of one domain that carry the inter-domain phase: NCCL sends each channel through one
+  // NIC, so a domain with more NICs than channels leaves some idle (0 = every NIC). Ring and
+  // tree: net_channels; NVLS-tree: nvls_tree_heads (its "heads", <= NCCL_MAX_NVLS_ARITY).
+  int net_channels = 0;
+  int nvls_tree_heads = 0;
 
   // AllToAll and send/receive (grouped point-to-point): fixed cost, and the bandwidth it
   // reaches relative to a ring over the same scale-up links.

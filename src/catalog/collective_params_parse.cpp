@@ -32,6 +32,13 @@ CollectiveLinkParams parse_link_params(Fields& f, const Provenance& parent) {
   l.link = f.str("link");
   l.bw_efficiency = f.fraction("bw_efficiency");
   if (f.has("reduction_bw_efficiency")) l.reduction_bw_efficiency = f.fraction("reduction_bw_efficiency");
+  if (f.has("nvls_busbw_efficiency")) {
+    const double e = f.opt_pos("nvls_busbw_efficiency").value_or(0);
+    if (!(e <= 2)) {
+      f.fail("nvls_busbw_efficiency", "must be in (0, 2]: NVLS bus bandwidth / line rate (NCCL: 2 x nvlsEfficiency)");
+    }
+    l.nvls_busbw_efficiency = e;
+  }
   l.ring_hop_latency_s = per_protocol_us(f, "ring_hop_us");
   l.tree_hop_latency_s = per_protocol_us(f, "tree_hop_us");
   l.notes = f.opt_str("notes").value_or("");
@@ -70,6 +77,7 @@ CollectiveParams parse_collective_params(Fields& top) {
   c.tree_base_latency_s = per_protocol_us(lat, "tree_base_us");
   c.net_ring_simple_latency_factor = lat.opt_pos("net_ring_simple_factor").value_or(1.0);
   c.nvls_latency_s = lat.opt_nonneg("nvls_us").value_or(0) * 1e-6;
+  c.nvls_hop_latency_s = lat.opt_nonneg("nvls_hop_us").value_or(0) * 1e-6;
   c.p2p_latency_s = lat.opt_nonneg("p2p_us").value_or(0) * 1e-6;
   lat.finish();
 
@@ -82,6 +90,11 @@ CollectiveParams parse_collective_params(Fields& top) {
   const std::int64_t nvls_min = proto.opt_integer("nvls_min_gpus").value_or(2);
   if (nvls_min < 2 || nvls_min > 1'000'000) proto.fail("nvls_min_gpus", "must be between 2 and 1,000,000");
   c.nvls_min_gpus = static_cast<int>(nvls_min);
+  for (auto [key, field] : {std::pair{"net_channels", &c.net_channels}, std::pair{"nvls_tree_heads", &c.nvls_tree_heads}}) {
+    const std::int64_t v = proto.opt_integer(key).value_or(0);
+    if (v < 0 || v > 1'000'000) proto.fail(key, "must be between 0 (every NIC) and 1,000,000 channels");
+    *field = static_cast<int>(v);
+  }
   proto.finish();
 
   if (std::optional<Fields> host = top.opt_sub("host_pcie_ring")) {

@@ -33,7 +33,8 @@ void setup_collective(CliCommand& cmd, CliContext& ctx) {
   cmd.add_flag("--ideal", r.ideal, "Line rate and no latency: the seed documents' idealised bounds");
   cmd.add_flag("--sweep", r.sweep, "Table over 512 B ... 16 GiB, doubling, like nccl-tests");
   cmd.add_option("--calibration", r.calibration,
-                 "Profile from gpuplan-bench measured on this system: its collective curve replaces the model");
+                 "Profile from gpuplan-bench, or nccl-tests output (all_reduce_perf ...), measured on this system: "
+                 "its collective curve replaces the model");
   cmd.add_flag("--json", o->json, "Print one JSON object");
   cmd.callback([o, &ctx] {
     const CollectiveAnswer a = answer_collective(ctx.catalog(), o->request);

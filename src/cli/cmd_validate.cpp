@@ -17,8 +17,15 @@ void add_validate_collectives(CliCommand& validate, CliContext& ctx) {
   auto o = std::make_shared<Opts>();
   CliCommand* cmd = validate.add_subcommand(
       "collectives", "Measured collectives (nccl-tests CSV): predicted vs measured time");
-  cmd->add_option("file", o->request.file, "CSV in the schema of shared/data/collectives.csv (nccl-tests results)")
+  cmd->add_option("file", o->request.file,
+                  "CSV in the schema of shared/data/collectives.csv, or nccl-tests output as printed "
+                  "(all_reduce_perf, all_gather_perf, ...; several runs may be concatenated)")
       ->required();
+  cmd->add_option("--system", o->request.system,
+                  "nccl-tests output only: the system it ran on (default: the catalog's system for its GPU)");
+  cmd->add_flag("--leave-one-source-out", o->request.leave_one_source_out,
+                "Also predict each source with the NVLS constants refitted on the other sources");
+  cmd->add_flag("--fit", o->request.fit, "Refit the NVLS fixed cost (base + per-GPU hop) on every row and print it");
   cmd->add_flag("--json", o->json, "Print one JSON object");
   cmd->callback([o, &ctx] {
     const ValidateCollectivesAnswer answer = answer_validate_collectives(ctx.catalog(), o->request);

@@ -49,6 +49,9 @@ struct CollectiveLevel {
   double line_bw_bytes_per_s = 0;       // per GPU, one direction, line rate
   double bw_bytes_per_s = 0;            // per GPU, one direction, achieved (Simple, large messages)
   double reduction_bw_bytes_per_s = 0;  // per GPU, in-network reduction (NVLS/SHARP); 0 = none
+  // Level 0 only: NVLS's bus bandwidth, independent of the group size (NCCL's tuner); 0 = none,
+  // the egress bound reduction_bw_bytes_per_s alone.
+  double reduction_busbw_bytes_per_s = 0;
   PerProtocol ring_hop_s{};
   PerProtocol tree_hop_s{};
 };
@@ -72,7 +75,12 @@ struct CollectiveTopology {
   double simple_step_bytes = 0;
   double net_ring_simple_factor = 1.0;
   double nvls_latency_s = 0;
+  double nvls_hop_s = 0;  // NVLS fixed cost per GPU of the group in the domain (x 2(g-1))
   int nvls_min_gpus = 2;
+  // NICs per GPU, and how many NICs of a domain the inter-domain phase can use (0 = all).
+  double nics_per_gpu = 1;
+  int net_channels = 0;
+  int nvls_tree_heads = 0;
   double p2p_latency_s = 0;
   double alltoall_bw_fraction = 1.0;
 

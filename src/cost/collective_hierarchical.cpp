@@ -46,6 +46,12 @@ bool group_shape(const CollectiveRequest& request, const CollectiveTopology& top
   return units_below == 1 || topology.level_count == 1;
 }
 
+double nic_crowding(const GroupShape& shape, const CollectiveTopology& topology, int channels) {
+  if (channels <= 0) return 1.0;
+  const double nics = shape.per_domain * topology.nics_per_gpu;
+  return nics > channels ? nics / channels : 1.0;
+}
+
 LevelTraffic level_traffic(CollectiveOp op, CollectiveAlgorithm algorithm, double bytes, const GroupShape& shape,
                            const CollectiveTopology& topology) {
   LevelTraffic t;
@@ -58,35 +64,56 @@ LevelTraffic level_traffic(CollectiveOp op, CollectiveAlgorithm algorithm, doubl
       // child's boundary once per channel; channels leave a child through all its ranks' NICs.
       const double wire = bytes * busbw_factor(op, shape.ranks);
       if (shape.per_domain > 1) t.bytes[0] = wire;
-      for (int i = 1; i <= top; ++i) t.bytes[i] = wire / shape.ranks_per_child[i];
+      const double crowd = nic_crowding(shape, topology, topology.net_channels);
+      for (int i = 1; i <= top; ++i) t.bytes[i] = wire / shape.ranks_per_child[i] * crowd;
       break;
     }
     case CollectiveAlgorithm::tree: {
       // NCCL's tree: a chain inside the domain (each GPU forwards the buffer up, then down) and a
       // double binary tree across domains (each child sends at most 2x the buffer).
       if (shape.per_domain > 1) t.bytes[0] = 2 * bytes;
-      for (int i = 1; i <= top; ++i) t.bytes[i] = 2 * bytes / shape.ranks_per_child[i];
+      const double crowd = nic_crowding(shape, topology, topology.net_channels);
+      for (int i = 1; i <= top; ++i) t.bytes[i] = 2 * bytes / shape.ranks_per_child[i] * crowd;
       break;
     }
     case CollectiveAlgorithm::nvls: {
       // In-network reduction. Inside the domain the switch reduce-scatters and all-gathers (each
       // GPU sends the buffer once and receives it once: bytes / egress, seed 004 "In network
-      // reduction"); a domain without NVLS does that by a ring (NCCL CollNet). Then one shard
-      // per rank across domains: reduced by the switches when the fabric can (c = 1), else a
-      // ring among the children (c = 2(N-1)/N) that also crosses every level below.
+      // reduction"); NCCL's tuner costs that as a bus bandwidth that does not depend on the
+      // group size (busBw = 2 x nvlsEfficiency x bwIntra, algBw = busBw x n / nSteps), which is
+      // what 8- and 72-GPU NVLS runs measure (838 and 835-839 GB/s busbw, shared/data
+      // collectives.csv): past 8 GPUs the bus rate binds, below it the egress. A domain
+      // without NVLS does its part by a ring (NCCL CollNet).
       if (shape.per_domain > 1) {
-        t.in_network[0] = topology.levels[0].reduction_bw_bytes_per_s > 0;
-        t.bytes[0] = t.in_network[0] ? bytes : 2 * (g - 1) / g * bytes;
+        const CollectiveLevel& up = topology.levels[0];
+        t.in_network[0] = up.reduction_bw_bytes_per_s > 0;
+        if (!t.in_network[0]) {
+          t.bytes[0] = 2 * (g - 1) / g * bytes;
+        } else {
+          // Two bounds: the egress (bytes at the reduction rate) and NCCL's bus rate (2(g-1)/g x
+          // bytes at the NVLS busbw); they meet at 8 GPUs, where both were measured.
+          const double bus = up.reduction_busbw_bytes_per_s > 0
+                                 ? 2 * (g - 1) / g * up.reduction_bw_bytes_per_s / up.reduction_busbw_bytes_per_s
+                                 : 0.0;
+          t.bytes[0] = std::max(1.0, bus) * bytes;
+        }
       }
+      // Across domains one shard per "head": NCCL sends the domain's reduced data through one
+      // NIC per NVLS channel (at most nvls_tree_heads of them), so a 72-NIC rack with 16 heads
+      // pushes its shards through 16 NICs. The fabric's switches reduce them when they can
+      // (SHARP: c = 1); else NVLS_TREE runs a tree among the children: with two children one
+      // exchange each way (NCCL doubles interBw for <= 2 nodes), with more an interior child
+      // sends and receives two shards (c = 2), through every level below as well.
+      const double crowd =
+          nic_crowding(shape, topology, topology.nvls() ? topology.nvls_tree_heads : topology.net_channels);
       for (int i = 1; i <= top; ++i) {
-        const double shard = bytes / shape.ranks_per_child[i];
+        const double shard = bytes / shape.ranks_per_child[i] * crowd;
         if (topology.levels[i].reduction_bw_bytes_per_s > 0) {
           t.bytes[i] += shard;
           t.in_network[i] = true;
         } else {
-          const double children = shape.children[i];
-          const double ring = 2 * (children - 1) / children * shard;
-          for (int j = 1; j <= i; ++j) t.bytes[j] += ring;
+          const double tree = (shape.children[i] <= 2 ? 1.0 : 2.0) * shard;
+          for (int j = 1; j <= i; ++j) t.bytes[j] += tree;
         }
       }
       break;

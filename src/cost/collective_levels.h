@@ -30,6 +30,11 @@ struct LevelTraffic {
   std::array<bool, kMaxCollectiveLevels> in_network{};
 };
 
+// NCCL sends each channel's inter-domain traffic through one NIC: when the group's NICs in a
+// domain (g x NICs per GPU) outnumber `channels`, only `channels` of them carry it and each
+// carries g x NICs per GPU / channels times its even share. 1 when channels is 0 (every NIC).
+double nic_crowding(const GroupShape& shape, const CollectiveTopology& topology, int channels);
+
 // Per-level traffic of `algorithm` (ring, tree, nvls or direct) for `op` on `shape`.
 LevelTraffic level_traffic(CollectiveOp op, CollectiveAlgorithm algorithm, double bytes, const GroupShape& shape,
                            const CollectiveTopology& topology);

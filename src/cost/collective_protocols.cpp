@@ -80,8 +80,9 @@ Steps steps(CollectiveOp op, CollectiveAlgorithm algorithm, const GroupShape& sh
       break;
     case CollectiveAlgorithm::nvls:
       // NVLS: one switch round trip; without it (CollNet) a ring reduce-scatter + all-gather.
+      // Across domains SHARP's up-and-down, else NVLS_TREE's tree: 2 log2(M) like Tree's.
       s.intra = g > 1 ? (t.nvls() ? 1 : 2 * (g - 1)) : 0;
-      s.inter = m > 1 ? (t.sharp() ? 2 : 2 * (m - 1)) : 0;
+      s.inter = m > 1 ? (t.sharp() ? 2 : 2 * ceil_log2(m)) : 0;
       break;
     case CollectiveAlgorithm::direct:
       s.intra = g > 1 ? 1 : 0;
@@ -106,10 +107,13 @@ double latency(CollectiveAlgorithm algorithm, Protocol protocol, const GroupShap
     case CollectiveAlgorithm::tree:
       return topology.tree_base_s[p] + s.intra * in.tree_hop_s[p] + s.inter * net.tree_hop_s[p];
     case CollectiveAlgorithm::nvls: {
-      const double inside = topology.nvls() ? (shape.per_domain > 1 ? topology.nvls_latency_s : 0.0)
-                                            : topology.ring_base_s[p] + s.intra * in.ring_hop_s[p];
-      const double across = topology.sharp() ? s.inter * net.tree_hop_s[p] : s.inter * net.ring_hop_s[p] * net_factor;
-      return inside + across;
+      // NCCL's tuner: NVLS costs base + 2 (ranks per node - 1) x intraLat, so its fixed cost
+      // grows with the GPUs of the group in the domain (8-GPU node vs 72-GPU NVL72 rack).
+      const double g = shape.per_domain;
+      const double inside = topology.nvls()
+                                ? (g > 1 ? topology.nvls_latency_s + 2 * (g - 1) * topology.nvls_hop_s : 0.0)
+                                : topology.ring_base_s[p] + s.intra * in.ring_hop_s[p];
+      return inside + s.inter * net.tree_hop_s[p];
     }
     case CollectiveAlgorithm::direct:
       return topology.p2p_latency_s + s.intra * in.ring_hop_s[p] + s.inter * net.ring_hop_s[p];

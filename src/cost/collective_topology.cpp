@@ -69,6 +69,9 @@ CollectiveTopology make_collective_topology(const Catalog& catalog, const System
   up.bw_bytes_per_s = up.line_bw_bytes_per_s * up_params.bw_efficiency;
   if (system.in_network_reduction) {
     up.reduction_bw_bytes_per_s = up.line_bw_bytes_per_s * up_params.reduction_bw_efficiency.value_or(up_params.bw_efficiency);
+    if (up_params.nvls_busbw_efficiency) {
+      up.reduction_busbw_bytes_per_s = up.line_bw_bytes_per_s * *up_params.nvls_busbw_efficiency;
+    }
   }
   set_hops(up, up_params);
   if (t.scaleup == ScaleupKind::mesh) {
@@ -146,6 +149,10 @@ CollectiveTopology make_collective_topology(const Catalog& catalog, const System
   t.simple_step_bytes = params.simple_step_bytes;
   t.net_ring_simple_factor = params.net_ring_simple_latency_factor;
   t.nvls_latency_s = params.nvls_latency_s;
+  t.nvls_hop_s = params.nvls_hop_latency_s;
+  t.nics_per_gpu = system.gpus > 0 && system.nics > 0 ? static_cast<double>(system.nics) / system.gpus : 1.0;
+  t.net_channels = params.net_channels;
+  t.nvls_tree_heads = params.nvls_tree_heads;
   t.nvls_min_gpus = params.nvls_min_gpus;
   t.p2p_latency_s = params.p2p_latency_s;
   t.alltoall_bw_fraction = params.alltoall_bw_fraction;

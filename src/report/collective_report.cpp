@@ -111,6 +111,22 @@ std::string collective_why(const CollectiveQuery& q, const CollectiveTopology& t
   if (r.op == CollectiveOp::all_to_all) {
     why += r.domains > 1 ? "; point-to-point, bound by the NICs across domains" : "; point-to-point over the switch";
   }
+  if (chosen.algorithm == CollectiveAlgorithm::nvls && r.domains > 1 && !t.sharp()) {
+    why += "; NVLS inside each domain and a tree across domains (NCCL NVLS_TREE): no switch of the network reduces";
+  }
+  if (chosen.algorithm == CollectiveAlgorithm::nvls && t.sharp() && r.domains > 1) {
+    why += "; the fabric's switches reduce across domains (SHARP / CollNet)";
+  }
+  if (chosen.bottleneck_level > 0 && chosen.bottleneck_level < t.level_count) {
+    why += fmt::format("; limited by the scale-out network ({})", t.level_names[chosen.bottleneck_level]);
+    const int channels = chosen.algorithm == CollectiveAlgorithm::nvls && t.nvls() ? t.nvls_tree_heads : t.net_channels;
+    const double nics = r.gpus_per_domain * t.nics_per_gpu;
+    if (channels > 0 && nics > channels) {
+      why += fmt::format(": {} of the {:.0f} NICs per domain carry it, one per NCCL channel", channels, nics);
+    }
+  } else if (r.domains > 1) {
+    why += fmt::format("; limited by {}, not by the network", t.level_names[chosen.bottleneck_level]);
+  }
   return why;
 }
 

@@ -60,10 +60,29 @@ std::string to_text(const CollectiveValidation& v) {
   out += t.render();
   for (const auto& [title, groups] : {std::pair<const char*, const ErrorGroups*>{"all rows", &v.overall},
                                       {"message size", &v.by_band},
+                                      {"scale", &v.by_scale},
+                                      {"size band", &v.by_size},
                                       {"gpu", &v.by_gpu},
                                       {"operation", &v.by_op},
                                       {"gpu and operation", &v.by_gpu_op}}) {
     out += fmt::format("\n{}", error_groups_text(title, *groups));
+  }
+  const auto fit_line = [](const CollectiveNvlsFit& f) {
+    return fmt::format("NVLS fixed cost {:.0f} us + 2(g-1) x {:.2f} us (8 GPUs: {:.0f} us, 72 GPUs: {:.0f} us) from {} "
+                       "AllReduce rows",
+                       f.nvls_latency_s * 1e6, f.nvls_hop_s * 1e6, (f.nvls_latency_s + 14 * f.nvls_hop_s) * 1e6,
+                       (f.nvls_latency_s + 142 * f.nvls_hop_s) * 1e6, f.rows);
+  };
+  if (v.fit) out += fmt::format("\nfit on every row: {}\n", fit_line(*v.fit));
+  if (v.loso) {
+    out += "\nleave-one-source-out: each source predicted with the NVLS constants refitted on the others\n";
+    for (const auto& f : v.folds) out += fmt::format("  without {}: {}\n", f.held_out, fit_line(f));
+    for (const auto& [title, groups] : {std::pair<const char*, const ErrorGroups*>{"LOSO all rows", &v.loso_overall},
+                                        {"LOSO scale", &v.loso_by_scale},
+                                        {"LOSO size band", &v.loso_by_size},
+                                        {"LOSO source", &v.loso_by_source}}) {
+      out += fmt::format("\n{}", error_groups_text(title, *groups));
+    }
   }
   return out;
 }
@@ -91,15 +110,40 @@ nlohmann::ordered_json to_json(const CollectiveValidation& v) {
     row["predicted_busbw_bytes_per_s"] = r.predicted.busbw_bytes_per_s;
     row["algorithm"] = algorithm_name(r.predicted.algorithm);
     row["protocol"] = protocol_name(r.predicted.protocol);
+    row["bottleneck"] = r.predicted.bottleneck_level;
+    row["scale_band"] = r.scale_band;
+    row["size_band"] = r.size_band;
+    if (r.loso_error) row["loso_error"] = *r.loso_error;
     j["rows"].push_back(row);
   }
   nlohmann::ordered_json summary;
   summary["all"] = error_groups_json(v.overall)["all"];
   summary["by_size"] = error_groups_json(v.by_band);
+  summary["by_scale"] = error_groups_json(v.by_scale);
+  summary["by_size_band"] = error_groups_json(v.by_size);
   summary["by_gpu"] = error_groups_json(v.by_gpu);
   summary["by_op"] = error_groups_json(v.by_op);
   summary["by_gpu_op"] = error_groups_json(v.by_gpu_op);
   j["summary"] = summary;
+  const auto fit_json = [](const CollectiveNvlsFit& f) {
+    nlohmann::ordered_json o;
+    if (!f.held_out.empty()) o["held_out"] = f.held_out;
+    o["rows"] = f.rows;
+    o["nvls_latency_s"] = f.nvls_latency_s;
+    o["nvls_hop_s"] = f.nvls_hop_s;
+    return o;
+  };
+  if (v.fit) j["fit"] = fit_json(*v.fit);
+  if (v.loso) {
+    nlohmann::ordered_json lo;
+    lo["folds"] = nlohmann::ordered_json::array();
+    for (const auto& f : v.folds) lo["folds"].push_back(fit_json(f));
+    lo["all"] = error_groups_json(v.loso_overall)["all"];
+    lo["by_scale"] = error_groups_json(v.loso_by_scale);
+    lo["by_size_band"] = error_groups_json(v.loso_by_size);
+    lo["by_source"] = error_groups_json(v.loso_by_source);
+    j["leave_one_source_out"] = lo;
+  }
   return j;
 }
 

@@ -1,22 +1,21 @@
-#include <nlohmann/json.hpp>
 #include "validate/collective_validation.h"
-
-#include <nlohmann/json.hpp>
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <map>
-#include <nlohmann/json.hpp>
 
+#include "catalog/system_choice.h"
 #include "core/error.h"
+#include "core/strings.h"
 #include "core/units.h"
-#include "core/table.h"
 
 namespace gpuplan {
 namespace {
 
 struct CollectiveColumns {
-  std::optional<std::size_t> id, gpu, nodes, gpus_per_node, num_gpus, algorithm, time_us, busbw;
+  std::optional<std::size_t> id, source, gpu, nodes, gpus_per_node, num_gpus, algorithm, time_us, busbw;
   std::size_t system = 0, op = 0, bytes = 0;
 };
 
@@ -26,6 +25,7 @@ CollectiveColumns collective_columns(const CsvTable& csv) {
   c.op = csv.column("op");
   c.bytes = csv.column("bytes");
   c.id = csv.find_column("id");
+  c.source = csv.find_column("source");
   c.gpu = csv.find_column("gpu");
   c.nodes = csv.find_column("nodes");
   c.gpus_per_node = csv.find_column("gpus_per_node");
@@ -44,18 +44,61 @@ int count_cell(const CsvTable& csv, const CsvTable::Row& row, std::size_t col) {
   return static_cast<int>(v);
 }
 
+// Topologies per system id, built once per parameter set.
+class Topologies {
+ public:
+  Topologies(const Catalog& catalog, const CollectiveParams& params) : catalog_(catalog), params_(params) {}
+  CollectiveTopology& get(const std::string& system_id) {
+    auto it = map_.find(system_id);
+    if (it == map_.end()) {
+      it = map_.emplace(system_id, make_collective_topology(catalog_, catalog_.system(system_id), nullptr, params_))
+               .first;
+    }
+    return it->second;
+  }
+
+ private:
+  const Catalog& catalog_;
+  const CollectiveParams& params_;
+  std::map<std::string, CollectiveTopology> map_;
+};
+
+// Mean |log(predicted / measured)| of the NVLS-system AllReduce rows for one (base, hop).
+double nvls_fit_loss(const std::vector<const CollectiveMeasurement*>& rows, Topologies& topologies, double base_s,
+                     double hop_s) {
+  double sum = 0;
+  for (const CollectiveMeasurement* m : rows) {
+    CollectiveTopology& t = topologies.get(m->system);
+    t.nvls_latency_s = base_s;
+    t.nvls_hop_s = hop_s;
+    const CollectiveEstimate e = estimate_collective(m->request, t);
+    sum += e.feasible && e.time_s > 0 ? std::fabs(std::log(e.time_s / m->measured_time_s)) : 10.0;
+  }
+  return rows.empty() ? 0 : sum / static_cast<double>(rows.size());
+}
+
 }  // namespace
 
-CollectiveValidation validate_collectives(const CsvTable& csv, const Catalog& catalog, const CollectiveParams& params) {
-  CollectiveValidation v;
-  v.file = csv.file();
-  v.params_id = params.id;
+std::string collective_scale_band(const CollectiveRequest& r, int domain_gpus) {
+  if (r.domains <= 1) return r.gpus_per_domain <= 8 ? "1 node (<= 8 GPUs)" : "1 NVLink domain (> 8 GPUs)";
+  return domain_gpus <= 8 ? "multi-node" : "multi-rack";
+}
+
+std::string collective_size_band(double bytes) {
+  if (bytes < 64 * kKiB) return "< 64 KiB";
+  if (bytes < 16 * kMiB) return "64 KiB - 16 MiB";
+  if (bytes < kGiB) return "16 MiB - 1 GiB";
+  return ">= 1 GiB";
+}
+
+std::vector<CollectiveMeasurement> read_collective_csv(const CsvTable& csv, const Catalog& catalog) {
   const CollectiveColumns c = collective_columns(csv);
-  std::map<std::string, CollectiveTopology> topologies;
+  std::vector<CollectiveMeasurement> out;
   for (const auto& row : csv.rows()) {
-    CollectiveValidationRow r;
-    r.line = row.line;
-    r.id = c.id ? std::string(csv.cell(row, *c.id)) : fmt::format("line {}", row.line);
+    CollectiveMeasurement m;
+    m.line = row.line;
+    m.id = c.id ? std::string(csv.cell(row, *c.id)) : fmt::format("line {}", row.line);
+    m.source = c.source ? std::string(csv.cell(row, *c.source)) : std::string();
     const std::string system_name = csv.text(row, c.system);
     const System* system = nullptr;
     try {
@@ -63,8 +106,8 @@ CollectiveValidation validate_collectives(const CsvTable& csv, const Catalog& ca
     } catch (const Error& e) {
       throw Error(fmt::format("{}: {}", csv.where(row, c.system), e.what()));
     }
-    r.system = system->id;
-    r.gpu = c.gpu && !csv.cell(row, *c.gpu).empty() ? std::string(csv.cell(row, *c.gpu)) : system->gpu;
+    m.system = system->id;
+    m.gpu = c.gpu && !csv.cell(row, *c.gpu).empty() ? std::string(csv.cell(row, *c.gpu)) : system->gpu;
 
     const std::string op_text = csv.text(row, c.op);
     const auto op = parse_op(op_text);
@@ -74,16 +117,16 @@ CollectiveValidation validate_collectives(const CsvTable& csv, const Catalog& ca
                       "broadcast or sendrecv",
                       csv.where(row, c.op), op_text));
     }
-    r.request.op = *op;
-    r.request.bytes = csv.number(row, c.bytes);
-    if (r.request.bytes <= 0) throw Error(fmt::format("{}: must be positive", csv.where(row, c.bytes)));
+    m.request.op = *op;
+    m.request.bytes = csv.number(row, c.bytes);
+    if (m.request.bytes <= 0) throw Error(fmt::format("{}: must be positive", csv.where(row, c.bytes)));
     if (c.algorithm && !csv.cell(row, *c.algorithm).empty()) {
       const auto algorithm = parse_algorithm(csv.cell(row, *c.algorithm));
       if (!algorithm) {
         throw Error(fmt::format("{}: unknown algorithm '{}'; use auto, ring, tree or nvls",
                                 csv.where(row, *c.algorithm), csv.cell(row, *c.algorithm)));
       }
-      r.request.algorithm = *algorithm;
+      m.request.algorithm = *algorithm;
     }
 
     // Group shape: nodes of a rack-scale system that share its NVLink domain (GB200 NVL72
@@ -98,50 +141,203 @@ CollectiveValidation validate_collectives(const CsvTable& csv, const Catalog& ca
     if (gpus % nodes != 0) {
       throw Error(fmt::format("{}:{}: {} GPUs do not split evenly over {} nodes", csv.file(), row.line, gpus, nodes));
     }
-    r.nodes = nodes;
-    r.gpus = gpus;
+    m.nodes = nodes;
+    m.gpus = gpus;
     if (nodes == 1 || gpus <= system->gpus) {
-      r.request.domains = 1;
-      r.request.gpus_per_domain = gpus;
+      m.request.domains = 1;
+      m.request.gpus_per_domain = gpus;
     } else {
-      r.request.domains = nodes;
-      r.request.gpus_per_domain = gpus / nodes;
+      m.request.domains = nodes;
+      m.request.gpus_per_domain = gpus / nodes;
     }
 
-    auto it = topologies.find(system->id);
-    if (it == topologies.end()) {
-      it = topologies.emplace(system->id, make_collective_topology(catalog, *system, nullptr, params)).first;
-    }
-    try {
-      check_collective_request(r.request, it->second);
-    } catch (const Error& e) {
-      throw Error(fmt::format("{}:{}: {}", csv.file(), row.line, e.what()));
-    }
-    r.predicted = estimate_collective(r.request, it->second);
-
-    const double factor = busbw_factor(r.request.op, gpus);
+    const double factor = busbw_factor(m.request.op, gpus);
     const double time_us = c.time_us ? csv.opt_number(row, *c.time_us).value_or(0) : 0;
     const double busbw = c.busbw ? csv.opt_number(row, *c.busbw).value_or(0) : 0;
     if (time_us > 0) {
-      r.measured_time_s = time_us * 1e-6;
-      r.measured_busbw_bytes_per_s = r.request.bytes / r.measured_time_s * factor;
+      m.measured_time_s = time_us * 1e-6;
     } else if (busbw > 0 && factor > 0) {
-      r.measured_busbw_bytes_per_s = busbw * kGiga;
-      r.measured_time_s = r.request.bytes * factor / r.measured_busbw_bytes_per_s;
+      m.measured_time_s = m.request.bytes * factor / (busbw * kGiga);
     } else {
       throw Error(fmt::format("{}:{}: needs a positive measured_time_us or measured_busbw_GBps", csv.file(), row.line));
     }
+    out.push_back(std::move(m));
+  }
+  if (out.empty()) throw Error(fmt::format("{}: no rows after the header", csv.file()));
+  return out;
+}
+
+std::vector<CollectiveMeasurement> nccl_tests_measurements(const NcclTestsLog& log, const Catalog& catalog,
+                                                           const std::string& system_name) {
+  std::vector<CollectiveMeasurement> out;
+  for (const NcclTestsRun& run : log.runs) {
+    const std::string where = fmt::format("{}:{}", log.file, run.line);
+    const System* system = nullptr;
+    if (!system_name.empty()) {
+      system = &catalog.system(system_name);
+    } else {
+      std::string name = run.gpu_name;
+      if (name.rfind("NVIDIA ", 0) == 0) name = name.substr(7);
+      const Gpu* gpu = catalog.find_gpu(name);
+      if (!gpu) gpu = catalog.find_gpu(run.gpu_name);
+      if (!gpu) {
+        throw Error(fmt::format("{}: GPU '{}' is not in the catalog; name the system it ran on with --system "
+                                "(see 'gpuplan systems')",
+                                where, run.gpu_name));
+      }
+      const int per_host = run.hosts > 0 ? run.ranks / run.hosts : run.ranks;
+      system = default_system_for(catalog, *gpu, per_host);
+      if (!system) {
+        throw Error(fmt::format("{}: no catalog system is built from GPU '{}'; name one with --system", where, gpu->id));
+      }
+    }
+    // Domains: a rack-scale system (NVL72: trays of 4 in one NVLink domain) fills whole racks;
+    // a node-scale system is one domain per host.
+    const bool rack = system->gpus_per_host > 0 && system->gpus_per_host < system->gpus;
+    int domains = 1;
+    if (rack) {
+      domains = run.ranks <= system->gpus ? 1 : (run.ranks + system->gpus - 1) / system->gpus;
+    } else {
+      domains = std::max(1, run.hosts);
+    }
+    if (run.ranks % domains != 0) {
+      throw Error(fmt::format("{}: {} ranks do not split evenly over {} {} of system '{}'", where, run.ranks, domains,
+                              rack ? "racks" : "hosts", system->id));
+    }
+    for (const NcclTestsRow& row : run.rows) {
+      CollectiveMeasurement m;
+      m.line = row.line;
+      m.id = fmt::format("{} {} {} B", op_name(run.op), run.ranks, row.bytes);
+      m.source = log.file;
+      m.gpu = system->gpu;
+      m.system = system->id;
+      m.nodes = domains;
+      m.gpus = run.ranks;
+      m.request.op = run.op;
+      m.request.bytes = row.bytes;
+      m.request.domains = domains;
+      m.request.gpus_per_domain = run.ranks / domains;
+      m.measured_time_s = row.time_s;
+      out.push_back(m);
+    }
+  }
+  return out;
+}
+
+CollectiveNvlsFit fit_nvls_latency(const std::vector<CollectiveMeasurement>& rows, const std::string& held_out,
+                                   const Catalog& catalog, const CollectiveParams& params) {
+  Topologies topologies(catalog, params);
+  std::vector<const CollectiveMeasurement*> seen;
+  for (const auto& m : rows) {
+    if (!held_out.empty() && m.source == held_out) continue;
+    if (m.request.op != CollectiveOp::all_reduce || m.request.algorithm != CollectiveAlgorithm::auto_) continue;
+    if (!topologies.get(m.system).nvls()) continue;
+    seen.push_back(&m);
+  }
+  CollectiveNvlsFit fit;
+  fit.held_out = held_out;
+  fit.rows = static_cast<int>(seen.size());
+  fit.nvls_latency_s = params.nvls_latency_s;
+  fit.nvls_hop_s = params.nvls_hop_latency_s;
+  if (seen.empty()) return fit;
+  double best = HUGE_VAL;
+  // Hop in the outer loop, ascending, and only a strictly better loss moves the optimum: where
+  // the rows cannot separate base from hop (one domain size) the smallest hop wins.
+  for (int h = 0; h <= 200; ++h) {
+    const double hop_s = h * 0.05e-6;
+    for (int b = 0; b <= 200; ++b) {
+      const double base_s = b * 1e-6;
+      const double loss = nvls_fit_loss(seen, topologies, base_s, hop_s);
+      if (loss < best - 1e-12) {
+        best = loss;
+        fit.nvls_latency_s = base_s;
+        fit.nvls_hop_s = hop_s;
+      }
+    }
+  }
+  return fit;
+}
+
+CollectiveValidation validate_collective_measurements(const std::vector<CollectiveMeasurement>& rows,
+                                                      const std::string& file, const Catalog& catalog,
+                                                      const CollectiveParams& params,
+                                                      const CollectiveValidationOptions& options) {
+  CollectiveValidation v;
+  v.file = file;
+  v.params_id = params.id;
+  if (rows.empty()) throw Error(fmt::format("{}: no measurements", file));
+  Topologies topologies(catalog, params);
+  for (const CollectiveMeasurement& m : rows) {
+    CollectiveValidationRow r;
+    r.line = m.line;
+    r.id = m.id;
+    r.source = m.source;
+    r.gpu = m.gpu;
+    r.system = m.system;
+    r.nodes = m.nodes;
+    r.gpus = m.gpus;
+    r.request = m.request;
+    r.measured_time_s = m.measured_time_s;
+    const CollectiveTopology& t = topologies.get(m.system);
+    try {
+      check_collective_request(r.request, t);
+    } catch (const Error& e) {
+      throw Error(fmt::format("{}:{}: {}", file, m.line, e.what()));
+    }
+    r.predicted = estimate_collective(r.request, t);
+    r.measured_busbw_bytes_per_s = r.request.bytes / r.measured_time_s * busbw_factor(r.request.op, r.gpus);
     r.error = (r.predicted.time_s - r.measured_time_s) / r.measured_time_s;
+    r.scale_band = collective_scale_band(r.request, t.domain_gpus);
+    r.size_band = collective_size_band(r.request.bytes);
 
     v.overall.add("all", r.error);
     v.by_band.add(r.request.bytes >= kMiB ? ">= 1 MiB" : "< 1 MiB", r.error);
+    v.by_scale.add(r.scale_band, r.error);
+    v.by_size.add(r.size_band, r.error);
     v.by_gpu.add(r.gpu, r.error);
     v.by_op.add(std::string(op_name(r.request.op)), r.error);
     v.by_gpu_op.add(fmt::format("{} {}", r.gpu, op_name(r.request.op)), r.error);
     v.rows.push_back(std::move(r));
   }
-  if (v.rows.empty()) throw Error(fmt::format("{}: no rows after the header", csv.file()));
+
+  if (options.fit) v.fit = fit_nvls_latency(rows, "", catalog, params);
+  if (options.leave_one_source_out) {
+    v.loso = true;
+    std::vector<std::string> sources;
+    for (const auto& m : rows) {
+      if (std::find(sources.begin(), sources.end(), m.source) == sources.end()) sources.push_back(m.source);
+    }
+    if (sources.size() < 2) {
+      throw Error(fmt::format(
+          "{}: --leave-one-source-out needs rows from at least 2 sources (a 'source' column); this file has {}", file,
+          sources.size()));
+    }
+    for (const std::string& source : sources) {
+      const CollectiveNvlsFit fold = fit_nvls_latency(rows, source, catalog, params);
+      v.folds.push_back(fold);
+      Topologies fold_topologies(catalog, params);
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (rows[i].source != source) continue;
+        CollectiveTopology& t = fold_topologies.get(rows[i].system);
+        t.nvls_latency_s = fold.nvls_latency_s;
+        t.nvls_hop_s = fold.nvls_hop_s;
+        const CollectiveEstimate e = estimate_collective(rows[i].request, t);
+        const double err = (e.time_s - rows[i].measured_time_s) / rows[i].measured_time_s;
+        CollectiveValidationRow& r = v.rows[i];
+        r.loso_error = err;
+        v.loso_overall.add("all", err);
+        v.loso_by_scale.add(r.scale_band, err);
+        v.loso_by_size.add(r.size_band, err);
+        v.loso_by_source.add(source.empty() ? std::string("(no source)") : source, err);
+      }
+    }
+  }
   return v;
+}
+
+CollectiveValidation validate_collectives(const CsvTable& csv, const Catalog& catalog, const CollectiveParams& params,
+                                          const CollectiveValidationOptions& options) {
+  return validate_collective_measurements(read_collective_csv(csv, catalog), csv.file(), catalog, params, options);
 }
 
 }  // namespace gpuplan

@@ -1,10 +1,13 @@
-// `gpuplan validate collectives FILE.csv`: predicts every row of a measured-collectives file
-// (the schema of shared/data/collectives.csv: nccl-tests results) and aggregates the errors.
+// `gpuplan validate collectives FILE`: predicts every measured collective (the CSV schema of
+// shared/data/collectives.csv, or nccl-tests output as printed) and aggregates the errors by
+// scale (one node ... many racks) and message size, in-sample and leave-one-source-out.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "calibration/nccl_tests_log.h"
 #include "catalog/catalog.h"
 #include "core/csv.h"
 #include "cost/collective.h"
@@ -12,11 +15,27 @@
 
 namespace gpuplan {
 
+// One measured collective, resolved against the catalog (system id, group shape).
+struct CollectiveMeasurement {
+  int line = 0;
+  std::string id;
+  std::string source;  // "" = one unnamed source
+  std::string gpu;
+  std::string system;  // catalog id
+  int nodes = 1;
+  int gpus = 1;
+  CollectiveRequest request;
+  double measured_time_s = 0;
+};
+
 struct CollectiveValidationRow {
   int line = 0;
   std::string id;
+  std::string source;
   std::string gpu;
   std::string system;
+  std::string scale_band;
+  std::string size_band;
   int nodes = 1;
   int gpus = 1;
   CollectiveRequest request;
@@ -24,6 +43,22 @@ struct CollectiveValidationRow {
   double measured_busbw_bytes_per_s = 0;
   CollectiveEstimate predicted;
   double error = 0;  // (predicted - measured) / measured, on time
+  std::optional<double> loso_error;  // with --leave-one-source-out
+};
+
+// The constants this validator refits (leave-one-source-out folds, --fit): NVLS's fixed cost
+// base + 2 (g - 1) x hop, the only ones whose rows differ by domain size. The others were
+// fitted once (data/fitted/collectives/nccl.toml says on which rows) and stay as shipped.
+struct CollectiveNvlsFit {
+  std::string held_out;  // the source left out; "" for the in-sample fit
+  int rows = 0;          // AllReduce rows on NVLS systems the fit saw
+  double nvls_latency_s = 0;
+  double nvls_hop_s = 0;
+};
+
+struct CollectiveValidationOptions {
+  bool leave_one_source_out = false;
+  bool fit = false;  // refit on every row and report the constants
 };
 
 struct CollectiveValidation {
@@ -31,14 +66,54 @@ struct CollectiveValidation {
   std::string params_id;
   std::vector<CollectiveValidationRow> rows;
   ErrorGroups overall;
-  ErrorGroups by_band;  // "< 1 MiB", ">= 1 MiB"
+  ErrorGroups by_band;   // "< 1 MiB", ">= 1 MiB"
+  ErrorGroups by_scale;  // 1 node, 1 NVLink domain > 8 GPUs, multi-node, multi-rack
+  ErrorGroups by_size;   // < 64 KiB, 64 KiB - 16 MiB, 16 MiB - 1 GiB, >= 1 GiB
   ErrorGroups by_gpu;
   ErrorGroups by_op;
   ErrorGroups by_gpu_op;
+  // --leave-one-source-out: each source predicted with the NVLS constants refitted on the others.
+  bool loso = false;
+  std::vector<CollectiveNvlsFit> folds;
+  ErrorGroups loso_overall;
+  ErrorGroups loso_by_scale;
+  ErrorGroups loso_by_size;
+  ErrorGroups loso_by_source;
+  std::optional<CollectiveNvlsFit> fit;  // --fit
 };
 
-// Throws Error naming file, line and column for a row it cannot read or cost (an unknown
-// system, a group the system cannot hold, no measured time or bus bandwidth).
-CollectiveValidation validate_collectives(const CsvTable& csv, const Catalog& catalog, const CollectiveParams& params);
+// Reads the rows of a CSV in the schema of shared/data/collectives.csv. Throws Error naming
+// file, line and column for a row it cannot read (an unknown system or operation, no measured
+// time or bus bandwidth, a GPU count that does not split over the nodes).
+std::vector<CollectiveMeasurement> read_collective_csv(const CsvTable& csv, const Catalog& catalog);
+
+// The runs of an nccl-tests log as measurements (out-of-place times): on `system` when named,
+// else on the catalog's system for the GPU the log names. A rack-scale system's trays (hosts
+// of gpus_per_host GPUs) share one NVLink domain; other systems are one domain per host.
+// Throws Error naming the run's line when the GPU is unknown and no system is named, or the
+// ranks do not fit the system.
+std::vector<CollectiveMeasurement> nccl_tests_measurements(const NcclTestsLog& log, const Catalog& catalog,
+                                                           const std::string& system);
+
+// Predicts every measurement and aggregates. Throws Error naming the line for a group the
+// system cannot hold; `file` names the input in the answer and in messages.
+CollectiveValidation validate_collective_measurements(const std::vector<CollectiveMeasurement>& rows,
+                                                      const std::string& file, const Catalog& catalog,
+                                                      const CollectiveParams& params,
+                                                      const CollectiveValidationOptions& options = {});
+
+CollectiveValidation validate_collectives(const CsvTable& csv, const Catalog& catalog, const CollectiveParams& params,
+                                          const CollectiveValidationOptions& options = {});
+
+// The scale and size bands the report groups by.
+std::string collective_scale_band(const CollectiveRequest& request, int domain_gpus);
+std::string collective_size_band(double bytes);
+
+// Fits NVLS base and per-GPU hop to the AllReduce rows on NVLS systems among `rows` (all when
+// `held_out` is empty, else every row of another source), minimising the mean |log(predicted /
+// measured)| on a grid (base 0-200 us by 1, hop 0-10 us by 0.05). Where the rows cannot tell
+// base from hop (one domain size only) it keeps the smallest hop they allow.
+CollectiveNvlsFit fit_nvls_latency(const std::vector<CollectiveMeasurement>& rows, const std::string& held_out,
+                                   const Catalog& catalog, const CollectiveParams& params);
 
 }  // namespace gpuplan

@@ -1,6 +1,8 @@
 #include "validate/validate_request.h"
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -27,8 +29,25 @@ void check_file(const std::string& command, const std::string& file, const std::
 }  // namespace
 
 ValidateCollectivesAnswer answer_validate_collectives(const Catalog& catalog, const ValidateCollectivesRequest& request) {
-  check_file("validate collectives", request.file, "a CSV in the schema of shared/data/collectives.csv");
-  return validate_collectives(CsvTable::read(request.file), catalog, default_collective_params(catalog));
+  check_file("validate collectives", request.file,
+             "a CSV in the schema of shared/data/collectives.csv, or nccl-tests output (all_reduce_perf ...)");
+  CollectiveValidationOptions options;
+  options.leave_one_source_out = request.leave_one_source_out;
+  options.fit = request.fit;
+  const CollectiveParams& params = default_collective_params(catalog);
+  std::ifstream in(request.file, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (looks_like_nccl_tests_log(text.str())) {
+    const NcclTestsLog log = parse_nccl_tests_log(text.str(), request.file);
+    return validate_collective_measurements(nccl_tests_measurements(log, catalog, request.system), request.file,
+                                            catalog, params, options);
+  }
+  if (!request.system.empty()) {
+    throw Error(fmt::format("--system {}: only for nccl-tests output; a CSV names the system in its 'system' column",
+                            request.system));
+  }
+  return validate_collectives(CsvTable::read(request.file), catalog, params, options);
 }
 
 ValidateTrainingAnswer answer_validate_training(const Catalog& catalog, const ValidateTrainingRequest& request) {

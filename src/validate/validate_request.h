@@ -12,9 +12,12 @@
 
 namespace gpuplan {
 
-// validate collectives FILE.csv
+// validate collectives FILE [--leave-one-source-out] [--fit]
 struct ValidateCollectivesRequest {
-  std::string file;  // nccl-tests results in the schema of shared/data/collectives.csv
+  std::string file;    // a CSV in the schema of shared/data/collectives.csv, or nccl-tests output
+  std::string system;  // nccl-tests output only: the system it ran on ("" = the GPU's own)
+  bool leave_one_source_out = false;
+  bool fit = false;
 };
 using ValidateCollectivesAnswer = CollectiveValidation;
 

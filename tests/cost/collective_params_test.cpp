@@ -39,7 +39,8 @@ TEST(CollectiveParams, ShippedFileLoadsWithSources) {
   ASSERT_NE(p.find_link("nvlink4", "nvlink"), nullptr);
   EXPECT_EQ(p.find_link("nvlink4", "nvlink")->link, "nvlink4");
   EXPECT_EQ(p.find_link("nvlink2", "nvlink")->link, "nvlink");     // family fallback
-  EXPECT_EQ(p.find_link("xgmi-mi300x", "xgmi")->link, "default");  // default fallback
+  EXPECT_EQ(p.find_link("xgmi-mi300x", "xgmi")->link, "xgmi");     // RCCL over xGMI: its own entry
+  EXPECT_EQ(p.find_link("ici-v5p", "ici")->link, "default");         // default fallback
   for (const auto& l : p.links) {
     EXPECT_FALSE(l.provenance.source.empty()) << l.link;
     EXPECT_EQ(l.provenance.retrieved.size(), 10u) << l.link;

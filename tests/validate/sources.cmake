@@ -1,1 +1,2 @@
 list(APPEND GPUPLAN_TEST_SOURCES validate/measured_quantity_test.cpp)
+list(APPEND GPUPLAN_TEST_SOURCES validate/collective_validation_test.cpp)

@@ -1,0 +1,129 @@
+// `validate collectives` by scale and size band, the NVLS fit behind its leave-one-source-out
+// folds, and nccl-tests logs as measurements.
+#include "validate/collective_validation.h"
+
+#include <gtest/gtest.h>
+
+#include <tuple>
+
+#include "core/error.h"
+#include "test_util.h"
+
+namespace gpuplan {
+namespace {
+
+const Catalog& validation_catalog() { return default_catalog(); }
+const CollectiveParams& validation_params() { return default_collective_params(validation_catalog()); }
+
+// Measurements the model itself predicts with NVLS base 30 us and hop 4 us (grid points of the
+// fit): the fit must find exactly those, from rows at two domain sizes (8 and 72 GPUs).
+std::vector<CollectiveMeasurement> synthetic(double base_s, double hop_s) {
+  std::vector<CollectiveMeasurement> rows;
+  int line = 2;
+  for (const auto& [system, gpus, source] :
+       {std::tuple{"dgx-h100", 8, "a"}, std::tuple{"dgx-b200", 8, "a"}, std::tuple{"gb200-nvl72", 72, "b"}}) {
+    auto t = make_collective_topology(validation_catalog(), validation_catalog().system(system), nullptr, validation_params());
+    t.nvls_latency_s = base_s;
+    t.nvls_hop_s = hop_s;
+    for (double bytes : {64e6, 256e6, 1e9, 4e9}) {
+      CollectiveMeasurement m;
+      m.line = line++;
+      m.source = source;
+      m.system = validation_catalog().system(system).id;
+      m.gpu = validation_catalog().system(system).gpu;
+      m.gpus = gpus;
+      m.request.op = CollectiveOp::all_reduce;
+      m.request.bytes = bytes;
+      m.request.gpus_per_domain = gpus;
+      m.measured_time_s = estimate_collective(m.request, t).time_s;
+      rows.push_back(m);
+    }
+  }
+  return rows;
+}
+
+TEST(CollectiveValidation, FitRecoversTheNvlsConstantsThatMadeTheRows) {
+  const auto rows = synthetic(30e-6, 4e-6);
+  const CollectiveNvlsFit fit = fit_nvls_latency(rows, "", validation_catalog(), validation_params());
+  EXPECT_EQ(fit.rows, 12);
+  EXPECT_NEAR(fit.nvls_latency_s, 30e-6, 1e-9);
+  EXPECT_NEAR(fit.nvls_hop_s, 4e-6, 1e-9);
+}
+
+// Without the 72-GPU source the rows see one domain size: base + 14 hop is all they fix, and
+// the fit keeps the smallest hop that matches (base 30 + 14 x 4 = 86 us -> hop 0, base 86).
+TEST(CollectiveValidation, OneDomainSizeCannotSeparateBaseFromHop) {
+  const auto rows = synthetic(30e-6, 4e-6);
+  const CollectiveNvlsFit fit = fit_nvls_latency(rows, "b", validation_catalog(), validation_params());
+  EXPECT_EQ(fit.rows, 8);
+  EXPECT_NEAR(fit.nvls_hop_s, 0, 1e-12);
+  EXPECT_NEAR(fit.nvls_latency_s, 86e-6, 1e-9);
+}
+
+TEST(CollectiveValidation, LeaveOneSourceOutPredictsEachSourceFromTheOthers) {
+  CollectiveValidationOptions options;
+  options.leave_one_source_out = true;
+  const auto rows = synthetic(30e-6, 4e-6);
+  const CollectiveValidation v = validate_collective_measurements(rows, "synthetic", validation_catalog(), validation_params(), options);
+  ASSERT_EQ(v.folds.size(), 2u);
+  EXPECT_EQ(v.folds[0].held_out, "a");
+  EXPECT_EQ(v.folds[1].held_out, "b");
+  for (const auto& r : v.rows) ASSERT_TRUE(r.loso_error.has_value());
+  // Holding out source a leaves only the 72-GPU rows: base and hop are not separable there
+  // either, so its 8-GPU predictions are off; the in-sample errors are what the shipped
+  // constants give. Every row lands in one scale band and one size band.
+  int bands = 0;
+  for (const auto& [name, s] : v.by_scale.summaries()) bands += s.count;
+  EXPECT_EQ(bands, 12);
+  bool rack = false;
+  for (const auto& [name, s] : v.loso_by_scale.summaries()) rack = rack || name == "1 NVLink domain (> 8 GPUs)";
+  EXPECT_TRUE(rack);
+  // One source only: the folds have nothing to learn from.
+  std::vector<CollectiveMeasurement> one = rows;
+  for (auto& m : one) m.source = "x";
+  EXPECT_THROW(validate_collective_measurements(one, "one", validation_catalog(), validation_params(), options), Error);
+}
+
+TEST(CollectiveValidation, ScaleAndSizeBands) {
+  CollectiveRequest r;
+  r.gpus_per_domain = 8;
+  EXPECT_EQ(collective_scale_band(r, 8), "1 node (<= 8 GPUs)");
+  r.gpus_per_domain = 72;
+  EXPECT_EQ(collective_scale_band(r, 72), "1 NVLink domain (> 8 GPUs)");
+  r.gpus_per_domain = 8;
+  r.domains = 4;
+  EXPECT_EQ(collective_scale_band(r, 8), "multi-node");
+  r.gpus_per_domain = 72;
+  r.domains = 2;
+  EXPECT_EQ(collective_scale_band(r, 72), "multi-rack");
+  EXPECT_EQ(collective_size_band(65535), "< 64 KiB");
+  EXPECT_EQ(collective_size_band(65536), "64 KiB - 16 MiB");
+  EXPECT_EQ(collective_size_band(16 * 1048576.0), "16 MiB - 1 GiB");
+  EXPECT_EQ(collective_size_band(1073741824.0), ">= 1 GiB");
+}
+
+// The fixture log: 16 ranks on 2 hosts of H100 -> dgx-h100, 2 domains x 8; then 8 on one host.
+TEST(CollectiveValidation, NcclTestsLogBecomesMeasurements) {
+  const NcclTestsLog log =
+      load_nccl_tests_log(testing::source_dir() + "/tests/fixtures/nccl-tests/h100-2x8-allreduce-1x8-allgather.log");
+  const auto rows = nccl_tests_measurements(log, validation_catalog(), "");
+  ASSERT_EQ(rows.size(), 12u);
+  EXPECT_EQ(rows[0].system, "dgx-h100");
+  EXPECT_EQ(rows[0].request.domains, 2);
+  EXPECT_EQ(rows[0].request.gpus_per_domain, 8);
+  EXPECT_DOUBLE_EQ(rows[0].measured_time_s, 132.13e-6);
+  EXPECT_EQ(rows[6].request.op, CollectiveOp::all_gather);
+  EXPECT_EQ(rows[6].request.domains, 1);
+  const CollectiveValidation v = validate_collective_measurements(rows, log.file, validation_catalog(), validation_params());
+  bool multi = false;
+  for (const auto& [name, s] : v.by_scale.summaries()) multi = multi || (name == "multi-node" && s.count == 6);
+  EXPECT_TRUE(multi);
+  // A GPU the catalog does not know needs --system.
+  NcclTestsLog unknown = log;
+  unknown.runs[0].gpu_name = "NVIDIA Unobtainium 9000";
+  EXPECT_THROW(nccl_tests_measurements(unknown, validation_catalog(), ""), Error);
+  EXPECT_EQ(nccl_tests_measurements(unknown, validation_catalog(), "dgx-h100")[0].system, "dgx-h100");
+}
+
+}  // namespace
+}  // namespace gpuplan
