@@ -31,7 +31,7 @@ TEST(InferCli, InfeasibleIsAValueAndBadInputExits2) {
   EXPECT_NE(r.out.find("infeasible:"), std::string::npos) << r.out;
   r = run({"infer", "--model", "llama3-8b", "--gpu", "h100-sxm", "--engine", "tgi"});
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.err.find("known engines: tensorrt-llm, vllm, sglang"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("known engines: tensorrt-llm, tensorrt-llm-1.0, trtllm, vllm, vllm-v0, sglang"), std::string::npos) << r.err;
   EXPECT_EQ(run({"infer", "--model", "llama3-8b", "--gpu", "h100-sxm", "--weights", "fp7"}).code, 2);
   EXPECT_EQ(run({"infer", "--model", "llama3-8b", "--gpu", "h100-sxm", "--gpus", "3", "--tp", "2"}).code, 2);
 }
