@@ -2,6 +2,9 @@
 // (constants refit without the rows they score), the per-group table, and the strict parsing
 // of the serving constants it fits (issue 14).
 #include <cmath>
+#include <fstream>
+#include <iterator>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -118,6 +121,28 @@ TEST(InferValidation, ServingConstantsAreStrict) {
     ADD_FAILURE() << "negative request_overhead_us accepted";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("request_overhead_us"), std::string::npos) << e.what();
+  }
+}
+
+// The serving factors of an efficiency file are strict too: zero, or a key that names no
+// precision, is an error naming the key (read from a copy of the shipped Blackwell file).
+TEST(InferValidation, ServingFactorsAreStrict) {
+  std::ifstream in(testing::source_dir() + "/data/fitted/efficiency/blackwell.toml");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_NE(text.find("fp8 = 0.71"), std::string::npos);
+  const auto dir = testing::scratch_dir("serving-factors");
+  for (const auto& [bad, key] : {std::pair<std::string, std::string>{"fp8 = 0 ", "fp8"}, {"fp9 = 0.71", "fp9"}}) {
+    std::string edited = text;
+    edited.replace(edited.find("fp8 = 0.71"), 10, bad);
+    testing::write_file(dir / "blackwell.toml", edited);
+    CatalogOptions options;
+    options.user_paths = {(dir / "blackwell.toml").string()};
+    try {
+      load_catalog(options);
+      ADD_FAILURE() << bad << " accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();
+    }
   }
 }
 
