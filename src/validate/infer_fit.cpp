@@ -195,9 +195,17 @@ InferFit fit_inference_constants(const std::vector<const InferCase*>& rows, Infe
     for (std::size_t i = 0; i < o.engines.size(); ++i) {
       const Engine* base = o.engines[i].first;
       Engine& e = o.engines[i].second;
+      // The engine constants are set on the reference family's rows (Hopper, where the engine
+      // fractions were set) when there are any, so that another family's rows are explained
+      // by that family's factors and not folded into the engine's overheads; on all of the
+      // engine's rows otherwise (then they are fitted jointly with those factors).
       std::vector<const InferCase*> tpot, ttft;
+      bool reference = false;
       for (const InferCase* c : rows) {
-        if (c->engine != base || !small_concurrency(*c)) continue;
+        reference = reference || (c->engine == base && small_concurrency(*c) && c->family == "hopper");
+      }
+      for (const InferCase* c : rows) {
+        if (c->engine != base || !small_concurrency(*c) || (reference && c->family != "hopper")) continue;
         if (c->metric == "tpot_ms") tpot.push_back(c);
         if (c->metric == "ttft_ms") ttft.push_back(c);
       }

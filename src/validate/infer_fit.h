@@ -1,11 +1,13 @@
 // The serving constants `validate inference` fits, each only on the rows where it is visible
 // (docs/validation.md, "Inference"), so that held-out folds can refit them without the rows
 // they score:
-//   step_overhead_us    per engine entry, on its closed-loop TPOT rows at concurrency <= 8:
+//   step_overhead_us    per engine entry, on its closed-loop TPOT rows at concurrency <= 8
+//                       (its Hopper ones when there are any, see below):
 //                       there a decode step streams the weights once for a handful of
 //                       sequences, so the fixed host/launch time per step is a visible share;
 //                       on max-batch rows it is invisible (amortised over hundreds of sequences).
-//   request_overhead_us per engine entry, on its closed-loop TTFT rows at concurrency <= 8:
+//   request_overhead_us per engine entry, on its closed-loop TTFT rows at concurrency <= 8
+//                       (Hopper first, likewise):
 //                       the fixed per-request cost (HTTP, tokenisation, scheduling hand-off)
 //                       before the first token, next to one prefill.
 //   serving gemm_scale  per (architecture family other than Hopper, weight precision), on that
@@ -13,9 +15,11 @@
 //                       prefill and large-batch steps are where GEMM rate shows.
 //   serving bw_scale    per (family other than Hopper, weight precision), on its TPOT rows at
 //                       concurrency <= 8: small-batch decode streams the weights.
-// The two per-engine constants and the two per-family ones share rows (a Blackwell FP4 TPOT row
-// shows both the step overhead and the FP4 streaming rate), so they are fitted together by
-// coordinate descent: two passes over the four, each a 1-D grid search.
+// The per-engine constants are fitted on the engine's Hopper rows when it has any (the
+// reference family of the engine fractions), so that a Blackwell FP4 TPOT row is explained by
+// Blackwell's FP4 factor, not folded into the engine's step overhead; an engine with no Hopper
+// row in the fold shares its rows with the family factors, and then all are fitted together by
+// coordinate descent (two passes over the four, each a 1-D grid search).
 // An engine with no such rows keeps its catalog value (the row count says 0); a family scale
 // with no rows is 1 (as Hopper), never the catalog value, which was fitted on every row and
 // would leak a held-out GPU's rows back into its fold.
