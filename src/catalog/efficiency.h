@@ -61,6 +61,13 @@ struct Efficiency {
   double cuda_context_bytes = 0;
   double nccl_buffer_bytes = 0;
   double fragmentation_fraction = 0;
+  // Serving (`gpuplan infer`): this architecture's factor, per weight precision, on the serving
+  // engines' GEMM and weight-streaming fractions (data/engines/), which were set on Hopper rows
+  // (Hopper = 1). The engine is the modifier, the architecture × precision the table. Fitted by
+  // `validate inference --fit` on the rows where each is visible; 1 where absent. Training
+  // never reads these.
+  PerPrecision serving_gemm_scale = [] { PerPrecision s{}; s.fill(1); return s; }();
+  PerPrecision serving_bw_scale = [] { PerPrecision s{}; s.fill(1); return s; }();
   std::string notes;
   Provenance provenance;
 

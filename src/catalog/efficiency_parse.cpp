@@ -67,6 +67,18 @@ Efficiency parse_efficiency(Fields& top) {
     if (e.fragmentation_fraction >= 1) r->fail("fragmentation_fraction", "must be below 1");
     r->finish();
   }
+  if (auto sv = top.opt_sub("serving")) {
+    // [serving.gemm_scale] / [serving.bw_scale]: one positive factor per precision name.
+    const auto read_scales = [](Fields& t, PerPrecision& out) {
+      for (Precision p : kAllPrecisions) {
+        if (t.has(precision_name(p))) out[index_of(p)] = t.pos(precision_name(p));
+      }
+      t.finish();
+    };
+    if (auto g = sv->opt_sub("gemm_scale")) read_scales(*g, e.serving_gemm_scale);
+    if (auto b = sv->opt_sub("bw_scale")) read_scales(*b, e.serving_bw_scale);
+    sv->finish();
+  }
   return e;
 }
 

@@ -35,6 +35,9 @@ struct Engine {
   bool reserve_full_sequence = false;
   double runtime_bytes = 0;           // CUDA context, CUDA graphs, NCCL and library workspaces
   double step_overhead_s = 0;         // host time per engine step (scheduling, sampling, detokenize)
+  // Fixed cost per request before its first token, outside the GPU steps: HTTP, tokenisation,
+  // hand-off to the scheduler and the first token back to the client (closed-loop TTFT only).
+  double request_overhead_s = 0;
   double layer_overhead_s = 0;        // small kernels per layer per step (norms, RoPE, residuals)
   double bw_fraction = 0.85;          // achieved / datasheet HBM bandwidth streaming weights and KV
   double gemm_fraction = 0;           // achieved / dense peak on prefill GEMMs; 0 = the GPU family's

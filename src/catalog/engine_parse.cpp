@@ -43,6 +43,7 @@ Engine parse_engine(Fields& top) {
   Fields perf = top.sub("performance");
   e.step_overhead_s = perf.opt_nonneg("step_overhead_us").value_or(0) * 1e-6;
   e.layer_overhead_s = perf.opt_nonneg("layer_overhead_us").value_or(0) * 1e-6;
+  e.request_overhead_s = perf.opt_nonneg("request_overhead_us").value_or(0) * 1e-6;
   e.bw_fraction = perf.fraction("bw_fraction");
   if (perf.has("gemm_fraction")) e.gemm_fraction = perf.fraction("gemm_fraction");
   if (const auto p = perf.opt_pos("roofline_norm")) {

@@ -6,7 +6,7 @@ void add_infer_flags(CliCommand& cmd, InferCommon& f, bool& json) {
   cmd.add_option("--model", f.model, "Model id or alias (see 'gpuplan models'), or a Hugging Face config.json")
       ->required();
   cmd.add_option("--gpu", f.gpu, "GPU id (see 'gpuplan gpus')")->required();
-  cmd.add_option("--engine", f.engine, "Serving engine: tensorrt-llm, vllm or sglang (default vllm)");
+  cmd.add_option("--engine", f.engine, "Serving engine: tensorrt-llm (0.x), tensorrt-llm-1.0, trtllm, vllm (V1), vllm-v0 or sglang (default vllm)");
   cmd.add_option("--system", f.system, "System whose scale-up domain carries TP traffic (default: the GPU's usual node)");
   cmd.add_option("--weights", f.weights, "Weight precision: bf16, fp16, fp8, int8, int4, fp4 (default bf16)");
   cmd.add_option("--kv", f.kv, "KV-cache precision: bf16, fp16, fp8 (default: fp8 with 8-bit or smaller weights)");

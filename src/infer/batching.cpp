@@ -5,6 +5,51 @@
 
 namespace gpuplan {
 
+namespace {
+
+// Requests per concurrency slot of a fixed-concurrency benchmark: genai-perf/aiperf and
+// AIConfigurator's runs use request-count = 10 × concurrency. The benchmark's protocol, not a
+// fitted constant; only the spread regimes (chunked prefill, prompts beyond one step) use it.
+constexpr double kBenchmarkWaves = 10;
+
+// The first wave: fixed-concurrency benchmarks (genai-perf/aiperf --concurrency,
+// benchmark_serving --max-concurrency) start all C requests at t = 0, so their prompts queue
+// behind each other in steps of the token budget; request j gets its first token at the end
+// of the step that holds its last prompt token. The mean over the `admitted` requests.
+double first_wave_ttft_s(const InferContext& ctx, const InferPlan& plan, double admitted) {
+  const Engine& e = *ctx.engine;
+  const double in = static_cast<double>(plan.input_len);
+  const double budget = e.max_num_batched_tokens;
+  admitted = std::max(1.0, admitted);
+  const double per_step = e.chunked_prefill ? budget : std::max(1.0, std::floor(budget / in)) * in;
+  const double wave_tokens = admitted * in;
+  const double wave_steps = std::ceil(wave_tokens / per_step - 1e-9);
+  const StepCost full = step_cost(ctx, plan, {0, 0, std::min(per_step, wave_tokens), in});
+  const StepCost last = step_cost(ctx, plan, {0, 0, wave_tokens - (wave_steps - 1) * per_step, in});
+  double wave_s = 0;
+  for (double j = 1; j <= admitted; ++j) {
+    const double k = e.chunked_prefill ? std::ceil(j * in / per_step - 1e-9)
+                                       : std::ceil(j / std::max(1.0, std::floor(budget / in)) - 1e-9);
+    wave_s += (k - 1) * full.total_s + (k >= wave_steps ? last.total_s : full.total_s);
+  }
+  return plan.pp * wave_s / admitted;
+}
+
+// TTFT as a client sees it: the engine's fixed cost per request, the prefill, and, when more
+// requests are in flight than run at once, the wait for a running one to finish (Little's
+// law on the closed loop).
+void finish_closed_loop(const InferContext& ctx, const InferPlan& plan, ServingPoint& s, double prefill_ttft_s) {
+  const double out = static_cast<double>(plan.output_len);
+  const double service_ttft = ctx.engine->request_overhead_s + prefill_ttft_s;
+  const double lifetime = service_ttft + std::max(0.0, out - 1) * s.tpot_s;
+  const double req_rate = s.running / lifetime;
+  s.queue_s = s.in_flight > s.running ? (s.in_flight - s.running) / req_rate : 0;
+  s.ttft_s = s.queue_s + service_ttft;
+  s.requests_per_s = req_rate;
+}
+
+}  // namespace
+
 ServingPoint static_batch(const InferContext& ctx, const InferPlan& plan, double batch) {
   const double in = static_cast<double>(plan.input_len);
   const double out = static_cast<double>(plan.output_len);
@@ -46,43 +91,48 @@ ServingPoint continuous(const InferContext& ctx, const InferPlan& plan, double i
 
   // A new request's prompt in steady state: in one step with the running decodes (whole-prompt
   // in-flight batching), or in chunks of the budget left after the decodes (chunked prefill),
-  // after waiting on average half a step for the running one to end. Steady-state arrivals
-  // are spread out: the measured TTFT at C = 4 is below what four prompts prefilled together
-  // could take at the GPUs' peak, so replacements do not stay bunched.
+  // after waiting on average half a step for the running one to end.
   const double room = std::max(1.0, budget - load.decode_seqs);
   const double chunk = e.chunked_prefill ? std::min(in, room) : in;
   s.prefill = step_cost(ctx, plan, {load.decode_seqs, load.decode_context, chunk, in});
   s.steady_ttft_s = 0.5 * pp * s.step.total_s + (in / chunk) * pp * s.prefill.total_s;
+  s.first_wave_ttft_s = first_wave_ttft_s(ctx, plan, std::max(1.0, std::min(in_flight, s.running)) / pp);
+  // What a fixed-concurrency benchmark reports: the mean over its requests, kBenchmarkWaves per
+  // concurrency slot, the first wave bunched and the rest in steady state.
+  finish_closed_loop(ctx, plan, s, (s.first_wave_ttft_s + (kBenchmarkWaves - 1) * s.steady_ttft_s) / kBenchmarkWaves);
+  return s;
+}
 
-  // The first wave: fixed-concurrency benchmarks (genai-perf/aiperf --concurrency,
-  // benchmark_serving --max-concurrency) start all C requests at t = 0, so their prompts queue
-  // behind each other in steps of the token budget; request j gets its first token at the end
-  // of the step that holds its last prompt token.
-  const double admitted = std::max(1.0, std::min(in_flight, s.running)) / pp;
-  const double per_step = e.chunked_prefill ? budget : std::max(1.0, std::floor(budget / in)) * in;
-  const double wave_tokens = admitted * in;
-  const double wave_steps = std::ceil(wave_tokens / per_step - 1e-9);
-  const StepCost full = step_cost(ctx, plan, {0, 0, std::min(per_step, wave_tokens), in});
-  const StepCost last = step_cost(ctx, plan, {0, 0, wave_tokens - (wave_steps - 1) * per_step, in});
-  double wave_s = 0;
-  for (double j = 1; j <= admitted; ++j) {
-    const double k = e.chunked_prefill ? std::ceil(j * in / per_step - 1e-9)
-                                       : std::ceil(j / std::max(1.0, std::floor(budget / in)) - 1e-9);
-    wave_s += (k - 1) * full.total_s + (k >= wave_steps ? last.total_s : full.total_s);
-  }
-  s.first_wave_ttft_s = pp * wave_s / admitted;
-  // What the benchmark reports: the mean over its requests, `waves` per concurrency slot, the
-  // first wave bunched and the rest in steady state (0 = steady state only).
-  const double waves = plan.benchmark_waves;
-  const double service_ttft =
-      waves >= 1 ? (s.first_wave_ttft_s + (waves - 1) * s.steady_ttft_s) / waves : s.steady_ttft_s;
+ServingPoint closed_loop(const InferContext& ctx, const InferPlan& plan, double in_flight, double max_running) {
+  const Engine& e = *ctx.engine;
+  // Lockstep (whole-prompt in-flight batching, TensorRT-LLM's default: context chunking is
+  // opt-in). The benchmark starts all C requests at t = 0; when their prompts fit one step's
+  // token budget they are prefilled in one step, produce their tokens in the same steps, finish
+  // together, and the closed-loop client replaces them together: every wave is the first.
+  // With chunked prefill, or prompts that do not fit one step, the requests drift apart: the
+  // first wave is bunched and the later ones spread (continuous).
+  const double running = std::max(1.0, std::min(in_flight, max_running));
+  const bool lockstep = !e.chunked_prefill &&
+                        running / plan.pp * static_cast<double>(plan.input_len) <= e.max_num_batched_tokens;
+  if (!lockstep) return continuous(ctx, plan, in_flight, max_running);
 
-  // More requests than fit wait for a running one to finish (Little's law on the closed loop).
-  const double lifetime = service_ttft + std::max(0.0, out - 1) * s.tpot_s;
-  const double req_rate = s.running / lifetime;
-  s.queue_s = in_flight > s.running ? (in_flight - s.running) / req_rate : 0;
-  s.ttft_s = s.queue_s + service_ttft;
-  s.requests_per_s = req_rate;
+  const double in = static_cast<double>(plan.input_len);
+  const double out = static_cast<double>(plan.output_len);
+  const double pp = plan.pp;
+  ServingPoint s;
+  s.in_flight = in_flight;
+  s.running = std::max(1.0, std::min(in_flight, max_running));
+  const double micro = s.running / pp;
+  const double context = in + out / 2;
+  // One pure prefill step of all prompts, then out − 1 pure decode steps.
+  s.prefill = step_cost(ctx, plan, {0, context, micro * in, in});
+  s.step = step_cost(ctx, plan, {micro, context, 0, 0});
+  const double cycle_s = pp * (s.prefill.total_s + std::max(0.0, out - 1) * s.step.total_s);
+  s.tpot_s = pp * s.step.total_s;
+  s.output_tokens_per_s = s.running * out / cycle_s;
+  s.steady_ttft_s = pp * s.prefill.total_s;
+  s.first_wave_ttft_s = s.steady_ttft_s;
+  finish_closed_loop(ctx, plan, s, s.steady_ttft_s);
   return s;
 }
 

@@ -15,7 +15,7 @@ struct ServingPoint {
   double ttft_s = 0;          // time to first token, queueing included
   double queue_s = 0;         // part of TTFT spent waiting for KV memory
   double steady_ttft_s = 0;   // TTFT of a request arriving in steady state (no queueing)
-  double first_wave_ttft_s = 0;  // mean TTFT of the first C requests, all started at t = 0
+  double first_wave_ttft_s = 0;  // mean TTFT of the first C requests, all started at t = 0 (informative)
   double tpot_s = 0;          // time per output token after the first
   double output_tokens_per_s = 0;  // one replica
   double requests_per_s = 0;       // one replica
@@ -28,6 +28,11 @@ ServingPoint static_batch(const InferContext& ctx, const InferPlan& plan, double
 
 // Closed loop with `in_flight` requests; `max_running` is what memory and the scheduler allow.
 ServingPoint continuous(const InferContext& ctx, const InferPlan& plan, double in_flight, double max_running);
+
+// Closed loop as fixed-concurrency benchmarks run it: engines without chunked prefill keep
+// requests in the groups their prompts were admitted in (all of them in lockstep when every
+// prompt fits one step's token budget); chunked-prefill engines spread them (continuous).
+ServingPoint closed_loop(const InferContext& ctx, const InferPlan& plan, double in_flight, double max_running);
 
 // The running batch that maximises output tokens/s within `max_running` (offline serving).
 ServingPoint max_throughput(const InferContext& ctx, const InferPlan& plan, double max_running);

@@ -80,7 +80,7 @@ InferEstimate evaluate_inference(const InferContext& ctx, const InferPlan& plan)
       est.batch_limit = "requested";
       break;
     case InferMode::concurrency:
-      est.point = continuous(ctx, plan, plan.load, max_running);
+      est.point = closed_loop(ctx, plan, plan.load, max_running);
       est.batch_limit = plan.load > max_running ? limit_name(max_running) : "requested";
       break;
     case InferMode::max_throughput:
@@ -95,8 +95,9 @@ InferEstimate evaluate_inference(const InferContext& ctx, const InferPlan& plan)
   const Precision gp = gemm_precision(*ctx.gpu, plan.weights);
   // The same rates the step costs use, --calibration factors included (step.cpp).
   est.ridge_batch = ctx.gpu->dense(gp) * ctx.gemm_fraction * ctx.calibration_gemm_scale[index_of(gp)] *
-                    precision_bytes(plan.weights) /
-                    (2 * ctx.gpu->memory_bw_bytes_per_s * e.bw_fraction * ctx.calibration_bw_scale);
+                    ctx.serving_gemm_scale[index_of(gp)] * quantised_weight_bytes(plan.weights) /
+                    (2 * ctx.gpu->memory_bw_bytes_per_s * e.bw_fraction * ctx.calibration_bw_scale *
+                     ctx.serving_bw_scale[index_of(plan.weights)]);
   if (ctx.price_usd_per_gpu_hour > 0 && est.output_tokens_per_s > 0) {
     est.usd_per_million_output_tokens =
         ctx.price_usd_per_gpu_hour * plan.gpus() / 3600.0 / est.output_tokens_per_s * 1e6;

@@ -65,7 +65,11 @@ InferContext make_infer_context(const Catalog& catalog, const ModelSpec& model, 
                             gpu.id, engine.id));
   }
   ctx.gemm_fraction = engine.gemm_fraction > 0 ? engine.gemm_fraction : eff->gemm_fraction(Precision::bf16);
-  if (eff) ctx.roofline = make_roofline_device(gpu, *eff);
+  if (eff) {
+    ctx.roofline = make_roofline_device(gpu, *eff);
+    ctx.serving_gemm_scale = eff->serving_gemm_scale;
+    ctx.serving_bw_scale = eff->serving_bw_scale;
+  }
   ctx.system = system ? system : default_system_for(catalog, gpu);
   if (catalog.collective_params.empty()) {
     throw Error("the catalog has no collective parameters (data/fitted/collectives/nccl.toml); the inference model "

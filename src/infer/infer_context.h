@@ -43,6 +43,11 @@ struct InferContext {
   // and the factor for the attention kernels (cost/calibration_scale.h).
   PerPrecision calibration_gemm_scale = [] { PerPrecision s{}; s.fill(1); return s; }();
   double calibration_attention_scale = 1;
+  // The architecture × precision serving factors of the GPU's efficiency entry (catalog/
+  // efficiency.h; 1 = as the Hopper rows the engine fractions were set on): GEMMs at the
+  // GEMM precision, weight streaming at the weight precision.
+  PerPrecision serving_gemm_scale = [] { PerPrecision s{}; s.fill(1); return s; }();
+  PerPrecision serving_bw_scale = [] { PerPrecision s{}; s.fill(1); return s; }();
   double calibration_bw_scale = 1;
   // The GPU's fitted GEMM shape model (tiles, SMs, k_half), for the grouped expert GEMMs of MoE
   // layers whose per-expert token count is small; absent = no efficiency entry (no shape loss).
@@ -54,6 +59,17 @@ struct InferContext {
   double price_usd_per_gpu_hour = 0;         // cheapest current on-demand offer; 0 = none
   std::string price_source;                  // "provider instance on-demand, date" (catalog/cloud_price.h)
 };
+
+// Bytes per quantised weight as serving engines store it. FP4 is NVFP4 (TensorRT-LLM's and
+// vLLM's FP4 on Blackwell): 4-bit E2M1 values plus one FP8 E4M3 scale per 16 values,
+// 0.5 + 1/16 = 0.5625 B (the per-tensor FP32 scale is negligible). MXFP4 (OCP microscaling,
+// gpt-oss checkpoints) carries one E8M0 scale per 32 values: 0.5 + 1/32 = 0.53125 B.
+// Other precisions: their element size.
+inline constexpr double kNvfp4BytesPerWeight = 0.5 + 1.0 / 16;
+inline constexpr double kMxfp4BytesPerWeight = 0.5 + 1.0 / 32;
+inline double quantised_weight_bytes(Precision p) {
+  return p == Precision::fp4 ? kNvfp4BytesPerWeight : precision_bytes(p);
+}
 
 // Builds the context; `system` may be null (the GPU's default system in the catalog is used
 // when one exists). Throws Error when the GPU has no efficiency entry or no bandwidth figure,

@@ -23,10 +23,6 @@ struct InferPlan {
   std::int64_t input_len = 1024;
   std::int64_t output_len = 256;
   InferMode mode = InferMode::batch;
-  // Closed loop: requests per concurrency slot of the benchmark whose mean TTFT is reported
-  // (the first of them starts bunched at t = 0); genai-perf/aiperf runs use request-count =
-  // 10 × concurrency. 0 = steady state only.
-  double benchmark_waves = 10;
   double load = 1;  // batch size (batch) or requests in flight (concurrency); unused for max_throughput
 
   int gpus_per_replica() const { return tp * pp; }

@@ -12,7 +12,7 @@ namespace gpuplan {
 double serving_weight_bytes(const InferWeights& w, Precision p) {
   const double wide = precision_bytes(Precision::bf16);
   const double head = w.tied_head ? 0 : w.output_head;  // tied: one table
-  return (w.layer_matmul + w.routed_experts) * precision_bytes(p) +
+  return (w.layer_matmul + w.routed_experts) * quantised_weight_bytes(p) +
          (w.layer_other + w.input_embedding + head) * wide;
 }
 
@@ -44,7 +44,8 @@ InferMemory infer_memory(const InferContext& ctx, const InferPlan& plan) {
   // Layers split pp ways (the first stage also holds the embedding, the last the head), every
   // tensor of a layer split tp ways (experts: ep ways by expert, tp/ep ways within).
   const double wide = precision_bytes(Precision::bf16);
-  const double layers = (w.layer_matmul + w.routed_experts) * precision_bytes(plan.weights) + w.layer_other * wide;
+  const double layers =
+      (w.layer_matmul + w.routed_experts) * quantised_weight_bytes(plan.weights) + w.layer_other * wide;
   const double tables = plan.pp == 1 ? (w.input_embedding + (w.tied_head ? 0 : w.output_head))
                                      : std::max(w.input_embedding, w.output_head);
   mem.weights = (layers / plan.pp + tables * wide) / plan.tp;

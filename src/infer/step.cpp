@@ -96,7 +96,11 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
   const double tokens = load.decode_seqs + load.prefill_tokens;
   const double bw = gpu.memory_bw_bytes_per_s * e.bw_fraction * ctx.calibration_bw_scale;
   const Precision gp = gemm_precision(gpu, plan.weights);
-  const double gemm_rate = gpu.dense(gp) * ctx.gemm_fraction * ctx.calibration_gemm_scale[index_of(gp)];
+  const double gemm_rate = gpu.dense(gp) * ctx.gemm_fraction * ctx.calibration_gemm_scale[index_of(gp)] *
+                           ctx.serving_gemm_scale[index_of(gp)];
+  // Weights stream at the architecture's rate for their precision (FP4 dequantising kernels
+  // reach a smaller share of HBM bandwidth than FP8 ones at small batch).
+  const double weight_bw = bw * ctx.serving_bw_scale[index_of(plan.weights)];
   const Precision ap = plan.kv == Precision::fp8 && gpu.dense(Precision::fp8) > 0 ? Precision::fp8
                        : gpu.dense(Precision::bf16) > 0                          ? Precision::bf16
                                                                                  : Precision::fp16;
@@ -111,12 +115,12 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
     expert_hit = 1 - std::pow(1 - w.top_k / w.experts, tokens);
   }
   const double logit_rows = load.decode_seqs + (load.prefill_span > 0 ? load.prefill_tokens / load.prefill_span : 0);
-  c.weight_bytes = ((w.layer_matmul + w.routed_experts * expert_hit) * precision_bytes(plan.weights) +
+  c.weight_bytes = ((w.layer_matmul + w.routed_experts * expert_hit) * quantised_weight_bytes(plan.weights) +
                     w.layer_other * wide) * stage_share / tp +
                    (logit_rows > 0 ? w.output_head * wide / tp * stage_share : 0);
   c.linear_flops = (2 * tokens * (ctx.params.matmul_active - ctx.params.output_head) * stage_share +
                     2 * logit_rows * w.output_head * stage_share) / tp;
-  c.linear_mem_s = c.weight_bytes / bw;
+  c.linear_mem_s = c.weight_bytes / weight_bw;
   c.linear_compute_s = c.linear_flops / gemm_rate;
   if (w.moe_layers > 0 && w.experts > 0 && tokens > 0) {
     // The routed-expert share of the FLOPs runs at the grouped-GEMM efficiency.

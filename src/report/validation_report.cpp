@@ -148,6 +148,64 @@ nlohmann::ordered_json to_json(const CollectiveValidation& v) {
 }
 
 
+namespace {
+
+// "tensorrt-llm-1.0: step overhead 0.900 ms (12 rows), request overhead 40 ms (12 rows)".
+std::string fitted_text(const InferFittedEngine& f) {
+  const auto part = [](const char* what, double s, int rows) {
+    return rows > 0 ? fmt::format("{} {:.3f} ms ({} rows)", what, s * 1e3, rows)
+                    : fmt::format("{} {:.3f} ms (catalog; no rows show it)", what, s * 1e3);
+  };
+  return fmt::format("{}: {}, {}", f.engine, part("step overhead", f.step_overhead_s, f.step_rows),
+                     part("request overhead", f.request_overhead_s, f.request_rows));
+}
+
+// "blackwell fp4: GEMM x0.62 (14 rows), weight streaming x0.45 (8 rows)".
+std::string scale_text(const InferFittedScale& f) {
+  const auto part = [](const char* what, double x, int rows) {
+    return rows > 0 ? fmt::format("{} x{:.2f} ({} rows)", what, x, rows) : fmt::format("{} x1 (no rows show it)", what);
+  };
+  return fmt::format("{} {}: {}, {}", f.family, precision_name(f.precision), part("GEMM", f.gemm_scale, f.gemm_rows),
+                     part("weight streaming", f.bw_scale, f.bw_rows));
+}
+
+std::string fit_text(const InferFit& fit, const std::string& indent) {
+  std::string s;
+  for (const auto& e : fit.engines) s += indent + fitted_text(e) + "\n";
+  for (const auto& f : fit.scales) s += indent + scale_text(f) + "\n";
+  return s;
+}
+
+nlohmann::ordered_json fitted_json(const InferFit& fit) {
+  nlohmann::ordered_json j;
+  nlohmann::ordered_json a = nlohmann::ordered_json::array();
+  for (const auto& f : fit.engines) {
+    nlohmann::ordered_json x;
+    x["engine"] = f.engine;
+    x["step_overhead_us"] = f.step_overhead_s * 1e6;
+    x["step_overhead_rows"] = f.step_rows;
+    x["request_overhead_us"] = f.request_overhead_s * 1e6;
+    x["request_overhead_rows"] = f.request_rows;
+    a.push_back(x);
+  }
+  j["engines"] = a;
+  nlohmann::ordered_json b = nlohmann::ordered_json::array();
+  for (const auto& f : fit.scales) {
+    nlohmann::ordered_json x;
+    x["family"] = f.family;
+    x["precision"] = precision_name(f.precision);
+    x["gemm_scale"] = f.gemm_scale;
+    x["gemm_rows"] = f.gemm_rows;
+    x["bw_scale"] = f.bw_scale;
+    x["bw_rows"] = f.bw_rows;
+    b.push_back(x);
+  }
+  j["serving_scales"] = b;
+  return j;
+}
+
+}  // namespace
+
 std::string to_text(const InferValidation& v) {
   TextTable t({"id", "metric", "measured", "predicted", "error"},
               {TextTable::Align::left, TextTable::Align::left, TextTable::Align::right, TextTable::Align::right,
@@ -156,17 +214,31 @@ std::string to_text(const InferValidation& v) {
     t.add_row({r.id, r.metric, fmt_number(r.measured, 1), r.predicted > 0 ? fmt_number(r.predicted, 1) : "-",
                r.predicted > 0 ? fmt::format("{:+.1f}%", 100 * r.error()) : r.note});
   }
-  std::string s = t.render() + "\n";
+  std::string s = fmt::format("Scored {}: {}\n\n", holdout_name(v.holdout),
+                              v.holdout == InferHoldout::none
+                                  ? "the catalog's constants, fitted on this file (see --leave-one-gpu-out)"
+                                  : "each fold's rows predicted with the constants refit without them");
+  s += t.render() + "\n";
   s += error_groups_text("By metric", v.by_metric) + "\n";
   s += error_groups_text("By engine", v.by_engine) + "\n";
   s += error_groups_text("By GPU", v.by_gpu) + "\n";
-  s += error_groups_text("By model", v.by_model);
+  s += error_groups_text("By model", v.by_model) + "\n";
+  s += error_groups_text("engine | GPU | precision | band | metric", v.by_group);
+  if (!v.folds.empty()) {
+    s += "\nConstants refit per fold (held out: fitted on the rest)\n";
+    for (const auto& f : v.folds) {
+      s += fmt::format("  without {} ({} rows scored)\n", f.held_out, f.rows);
+      s += fit_text(f.fitted, "    ");
+    }
+  }
+  if (v.has_fit) s += "\nConstants fitted on every row (--fit)\n" + fit_text(v.fitted_all, "  ");
   if (v.skipped > 0) s += fmt::format("\n{} rows without a prediction (infeasible; see the table)\n", v.skipped);
   return s;
 }
 
 nlohmann::ordered_json to_json(const InferValidation& v) {
   nlohmann::ordered_json j;
+  j["holdout"] = std::string(holdout_name(v.holdout));
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const auto& r : v.rows) {
     nlohmann::ordered_json x;
@@ -175,6 +247,8 @@ nlohmann::ordered_json to_json(const InferValidation& v) {
     x["gpu"] = r.gpu;
     x["engine"] = r.engine;
     x["mode"] = r.mode;
+    x["precision"] = r.precision;
+    x["band"] = r.band;
     x["metric"] = r.metric;
     x["measured"] = r.measured;
     x["predicted"] = r.predicted > 0 ? nlohmann::ordered_json(r.predicted) : nullptr;
@@ -187,6 +261,38 @@ nlohmann::ordered_json to_json(const InferValidation& v) {
   j["by_engine"] = error_groups_json(v.by_engine);
   j["by_gpu"] = error_groups_json(v.by_gpu);
   j["by_model"] = error_groups_json(v.by_model);
+  nlohmann::ordered_json groups = nlohmann::ordered_json::array();
+  for (const auto& [name, sum] : v.by_group.summaries()) {
+    // The key is "engine | gpu | precision | band | metric"; split it back into fields.
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    for (std::size_t bar = name.find(" | "); bar != std::string::npos; bar = name.find(" | ", start)) {
+      parts.push_back(name.substr(start, bar - start));
+      start = bar + 3;
+    }
+    parts.push_back(name.substr(start));
+    nlohmann::ordered_json g;
+    g["engine"] = parts.size() > 0 ? parts[0] : "";
+    g["gpu"] = parts.size() > 1 ? parts[1] : "";
+    g["precision"] = parts.size() > 2 ? parts[2] : "";
+    g["band"] = parts.size() > 3 ? parts[3] : "";
+    g["metric"] = parts.size() > 4 ? parts[4] : "";
+    g.update(error_summary_json(sum));
+    groups.push_back(g);
+  }
+  j["by_group"] = groups;
+  if (!v.folds.empty()) {
+    nlohmann::ordered_json folds = nlohmann::ordered_json::array();
+    for (const auto& f : v.folds) {
+      nlohmann::ordered_json x;
+      x["held_out"] = f.held_out;
+      x["rows"] = f.rows;
+      x["fitted"] = fitted_json(f.fitted);
+      folds.push_back(x);
+    }
+    j["folds"] = folds;
+  }
+  if (v.has_fit) j["fitted"] = fitted_json(v.fitted_all);
   j["skipped"] = v.skipped;
   return j;
 }

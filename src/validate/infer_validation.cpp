@@ -1,112 +1,100 @@
-#include <nlohmann/json.hpp>
 #include "validate/infer_validation.h"
 
-#include <nlohmann/json.hpp>
-
-#include <map>
-#include <memory>
-#include <tuple>
+#include <algorithm>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "core/error.h"
-#include "core/strings.h"
-#include "infer/evaluate.h"
-#include "core/table.h"
 
 namespace gpuplan {
 namespace {
 
-Precision row_precision(const std::string& text, const std::string& where) {
-  const auto p = parse_precision(to_lower(text));
-  if (!p) throw Error(fmt::format("{}: unknown precision '{}'", where, text));
-  return *p;
+InferValidationRow row_of(const InferCase& c) {
+  InferValidationRow row;
+  row.id = c.id;
+  row.source = c.source;
+  row.model = c.model_name;
+  row.gpu = c.gpu_name;
+  row.engine = c.engine_name;
+  row.mode = c.mode;
+  row.metric = c.metric;
+  row.precision = c.precision;
+  row.band = concurrency_band(c.concurrency);
+  row.gpus = c.plan.gpus();
+  row.tp = c.plan.tp;
+  row.input_len = c.plan.input_len;
+  row.output_len = c.plan.output_len;
+  row.concurrency = c.concurrency;
+  row.measured = c.measured;
+  return row;
 }
 
-// "tensorrt-llm 0.17" → "tensorrt-llm": the engine id is the first word.
-std::string engine_id(const std::string& text) {
-  const auto space = text.find(' ');
-  return space == std::string::npos ? text : text.substr(0, space);
-}
+// The fold key of a row: its GPU or its source.
+const std::string& fold_key(const InferCase& c, InferHoldout h) { return h == InferHoldout::gpu ? c.gpu_name : c.source; }
 
 }  // namespace
 
-InferValidation validate_inference(const CsvTable& csv, const Catalog& catalog) {
+std::string_view holdout_name(InferHoldout h) {
+  switch (h) {
+    case InferHoldout::none: return "in-sample";
+    case InferHoldout::gpu: return "leave-one-GPU-out";
+    case InferHoldout::source: return "leave-one-source-out";
+  }
+  return "in-sample";
+}
+
+InferValidation validate_inference(const CsvTable& csv, const Catalog& catalog, const InferValidationOptions& options) {
   InferValidation v;
-  const auto col = [&](const char* name) { return csv.column(name); };
-  const std::size_t c_model = col("model_ref"), c_gpu = col("gpu"), c_gpus = col("num_gpus"), c_tp = col("tp"),
-                    c_pp = col("pp"), c_ep = col("ep"), c_w = col("weight_precision"), c_kv = col("kv_precision"),
-                    c_in = col("input_len"), c_out = col("output_len"), c_mode = col("mode"),
-                    c_conc = col("concurrency"), c_engine = col("engine"), c_metric = col("metric"),
-                    c_value = col("value");
-  const auto c_id = csv.find_column("id");
-  std::map<std::tuple<const ModelSpec*, const Gpu*, const Engine*>, std::unique_ptr<InferContext>> contexts;
-  for (const auto& r : csv.rows()) {
-    InferValidationRow row;
-    row.id = c_id ? std::string(csv.cell(r, *c_id)) : fmt::format("line {}", r.line);
-    row.model = csv.text(r, c_model);
-    row.gpu = csv.text(r, c_gpu);
-    row.engine = csv.text(r, c_engine);
-    row.mode = csv.text(r, c_mode);
-    row.metric = csv.text(r, c_metric);
-    row.gpus = static_cast<int>(csv.integer(r, c_gpus));
-    row.tp = static_cast<int>(csv.integer(r, c_tp));
-    row.input_len = csv.integer(r, c_in);
-    row.output_len = csv.integer(r, c_out);
-    row.concurrency = csv.opt_number(r, c_conc).value_or(0);
-    row.measured = csv.number(r, c_value);
+  v.holdout = options.holdout;
+  const std::vector<InferCase> cases = read_inference_cases(csv, catalog);
+  InferPredictor predictor(catalog);
+  for (const InferCase& c : cases) v.rows.push_back(row_of(c));
 
-    const ModelSpec& model = catalog.model(row.model);
-    const Gpu& gpu = catalog.gpu(row.gpu);
-    const Engine* engine = catalog.find_engine(engine_id(row.engine));
-    if (!engine) throw Error(fmt::format("{}: unknown engine '{}'", csv.where(r, c_engine), row.engine));
-    auto& slot = contexts[{&model, &gpu, engine}];
-    if (!slot) slot = std::make_unique<InferContext>(make_infer_context(catalog, model, gpu, *engine));
+  if (options.holdout == InferHoldout::none) {
+    for (std::size_t i = 0; i < cases.size(); ++i) v.rows[i].predicted = predictor.predict(cases[i], nullptr, &v.rows[i].note);
+  } else {
+    // Folds in the order their key first appears.
+    std::vector<std::string> keys;
+    for (const InferCase& c : cases) {
+      const std::string& k = fold_key(c, options.holdout);
+      if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+    }
+    for (const std::string& key : keys) {
+      std::vector<const InferCase*> train;
+      for (const InferCase& c : cases) {
+        if (fold_key(c, options.holdout) != key) train.push_back(&c);
+      }
+      InferFold fold;
+      fold.held_out = key;
+      fold.fitted = fit_inference_constants(train, predictor);
+      const InferOverrides o = overrides_of(fold.fitted, cases);
+      for (std::size_t i = 0; i < cases.size(); ++i) {
+        if (fold_key(cases[i], options.holdout) != key) continue;
+        v.rows[i].predicted = predictor.predict(cases[i], &o, &v.rows[i].note);
+        ++fold.rows;
+      }
+      v.folds.push_back(std::move(fold));
+    }
+  }
+  if (options.fit) {
+    std::vector<const InferCase*> all;
+    for (const InferCase& c : cases) all.push_back(&c);
+    v.fitted_all = fit_inference_constants(all, predictor);
+    v.has_fit = true;
+  }
 
-    InferPlan plan;
-    plan.tp = row.tp;
-    plan.pp = static_cast<int>(csv.integer(r, c_pp));
-    plan.ep = static_cast<int>(csv.integer(r, c_ep));
-    plan.replicas = std::max(1, row.gpus / plan.gpus_per_replica());
-    plan.weights = row_precision(csv.text(r, c_w), csv.where(r, c_w));
-    plan.kv = row_precision(csv.text(r, c_kv), csv.where(r, c_kv));
-    plan.input_len = row.input_len;
-    plan.output_len = row.output_len;
-    if (row.mode == "offline_max_throughput") {
-      plan.mode = InferMode::max_throughput;
-    } else if (row.mode == "fixed_concurrency") {
-      plan.mode = InferMode::concurrency;
-      plan.load = row.concurrency > 0 ? row.concurrency : 1;
-    } else if (row.mode == "light_load") {
-      plan.mode = InferMode::concurrency;
-      plan.load = row.concurrency > 0 ? row.concurrency : 1;
-    } else {
-      throw Error(fmt::format("{}: unknown mode '{}'; use offline_max_throughput, fixed_concurrency or light_load",
-                              csv.where(r, c_mode), row.mode));
-    }
-    const InferEstimate e = evaluate_inference(*slot, plan);
-    if (!e.feasible) {
-      row.note = e.reason_text();
-    } else if (row.metric == "output_tokens_per_s_total") {
-      row.predicted = e.output_tokens_per_s;
-    } else if (row.metric == "ttft_ms") {
-      row.predicted = e.point.ttft_s * 1e3;
-    } else if (row.metric == "tpot_ms") {
-      row.predicted = e.point.tpot_s * 1e3;
-    } else {
-      row.note = "unknown metric";
-    }
+  for (const InferValidationRow& row : v.rows) {
     if (row.predicted > 0) {
       const double err = row.error();
       v.by_metric.add(row.metric, err);
       v.by_engine.add(row.engine + " " + row.metric, err);
       v.by_gpu.add(row.gpu + " " + row.metric, err);
       v.by_model.add(row.model + " " + row.metric, err);
+      v.by_group.add(fmt::format("{} | {} | {} | {} | {}", row.engine, row.gpu, row.precision, row.band, row.metric),
+                     err);
     } else {
       ++v.skipped;
     }
-    v.rows.push_back(std::move(row));
   }
   return v;
 }

@@ -1,6 +1,9 @@
 // `gpuplan validate inference FILE.csv`: predicted vs measured serving throughput, TTFT and
 // TPOT for rows in the schema of shared/data/inference-runs.csv, per row and grouped by
-// metric, engine, GPU and model.
+// metric, engine, GPU, model and by the (engine, GPU, precision, concurrency band, metric)
+// group the issue-14 targets are judged on. Held-out modes refit the engine constants that
+// `validate/infer_fit.h` fits on every row but those of one GPU (or one source) and score the
+// rows left out with them: the headline error (docs/validation.md).
 #pragma once
 
 #include <string>
@@ -9,12 +12,22 @@
 #include "catalog/catalog.h"
 #include "core/csv.h"
 #include "validate/error_stats.h"
+#include "validate/infer_fit.h"
 
 namespace gpuplan {
 
+// none: the catalog's constants (in-sample: they were fitted on this file); gpu: each GPU's
+// rows predicted with the constants refit on the other GPUs' rows; source: the same by the
+// `source` column.
+enum class InferHoldout { none, gpu, source };
+std::string_view holdout_name(InferHoldout h);
+
 struct InferValidationRow {
   std::string id;
+  std::string source;
   std::string model, gpu, engine, mode, metric;
+  std::string precision;  // weight precision as the row gives it
+  std::string band;       // concurrency band: offline, c<=8, c9-32, c>32
   int gpus = 1, tp = 1;
   long long input_len = 0, output_len = 0;
   double concurrency = 0;
@@ -24,12 +37,30 @@ struct InferValidationRow {
   double error() const { return predicted > 0 ? (predicted - measured) / measured : 0; }
 };
 
+// One held-out fold: what was left out and the constants fitted without it.
+struct InferFold {
+  std::string held_out;  // the GPU id or the source
+  int rows = 0;          // rows scored in this fold
+  InferFit fitted;
+};
+
 struct InferValidation {
+  InferHoldout holdout = InferHoldout::none;
   std::vector<InferValidationRow> rows;
   ErrorGroups by_metric, by_engine, by_gpu, by_model;
+  ErrorGroups by_group;  // "engine | gpu | precision | band | metric"
+  std::vector<InferFold> folds;                 // held-out modes only
+  InferFit fitted_all;           // --fit: the constants fitted on every row
+  bool has_fit = false;
   int skipped = 0;
 };
 
-InferValidation validate_inference(const CsvTable& csv, const Catalog& catalog);
+struct InferValidationOptions {
+  InferHoldout holdout = InferHoldout::none;
+  bool fit = false;  // also fit the constants on every row and report them
+};
+
+InferValidation validate_inference(const CsvTable& csv, const Catalog& catalog,
+                                   const InferValidationOptions& options = {});
 
 }  // namespace gpuplan

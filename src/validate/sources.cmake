@@ -2,5 +2,6 @@
 # on gpuplan-bench profiles.
 list(APPEND GPUPLAN_LIB_SOURCES validate/error_stats.cpp validate/collective_validation.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES validate/train_validation.cpp validate/infer_validation.cpp)
+list(APPEND GPUPLAN_LIB_SOURCES validate/infer_fit.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES validate/calibration_validation.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES validate/validate_request.cpp validate/measured_quantity.cpp)

@@ -60,7 +60,16 @@ ValidateTrainingAnswer answer_validate_training(const Catalog& catalog, const Va
 
 ValidateInferenceAnswer answer_validate_inference(const Catalog& catalog, const ValidateInferenceRequest& request) {
   check_file("validate inference", request.file, "a CSV in the schema of shared/data/inference-runs.csv");
-  return validate_inference(CsvTable::read(request.file), catalog);
+  if (request.leave_one_gpu_out && request.leave_one_source_out) {
+    throw Error("validate inference: --leave-one-gpu-out and --leave-one-source-out are two different held-out "
+                "scores; give one of them (run the command twice for both)");
+  }
+  InferValidationOptions options;
+  options.holdout = request.leave_one_gpu_out      ? InferHoldout::gpu
+                    : request.leave_one_source_out ? InferHoldout::source
+                                                   : InferHoldout::none;
+  options.fit = request.fit;
+  return validate_inference(CsvTable::read(request.file), catalog, options);
 }
 
 ValidateCalibrationAnswer answer_validate_calibration(const Catalog& catalog, const ValidateCalibrationRequest& request) {

@@ -29,9 +29,12 @@ struct ValidateTrainingRequest {
 };
 using ValidateTrainingAnswer = TrainValidation;
 
-// validate inference FILE.csv
+// validate inference FILE.csv [--leave-one-gpu-out | --leave-one-source-out] [--fit]
 struct ValidateInferenceRequest {
   std::string file;  // the schema of shared/data/inference-runs.csv
+  bool leave_one_gpu_out = false;
+  bool leave_one_source_out = false;
+  bool fit = false;
 };
 using ValidateInferenceAnswer = InferValidation;
 

@@ -1,0 +1,259 @@
+#include "validate/infer_fit.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "core/strings.h"
+#include "infer/evaluate.h"
+#include "infer/step.h"
+
+namespace gpuplan {
+namespace {
+
+Precision case_precision(const std::string& text, const std::string& where) {
+  const auto p = parse_precision(to_lower(text));
+  if (!p) throw Error(fmt::format("{}: unknown precision '{}'; use bf16, fp16, fp8, int8, int4 or fp4", where, text));
+  return *p;
+}
+
+// The median of |log(predicted / measured)| over `rows` with `o` (a row with no prediction
+// counts as a miss by a factor e).
+double median_log_error(const std::vector<const InferCase*>& rows, InferPredictor& predictor, const InferOverrides& o) {
+  std::vector<double> errs;
+  errs.reserve(rows.size());
+  for (const InferCase* c : rows) {
+    const double p = predictor.predict(*c, &o);
+    errs.push_back(p > 0 ? std::fabs(std::log(p / c->measured)) : 1.0);
+  }
+  if (errs.empty()) return 0;
+  std::sort(errs.begin(), errs.end());
+  const std::size_t n = errs.size();
+  return n % 2 ? errs[n / 2] : 0.5 * (errs[n / 2 - 1] + errs[n / 2]);
+}
+
+// The grid value of `*value` in [lo, hi] that minimises the median log error of `rows`; ties
+// go to the smaller value (for the overheads: no more cost than the rows ask for). `*value`
+// is left at the best.
+void fit_one(const std::vector<const InferCase*>& rows, InferPredictor& predictor, InferOverrides& o, double* value,
+             double lo, double hi, double step) {
+  double best_v = *value;
+  double best_err = median_log_error(rows, predictor, o);
+  for (double v = lo; v <= hi + 1e-12; v += step) {
+    *value = v;
+    const double err = median_log_error(rows, predictor, o);
+    if (err < best_err - 1e-12) {
+      best_err = err;
+      best_v = v;
+    }
+  }
+  *value = best_v;
+}
+
+bool small_concurrency(const InferCase& c) { return c.concurrency > 0 && c.concurrency <= 8; }
+
+}  // namespace
+
+const Engine& resolve_row_engine(const Catalog& catalog, const std::string& text, const std::string& where) {
+  if (const Engine* e = catalog.find_engine(text)) return *e;
+  const auto space = text.find(' ');
+  if (space != std::string::npos) {
+    if (const Engine* e = catalog.find_engine(text.substr(0, space))) return *e;
+  }
+  throw Error(fmt::format("{}: unknown engine '{}'; use an engine id or alias of the catalog (gpuplan infer --help "
+                          "lists them), optionally followed by a version",
+                          where, text));
+}
+
+std::string concurrency_band(double concurrency) {
+  if (concurrency <= 0) return "offline";
+  if (concurrency <= 8) return "c<=8";
+  if (concurrency <= 32) return "c9-32";
+  return "c>32";
+}
+
+std::vector<InferCase> read_inference_cases(const CsvTable& csv, const Catalog& catalog) {
+  const auto col = [&](const char* name) { return csv.column(name); };
+  const std::size_t c_model = col("model_ref"), c_gpu = col("gpu"), c_gpus = col("num_gpus"), c_tp = col("tp"),
+                    c_pp = col("pp"), c_ep = col("ep"), c_w = col("weight_precision"), c_kv = col("kv_precision"),
+                    c_in = col("input_len"), c_out = col("output_len"), c_mode = col("mode"),
+                    c_conc = col("concurrency"), c_engine = col("engine"), c_metric = col("metric"),
+                    c_value = col("value");
+  const auto c_id = csv.find_column("id");
+  const auto c_source = csv.find_column("source");
+  std::vector<InferCase> out;
+  for (const auto& r : csv.rows()) {
+    InferCase c;
+    c.id = c_id ? std::string(csv.cell(r, *c_id)) : fmt::format("line {}", r.line);
+    c.source = c_source ? std::string(csv.cell(r, *c_source)) : "";
+    c.model_name = csv.text(r, c_model);
+    c.gpu_name = csv.text(r, c_gpu);
+    c.engine_name = csv.text(r, c_engine);
+    c.mode = csv.text(r, c_mode);
+    c.metric = csv.text(r, c_metric);
+    c.precision = csv.text(r, c_w);
+    c.model = &catalog.model(c.model_name);
+    c.gpu = &catalog.gpu(c.gpu_name);
+    c.engine = &resolve_row_engine(catalog, c.engine_name, csv.where(r, c_engine));
+    // The fallback entry (GPUs of no fitted family: Ada, AMD, ...) gets no serving factor:
+    // one fitted on the L40S alone would move every other unknown GPU.
+    const Efficiency* eff = efficiency_for(catalog.efficiencies, *c.gpu);
+    if (eff && !eff->fallback) c.family = eff->id;
+    c.measured = csv.number(r, c_value);
+    const int gpus = static_cast<int>(csv.integer(r, c_gpus));
+    InferPlan& plan = c.plan;
+    plan.tp = static_cast<int>(csv.integer(r, c_tp));
+    plan.pp = static_cast<int>(csv.integer(r, c_pp));
+    plan.ep = static_cast<int>(csv.integer(r, c_ep));
+    plan.replicas = std::max(1, gpus / plan.gpus_per_replica());
+    plan.weights = case_precision(c.precision, csv.where(r, c_w));
+    plan.kv = case_precision(csv.text(r, c_kv), csv.where(r, c_kv));
+    plan.input_len = csv.integer(r, c_in);
+    plan.output_len = csv.integer(r, c_out);
+    if (c.mode == "offline_max_throughput") {
+      plan.mode = InferMode::max_throughput;
+    } else if (c.mode == "fixed_concurrency" || c.mode == "light_load") {
+      c.concurrency = csv.opt_number(r, c_conc).value_or(0);
+      plan.mode = InferMode::concurrency;
+      plan.load = c.concurrency > 0 ? c.concurrency : 1;
+      if (c.concurrency <= 0) c.concurrency = 1;
+    } else {
+      throw Error(fmt::format("{}: unknown mode '{}'; use offline_max_throughput, fixed_concurrency or light_load",
+                              csv.where(r, c_mode), c.mode));
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+double InferPredictor::predict(const InferCase& c, const InferOverrides* o, std::string* note) {
+  auto& slot = contexts_[{c.model, c.gpu, c.engine}];
+  if (!slot) slot = std::make_unique<InferContext>(make_infer_context(*catalog_, *c.model, *c.gpu, *c.engine));
+  InferContext& ctx = *slot;
+  // A refit copy differs from the catalog entry only in constants the context derives nothing
+  // from, so the context is shared and only its engine and serving scales swapped.
+  const PerPrecision gemm = ctx.serving_gemm_scale;
+  const PerPrecision bw = ctx.serving_bw_scale;
+  if (o) {
+    for (const auto& [base, refit] : o->engines) {
+      if (base == c.engine) ctx.engine = &refit;
+    }
+    if (o->replace_scales) {
+      ctx.serving_gemm_scale.fill(1);
+      ctx.serving_bw_scale.fill(1);
+    }
+    for (const InferFittedScale& f : o->scales) {
+      if (f.family != c.family) continue;
+      ctx.serving_gemm_scale[index_of(gemm_precision(*c.gpu, f.precision))] = f.gemm_scale;
+      ctx.serving_bw_scale[index_of(f.precision)] = f.bw_scale;
+    }
+  }
+  const InferEstimate e = evaluate_inference(ctx, c.plan);
+  ctx.engine = c.engine;
+  ctx.serving_gemm_scale = gemm;
+  ctx.serving_bw_scale = bw;
+  if (!e.feasible) {
+    if (note) *note = e.reason_text();
+    return 0;
+  }
+  if (c.metric == "output_tokens_per_s_total") return e.output_tokens_per_s;
+  if (c.metric == "ttft_ms") return e.point.ttft_s * 1e3;
+  if (c.metric == "tpot_ms") return e.point.tpot_s * 1e3;
+  if (note) *note = "unknown metric";
+  return 0;
+}
+
+InferFit fit_inference_constants(const std::vector<const InferCase*>& rows, InferPredictor& predictor) {
+  InferOverrides o;
+  o.replace_scales = true;
+  InferFit fit;
+  // The engines and (family, precision) pairs of these rows, in order of appearance.
+  for (const InferCase* c : rows) {
+    bool seen = false;
+    for (const auto& [base, refit] : o.engines) seen = seen || base == c->engine;
+    if (!seen) {
+      o.engines.emplace_back(c->engine, *c->engine);
+      InferFittedEngine f;
+      f.engine = c->engine->id;
+      f.step_overhead_s = c->engine->step_overhead_s;
+      f.request_overhead_s = c->engine->request_overhead_s;
+      fit.engines.push_back(f);
+    }
+    if (c->family.empty() || c->family == "hopper") continue;
+    bool have = false;
+    for (const auto& f : o.scales) have = have || (f.family == c->family && f.precision == c->plan.weights);
+    if (!have) {
+      InferFittedScale f;
+      f.family = c->family;
+      f.precision = c->plan.weights;
+      o.scales.push_back(f);
+    }
+  }
+  for (int pass = 0; pass < 2; ++pass) {
+    for (std::size_t i = 0; i < o.engines.size(); ++i) {
+      const Engine* base = o.engines[i].first;
+      Engine& e = o.engines[i].second;
+      // The engine constants are set on the reference family's rows (Hopper, where the engine
+      // fractions were set) when there are any, so that another family's rows are explained
+      // by that family's factors and not folded into the engine's overheads; on all of the
+      // engine's rows otherwise (then they are fitted jointly with those factors).
+      std::vector<const InferCase*> tpot, ttft;
+      bool reference = false;
+      for (const InferCase* c : rows) {
+        reference = reference || (c->engine == base && small_concurrency(*c) && c->family == "hopper");
+      }
+      for (const InferCase* c : rows) {
+        if (c->engine != base || !small_concurrency(*c) || (reference && c->family != "hopper")) continue;
+        if (c->metric == "tpot_ms") tpot.push_back(c);
+        if (c->metric == "ttft_ms") ttft.push_back(c);
+      }
+      // 0 to 4 ms per step in 25 µs steps; 0 to 200 ms per request in 1 ms steps.
+      if (!tpot.empty()) fit_one(tpot, predictor, o, &e.step_overhead_s, 0, 4e-3, 25e-6);
+      if (!ttft.empty()) fit_one(ttft, predictor, o, &e.request_overhead_s, 0, 0.2, 1e-3);
+      fit.engines[i].step_overhead_s = e.step_overhead_s;
+      fit.engines[i].step_rows = static_cast<int>(tpot.size());
+      fit.engines[i].request_overhead_s = e.request_overhead_s;
+      fit.engines[i].request_rows = static_cast<int>(ttft.size());
+    }
+    for (InferFittedScale& f : o.scales) {
+      std::vector<const InferCase*> gemm_rows, bw_rows;
+      for (const InferCase* c : rows) {
+        if (c->family != f.family || c->plan.weights != f.precision) continue;
+        if (c->metric == "output_tokens_per_s_total" || (c->metric == "ttft_ms" && small_concurrency(*c))) {
+          gemm_rows.push_back(c);
+        }
+        if (c->metric == "tpot_ms" && small_concurrency(*c)) bw_rows.push_back(c);
+      }
+      // Factors 0.3 to 1.5 of the Hopper-set fractions, in steps of 0.01.
+      if (!gemm_rows.empty()) fit_one(gemm_rows, predictor, o, &f.gemm_scale, 0.3, 1.5, 0.01);
+      if (!bw_rows.empty()) fit_one(bw_rows, predictor, o, &f.bw_scale, 0.3, 1.5, 0.01);
+      f.gemm_rows = static_cast<int>(gemm_rows.size());
+      f.bw_rows = static_cast<int>(bw_rows.size());
+    }
+  }
+  fit.scales = o.scales;
+  return fit;
+}
+
+InferOverrides overrides_of(const InferFit& fit, const std::vector<InferCase>& cases) {
+  InferOverrides o;
+  o.replace_scales = true;
+  o.scales = fit.scales;
+  for (const InferCase& c : cases) {
+    bool seen = false;
+    for (const auto& [base, refit] : o.engines) seen = seen || base == c.engine;
+    if (seen) continue;
+    Engine e = *c.engine;
+    for (const InferFittedEngine& f : fit.engines) {
+      if (f.engine != e.id) continue;
+      if (f.step_rows > 0) e.step_overhead_s = f.step_overhead_s;
+      if (f.request_rows > 0) e.request_overhead_s = f.request_overhead_s;
+    }
+    o.engines.emplace_back(c.engine, e);
+  }
+  return o;
+}
+
+}  // namespace gpuplan

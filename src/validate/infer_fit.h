@@ -1,0 +1,114 @@
+// The serving constants `validate inference` fits, each only on the rows where it is visible
+// (docs/validation.md, "Inference"), so that held-out folds can refit them without the rows
+// they score:
+//   step_overhead_us    per engine entry, on its closed-loop TPOT rows at concurrency <= 8
+//                       (its Hopper ones when there are any, see below):
+//                       there a decode step streams the weights once for a handful of
+//                       sequences, so the fixed host/launch time per step is a visible share;
+//                       on max-batch rows it is invisible (amortised over hundreds of sequences).
+//   request_overhead_us per engine entry, on its closed-loop TTFT rows at concurrency <= 8
+//                       (Hopper first, likewise):
+//                       the fixed per-request cost (HTTP, tokenisation, scheduling hand-off)
+//                       before the first token, next to one prefill.
+//   serving gemm_scale  per (architecture family other than Hopper, weight precision), on that
+//                       family's TTFT rows at concurrency <= 8 and offline throughput rows:
+//                       prefill and large-batch steps are where GEMM rate shows.
+//   serving bw_scale    per (family other than Hopper, weight precision), on its TPOT rows at
+//                       concurrency <= 8: small-batch decode streams the weights.
+// The per-engine constants are fitted on the engine's Hopper rows when it has any (the
+// reference family of the engine fractions), so that a Blackwell FP4 TPOT row is explained by
+// Blackwell's FP4 factor, not folded into the engine's step overhead; an engine with no Hopper
+// row in the fold shares its rows with the family factors, and then all are fitted together by
+// coordinate descent (two passes over the four, each a 1-D grid search).
+// An engine with no such rows keeps its catalog value (the row count says 0); a family scale
+// with no rows is 1 (as Hopper), never the catalog value, which was fitted on every row and
+// would leak a held-out GPU's rows back into its fold.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "core/csv.h"
+#include "infer/infer_context.h"
+#include "infer/infer_plan.h"
+
+namespace gpuplan {
+
+// One row of an inference-runs.csv file, resolved against the catalog.
+struct InferCase {
+  std::string id, source, model_name, gpu_name, engine_name, mode, metric, precision;
+  std::string family;  // the GPU's efficiency entry id ("hopper", "blackwell"; "" = none or the fallback)
+  const ModelSpec* model = nullptr;
+  const Gpu* gpu = nullptr;
+  const Engine* engine = nullptr;  // the catalog entry of the row's engine (and version)
+  InferPlan plan;
+  double concurrency = 0;  // 0 = offline
+  double measured = 0;
+};
+
+struct InferFittedEngine {
+  std::string engine;  // engine id
+  double step_overhead_s = 0;
+  int step_rows = 0;  // rows it was fitted on; 0 = the catalog value kept
+  double request_overhead_s = 0;
+  int request_rows = 0;
+};
+
+struct InferFittedScale {
+  std::string family;  // efficiency entry id ("blackwell", "ampere", ...)
+  Precision precision = Precision::bf16;  // weight precision
+  double gemm_scale = 1;
+  int gemm_rows = 0;
+  double bw_scale = 1;
+  int bw_rows = 0;
+};
+
+struct InferFit {
+  std::vector<InferFittedEngine> engines;
+  std::vector<InferFittedScale> scales;
+};
+
+// What a prediction uses instead of the catalog: refit engine copies and family scales.
+struct InferOverrides {
+  std::vector<std::pair<const Engine*, Engine>> engines;  // catalog entry → refit copy
+  std::vector<InferFittedScale> scales;                   // replace the whole family table
+  bool replace_scales = false;  // true: families not listed use 1 (folds); false: the catalog's
+};
+
+// The row's engine: its full name first ("tensorrt-llm 1.0" → the entry with that alias),
+// else its first word ("vllm 0.9" → vllm). Throws Error naming the cell when neither is known.
+const Engine& resolve_row_engine(const Catalog& catalog, const std::string& text, const std::string& where);
+
+// Every row of the file; throws Error naming file, line and column for a bad cell.
+std::vector<InferCase> read_inference_cases(const CsvTable& csv, const Catalog& catalog);
+
+// Predictions with the contexts built once per (model, GPU, engine) and any engine entry
+// swapped in (a refit copy of the catalog's).
+class InferPredictor {
+ public:
+  explicit InferPredictor(const Catalog& catalog) : catalog_(&catalog) {}
+  // The case's metric predicted with the overrides (null = the catalog); 0 with `note` set when
+  // the plan is infeasible or the metric unknown.
+  double predict(const InferCase& c, const InferOverrides* overrides = nullptr, std::string* note = nullptr);
+
+ private:
+  const Catalog* catalog_;
+  std::map<std::tuple<const ModelSpec*, const Gpu*, const Engine*>, std::unique_ptr<InferContext>> contexts_;
+};
+
+// The constants above fitted on `rows` (each by a grid search minimising the median
+// |log(predicted / measured)|): one entry per engine entry and per (non-Hopper family, weight
+// precision) that appears in `rows`.
+InferFit fit_inference_constants(const std::vector<const InferCase*>& rows, InferPredictor& predictor);
+
+// The overrides that apply `fit` (families not in it at 1) to the engines of `cases`.
+InferOverrides overrides_of(const InferFit& fit, const std::vector<InferCase>& cases);
+
+// "offline", "c<=8", "c9-32" or "c>32".
+std::string concurrency_band(double concurrency);
+
+}  // namespace gpuplan

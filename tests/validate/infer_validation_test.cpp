@@ -1,0 +1,150 @@
+// `validate inference`: engine versions resolved from the row's cell, the held-out folds
+// (constants refit without the rows they score), the per-group table, and the strict parsing
+// of the serving constants it fits (issue 14).
+#include <cmath>
+#include <fstream>
+#include <iterator>
+#include <utility>
+
+#include <gtest/gtest.h>
+
+#include "catalog/catalog.h"
+#include "catalog_util.h"
+#include "core/csv.h"
+#include "core/error.h"
+#include "infer/memory_budget.h"
+#include "test_util.h"
+#include "validate/infer_validation.h"
+
+namespace gpuplan {
+namespace {
+
+using testing::cat;
+
+const char* kHeader =
+    "id,source,model_ref,gpu,num_gpus,tp,pp,ep,weight_precision,kv_precision,input_len,output_len,mode,"
+    "concurrency,engine,metric,value,notes\n";
+
+TEST(InferValidation, EngineCellMatchedWholeThenByFirstWord) {
+  EXPECT_EQ(resolve_row_engine(cat(), "tensorrt-llm 1.0", "x").id, "tensorrt-llm-1.0");
+  EXPECT_EQ(resolve_row_engine(cat(), "tensorrt-llm 0.17", "x").id, "tensorrt-llm");
+  EXPECT_EQ(resolve_row_engine(cat(), "trtllm", "x").id, "trtllm");
+  EXPECT_EQ(resolve_row_engine(cat(), "vllm 0.9.2", "x").id, "vllm");  // unknown version: the engine
+  try {
+    resolve_row_engine(cat(), "tgi 2.0", "f.csv:3:engine");
+    ADD_FAILURE() << "tgi accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("f.csv:3:engine: unknown engine 'tgi 2.0'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(InferValidation, ConcurrencyBands) {
+  EXPECT_EQ(concurrency_band(0), "offline");
+  EXPECT_EQ(concurrency_band(4), "c<=8");
+  EXPECT_EQ(concurrency_band(8), "c<=8");
+  EXPECT_EQ(concurrency_band(16), "c9-32");
+  EXPECT_EQ(concurrency_band(64), "c>32");
+}
+
+// Two GPUs, TPOT at C = 4 on each: leaving one GPU out fits the step overhead on the other
+// GPU's row only, so the fold's constants say 1 row, and the group table has one group per
+// (engine, GPU, precision, band, metric).
+TEST(InferValidation, LeaveOneGpuOutRefitsWithoutTheHeldOutRows) {
+  const std::string text = std::string(kHeader) +
+      "a,s1,llama3.1-70b,h200-sxm,4,4,1,1,fp8,fp8,1024,1024,fixed_concurrency,4,trtllm,tpot_ms,8.0,\n"
+      "b,s2,llama3.1-70b,h100-sxm,4,4,1,1,fp8,fp8,1024,1024,fixed_concurrency,4,trtllm,tpot_ms,11.0,\n";
+  const CsvTable csv = CsvTable::parse(text, "t.csv");
+  InferValidationOptions o;
+  o.holdout = InferHoldout::gpu;
+  const InferValidation v = validate_inference(csv, cat(), o);
+  ASSERT_EQ(v.folds.size(), 2u);
+  for (const InferFold& f : v.folds) {
+    EXPECT_EQ(f.rows, 1);
+    ASSERT_EQ(f.fitted.engines.size(), 1u);
+    EXPECT_EQ(f.fitted.engines[0].engine, "trtllm");
+    EXPECT_EQ(f.fitted.engines[0].step_rows, 1);
+  }
+  // The folds see different rows, so (with these measurements 1.4x apart on GPUs whose decode
+  // differs by less) they fit different overheads.
+  EXPECT_NE(v.folds[0].fitted.engines[0].step_overhead_s, v.folds[1].fitted.engines[0].step_overhead_s);
+  EXPECT_EQ(v.by_group.summaries().size(), 2u);
+  EXPECT_EQ(v.by_group.summaries()[0].first, "trtllm | h200-sxm | fp8 | c<=8 | tpot_ms");
+  // In-sample on the same rows: the catalog's constants.
+  const InferValidation in = validate_inference(csv, cat());
+  EXPECT_TRUE(in.folds.empty());
+  EXPECT_EQ(in.holdout, InferHoldout::none);
+}
+
+// A fold with no row of a (family, precision) leaves its factor at 1, not the catalog's value
+// (which was fitted on every row, the held-out ones included).
+TEST(InferValidation, UnseenFamilyScaleIsOneInAFold) {
+  const std::string text = std::string(kHeader) +
+      "a,s1,llama3.1-70b,b200,1,1,1,1,fp8,fp8,1024,1024,fixed_concurrency,4,vllm,tpot_ms,16.3,\n"
+      "b,s1,llama3.1-70b,h200-sxm,1,1,1,1,fp8,fp8,1024,1024,fixed_concurrency,4,vllm,tpot_ms,21.5,\n";
+  InferValidationOptions o;
+  o.holdout = InferHoldout::gpu;
+  const InferValidation v = validate_inference(CsvTable::parse(text, "t.csv"), cat(), o);
+  ASSERT_EQ(v.folds.size(), 2u);
+  EXPECT_EQ(v.folds[0].held_out, "b200");
+  EXPECT_TRUE(v.folds[0].fitted.scales.empty());  // without b200 no Blackwell row is left
+  ASSERT_EQ(v.folds[1].fitted.scales.size(), 1u);  // without h200: Blackwell FP8 from the b200 row
+  EXPECT_EQ(v.folds[1].fitted.scales[0].family, "blackwell");
+  EXPECT_EQ(v.folds[1].fitted.scales[0].bw_rows, 1);
+}
+
+// NVFP4 stores one FP8 scale per 16 FP4 values: 0.5 + 1/16 = 0.5625 B per weight, 12.5% more
+// than the bare 4 bits; MXFP4 one E8M0 scale per 32: 0.53125 B.
+TEST(InferValidation, BlockScaledFp4Bytes) {
+  EXPECT_DOUBLE_EQ(quantised_weight_bytes(Precision::fp4), 0.5625);
+  EXPECT_DOUBLE_EQ(kMxfp4BytesPerWeight, 0.53125);
+  EXPECT_DOUBLE_EQ(quantised_weight_bytes(Precision::fp8), 1.0);
+  const InferContext ctx = make_infer_context(cat(), cat().model("llama3.1-70b"), cat().gpu("b200"),
+                                              cat().engine("tensorrt-llm-1.0"));
+  const InferWeights& w = ctx.weights;
+  const double quantised = w.layer_matmul + w.routed_experts;
+  EXPECT_DOUBLE_EQ(serving_weight_bytes(w, Precision::fp4) - serving_weight_bytes(w, Precision::fp8),
+                   quantised * (0.5625 - 1.0));
+}
+
+// The fitted serving constants are strict: a negative overhead or a zero scale names the key.
+TEST(InferValidation, ServingConstantsAreStrict) {
+  const auto dir = testing::scratch_dir("serving-strict");
+  testing::write_file(dir / "e.toml",
+                      "kind = \"engine\"\nid = \"x\"\nname = \"X\"\nsource = \"t\"\nretrieved = \"2026-11-24\"\n"
+                      "[memory]\nbudget_rule = \"total_fraction\"\nmemory_fraction = 0.9\nkv_block_tokens = 16\n"
+                      "[scheduler]\nmax_num_seqs = 8\nmax_num_batched_tokens = 8192\n"
+                      "[performance]\nbw_fraction = 0.8\nrequest_overhead_us = -5\n");
+  CatalogOptions options;
+  options.user_paths = {(dir / "e.toml").string()};
+  try {
+    load_catalog(options);
+    ADD_FAILURE() << "negative request_overhead_us accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("request_overhead_us"), std::string::npos) << e.what();
+  }
+}
+
+// The serving factors of an efficiency file are strict too: zero, or a key that names no
+// precision, is an error naming the key (read from a copy of the shipped Blackwell file).
+TEST(InferValidation, ServingFactorsAreStrict) {
+  std::ifstream in(testing::source_dir() + "/data/fitted/efficiency/blackwell.toml");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_NE(text.find("fp8 = 0.71"), std::string::npos);
+  const auto dir = testing::scratch_dir("serving-factors");
+  for (const auto& [bad, key] : {std::pair<std::string, std::string>{"fp8 = 0 ", "fp8"}, {"fp9 = 0.71", "fp9"}}) {
+    std::string edited = text;
+    edited.replace(edited.find("fp8 = 0.71"), 10, bad);
+    testing::write_file(dir / "blackwell.toml", edited);
+    CatalogOptions options;
+    options.user_paths = {(dir / "blackwell.toml").string()};
+    try {
+      load_catalog(options);
+      ADD_FAILURE() << bad << " accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpuplan
