@@ -7,6 +7,7 @@
 #include "core/units.h"
 #include "report/calibration_report.h"
 #include "report/train_report.h"
+#include "report/default_system_report.h"
 
 namespace gpuplan {
 namespace {
@@ -55,6 +56,7 @@ nlohmann::ordered_json to_json(const SearchAnswer& a) {
     if (c.estimate.valid()) cj["memory_bytes"] = c.estimate.memory.total_bytes;
     j["closest"].push_back(cj);
   }
+  add_default_system_json(j, ctx.system, *ctx.gpu, a.setup.system_defaulted);
   add_calibration_json(j, a.setup.calibration_profile, a.setup.calibration_notes);
   return j;
 }
@@ -72,6 +74,7 @@ std::string to_text(const SearchAnswer& a) {
   out += fmt::format("objective: {}", objective_name(a.options.objective));
   if (price > 0) out += fmt::format(" · ${:.2f}/GPU-hour ({})", price, a.price_source);
   out += "\n";
+  out += default_system_text(ctx.system, *ctx.gpu, a.setup.system_defaulted);
   if (r.top.empty()) {
     out += "\nno plan fits. The closest:\n";
     for (const Candidate& c : r.closest) {
