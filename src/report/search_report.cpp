@@ -56,6 +56,9 @@ nlohmann::ordered_json to_json(const SearchAnswer& a) {
     if (c.estimate.valid()) cj["memory_bytes"] = c.estimate.memory.total_bytes;
     j["closest"].push_back(cj);
   }
+  if (!a.empty_space.empty()) {
+    j["empty_space"] = {{"reason", a.empty_space}, {"batch_below", a.batch_below}, {"batch_above", a.batch_above}};
+  }
   add_default_system_json(j, ctx.system, *ctx.gpu, a.setup.system_defaulted);
   add_calibration_json(j, a.setup.calibration_profile, a.setup.calibration_notes);
   return j;
@@ -75,6 +78,10 @@ std::string to_text(const SearchAnswer& a) {
   if (price > 0) out += fmt::format(" · ${:.2f}/GPU-hour ({})", price, a.price_source);
   out += "\n";
   out += default_system_text(ctx.system, *ctx.gpu, a.setup.system_defaulted);
+  if (r.top.empty() && !a.empty_space.empty()) {
+    out += "\nno plan in the space: " + a.empty_space + "\n";
+    return out + calibration_text(a.setup.calibration_notes);
+  }
   if (r.top.empty()) {
     out += "\nno plan fits. The closest:\n";
     for (const Candidate& c : r.closest) {

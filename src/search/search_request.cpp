@@ -1,3 +1,4 @@
+#include "search/empty_space.h"
 #include "search/search_request.h"
 
 #include <algorithm>
@@ -77,6 +78,12 @@ SearchAnswer answer_search(const Catalog& catalog, const SearchRequest& r) {
   }
   a.result = search_plans(ctx, a.space, a.options);
   a.ranker = make_ranker(ctx, a.space, a.options);
+  if (a.result.space == 0) {
+    const EmptySpaceReason why = explain_empty_space(*ctx.model, a.space);
+    a.empty_space = why.text;
+    a.batch_below = why.batch_below;
+    a.batch_above = why.batch_above;
+  }
   if (!a.result.top.empty()) {
     Plan best = a.result.top.front().plan;
     if (best.seq_len == 0) best.seq_len = a.space.seq_len;

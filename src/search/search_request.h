@@ -45,6 +45,11 @@ struct SearchAnswer {
   SearchResult result;
   // What the best plan uses that the training validation does not cover (search/coverage.h).
   std::vector<std::string> best_unvalidated;
+  // Why the space is empty (divisibility), with the nearest global batches that work; "" when
+  // the space has plans (search/empty_space.h).
+  std::string empty_space;
+  int batch_below = 0;
+  int batch_above = 0;
 };
 
 // The most worker threads a search accepts: 4 × the hardware threads (more only adds
