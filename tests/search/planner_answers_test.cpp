@@ -122,6 +122,30 @@ TEST(PlannerAnswers, NonEmptySpaceHasNoReason) {
   EXPECT_FALSE(explain_empty_space(m, s).empty);
 }
 
+// "Minimum GPUs that fit": Llama 3 70B's training state (16 bytes a parameter under mixed-
+// precision Adam = 1.1 TB) cannot fit on 2 H100s; the answer names the fewest of 4, 8, 16, ...
+// that does, and the search at half that count finds nothing.
+TEST(PlannerAnswers, NoPlanFitsNamesTheFewestGpusThatDo) {
+  SearchRequest s;
+  s.model = "llama3-70b";
+  s.gpu = "h100-sxm";
+  s.gpus = 2;
+  s.global_batch = 64;
+  s.seq_len = 4096;
+  const SearchAnswer a = answer_search(default_catalog(), s);
+  ASSERT_TRUE(a.result.top.empty());
+  ASSERT_GT(a.min_gpus_that_fit, 2);
+  // 1.1 TB of state over 80 GB GPUs needs at least 14, so at least 16 of the doubling series.
+  EXPECT_GE(a.min_gpus_that_fit, 16);
+  SearchRequest fits = s;
+  fits.gpus = a.min_gpus_that_fit;
+  fits.top = 1;
+  EXPECT_FALSE(answer_search(default_catalog(), fits).result.top.empty());
+  SearchRequest half = s;
+  half.gpus = a.min_gpus_that_fit / 2;
+  EXPECT_TRUE(answer_search(default_catalog(), half).result.top.empty());
+}
+
 // `cost --model` runs the search `search` runs: same best plan, same throughput (well within
 // the 5%), duration = tokens / throughput.
 TEST(PlannerAnswers, CostAgreesWithSearch) {
