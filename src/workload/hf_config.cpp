@@ -133,6 +133,34 @@ void read_gemma2(HfReader& r, ModelSpec& m) {
   require_window_if_sliding(r, m);
 }
 
+// Gemma 3 (Gemma3TextConfig): Gemma 2's shapes with 5 sliding-window layers to 1 global
+// (sliding_window_pattern 6: layer i is global when (i + 1) % 6 == 0; or the layer_types list),
+// q/k RMSNorm, a tied head; logit soft-capping is off by default (null) and read when set.
+void read_gemma3(HfReader& r, ModelSpec& m) {
+  m.hidden = r.size("hidden_size");
+  m.layers = r.size("num_hidden_layers", kMaxLayers);
+  m.heads = r.size("num_attention_heads");
+  m.kv_heads = r.opt_size("num_key_value_heads").value_or(m.heads);
+  m.head_dim = r.opt_size("head_dim").value_or(0);
+  // Gemma3TextConfig's defaults: the multimodal configs' text_config often leaves these out.
+  m.vocab = r.opt_size("vocab_size").value_or(262208);
+  m.max_seq_len = r.opt_size("max_position_embeddings").value_or(131072);
+  m.tied_embeddings = r.flag("tie_word_embeddings", true);
+  m.ffn_hidden = r.size("intermediate_size");
+  m.qkv_bias = m.attn_out_bias = r.flag("attention_bias", false);
+  m.qk_norm = true;  // Gemma3Attention: q_norm and k_norm over each head
+  r.opt_real("attn_logit_softcapping");
+  r.opt_real("final_logit_softcapping");
+  r.opt_real("query_pre_attn_scalar");
+  m.sliding_window = r.opt_size("sliding_window").value_or(0);
+  const std::int64_t pattern = r.opt_size("sliding_window_pattern", kMaxLayers).value_or(6);
+  if (!read_layer_types(r, m) && m.sliding_window > 0) {
+    for (std::int64_t layer_idx = 0; layer_idx < m.layers; ++layer_idx)
+      m.layer_is_sliding.push_back((layer_idx + 1) % pattern != 0);
+  }
+  require_window_if_sliding(r, m);
+}
+
 void read_mistral(HfReader& r, ModelSpec& m) {
   read_decoder(r, m);
   m.ffn_hidden = r.size("intermediate_size");
@@ -359,7 +387,7 @@ bool is_not_decoder_only(const nlohmann::json& config, const std::string& type) 
 const std::vector<std::string>& supported_hf_model_types() {
   static const std::vector<std::string> types{"llama",       "mistral",     "mixtral", "qwen2",   "qwen3", "qwen3_moe",
                                               "deepseek_v2", "deepseek_v3", "gpt2",    "gpt_oss", "mpt",   "nemotron",
-                                              "phi3",        "gemma2"};
+                                              "phi3",        "gemma2",      "gemma3_text", "gemma3"};
   return types;
 }
 
@@ -405,6 +433,16 @@ ModelSpec model_from_hf_config(const nlohmann::json& config, const std::string& 
     read_phi3(r, m);
   } else if (type == "gemma2") {
     read_gemma2(r, m);
+  } else if (type == "gemma3_text") {
+    read_gemma3(r, m);
+  } else if (type == "gemma3") {
+    // The multimodal config: the language model's shape is under text_config; the SigLIP vision
+    // encoder (about 0.4B parameters) is not counted or costed.
+    HfReader text = r.sub("text_config");
+    read_gemma3(text, m);
+    finish(text, m, heads_key);
+    if (strict) text.reject_typos();
+    return m;
   } else if (is_not_decoder_only(config, type)) {
     throw Error(fmt::format("{}: model_type '{}' is not supported: decoder-only transformers only (gpuplan "
                             "reads {}); encoder-only and encoder-decoder models are out of scope",

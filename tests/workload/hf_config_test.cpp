@@ -32,7 +32,8 @@ const std::vector<std::string> kFixtures = {"llama-3.1-8b.json",     "mistral-7b
                                             "qwen2.5-7b.json",       "qwen3-0.6b.json",      "qwen3-30b-a3b.json",
                                             "deepseek-v2-lite.json", "deepseek-v3.json",     "gpt2.json",
                                             "gpt-oss-20b.json",      "mpt-7b.json",          "minitron-8b.json",
-                                            "phi-3-mini-4k.json",    "phi-4.json",           "gemma-2-9b.json"};
+                                            "phi-3-mini-4k.json",    "phi-4.json",           "gemma-2-9b.json",
+                                            "gemma-3-1b.json",       "gemma-3-4b-it.json"};
 
 std::string hf_error(const json& config, bool strict = false) {
   try {
@@ -102,6 +103,39 @@ TEST(HfConfig, Gemma2SlidesEveryOtherLayerAndTiesTheHead) {
   EXPECT_TRUE(m.layer_is_sliding[40]);
   EXPECT_FALSE(m.layer_is_sliding[41]);
   EXPECT_NEAR(count_params(m).total, 9.24e9, 0.01 * 9.24e9);
+}
+
+// Gemma 3 1B (model card: 1B; 999.9M): 4 query heads x 256 over 1 KV head, a tied 262,144-token
+// embedding, 5 sliding (512) layers to 1 global. 262,144 x 1,152 = 302.0M; per layer
+// 2 x 1,152 x 1,024 (q, o) + 2 x 1,152 x 256 (k, v) = 2.95M + 3 x 1,152 x 6,912 = 23.89M,
+// x 26 = 697.8M; total 999.9M.
+TEST(HfConfig, Gemma3TextFiveLocalToOneGlobal) {
+  const ModelSpec m = load_hf_config_file(fixture_path("gemma-3-1b.json"));
+  EXPECT_EQ(m.model_type, "gemma3_text");
+  EXPECT_TRUE(m.tied_embeddings);
+  EXPECT_TRUE(m.qk_norm);
+  EXPECT_EQ(m.max_seq_len, 32768);
+  ASSERT_EQ(m.layer_is_sliding.size(), 26u);
+  for (int i = 0; i < 26; ++i) EXPECT_EQ(m.layer_is_sliding[i], (i + 1) % 6 != 0) << i;
+  EXPECT_NEAR(count_params(m).total, 1.0e9, 0.01 * 1.0e9);
+  // The multimodal wrapper reads the same shape from text_config.
+  json wrapped = {{"model_type", "gemma3"}, {"text_config", fixture_json("gemma-3-1b.json")}};
+  wrapped["text_config"].erase("model_type");
+  const ModelSpec w = model_from_hf_config(wrapped, "config.json");
+  EXPECT_EQ(w.layers, 26);
+  EXPECT_DOUBLE_EQ(count_params(w).total, count_params(m).total);
+}
+
+// Gemma 3 4B (multimodal, model card 4.3B = 3.88B language model + 0.42B SigLIP encoder): the
+// language model from text_config, defaults (vocab 262,208) filled as Gemma3TextConfig does.
+// 262,208 x 2,560 = 671.2M; per layer 2 x 2,560 x 2,048 + 2 x 2,560 x 1,024 = 15.7M +
+// 3 x 2,560 x 10,240 = 78.6M, x 34 = 3,208.6M; total 3,879.8M.
+TEST(HfConfig, Gemma3MultimodalReadsTheLanguageModel) {
+  const ModelSpec m = load_hf_config_file(fixture_path("gemma-3-4b-it.json"));
+  EXPECT_EQ(m.vocab, 262208);
+  EXPECT_EQ(m.sliding_window, 1024);
+  EXPECT_EQ(m.max_seq_len, 131072);
+  EXPECT_NEAR(count_params(m).total, 3.88e9, 0.01 * 3.88e9);
 }
 
 TEST(HfConfig, EncoderModelsAreNotSupported) {
