@@ -25,6 +25,10 @@ struct CloudOffer {
   bool historical = false;      // superseded price kept to reproduce older studies
   bool gpu_component_only = false;  // GCP bills GPU and VM apart: this price leaves the VM out
   std::string system;           // system id, when the instance matches one
+  // The most GPUs one can rent on this offer at once (a marketplace's largest listing, a
+  // provider's largest cluster product); 0 = unknown. A plan needing more is not priced on it.
+  int max_gpus = 0;
+  std::string max_gpus_source;  // where max_gpus comes from ("" when unknown)
   std::string notes;
   Provenance provenance;
 };

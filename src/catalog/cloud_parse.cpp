@@ -45,7 +45,8 @@ std::string iso_date(Fields& f, std::string_view key) {
   return value;
 }
 
-CloudOffer parse_offer(Fields& o, const Provenance& file_provenance, const std::string& file_provider) {
+CloudOffer parse_offer(Fields& o, const Provenance& file_provenance, const std::string& file_provider,
+                       int file_max_gpus, const std::string& file_max_gpus_source) {
   CloudOffer offer;
   offer.provider = o.opt_str("provider").value_or(file_provider);
   if (offer.provider.empty()) o.missing("provider", "provider name, here or at the top of the file");
@@ -84,6 +85,19 @@ CloudOffer parse_offer(Fields& o, const Provenance& file_provenance, const std::
   offer.historical = o.opt_boolean("historical").value_or(false);
   offer.gpu_component_only = o.opt_boolean("gpu_component_only").value_or(false);
   offer.system = o.opt_str("system").value_or("");
+  offer.max_gpus = file_max_gpus;
+  offer.max_gpus_source = file_max_gpus_source;
+  if (const auto max_gpus = o.opt_integer("max_gpus")) {
+    if (*max_gpus < offer.gpu_count || *max_gpus > 10'000'000) {
+      o.fail("max_gpus", fmt::format("must be at least gpu_count = {}", offer.gpu_count));
+    }
+    offer.max_gpus = static_cast<int>(*max_gpus);
+    offer.max_gpus_source = o.opt_str("max_gpus_source").value_or("");
+    if (offer.max_gpus_source.empty()) o.missing("max_gpus_source", "where max_gpus comes from");
+  }
+  if (offer.max_gpus > 0 && offer.max_gpus < offer.gpu_count) {
+    o.fail("gpu_count", fmt::format("more than the file's max_gpus_per_offer = {}", offer.max_gpus));
+  }
   offer.notes = o.opt_str("notes").value_or("");
   if (offer.price_date_estimated && offer.notes.empty()) {
     o.missing("notes", "an estimated price_date needs a note saying what the source gives");
@@ -101,10 +115,19 @@ std::vector<CloudOffer> parse_offers(Fields& top) {
   file_provenance = top.file_provenance();
   const std::string provider = top.opt_str("provider").value_or("");
   top.opt_str("notes");  // file-level remarks, for the reader of the file
+  // The provider's largest rentable unit, for every offer of the file (an offer may set its own).
+  int max_gpus = 0;
+  std::string max_gpus_source;
+  if (const auto n = top.opt_integer("max_gpus_per_offer")) {
+    if (*n < 1 || *n > 10'000'000) top.fail("max_gpus_per_offer", "must be at least 1");
+    max_gpus = static_cast<int>(*n);
+    max_gpus_source = top.opt_str("max_gpus_source").value_or("");
+    if (max_gpus_source.empty()) top.missing("max_gpus_source", "where max_gpus_per_offer comes from");
+  }
   auto tables = top.table_array("offer");
   if (tables.empty()) top.missing("offer", "at least one [[offer]] table");
   std::vector<CloudOffer> offers;
-  for (auto& o : tables) offers.push_back(parse_offer(o, file_provenance, provider));
+  for (auto& o : tables) offers.push_back(parse_offer(o, file_provenance, provider, max_gpus, max_gpus_source));
   return offers;
 }
 

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "catalog/hf_hub_cache.h"
 #include "core/error.h"
 #include "workload/hf_config.h"
 
@@ -22,6 +23,19 @@ const ModelSpec& resolve_model(const Catalog& catalog, const std::string& name_o
     }
     const fs::path config = fs::path(name_or_path) / "config.json";
     if (!fs::is_regular_file(config, ec)) {
+      // A hub-cache model folder (models--org--name): its snapshot's config.json.
+      if (auto cached = hf_cached_snapshot_config(name_or_path)) {
+        owned = std::make_shared<ModelSpec>(load_hf_config_file(*cached));
+        // models--org--name → org/name (the snapshot folder is a commit hash).
+        std::string id = fs::path(name_or_path).lexically_normal().filename().string();
+        if (id.empty()) id = fs::path(name_or_path).lexically_normal().parent_path().filename().string();
+        if (id.starts_with("models--")) {
+          id = id.substr(8);
+          if (const auto sep = id.find("--"); sep != std::string::npos) id.replace(sep, 2, "/");
+          owned->id = owned->name = id;
+        }
+        return *owned;
+      }
       throw Error(fmt::format("model '{}' is a folder without a config.json; pass a Hugging Face config.json "
                               "file, a folder holding one, or a zoo id (gpuplan models)",
                               name_or_path));
@@ -33,7 +47,22 @@ const ModelSpec& resolve_model(const Catalog& catalog, const std::string& name_o
     }
     path = name_or_path;
   }
-  if (path.empty()) return catalog.model(name_or_path);
+  if (path.empty()) {
+    if (const ModelSpec* zoo = catalog.find_model(name_or_path)) return *zoo;
+    // "org/name": a Hugging Face model id, read from the local hub cache (no network).
+    if (name_or_path.find('/') != std::string::npos) {
+      if (auto cached = hf_cached_config(name_or_path)) {
+        owned = std::make_shared<ModelSpec>(load_hf_config_file(*cached));
+        owned->id = owned->name = name_or_path;
+        return *owned;
+      }
+      throw Error(fmt::format("model '{}' is not in the zoo and not in the Hugging Face cache ({}); download its "
+                              "config.json (huggingface-cli download {} config.json), pass the file, or pick a zoo "
+                              "id (gpuplan models)",
+                              name_or_path, hf_hub_cache_dir(), name_or_path));
+    }
+    return catalog.model(name_or_path);
+  }
   owned = std::make_shared<ModelSpec>(load_hf_config_file(path));
   return *owned;
 }

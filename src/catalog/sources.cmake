@@ -8,6 +8,7 @@ list(APPEND GPUPLAN_LIB_SOURCES
   catalog/topology_parse.cpp
   catalog/system_derived.cpp
   catalog/cloud_parse.cpp
+  catalog/hf_hub_cache.cpp
   catalog/model_parse.cpp
   catalog/collective_params_parse.cpp
   catalog/efficiency_parse.cpp

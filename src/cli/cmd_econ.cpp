@@ -21,9 +21,15 @@ void setup_cost(CliCommand& cmd, CliContext& ctx) {
   cmd.add_option("--gpus", r->gpus, "GPUs of the run (whole instances are billed)");
   cmd.add_option("--days", r->days, "Wall-clock days");
   cmd.add_option("--hours", r->hours, "Wall-clock hours (without --gpus: one instance of each offer)");
-  cmd.add_option("--model", r->model, "Model (zoo id): duration from 6·N·D with --tokens, --gpus, --mfu");
+  cmd.add_option("--model", r->model,
+                 "Model (zoo id or config.json): duration from the training evaluator's best plan with --tokens, --gpus");
   cmd.add_option("--tokens", r->tokens, "Training tokens (e.g. 100B)");
-  cmd.add_option("--mfu", r->mfu, "Model-FLOPs utilisation the run is priced at")->capture_default_str();
+  cmd.add_flag("--rule-of-thumb", r->rule_of_thumb, "Duration from 6·N·D at --mfu instead of the best plan");
+  cmd.add_option("--mfu", r->mfu, "Model-FLOPs utilisation (with --rule-of-thumb)")->capture_default_str();
+  cmd.add_option("--system", r->system, "System the plan runs on (default: the GPU's)");
+  cmd.add_option("--seq-len", r->seq_len, "Sequence length of the plan (default: the model's context)");
+  cmd.add_option("--global-batch", r->global_batch,
+                 "Sequences per step of the plan (default: 4M tokens, rounded up to a multiple of --gpus)");
   cmd.add_option("--provider", r->provider, "Only this provider (aws, gcp, lambda, ...)");
   cmd.add_option("--instance", r->instance, "Only this instance type");
   cmd.add_flag("--all", r->all, "Include historical (superseded) prices");

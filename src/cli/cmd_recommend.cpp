@@ -77,8 +77,13 @@ void setup_recommend(CliCommand& cmd, CliContext& ctx) {
   ServeRecommendRequest& s = f->serve;
   cmd.add_option("--model", t.model, "Model id or alias")->required();
   cmd.add_option("--tokens", f->tokens, "Training tokens (100B, 15T, 1e12); required unless --serve");
-  auto* deadline = cmd.add_option("--deadline", t.deadline_days, "Keep only runs finishing within this many days");
-  cmd.add_option("--budget", t.budget_usd, "Keep only runs costing at most this many dollars")->excludes(deadline);
+  auto* deadline = cmd.add_option("--deadline,--deadline-days", t.deadline_days,
+                                  "Keep only runs finishing within this many days");
+  cmd.add_option("--budget,--budget-usd", t.budget_usd, "Keep only runs costing at most this many dollars")
+      ->excludes(deadline);
+  cmd.add_option("--cost-tolerance", t.cost_tolerance,
+                 "Without --budget, pick the fastest run within this fraction of the cheapest (0.05 = 5%)")
+      ->capture_default_str();
   cmd.add_option("--gpus-max", t.gpus_max,
                  "Largest GPU count (powers of two up to it); with --serve, GPUs of one replica (default 8)")
       ->capture_default_str();

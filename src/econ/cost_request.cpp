@@ -3,10 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <memory>
 
 #include "core/error.h"
 #include "core/units.h"
+#include "catalog/resolve_model.h"
 #include "econ/offers.h"
+#include "search/search_request.h"
 #include "workload/params.h"
 
 namespace gpuplan {
@@ -38,13 +42,69 @@ void check_request(const CostRequest& o) {
   if (!o.model.empty() && o.tokens.empty()) throw Error("--model needs --tokens T (e.g. 100B)");
   if (!o.model.empty() && !o.gpus) throw Error("--model needs --gpus N");
   if (o.model.empty() && !o.tokens.empty()) throw Error(fmt::format("--tokens {}: needs --model M", o.tokens));
+  if (o.rule_of_thumb && o.model.empty()) throw Error("--rule-of-thumb prices a --model M --tokens T run; add them");
+  if (o.model.empty() && (o.global_batch || o.seq_len || !o.system.empty())) {
+    throw Error("--global-batch, --seq-len and --system shape the plan of a --model M --tokens T run; add them");
+  }
+  if (o.rule_of_thumb && (o.global_batch || o.seq_len || !o.system.empty())) {
+    throw Error("--rule-of-thumb uses 6·N·D at --mfu, not a plan: drop --global-batch, --seq-len and --system");
+  }
+  if (!o.rule_of_thumb && o.mfu != 0.4) {
+    throw Error(fmt::format("--mfu {}: the duration comes from the evaluator's best plan (its own MFU); add "
+                            "--rule-of-thumb to price 6·N·D at a given MFU",
+                            o.mfu));
+  }
+  require_count(o.global_batch, "--global-batch");
+  require_count(o.seq_len, "--seq-len");
   if (o.gpu_hours && o.gpus)
     throw Error("--gpu-hours already counts the GPUs; drop --gpus (or use --gpus N --hours H)");
 }
 
-// Duration from 6·N·D (Kaplan et al. 2020) at the request's MFU, 100% and 50%.
+// The evaluator's best plan for the run (the search `gpuplan search` runs, fastest first): the
+// duration is tokens / its throughput. The 6·N·D figures at 100% and 50% MFU stay beside it.
+void duration_from_search(const Catalog& catalog, const Gpu& gpu, const CostRequest& o, ModelDuration& m) {
+  SearchRequest s;
+  s.model = o.model;
+  s.gpu = gpu.id;
+  s.system = o.system;
+  s.gpus = *o.gpus;
+  s.seq_len = o.seq_len;
+  s.top = 1;
+  if (o.global_batch) {
+    s.global_batch = *o.global_batch;
+  } else {
+    std::shared_ptr<ModelSpec> owned;
+    const ModelSpec& spec = resolve_model(catalog, o.model, owned);
+    const int seq = o.seq_len.value_or(static_cast<int>(spec.max_seq_len));
+    const int per_batch = static_cast<int>(std::ceil(kDefaultBatchTokens / std::max(1, seq)));
+    s.global_batch = (per_batch + *o.gpus - 1) / *o.gpus * *o.gpus;
+  }
+  auto answer = std::make_shared<SearchAnswer>(answer_search(catalog, s));
+  const SearchAnswer& a = *answer;
+  m.method = "search";
+  m.search = answer;
+  m.global_batch = s.global_batch;
+  if (a.result.top.empty()) {
+    const std::string why = a.result.closest.empty() ? std::string("no plan in the space")
+                                                     : a.result.closest.front().estimate.reason_text();
+    throw Error(fmt::format("--model {} on --gpus {} × {} (global batch {}): no plan fits ({}); run `gpuplan "
+                            "search` for the closest plans, give more --gpus or another --global-batch, or add "
+                            "--rule-of-thumb",
+                            o.model, *o.gpus, gpu.id, s.global_batch, why));
+  }
+  const Candidate& best = a.result.top.front();
+  m.seq_len = best.plan.seq_len > 0 ? best.plan.seq_len : static_cast<int>(a.setup.ctx.model->max_seq_len);
+  m.step_time_s = best.estimate.step_time_s;
+  m.tokens_per_s = best.estimate.tokens_per_s;
+  m.mfu = best.estimate.mfu;
+  m.hours_at_mfu = m.tokens / m.tokens_per_s / 3600;
+}
+
+// Duration from 6·N·D (Kaplan et al. 2020) at the request's MFU (--rule-of-thumb) or the best
+// plan's, with 100% and 50% beside it.
 ModelDuration model_duration(const Catalog& catalog, const Gpu& gpu, const CostRequest& o) {
-  const ModelSpec& model = catalog.model(o.model);
+  std::shared_ptr<ModelSpec> owned;
+  const ModelSpec& model = resolve_model(catalog, o.model, owned);
   const double peak = gpu.dense(Precision::bf16);
   if (!(peak > 0)) throw Error(fmt::format("--gpu {}: no dense BF16 peak in the catalog; pick another --gpu", gpu.id));
   ModelDuration m;
@@ -53,10 +113,15 @@ ModelDuration model_duration(const Catalog& catalog, const Gpu& gpu, const CostR
   m.tokens = parse_count(o.tokens, "--tokens");
   m.flops = training_flops_6nd(m.params, m.tokens);
   m.peak_flops_per_s = peak;
-  m.mfu = o.mfu;
   m.hours_at_full_mfu = training_seconds(m.flops, *o.gpus, peak, 1.0) / 3600;
-  m.hours_at_mfu = training_seconds(m.flops, *o.gpus, peak, o.mfu) / 3600;
   m.hours_at_half_mfu = training_seconds(m.flops, *o.gpus, peak, 0.5) / 3600;
+  if (o.rule_of_thumb) {
+    m.method = "6ND";
+    m.mfu = o.mfu;
+    m.hours_at_mfu = training_seconds(m.flops, *o.gpus, peak, o.mfu) / 3600;
+  } else {
+    duration_from_search(catalog, gpu, o, m);
+  }
   return m;
 }
 

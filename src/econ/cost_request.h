@@ -1,9 +1,11 @@
 // `gpuplan cost` as a library call: what a run costs on each selected cloud offer (or at a
 // price given on the line), with whole instances billed, spot checkpoint/restart overhead, and
-// the duration from 6·N·D when the run is given as a model and a token count.
+// the duration of a run given as a model and a token count from the training evaluator's best
+// plan (the same search `gpuplan search` runs), or from 6·N·D at --mfu with --rule-of-thumb.
 // Formulas: docs/model/economics.md; the arithmetic is econ/run_cost.h.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +13,7 @@
 #include "catalog/catalog.h"
 #include "econ/figures.h"
 #include "econ/run_cost.h"
+#include "search/search_request.h"
 
 namespace gpuplan {
 
@@ -21,9 +24,14 @@ struct CostRequest {
   std::optional<int> gpus;                      // --gpus
   std::optional<double> days;                   // --days
   std::optional<double> hours;                  // --hours
-  std::string model;                            // --model (zoo id): duration from 6·N·D
+  std::string model;                            // --model (zoo id or config.json)
   std::string tokens;                           // --tokens ("100B")
-  double mfu = 0.4;                             // --mfu
+  bool rule_of_thumb = false;                   // --rule-of-thumb: 6·N·D at --mfu, no plan search
+  double mfu = 0.4;                             // --mfu (with --rule-of-thumb)
+  std::string system;                           // --system (the search's; empty = the GPU's default)
+  std::optional<int> seq_len;                   // --seq-len (the search's; unset = the model's context)
+  std::optional<int> global_batch;              // --global-batch in sequences; unset = kDefaultBatchTokens
+                                                // worth, rounded up to a multiple of --gpus
   std::string provider;                         // --provider
   std::string instance;                         // --instance
   bool all = false;                             // --all: historical prices too
@@ -49,16 +57,27 @@ struct CostRow {
   std::string source;
 };
 
-// Duration from 6·N·D when the run is given as a model and a token count.
+// The batch a `cost` search assumes when none is given: 2^22 tokens (4M, Llama 3's 8k-context
+// batch), in sequences of the run's length, rounded up to a multiple of the GPU count.
+inline constexpr double kDefaultBatchTokens = 4194304;
+
+// The run's duration when it is given as a model and a token count.
 struct ModelDuration {
+  std::string method;  // "search": the evaluator's best plan; "6ND": the rule of thumb at `mfu`
+  // The search behind "search" (its best plan is result.top.front()); null for 6ND.
+  std::shared_ptr<const SearchAnswer> search;
+  int global_batch = 0;  // sequences per step (search)
+  int seq_len = 0;
+  double step_time_s = 0;    // the best plan's step (search)
+  double tokens_per_s = 0;   // the best plan's throughput, all GPUs (search)
   std::string model;
   double params = 0;  // active parameters per token
   double tokens = 0;
   double flops = 0;
   double peak_flops_per_s = 0;  // one GPU, dense BF16
-  double mfu = 0;
+  double mfu = 0;                // the best plan's MFU (search), or --mfu (6ND)
   double hours_at_full_mfu = 0;
-  double hours_at_mfu = 0;       // at `mfu`
+  double hours_at_mfu = 0;       // the run's duration: at `mfu`
   double hours_at_half_mfu = 0;  // at 0.5, for comparison
 };
 

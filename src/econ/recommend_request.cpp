@@ -46,7 +46,32 @@ void check_request(const Catalog& cat, const RecommendRequest& o) {
   if (!(o.time_limit_s > 0))
     throw Error(fmt::format("--time-limit {}: must be a positive number of seconds", o.time_limit_s));
   if (o.threads < 0) throw Error(fmt::format("--threads {}: must be zero (every core) or more", o.threads));
+  if (!(o.cost_tolerance >= 0 && o.cost_tolerance < 10)) {
+    throw Error(fmt::format("--cost-tolerance {}: must be a fraction >= 0 (0.05 = 5%)", o.cost_tolerance));
+  }
   check_providers(cat, o.providers, "--providers");
+}
+
+// The knee of a front sorted fastest first (cost falling): in (log time, log cost) scaled so
+// the fastest point is (0, 1) and the cheapest (1, 0), the point farthest below the chord
+// x + y = 1 between them, where a little more time stops buying much saving.
+int knee_of(const std::vector<RecommendPoint>& front) {
+  if (front.size() < 3) return -1;
+  const double t0 = std::log(front.front().time_s), t1 = std::log(front.back().time_s);
+  const double c0 = std::log(front.front().cost_usd), c1 = std::log(front.back().cost_usd);
+  if (!(t1 > t0) || !(c0 > c1)) return -1;
+  int best = -1;
+  double best_gap = 0;
+  for (std::size_t i = 1; i + 1 < front.size(); ++i) {
+    const double x = (std::log(front[i].time_s) - t0) / (t1 - t0);
+    const double y = (std::log(front[i].cost_usd) - c1) / (c0 - c1);
+    const double gap = 1 - x - y;
+    if (gap > best_gap) {
+      best_gap = gap;
+      best = static_cast<int>(i);
+    }
+  }
+  return best;
 }
 
 }  // namespace
@@ -101,6 +126,10 @@ RecommendAnswer answer_recommend(const Catalog& cat, const ModelSpec& model, con
       if (sr.top.empty()) continue;
       const Candidate& best = sr.top.front();
       for (const CloudOffer* off : offers) {
+        if (off->max_gpus > 0 && n > off->max_gpus) {
+          ++r.over_capacity;  // the offer cannot supply n GPUs at once
+          continue;
+        }
         RecommendPoint p;
         p.gpu = &gpu;
         p.system = system;
@@ -136,9 +165,27 @@ RecommendAnswer answer_recommend(const Catalog& cat, const ModelSpec& model, con
     }
   }
   if (!r.front.empty()) {
-    // Within a budget: the fastest it buys; otherwise (a deadline, or nothing): the cheapest.
-    r.pick = o.budget_usd ? r.front.front() : r.front.back();
+    r.knee_index = knee_of(r.front);
+    if (o.budget_usd) {
+      r.pick = r.front.front();
+      r.pick_rule = "the fastest run within the budget";
+    } else {
+      // Not the cheapest outright: the fastest point within the tolerance of it (the front is
+      // fastest first), so 4x the time is never traded for a 0.003% saving.
+      const double limit = r.front.back().cost_usd * (1 + o.cost_tolerance);
+      r.pick = *std::find_if(r.front.begin(), r.front.end(),
+                             [&](const RecommendPoint& p) { return p.cost_usd <= limit; });
+      r.pick_rule = fmt::format(
+          "the fastest run costing at most {:g}% more than the cheapest{} (--cost-tolerance {:g}): a slower run is "
+          "picked only if it saves more than that",
+          100 * o.cost_tolerance, o.deadline_days ? " within the deadline" : "", o.cost_tolerance);
+    }
     r.have_pick = true;
+  }
+  if (r.over_capacity > 0) {
+    r.notes.push_back(fmt::format("{} (offer, GPU count) points dropped: more GPUs than the offer can supply "
+                                  "(max_gpus in data/clouds)",
+                                  r.over_capacity));
   }
   r.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;

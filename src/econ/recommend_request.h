@@ -28,6 +28,9 @@ struct RecommendRequest {
   std::string precision = "bf16";       // --precision of the linear layers
   double time_limit_s = 2;              // --time-limit: search time limit per (GPU, count)
   int threads = 0;                      // --threads: 0 = every core
+  // --cost-tolerance: with no budget, the pick is the fastest front point costing at most
+  // (1 + this) × the cheapest one, so a run months slower is never picked to save a rounding error.
+  double cost_tolerance = 0.05;
 };
 
 struct RecommendPoint {
@@ -48,8 +51,13 @@ struct RecommendAnswer {
   const ModelSpec* model = nullptr;  // the resolved model (owned by the catalog or the caller)
   RecommendRequest request;          // as asked, for the report
   std::vector<RecommendPoint> front;  // Pareto front of (time, cost), fastest first
-  RecommendPoint pick;                // cheapest within the deadline, fastest within the budget, or the cheapest
+  RecommendPoint pick;  // fastest within the budget; else the fastest within cost_tolerance of the cheapest
   bool have_pick = false;
+  std::string pick_rule;  // the rule that chose `pick`, in words
+  // The front's knee: the point farthest below the chord from the fastest to the cheapest point
+  // in (log time, log cost), each axis scaled to [0, 1]; -1 when the front has fewer than 3 points.
+  int knee_index = -1;
+  int over_capacity = 0;     // (offer, count) points dropped: the offer cannot supply that many GPUs
   int searched = 0;          // (GPU, count) searches run
   int cut_short = 0;         // of those, stopped by the time limit
   int points = 0;            // priced (GPU, count, offer) points before filters

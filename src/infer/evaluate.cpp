@@ -30,14 +30,19 @@ std::string check_infer_plan(const ModelSpec& m, const InferPlan& plan) {
 
 namespace {
 
+// The largest exposed term of the step, each term on its own: the linear layers (bound by their
+// weight reads or their FLOPs, whichever the roofline says), the KV reads, the attention time
+// beyond them (FLOPs), communication, engine overhead, elementwise passes. Summing the linear
+// and attention FLOP terms named "compute" a decode step whose KV reads exceed the linear time.
 Bottleneck bottleneck_of(const StepCost& c) {
-  const double parts[] = {c.linear_mem_s >= c.linear_compute_s ? c.linear_s : 0,
-                          c.kv_mem_s,
-                          (c.linear_compute_s > c.linear_mem_s ? c.linear_s : 0) + (c.attention_s - c.kv_mem_s),
-                          c.comm_s, c.overhead_s, c.elementwise_s};
-  const Bottleneck kinds[] = {Bottleneck::weights_bandwidth, Bottleneck::kv_bandwidth,
-                              Bottleneck::compute,           Bottleneck::communication,
-                              Bottleneck::engine_overhead,   Bottleneck::activation_bandwidth};
+  const bool linear_compute = c.linear_compute_s > c.linear_mem_s;
+  const double parts[] = {c.linear_s, c.kv_mem_s, c.attention_s - c.kv_mem_s, c.comm_s, c.overhead_s, c.elementwise_s};
+  const Bottleneck kinds[] = {linear_compute ? Bottleneck::compute : Bottleneck::weights_bandwidth,
+                              Bottleneck::kv_bandwidth,
+                              Bottleneck::compute,
+                              Bottleneck::communication,
+                              Bottleneck::engine_overhead,
+                              Bottleneck::activation_bandwidth};
   const auto* top = std::max_element(std::begin(parts), std::end(parts));
   return kinds[top - std::begin(parts)];
 }
@@ -69,9 +74,9 @@ InferEstimate evaluate_inference(const InferContext& ctx, const InferPlan& plan)
       if (plan.load > max_running) {
         est.infeasibility = Infeasibility::Kind::out_of_memory;
         est.reason = fmt::format(
-            "batch {} does not fit: the KV budget of {:.1f} GB per GPU holds {} sequences of {} + {} tokens ({} "
+            "batch {} does not fit: the KV budget of {:.1f} GiB per GPU holds {} sequences of {} + {} tokens ({} "
             "allows {}); use a smaller --batch, --kv fp8, or more GPUs",
-            plan.load, est.memory.kv_budget / 1e9, est.memory.max_seqs, plan.input_len, plan.output_len, e.name,
+            plan.load, est.memory.kv_budget / (1024.0 * 1024 * 1024), est.memory.max_seqs, plan.input_len, plan.output_len, e.name,
             e.max_num_seqs);
         est.bottleneck = Bottleneck::capacity;
         return est;

@@ -65,6 +65,7 @@ InferSetup make_setup(const Catalog& catalog, const InferCommon& r) {
                             r.input_len, r.output_len, context, model.max_seq_len, model.id));
   }
   s.ctx = make_infer_context(catalog, model, *cluster.gpu, engine, cluster.system);
+  s.system_defaulted = cluster.system == nullptr && s.ctx.system != nullptr;
   if (!r.calibration.empty()) {
     const CalibrationScale scale = calibration_scale(*cluster.gpu, load_calibration(r.calibration));
     s.ctx.calibration_gemm_scale = scale.gemm;

@@ -51,6 +51,7 @@ struct InferSetup {
   Precision kv = Precision::bf16;
   std::string calibration;                     // the profile path, empty = none
   std::vector<std::string> calibration_notes;  // what --calibration changed, and what it could not
+  bool system_defaulted = false;  // ctx.system is the GPU's default (no --system); the answer says so
 };
 
 struct InferAnswer {

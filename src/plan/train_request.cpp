@@ -226,6 +226,7 @@ TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
     s.calibration_notes = calibration_notes(scale);
   }
   s.calibration_profile = r.calibration;
+  s.system_defaulted = cluster.system_defaulted;
   s.plan = p;
   return s;
 }

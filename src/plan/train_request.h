@@ -56,6 +56,7 @@ struct TrainSetup {
   Plan plan;
   std::string calibration_profile;             // the request's, echoed in the answer
   std::vector<std::string> calibration_notes;  // what the profile changed, and what it could not
+  bool system_defaulted = false;  // ctx.system is the GPU's default (none named); the answer says so
 };
 
 struct TrainAnswer {

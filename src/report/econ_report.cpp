@@ -6,6 +6,8 @@
 
 #include "core/units.h"
 #include "core/table.h"
+#include "report/default_system_report.h"
+#include "report/train_report.h"
 
 namespace gpuplan {
 namespace {
@@ -35,10 +37,23 @@ std::string to_text(const CostAnswer& r) {
                      m.model, m.params, m.tokens, m.flops);
     s += fmt::format("Peak: {} × {} = {} dense BF16\n", r.gpus, format_si(m.peak_flops_per_s, "FLOP/s"),
                      format_si(m.peak_flops_per_s * r.gpus, "FLOP/s"));
-    s += fmt::format("Duration: {} at 100% MFU (the physical bound); {} at {:.0f}% MFU; {} at 50% MFU\n",
-                     hours_and_days(m.hours_at_full_mfu), hours_and_days(m.hours_at_mfu), m.mfu * 100,
-                     hours_and_days(m.hours_at_half_mfu));
-    s += fmt::format("Priced at {:.0f}% MFU.\n", m.mfu * 100);
+    if (m.search) {
+      const SearchAnswer& a = *m.search;
+      const Candidate& best = a.result.top.front();
+      s += fmt::format("Best plan (the training evaluator's search, as `gpuplan search` with --global-batch {}):\n  {}\n",
+                       m.global_batch, plan_summary(best.plan, *a.setup.ctx.model));
+      s += default_system_text(a.setup.ctx.system, *a.setup.ctx.gpu, a.setup.system_defaulted);
+      s += fmt::format("  step {} · {} tokens/s · MFU {:.1f}%\n", format_seconds(m.step_time_s),
+                       fmt_number(m.tokens_per_s), m.mfu * 100);
+      s += fmt::format("Duration: {} (tokens / the plan's throughput); 6·N·D gives {} at 100% MFU, {} at 50%\n",
+                       hours_and_days(m.hours_at_mfu), hours_and_days(m.hours_at_full_mfu),
+                       hours_and_days(m.hours_at_half_mfu));
+    } else {
+      s += fmt::format("Duration: {} at 100% MFU (the physical bound); {} at {:.0f}% MFU; {} at 50% MFU\n",
+                       hours_and_days(m.hours_at_full_mfu), hours_and_days(m.hours_at_mfu), m.mfu * 100,
+                       hours_and_days(m.hours_at_half_mfu));
+      s += fmt::format("Priced at {:.0f}% MFU (--rule-of-thumb: 6·N·D, no plan).\n", m.mfu * 100);
+    }
   }
   if (r.wall_hours > 0 && r.gpus > 0) {
     s += fmt::format("Run: {} × {} for {} = {} GPU-hours\n", r.gpus, r.gpu, hours_and_days(r.wall_hours),
@@ -90,7 +105,21 @@ nlohmann::ordered_json to_json(const CostAnswer& r) {
                   {"mfu", m.mfu},
                   {"hours_at_full_mfu", m.hours_at_full_mfu},
                   {"hours_at_mfu", m.hours_at_mfu},
-                  {"hours_at_half_mfu", m.hours_at_half_mfu}};
+                  {"hours_at_half_mfu", m.hours_at_half_mfu},
+                  {"method", m.method}};
+    if (m.search) {
+      const SearchAnswer& a = *m.search;
+      const Candidate& best = a.result.top.front();
+      j["model"]["plan"] = plan_json(best.plan, *a.setup.ctx.model,
+                                     a.setup.ctx.framework ? std::string_view(a.setup.ctx.framework->id)
+                                                           : std::string_view());
+      j["model"]["global_batch"] = m.global_batch;
+      j["model"]["seq_len"] = m.seq_len;
+      j["model"]["step_time_s"] = m.step_time_s;
+      j["model"]["tokens_per_s"] = m.tokens_per_s;
+      j["model"]["system"] = a.setup.ctx.system ? a.setup.ctx.system->id : "";
+      add_default_system_json(j["model"], a.setup.ctx.system, *a.setup.ctx.gpu, a.setup.system_defaulted);
+    }
   }
   j["spot"] = {{"interruptions_per_instance_per_day", r.spot.interruptions_per_instance_per_day},
                {"restart_hours", r.spot.restart_h},

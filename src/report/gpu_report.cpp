@@ -101,14 +101,16 @@ json gpu_json(const Gpu& g) {
 
 std::string gpus_table_text(const std::vector<const Gpu*>& gpus) {
   using A = TextTable::Align;
-  TextTable table({"id", "vendor", "kind", "SMs", "FP32", "TF32", "BF16", "FP8", "FP4", "memory", "HBM TB/s",
+  TextTable table({"id", "vendor", "kind", "SMs", "FP32", "TF32", "FP16", "BF16", "FP8", "FP4", "memory", "HBM TB/s",
                    "ridge bf16", "scale-up GB/s", "TDP W"},
-                  {A::left, A::left, A::left, A::right, A::right, A::right, A::right, A::right, A::right,
+                  {A::left, A::left, A::left, A::right, A::right, A::right, A::right, A::right, A::right, A::right,
                    A::right, A::right, A::right, A::right, A::right});
   for (const Gpu* g : gpus) {
     const auto ridge = ridge_point_flops_per_byte(*g, Precision::bf16);
-    table.add_row({g->id, g->vendor, g->device_kind, fmt_number(g->sm_count), tflops(g->dense(Precision::fp32)),
-                   tflops(g->dense(Precision::tf32)), tflops(g->dense(Precision::bf16)),
+    // 0 SMs means "not published" (B100): a dash, not a count.
+    table.add_row({g->id, g->vendor, g->device_kind, g->sm_count > 0 ? fmt_number(g->sm_count) : "-",
+                   tflops(g->dense(Precision::fp32)), tflops(g->dense(Precision::tf32)),
+                   tflops(g->dense(Precision::fp16)), tflops(g->dense(Precision::bf16)),
                    tflops(g->dense(Precision::fp8)), tflops(g->dense(Precision::fp4)),
                    fmt::format("{} GB {}", fmt_number(g->memory_bytes / kGiga), g->memory_type),
                    fmt_number(g->memory_bw_bytes_per_s / kTera, 2), ridge ? fmt_number(*ridge) : "-",
@@ -117,6 +119,8 @@ std::string gpus_table_text(const std::vector<const Gpu*>& gpus) {
   }
   return table.render() +
          "Peaks are dense TFLOP/s (FP32 accumulate); sparse figures are kept apart (gpuplan gpu ID).\n"
+         "FP16 is the tensor-core figure where the GPU has one (V100, T4 and RTX 20-series have no BF16).\n"
+         "SMs '-': not published.\n"
          "Scale-up bandwidth is one direction per GPU. Rows with kind other than gpu are comparison only.\n";
 }
 

@@ -8,11 +8,16 @@
 
 #include "core/units.h"
 #include "core/table.h"
+#include "report/default_system_report.h"
 
 namespace gpuplan {
 namespace {
 
-std::string gb(double bytes) { return fmt::format("{:.1f} GB", bytes / 1e9); }
+// Memory in GiB, as train, memory and search show it; below 1 GiB in MiB, so a small KV cache
+// per sequence never reads "0.0".
+std::string gib(double bytes) {
+  return bytes < kGiB ? fmt::format("{:.1f} MiB", bytes / kMiB) : fmt::format("{:.1f} GiB", bytes / kGiB);
+}
 std::string ms(double s) { return fmt::format("{:.2f} ms", s * 1e3); }
 
 std::string mode_name(InferMode m) {
@@ -42,11 +47,12 @@ nlohmann::ordered_json step_json(const StepCost& c) {
 }
 
 void add_calibration(nlohmann::ordered_json& j, const InferSetup& s) {
+  add_default_system_json(j, s.ctx.system, *s.ctx.gpu, s.system_defaulted);
   if (!s.calibration.empty()) j["calibration"] = {{"profile", s.calibration}, {"notes", s.calibration_notes}};
 }
 
 std::string calibration_lines(const InferSetup& s) {
-  std::string out;
+  std::string out = default_system_text(s.ctx.system, *s.ctx.gpu, s.system_defaulted);
   for (const std::string& note : s.calibration_notes) out += "calibration " + note + "\n";
   return out;
 }
@@ -85,15 +91,15 @@ std::string infer_text(const InferContext& ctx, const InferPlan& plan, const Inf
   const InferMemory& m = e.memory;
   if (m.capacity > 0) {
     TextTable t({"memory per GPU", "bytes"}, {TextTable::Align::left, TextTable::Align::right});
-    t.add_row({"weights", gb(m.weights)});
-    t.add_row({"activations (step workspace)", gb(m.activations)});
-    t.add_row({"runtime (context, graphs, NCCL)", gb(m.runtime)});
+    t.add_row({"weights", gib(m.weights)});
+    t.add_row({"activations (step workspace)", gib(m.activations)});
+    t.add_row({"runtime (context, graphs, NCCL)", gib(m.runtime)});
     t.add_row({fmt::format("KV cache budget ({} {:.2f})", budget_rule_name(ctx.engine->budget_rule),
                            ctx.engine->memory_fraction),
-               gb(std::max(0.0, m.kv_budget))});
-    t.add_row({"capacity", gb(m.capacity)});
+               gib(std::max(0.0, m.kv_budget))});
+    t.add_row({"usable capacity", gib(m.capacity)});
     s += t.render();
-    s += fmt::format("KV per sequence {} · sequences that fit {:.0f}\n\n", gb(m.kv_per_seq), m.max_seqs);
+    s += fmt::format("KV per sequence {} · sequences that fit {:.0f}\n\n", gib(m.kv_per_seq), m.max_seqs);
   }
   if (!e.feasible) {
     s += fmt::format("infeasible: {}\n", e.reason_text());

@@ -78,6 +78,11 @@ nlohmann::ordered_json to_json(const RecommendAnswer& r) {
   j["front"] = nlohmann::ordered_json::array();
   for (const RecommendPoint& p : r.front) j["front"].push_back(point_json(p, *r.model));
   j["pick"] = r.have_pick ? point_json(r.pick, *r.model) : nlohmann::ordered_json();
+  j["pick_rule"] = r.pick_rule;
+  j["cost_tolerance"] = r.request.cost_tolerance;
+  j["knee"] = r.knee_index >= 0 ? point_json(r.front[r.knee_index], *r.model) : nlohmann::ordered_json();
+  j["knee_index"] = r.knee_index;
+  j["over_capacity"] = r.over_capacity;
   j["notes"] = r.notes;
   return j;
 }
@@ -95,21 +100,28 @@ std::string to_text(const RecommendAnswer& r) {
     for (const std::string& n : r.notes) out += "note: " + n + "\n";
     return out;
   }
-  TextTable t({"GPU", "GPUs", "offer", "$/GPU-h", "time", "cost", "energy", "MFU", "plan"},
-              {Align::left, Align::right, Align::left, Align::right, Align::right, Align::right, Align::right,
-               Align::right, Align::left});
-  for (const RecommendPoint& p : r.front) {
-    t.add_row({p.gpu->id, std::to_string(p.gpus), p.offer->provider + " " + p.offer->instance,
+  TextTable t({"", "GPU", "GPUs", "offer", "max GPUs", "$/GPU-h", "time", "cost", "energy", "MFU", "plan"},
+              {Align::left, Align::left, Align::right, Align::left, Align::right, Align::right, Align::right,
+               Align::right, Align::right, Align::right, Align::left});
+  for (std::size_t i = 0; i < r.front.size(); ++i) {
+    const RecommendPoint& p = r.front[i];
+    const bool picked = r.have_pick && p.gpu == r.pick.gpu && p.gpus == r.pick.gpus && p.offer == r.pick.offer;
+    const std::string mark = std::string(picked ? "pick" : "") +
+                             (static_cast<int>(i) == r.knee_index ? (picked ? ", knee" : "knee") : "");
+    t.add_row({mark, p.gpu->id, std::to_string(p.gpus), p.offer->provider + " " + p.offer->instance,
+               p.offer->max_gpus > 0 ? fmt_number(p.offer->max_gpus) : "unknown",
                fmt::format("{:.2f}", p.offer->usd_per_gpu_hour), fmt::format("{:.1f} d", p.time_s / 86400),
                fmt::format("${}", fmt_number(p.cost_usd)), p.energy_kwh > 0 ? fmt_number(p.energy_kwh) + " kWh" : "-",
                fmt::format("{:.0f}%", 100 * p.estimate.mfu), plan_summary(p.plan, *r.model)});
   }
   out += "\nPareto front, time-to-train vs cost (fastest first; energy = GPUs × TDP × time):\n" + t.render();
-  out += fmt::format("\npick ({}): {}\n",
-                     o.budget_usd      ? "the fastest within the budget"
-                     : o.deadline_days ? "the cheapest within the deadline"
-                                       : "the cheapest",
-                     r.pick.reason);
+  if (r.knee_index >= 0) {
+    const RecommendPoint& k = r.front[r.knee_index];
+    out += fmt::format("\nknee: {} × {} on {} {}, {:.1f} d for ${} (past it, more time buys little saving)\n",
+                       k.gpus, k.gpu->id, k.offer->provider, k.offer->instance, k.time_s / 86400,
+                       fmt_number(k.cost_usd));
+  }
+  out += fmt::format("\npick ({}):\n  {}\n", r.pick_rule, r.pick.reason);
   for (const std::string& n : r.notes) out += "note: " + n + "\n";
   return out;
 }

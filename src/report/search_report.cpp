@@ -7,6 +7,7 @@
 #include "core/units.h"
 #include "report/calibration_report.h"
 #include "report/train_report.h"
+#include "report/default_system_report.h"
 
 namespace gpuplan {
 namespace {
@@ -55,6 +56,14 @@ nlohmann::ordered_json to_json(const SearchAnswer& a) {
     if (c.estimate.valid()) cj["memory_bytes"] = c.estimate.memory.total_bytes;
     j["closest"].push_back(cj);
   }
+  if (a.result.top.empty() && a.result.space > 0) {
+    j["min_gpus_that_fit"] = a.min_gpus_that_fit;
+    j["min_gpus_tried"] = a.min_gpus_tried;
+  }
+  if (!a.empty_space.empty()) {
+    j["empty_space"] = {{"reason", a.empty_space}, {"batch_below", a.batch_below}, {"batch_above", a.batch_above}};
+  }
+  add_default_system_json(j, ctx.system, *ctx.gpu, a.setup.system_defaulted);
   add_calibration_json(j, a.setup.calibration_profile, a.setup.calibration_notes);
   return j;
 }
@@ -72,10 +81,21 @@ std::string to_text(const SearchAnswer& a) {
   out += fmt::format("objective: {}", objective_name(a.options.objective));
   if (price > 0) out += fmt::format(" · ${:.2f}/GPU-hour ({})", price, a.price_source);
   out += "\n";
+  out += default_system_text(ctx.system, *ctx.gpu, a.setup.system_defaulted);
+  if (r.top.empty() && !a.empty_space.empty()) {
+    out += "\nno plan in the space: " + a.empty_space + "\n";
+    return out + calibration_text(a.setup.calibration_notes);
+  }
   if (r.top.empty()) {
     out += "\nno plan fits. The closest:\n";
     for (const Candidate& c : r.closest) {
       out += fmt::format("  {}\n    fails: {}\n", plan_summary(c.plan, *ctx.model), c.estimate.reason_text());
+    }
+    if (a.min_gpus_that_fit > 0) {
+      out += fmt::format("fewest GPUs that fit (doubling from {}): {}; try --gpus {}\n", a.space.gpus,
+                         a.min_gpus_that_fit, a.min_gpus_that_fit);
+    } else if (a.min_gpus_tried > 0) {
+      out += fmt::format("no plan fits up to {} GPUs either (doubling from {}): ", a.min_gpus_tried, a.space.gpus);
     }
     out += "try more GPUs, a shorter --seq-len, a smaller --global-batch, or a GPU with more memory\n";
     return out + calibration_text(a.setup.calibration_notes);

@@ -6,5 +6,5 @@ list(APPEND GPUPLAN_LIB_SOURCES report/train_report.cpp report/calibration_repor
 list(APPEND GPUPLAN_LIB_SOURCES report/rooflines_report.cpp report/sweep_report.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES report/econ_report.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES report/infer_report.cpp)
-list(APPEND GPUPLAN_LIB_SOURCES report/recommend_report.cpp)
+list(APPEND GPUPLAN_LIB_SOURCES report/recommend_report.cpp report/default_system_report.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES report/validation_report.cpp)

@@ -10,6 +10,7 @@
 #include "core/units.h"
 #include "core/table.h"
 #include "report/calibration_report.h"
+#include "report/default_system_report.h"
 
 namespace gpuplan {
 namespace {
@@ -349,11 +350,14 @@ nlohmann::ordered_json rule_of_thumb_json(const Gpu& gpu, const StateBytes& s) {
 }
 
 std::string to_text(const TrainAnswer& a) {
-  return train_text(a.ctx(), a.plan(), a.estimate) + calibration_text(a.setup.calibration_notes);
+  return train_text(a.ctx(), a.plan(), a.estimate) +
+         default_system_text(a.ctx().system, *a.ctx().gpu, a.setup.system_defaulted) +
+         calibration_text(a.setup.calibration_notes);
 }
 
 nlohmann::ordered_json to_json(const TrainAnswer& a) {
   nlohmann::ordered_json j = train_json(a.ctx(), a.plan(), a.estimate);
+  add_default_system_json(j, a.ctx().system, *a.ctx().gpu, a.setup.system_defaulted);
   add_calibration_json(j, a.setup.calibration_profile, a.setup.calibration_notes);
   return j;
 }

@@ -1,3 +1,4 @@
+#include "search/empty_space.h"
 #include "search/search_request.h"
 
 #include <algorithm>
@@ -77,6 +78,28 @@ SearchAnswer answer_search(const Catalog& catalog, const SearchRequest& r) {
   }
   a.result = search_plans(ctx, a.space, a.options);
   a.ranker = make_ranker(ctx, a.space, a.options);
+  if (a.result.space == 0) {
+    const EmptySpaceReason why = explain_empty_space(*ctx.model, a.space);
+    a.empty_space = why.text;
+    a.batch_below = why.batch_below;
+    a.batch_above = why.batch_above;
+  }
+  if (a.result.top.empty() && a.result.space > 0) {
+    // "Minimum GPUs that fit": the same job on 2x, 4x, ... 64x the GPUs, best plan only.
+    SearchOptions grow = a.options;
+    grow.top_k = 1;
+    grow.closest = 0;
+    grow.time_limit_s = 2;  // per count; a cut-short search that finds a fit still proves one
+    for (long long n = 2LL * r.gpus; n <= 64LL * r.gpus && n <= 1'048'576; n *= 2) {
+      SearchSpace bigger = a.space;
+      bigger.gpus = static_cast<int>(n);
+      a.min_gpus_tried = bigger.gpus;
+      if (!search_plans(ctx, bigger, grow).top.empty()) {
+        a.min_gpus_that_fit = bigger.gpus;
+        break;
+      }
+    }
+  }
   if (!a.result.top.empty()) {
     Plan best = a.result.top.front().plan;
     if (best.seq_len == 0) best.seq_len = a.space.seq_len;

@@ -45,6 +45,16 @@ struct SearchAnswer {
   SearchResult result;
   // What the best plan uses that the training validation does not cover (search/coverage.h).
   std::vector<std::string> best_unvalidated;
+  // Why the space is empty (divisibility), with the nearest global batches that work; "" when
+  // the space has plans (search/empty_space.h).
+  std::string empty_space;
+  int batch_below = 0;
+  int batch_above = 0;
+  // When plans exist but none fits in memory: the fewest GPUs, trying 2x, 4x, ... 64x the
+  // request (the same batch, system and precision), whose space has a plan that fits; 0 when
+  // every plan fit, the space was empty, or none up to 64x fits.
+  int min_gpus_that_fit = 0;
+  int min_gpus_tried = 0;  // the largest count tried
 };
 
 // The most worker threads a search accepts: 4 × the hardware threads (more only adds

@@ -96,6 +96,71 @@ void read_llama(HfReader& r, ModelSpec& m) {
   }
 }
 
+// Phi-3 and Phi-4 (Phi3Config): Llama's shapes with q/k/v and gate/up fused into one matrix
+// each (qkv_proj, gate_up_proj: the same parameters); a non-null sliding_window applies to
+// every layer (Phi-3-mini: 2047); partial_rotary_factor (Phi-4-mini: 0.75) rotates part of
+// each head; Phi-4-mini ties the head to the embedding.
+void read_phi3(HfReader& r, ModelSpec& m) {
+  read_decoder(r, m);
+  m.ffn_hidden = r.size("intermediate_size");
+  read_mistral_window(r, m);
+  if (const auto f = r.opt_real("partial_rotary_factor")) {
+    if (!(*f > 0 && *f <= 1)) r.fail("partial_rotary_factor", "must be in (0, 1]");
+    m.rotary_fraction = *f;
+  }
+}
+
+// Gemma 2 (Gemma2Config): head_dim apart from hidden / heads (9B: 16 heads x 256 = 4,096, hidden
+// 3,584); sliding-window attention on every other layer from the first (transformers: layer i
+// slides when (i + 1) % 2 != 0); the head tied to the embedding (tie_word_embeddings defaults
+// to true); GeGLU, whose gate, up and down matrices are SwiGLU's three. Logit soft-capping
+// (attn_logit_softcapping, final_logit_softcapping: cap x tanh(x / cap)) adds no parameters and
+// one tanh per logit, which the elementwise costs leave out; the four RMSNorms per layer are
+// counted as two (under 0.01% of the parameters).
+void read_gemma2(HfReader& r, ModelSpec& m) {
+  read_decoder(r, m);
+  m.tied_embeddings = r.flag("tie_word_embeddings", true);
+  m.ffn_hidden = r.size("intermediate_size");
+  m.qkv_bias = m.attn_out_bias = r.flag("attention_bias", false);
+  r.opt_real("attn_logit_softcapping");
+  r.opt_real("final_logit_softcapping");
+  r.opt_real("query_pre_attn_scalar");
+  m.sliding_window = r.opt_size("sliding_window").value_or(0);
+  if (!read_layer_types(r, m) && m.sliding_window > 0) {
+    for (std::int64_t layer_idx = 0; layer_idx < m.layers; ++layer_idx)
+      m.layer_is_sliding.push_back((layer_idx + 1) % 2 != 0);
+  }
+  require_window_if_sliding(r, m);
+}
+
+// Gemma 3 (Gemma3TextConfig): Gemma 2's shapes with 5 sliding-window layers to 1 global
+// (sliding_window_pattern 6: layer i is global when (i + 1) % 6 == 0; or the layer_types list),
+// q/k RMSNorm, a tied head; logit soft-capping is off by default (null) and read when set.
+void read_gemma3(HfReader& r, ModelSpec& m) {
+  m.hidden = r.size("hidden_size");
+  m.layers = r.size("num_hidden_layers", kMaxLayers);
+  m.heads = r.size("num_attention_heads");
+  m.kv_heads = r.opt_size("num_key_value_heads").value_or(m.heads);
+  m.head_dim = r.opt_size("head_dim").value_or(0);
+  // Gemma3TextConfig's defaults: the multimodal configs' text_config often leaves these out.
+  m.vocab = r.opt_size("vocab_size").value_or(262208);
+  m.max_seq_len = r.opt_size("max_position_embeddings").value_or(131072);
+  m.tied_embeddings = r.flag("tie_word_embeddings", true);
+  m.ffn_hidden = r.size("intermediate_size");
+  m.qkv_bias = m.attn_out_bias = r.flag("attention_bias", false);
+  m.qk_norm = true;  // Gemma3Attention: q_norm and k_norm over each head
+  r.opt_real("attn_logit_softcapping");
+  r.opt_real("final_logit_softcapping");
+  r.opt_real("query_pre_attn_scalar");
+  m.sliding_window = r.opt_size("sliding_window").value_or(0);
+  const std::int64_t pattern = r.opt_size("sliding_window_pattern", kMaxLayers).value_or(6);
+  if (!read_layer_types(r, m) && m.sliding_window > 0) {
+    for (std::int64_t layer_idx = 0; layer_idx < m.layers; ++layer_idx)
+      m.layer_is_sliding.push_back((layer_idx + 1) % pattern != 0);
+  }
+  require_window_if_sliding(r, m);
+}
+
 void read_mistral(HfReader& r, ModelSpec& m) {
   read_decoder(r, m);
   m.ffn_hidden = r.size("intermediate_size");
@@ -306,11 +371,23 @@ void finish(HfReader& r, ModelSpec& m, const std::string& heads_key) {
   }
 }
 
+// Encoder-only (BERT family) and encoder-decoder (T5, BART, ...) configs: by the model_type, or
+// by transformers' is_encoder_decoder flag.
+bool is_not_decoder_only(const nlohmann::json& config, const std::string& type) {
+  static const std::vector<std::string> encoders{
+      "bert", "roberta", "xlm-roberta", "distilbert", "albert", "electra", "deberta", "deberta-v2", "modernbert",
+      "t5",   "mt5",     "umt5",        "bart",       "mbart",  "pegasus", "marian",  "whisper",    "encoder-decoder"};
+  if (std::find(encoders.begin(), encoders.end(), type) != encoders.end()) return true;
+  const auto it = config.find("is_encoder_decoder");
+  return it != config.end() && it->is_boolean() && it->get<bool>();
+}
+
 }  // namespace
 
 const std::vector<std::string>& supported_hf_model_types() {
   static const std::vector<std::string> types{"llama",       "mistral",     "mixtral", "qwen2",   "qwen3", "qwen3_moe",
-                                              "deepseek_v2", "deepseek_v3", "gpt2",    "gpt_oss", "mpt",   "nemotron"};
+                                              "deepseek_v2", "deepseek_v3", "gpt2",    "gpt_oss", "mpt",   "nemotron",
+                                              "phi3",        "gemma2",      "gemma3_text", "gemma3"};
   return types;
 }
 
@@ -352,6 +429,24 @@ ModelSpec model_from_hf_config(const nlohmann::json& config, const std::string& 
     heads_key = "n_heads";
   } else if (type == "nemotron") {
     read_nemotron(r, m);
+  } else if (type == "phi3") {
+    read_phi3(r, m);
+  } else if (type == "gemma2") {
+    read_gemma2(r, m);
+  } else if (type == "gemma3_text") {
+    read_gemma3(r, m);
+  } else if (type == "gemma3") {
+    // The multimodal config: the language model's shape is under text_config; the SigLIP vision
+    // encoder (about 0.4B parameters) is not counted or costed.
+    HfReader text = r.sub("text_config");
+    read_gemma3(text, m);
+    finish(text, m, heads_key);
+    if (strict) text.reject_typos();
+    return m;
+  } else if (is_not_decoder_only(config, type)) {
+    throw Error(fmt::format("{}: model_type '{}' is not supported: decoder-only transformers only (gpuplan "
+                            "reads {}); encoder-only and encoder-decoder models are out of scope",
+                            where, type, join(supported_hf_model_types(), ", ")));
   } else {
     throw Error(fmt::format("{}: unsupported model_type '{}'; gpuplan reads {}", where, type,
                             join(supported_hf_model_types(), ", ")));

@@ -56,13 +56,20 @@ TEST(EconCli, GivenPricesAndDerivedSpot) {
 // Llama 3 8B, 100B tokens, 8 × A100: ≈ 22 days at 100% MFU, ~45-56 at 50-40%, not "7-10".
 TEST(EconCli, ModelDurationIsPhysical) {
   const auto j = json_of({"cost", "--model", "llama3-8b", "--tokens", "100B", "--gpus", "8", "--gpu", "a100-sxm-40gb",
-                          "--provider", "aws", "--json"});
+                          "--provider", "aws", "--rule-of-thumb", "--json"});
   const auto& m = j["model"];
+  EXPECT_EQ(m["method"], "6ND");
   EXPECT_NEAR(m["flops"].get<double>(), 4.82e21, 0.01e21);
   EXPECT_NEAR(m["hours_at_full_mfu"].get<double>() / 24, 22.3, 0.2);
   EXPECT_NEAR(m["hours_at_mfu"].get<double>() / 24, 55.9, 0.5);  // default MFU 0.4
   EXPECT_NEAR(m["hours_at_half_mfu"].get<double>() / 24, 44.7, 0.5);
   EXPECT_DOUBLE_EQ(j["wall_hours"].get<double>(), m["hours_at_mfu"].get<double>());
+  // Without --rule-of-thumb: the search's best plan, never faster than the 100% MFU bound.
+  const auto s = json_of({"cost", "--model", "llama3-8b", "--tokens", "100B", "--gpus", "8", "--gpu",
+                          "a100-sxm-40gb", "--seq-len", "8192", "--provider", "aws", "--json"});
+  EXPECT_EQ(s["model"]["method"], "search");
+  EXPECT_GT(s["wall_hours"].get<double>(), s["model"]["hours_at_full_mfu"].get<double>());
+  EXPECT_EQ(s["model"]["global_batch"], 512);  // 2^22 tokens / 8,192
 }
 
 // Lenovo LP2225 via seed 003: $0.87M on-prem vs $98.32/h → ≈ 5 h/day; at $55.04/h ≈ 8.7.

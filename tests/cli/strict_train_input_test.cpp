@@ -64,9 +64,9 @@ TEST(StrictTrainInput, EveryBadValueExitsTwoNamingTheFlagAndValue) {
        {"--offload-optimizer", "no host memory bandwidth", "dgx-h100", "--catalog"}},
       {{"search", "--model", "llama3-8b", "--gpu", "b200", "--gpus", "8", "--global-batch", "8", "--offload-optimizer"},
        {"--offload-optimizer", "no host memory bandwidth", "dgx-h100"}},
-      // One H100 PCIe card: no system, so no host to offload to.
+      // One H100 PCIe card: its default server (a generic PCIe server) has no sourced host.
       {{"train", "--model", "llama3-8b", "--gpu", "h100-pcie", "--offload-optimizer"},
-       {"--offload-optimizer", "h100-pcie", "--system"}},
+       {"--offload-optimizer", "pcie-server-h100-pcie", "no host memory bandwidth", "--catalog"}},
   };
   for (const BadInput& c : cases) {
     std::string line;

@@ -31,7 +31,9 @@ json fixture_json(const std::string& file) {
 const std::vector<std::string> kFixtures = {"llama-3.1-8b.json",     "mistral-7b-v0.1.json", "mixtral-8x7b-v0.1.json",
                                             "qwen2.5-7b.json",       "qwen3-0.6b.json",      "qwen3-30b-a3b.json",
                                             "deepseek-v2-lite.json", "deepseek-v3.json",     "gpt2.json",
-                                            "gpt-oss-20b.json",      "mpt-7b.json",          "minitron-8b.json"};
+                                            "gpt-oss-20b.json",      "mpt-7b.json",          "minitron-8b.json",
+                                            "phi-3-mini-4k.json",    "phi-4.json",           "gemma-2-9b.json",
+                                            "gemma-3-1b.json",       "gemma-3-4b-it.json"};
 
 std::string hf_error(const json& config, bool strict = false) {
   try {
@@ -58,6 +60,94 @@ TEST(HfConfig, Llama) {
   EXPECT_EQ(m.max_seq_len, 131072);
   EXPECT_FALSE(m.tied_embeddings);
   EXPECT_EQ(m.mlp, MlpKind::swiglu);
+}
+
+// Phi-3-mini-4k (model card: 3.8B; HF reports 3,821,079,552): Llama's shapes, 32 heads x 96,
+// untied 32,064-token vocabulary, a 2,047-token window on every layer.
+// 2 x 32,064 x 3,072 = 197.0M embeddings; per layer 4 x 3,072^2 = 37.7M attention +
+// 3 x 3,072 x 8,192 = 75.5M MLP, x 32 = 3,624.0M; total 3,821.1M.
+TEST(HfConfig, Phi3Mini) {
+  const ModelSpec m = load_hf_config_file(fixture_path("phi-3-mini-4k.json"));
+  EXPECT_EQ(m.model_type, "phi3");
+  EXPECT_EQ(m.sliding_window, 2047);
+  ASSERT_EQ(m.layer_is_sliding.size(), 32u);
+  EXPECT_EQ(m.max_seq_len, 4096);
+  EXPECT_NEAR(count_params(m).total, 3.821e9, 0.01 * 3.821e9);
+}
+
+// Phi-4 (model card: 14B; HF reports 14.7B): 40 layers, GQA 40 query / 10 KV heads of 128, no
+// window. 2 x 100,352 x 5,120 = 1,027.6M embeddings; per layer 2 x 5,120^2 + 2 x 5,120 x 1,280
+// = 65.5M attention + 3 x 5,120 x 17,920 = 275.3M MLP, x 40 = 13,631M; total 14,659M.
+TEST(HfConfig, Phi4) {
+  const ModelSpec m = load_hf_config_file(fixture_path("phi-4.json"));
+  EXPECT_EQ(m.kv_heads, 10);
+  EXPECT_EQ(m.sliding_window, 0);
+  EXPECT_TRUE(m.layer_is_sliding.empty());
+  EXPECT_EQ(m.max_seq_len, 16384);
+  EXPECT_NEAR(count_params(m).total, 14.7e9, 0.01 * 14.7e9);
+}
+
+// Gemma 2 9B (model card: 9.24B): 16 heads x 256 (4,096, not the 3,584 hidden), 8 KV heads,
+// a tied 256,000-token embedding, a 4,096-token window on layers 0, 2, 4, ...
+// 256,000 x 3,584 = 917.5M; per layer 3 x 3,584 x 4,096 (q, o and k+v: 2 x 3,584 x 2,048)
+// = 44.0M + 3 x 3,584 x 14,336 = 154.1M, x 42 = 8,323.6M; total 9,241.1M.
+TEST(HfConfig, Gemma2SlidesEveryOtherLayerAndTiesTheHead) {
+  const ModelSpec m = load_hf_config_file(fixture_path("gemma-2-9b.json"));
+  EXPECT_EQ(m.model_type, "gemma2");
+  EXPECT_EQ(m.head_dim, 256);
+  EXPECT_TRUE(m.tied_embeddings);
+  EXPECT_EQ(m.sliding_window, 4096);
+  ASSERT_EQ(m.layer_is_sliding.size(), 42u);
+  EXPECT_TRUE(m.layer_is_sliding[0]);
+  EXPECT_FALSE(m.layer_is_sliding[1]);
+  EXPECT_TRUE(m.layer_is_sliding[40]);
+  EXPECT_FALSE(m.layer_is_sliding[41]);
+  EXPECT_NEAR(count_params(m).total, 9.24e9, 0.01 * 9.24e9);
+}
+
+// Gemma 3 1B (model card: 1B; 999.9M): 4 query heads x 256 over 1 KV head, a tied 262,144-token
+// embedding, 5 sliding (512) layers to 1 global. 262,144 x 1,152 = 302.0M; per layer
+// 2 x 1,152 x 1,024 (q, o) + 2 x 1,152 x 256 (k, v) = 2.95M + 3 x 1,152 x 6,912 = 23.89M,
+// x 26 = 697.8M; total 999.9M.
+TEST(HfConfig, Gemma3TextFiveLocalToOneGlobal) {
+  const ModelSpec m = load_hf_config_file(fixture_path("gemma-3-1b.json"));
+  EXPECT_EQ(m.model_type, "gemma3_text");
+  EXPECT_TRUE(m.tied_embeddings);
+  EXPECT_TRUE(m.qk_norm);
+  EXPECT_EQ(m.max_seq_len, 32768);
+  ASSERT_EQ(m.layer_is_sliding.size(), 26u);
+  for (int i = 0; i < 26; ++i) EXPECT_EQ(m.layer_is_sliding[i], (i + 1) % 6 != 0) << i;
+  EXPECT_NEAR(count_params(m).total, 1.0e9, 0.01 * 1.0e9);
+  // The multimodal wrapper reads the same shape from text_config.
+  json wrapped = {{"model_type", "gemma3"}, {"text_config", fixture_json("gemma-3-1b.json")}};
+  wrapped["text_config"].erase("model_type");
+  const ModelSpec w = model_from_hf_config(wrapped, "config.json");
+  EXPECT_EQ(w.layers, 26);
+  EXPECT_DOUBLE_EQ(count_params(w).total, count_params(m).total);
+}
+
+// Gemma 3 4B (multimodal, model card 4.3B = 3.88B language model + 0.42B SigLIP encoder): the
+// language model from text_config, defaults (vocab 262,208) filled as Gemma3TextConfig does.
+// 262,208 x 2,560 = 671.2M; per layer 2 x 2,560 x 2,048 + 2 x 2,560 x 1,024 = 15.7M +
+// 3 x 2,560 x 10,240 = 78.6M, x 34 = 3,208.6M; total 3,879.8M.
+TEST(HfConfig, Gemma3MultimodalReadsTheLanguageModel) {
+  const ModelSpec m = load_hf_config_file(fixture_path("gemma-3-4b-it.json"));
+  EXPECT_EQ(m.vocab, 262208);
+  EXPECT_EQ(m.sliding_window, 1024);
+  EXPECT_EQ(m.max_seq_len, 131072);
+  EXPECT_NEAR(count_params(m).total, 3.88e9, 0.01 * 3.88e9);
+}
+
+TEST(HfConfig, EncoderModelsAreNotSupported) {
+  const json bert = {{"model_type", "bert"}, {"hidden_size", 768}, {"num_hidden_layers", 12}};
+  EXPECT_NE(hf_error(bert).find("not supported: decoder-only transformers"), std::string::npos) << hf_error(bert);
+  const json t5 = {{"model_type", "t5"}, {"d_model", 512}};
+  EXPECT_NE(hf_error(t5).find("not supported: decoder-only transformers"), std::string::npos);
+  const json custom = {{"model_type", "my_seq2seq"}, {"is_encoder_decoder", true}};
+  EXPECT_NE(hf_error(custom).find("not supported: decoder-only transformers"), std::string::npos);
+  // An unknown decoder type keeps the list of what gpuplan reads.
+  const json unknown = {{"model_type", "my_decoder"}};
+  EXPECT_NE(hf_error(unknown).find("unsupported model_type 'my_decoder'"), std::string::npos);
 }
 
 TEST(HfConfig, MistralSlidesEveryLayer) {

@@ -8,4 +8,5 @@ list(APPEND GPUPLAN_DATA_FILES
   hardware/nics/efa-v4.toml
   hardware/nics/gcp-tcpx.toml
   hardware/nics/gcp-tcpxo.toml
+  hardware/nics/slingshot11.toml
 )
