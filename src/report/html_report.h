@@ -1,0 +1,36 @@
+// The offline HTML report (`--html FILE` on train, search and recommend): one self-contained
+// file holding the answer's JSON (the same object `--json` prints), the op roofline where there
+// is a training plan, and the bundled chart script and style sheet (report/web_assets.h) inline.
+// It makes no network request: no external script, style, font or image.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "econ/recommend_request.h"
+#include "plan/op_roofline.h"
+#include "plan/train_request.h"
+#include "search/search_request.h"
+
+namespace gpuplan {
+
+// What the report's script draws: {"kind": "train", "answer": to_json(answer), "roofline": ...}.
+// `gpuplan serve` answers /api/report/<command> with the same object.
+nlohmann::ordered_json report_data(const TrainAnswer& answer);
+nlohmann::ordered_json report_data(const SearchAnswer& answer);
+nlohmann::ordered_json report_data(const RecommendAnswer& answer);
+
+nlohmann::ordered_json to_json(const OpRoofline& roofline);
+
+// "llama3.1-70b on 64 × h100-sxm: one training step", from `data`'s kind and answer.
+std::string report_title(const nlohmann::ordered_json& data);
+
+// The page for `data` (one of report_data's objects), titled `title`. Throws Error (exit 2)
+// when the binary was built without the front-end assets (web_assets_missing_message()).
+std::string html_page(const nlohmann::ordered_json& data, const std::string& title);
+
+// Writes html_page(...) to `path`; throws Error naming the path when it cannot be written.
+void write_html_report(const std::string& path, const nlohmann::ordered_json& data, const std::string& title);
+
+}  // namespace gpuplan
