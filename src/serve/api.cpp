@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/json_fields.h"
 #include "core/strings.h"
 #include "workload/hf_config.h"
 
@@ -97,14 +98,9 @@ ApiCall api_call_from_json(const Catalog& catalog, const ApiEndpoint& endpoint, 
   ApiCall call;
   call.command = endpoint.command;
   if (!endpoint.takes_body) return call;
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(body.empty() ? std::string_view("{}") : body);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw Error(fmt::format("request body: not valid JSON ({}); send one object whose keys are the flags, "
-                            "e.g. {{\"model\": \"llama3.1-8b\", \"gpus\": 8}}",
-                            e.what()));
-  }
+  // The CLI's strict JSON reader: a syntax error or a key given twice is an error, never the
+  // last value silently kept.
+  const nlohmann::json j = parse_json_strict(body.empty() ? std::string_view("{}") : body, "request body");
   if (!j.is_object()) throw Error("request body: expected one JSON object whose keys are the command's flags");
   if (j.contains("model") && j.contains("model_config")) {
     throw Error("request body: give either \"model\" (a zoo id) or \"model_config\" (a config.json object), not both");

@@ -60,6 +60,7 @@ void run_server(const ServeOptions& options, const ApiRunner& runner, const Cata
   server.set_read_timeout(options.io_timeout_s, 0);
   server.set_write_timeout(options.io_timeout_s, 0);
   server.set_keep_alive_max_count(100);
+  server.set_keep_alive_timeout(options.keep_alive_timeout_s);
   server.set_default_headers({{"X-Content-Type-Options", "nosniff"},
                               {"Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'"}});
 

@@ -17,7 +17,11 @@ namespace gpuplan {
 struct ServeOptions {
   std::string host = "127.0.0.1";  // --host: anything else must be asked for
   int port = 8080;                 // 0: any free port (printed at start)
-  int threads = 4;                 // worker threads answering requests
+  // Worker threads. cpp-httplib gives a kept-alive connection its worker until the connection
+  // idles out (keep_alive_timeout_s), and a browser opens up to 6 connections per host: fewer
+  // workers than connections leaves some waiting.
+  int threads = 8;
+  int keep_alive_timeout_s = 2;
   std::size_t max_body_bytes = 1 << 20;  // 1 MiB: a config.json is a few kB
   int io_timeout_s = 10;           // reading the request, writing the answer
 };

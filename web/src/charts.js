@@ -58,7 +58,7 @@ export function stepChart(a, label = "") {
     marginLeft: 90, width: 760, height: 170,
     x: { label: "time per step (s) →", grid: true },
     y: { label: null, domain: ["step time", "hidden comm"] },
-    color: { legend: true, type: "ordinal", scheme: "tableau10" },
+    color: { legend: true, type: "ordinal", scheme: "tableau10", domain: rows.map((d) => d.part) },
     marks: [
       Plot.barX(rows, Plot.stackX({ x: "s", y: "row", fill: "part", title: (d) => `${d.part}: ${fmt(d.s)} s`, inset: 0.5 })),
       Plot.ruleX([0]),
@@ -102,8 +102,10 @@ export function rooflineChart(r) {
   const ops = r.ops.filter((o) => o.flops > 0 && o.bytes > 0).map((o) => ({
     ...o, intensity: o.flops / o.bytes, tflops: o.flops / o.time_s / 1e12 }));
   const xs = ops.map((o) => o.intensity);
-  const lo = Math.max(0.1, Math.min(...xs) / 2);
-  const hi = Math.max(...xs, (2 * r.peak_flops_per_s) / r.peak_memory_bw_bytes_per_s) * 2;
+  // From 1 FLOP/byte (memory-bound kernels) past the ridge points, so both roofs show.
+  const ridge = r.peak_flops_per_s / r.peak_memory_bw_bytes_per_s;
+  const lo = Math.min(1, Math.min(...xs) / 2);
+  const hi = Math.max(...xs, ridge) * 2;
   const line = (peak, bw, name) => {
     const pts = [];
     for (let i = 0; i <= 60; i++) {

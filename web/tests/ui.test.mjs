@@ -113,8 +113,9 @@ test("a bad config.json shows the server's message", async () => {
   await error.filter({ hasText: "hidden_size" }).waitFor({ timeout: 15000 });
   assert.match(await error.textContent(), /config\.json/);
   // Not JSON at all: the page says so before asking the server.
-  writeFileSync(bad, "{ not json");
-  await page.setInputFiles("#config", bad);
+  const broken = join(work, "broken.json");
+  writeFileSync(broken, "{ not json");
+  await page.setInputFiles("#config", broken);
   await error.filter({ hasText: "not valid JSON" }).waitFor({ timeout: 5000 });
   await page.close();
 });
