@@ -99,10 +99,10 @@ TEST(ServeApi, UploadedConfigRunsLikeTheSameFileOnTheCli) {
   const auto path = testing::write_file(dir / "config.json", config);
   const ApiReply reply = run_api_call(
       serve_catalog(), api_call_from_json(serve_catalog(), api_endpoint("/api/train"),
-                                          R"({"gpus": 8, "global_batch": 8, "seq_len": 4096, "model_config": )" + config + "}"));
+                                          R"({"gpu": "h100-sxm", "gpus": 8, "global_batch": 8, "seq_len": 4096, "model_config": )" + config + "}"));
   ASSERT_EQ(reply.status, 200) << reply.body;
-  const auto cli = testing::run({"train", "--model", path.string(), "--gpus", "8", "--global-batch", "8", "--seq-len",
-                                 "4096", "--json"});
+  const auto cli = testing::run({"train", "--model", path.string(), "--gpu", "h100-sxm", "--gpus", "8",
+                                 "--global-batch", "8", "--seq-len", "4096", "--json"});
   ASSERT_EQ(cli.code, 0) << cli.err;
   auto a = nlohmann::json::parse(reply.body);
   auto b = nlohmann::json::parse(cli.out);

@@ -122,7 +122,8 @@ export function rooflineChart(r) {
     y: { type: "log", label: "↑ rate (TFLOP/s)", grid: true },
     color: { legend: true, domain: ["gemm", "attention", "memory"], scheme: "category10" },
     marks: [
-      Plot.line(ceilings, { x: "x", y: "y", z: "name", stroke: "currentColor", strokeDasharray: (d) => (d.name === "datasheet" ? null : "5,3") }),
+      Plot.line(ceilings.filter((d) => d.name === "datasheet"), { x: "x", y: "y", stroke: "currentColor" }),
+      Plot.line(ceilings.filter((d) => d.name === "achievable"), { x: "x", y: "y", stroke: "currentColor", strokeDasharray: "6,4" }),
       Plot.dot(ops, { x: "intensity", y: "tflops", fill: "kind", r: 5, title: (o) => `${o.name} (${o.kind}): ${fmt(o.intensity)} FLOP/B, ${fmt(o.tflops)} TFLOP/s, ${fmt(o.time_s * 1e3)} ms` }),
       Plot.text(ops, { x: "intensity", y: "tflops", text: "name", dy: -9, fontSize: 9 }),
     ],
@@ -156,10 +157,13 @@ export function scalingChart(rows, note) {
 export function paretoChart(rec) {
   const pts = rec.front.map((p) => ({ ...p, days: p.time_s / 86400 }));
   const plan = (p) => `tp ${p.plan.tp} · pp ${p.plan.pp} · dp ${p.plan.dp} · zero ${p.plan.zero} · mb ${p.plan.micro_batch}`;
+  // Log axes where the front spans a wide range; linear where it is narrow (a log axis over
+  // 5,856–5,859 USD only crowds the ticks).
+  const wide = (k) => Math.max(...pts.map((p) => p[k])) > 3 * Math.min(...pts.map((p) => p[k]));
   const plot = Plot.plot({
     width: 760, height: 360, marginLeft: 70,
-    x: { type: "log", label: "time to train (days) →", grid: true },
-    y: { type: "log", label: "↑ cost (USD)", grid: true },
+    x: { type: wide("days") ? "log" : "linear", label: "time to train (days) →", grid: true },
+    y: { type: wide("cost_usd") ? "log" : "linear", label: "↑ cost (USD)", grid: true, tickFormat: "~s" },
     color: { legend: true },
     marks: [
       Plot.line(pts, { x: "days", y: "cost_usd", sort: "days", stroke: "currentColor", strokeOpacity: 0.4 }),
