@@ -5,6 +5,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
+#include "cli/output_flags.h"
 #include "cli/infer_flags.h"
 #include "infer/infer_request.h"
 #include "report/infer_report.h"
@@ -17,6 +18,7 @@ void setup_infer(CliCommand& cmd, CliContext& ctx) {
   struct Opts {
     InferRequest request;
     bool json = false;
+    OutputFlags output;  // --html, --report-data: with the plan's throughput–latency curve
     int gpus = 0;
     int tp = 0;
     double batch = 0;
@@ -35,6 +37,7 @@ void setup_infer(CliCommand& cmd, CliContext& ctx) {
                             "Offline serving: the running batch that maximises output tokens/s within memory");
   batch->excludes(conc)->excludes(maxt);
   conc->excludes(maxt);
+  add_output_flags(cmd, o->output);
   cmd.callback([o, gpus, tp, batch, conc, &ctx] {
     InferRequest& r = o->request;
     if (gpus->count() > 0) r.gpus = o->gpus;
@@ -42,7 +45,12 @@ void setup_infer(CliCommand& cmd, CliContext& ctx) {
     if (batch->count() > 0) r.batch = o->batch;
     if (conc->count() > 0) r.concurrency = o->concurrency;
     const InferAnswer a = answer_infer(ctx.catalog(), r);
-    ctx.print(a, o->json);
+    if (o->output.html.empty() && !o->output.report_data) {
+      ctx.print(a, o->json);
+      return;
+    }
+    o->output.json = o->json;
+    present(ctx, InferReport{a, infer_curve(ctx.catalog(), r)}, o->output);
   });
 }
 

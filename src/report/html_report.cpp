@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "report/infer_report.h"
 #include "report/recommend_report.h"
 #include "report/search_report.h"
 #include "report/train_report.h"
@@ -59,6 +60,25 @@ nlohmann::ordered_json report_data(const RecommendAnswer& answer) {
   return j;
 }
 
+nlohmann::ordered_json to_json(const InferReport& report) { return to_json(report.answer); }
+std::string to_text(const InferReport& report) { return to_text(report.answer); }
+
+nlohmann::ordered_json report_data(const InferReport& report) {
+  nlohmann::ordered_json j;
+  j["kind"] = "infer";
+  j["answer"] = to_json(report.answer);
+  nlohmann::ordered_json curve = nlohmann::ordered_json::array();
+  for (const InferCurvePoint& p : report.curve) {
+    curve.push_back({{"concurrency", p.concurrency},
+                     {"feasible", p.feasible},
+                     {"tpot_s", p.tpot_s},
+                     {"ttft_s", p.ttft_s},
+                     {"output_tokens_per_s_per_gpu", p.output_tokens_per_s_per_gpu}});
+  }
+  j["curve"] = std::move(curve);
+  return j;
+}
+
 std::string report_title(const nlohmann::ordered_json& data) {
   const std::string kind = data.value("kind", "");
   const nlohmann::ordered_json& a = data.at("answer");
@@ -67,6 +87,10 @@ std::string report_title(const nlohmann::ordered_json& data) {
   }
   if (kind == "search") {
     return fmt::format("{} on {} × {}: the best training plans", a.value("model", ""), a.value("gpus", 0), a.value("gpu", ""));
+  }
+  if (kind == "infer") {
+    return fmt::format("serving {} on {} × {} ({})", a.value("model", ""), a.at("plan").value("gpus", 0),
+                       a.value("gpu", ""), a.value("engine", ""));
   }
   if (kind == "recommend") return fmt::format("{}: which GPUs, how many, at what cost", a.value("model", ""));
   return "gpuplan report";

@@ -9,6 +9,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "econ/recommend_request.h"
+#include "infer/infer_curve.h"
 #include "plan/op_roofline.h"
 #include "plan/train_request.h"
 #include "search/search_request.h"
@@ -20,6 +21,16 @@ namespace gpuplan {
 nlohmann::ordered_json report_data(const TrainAnswer& answer);
 nlohmann::ordered_json report_data(const SearchAnswer& answer);
 nlohmann::ordered_json report_data(const RecommendAnswer& answer);
+
+// `infer --html`: the answer and its plan's throughput–latency curve (infer/infer_curve.h).
+// Printed like the answer itself (to_text, to_json forward to it).
+struct InferReport {
+  const InferAnswer& answer;
+  std::vector<InferCurvePoint> curve;
+};
+nlohmann::ordered_json report_data(const InferReport& report);
+nlohmann::ordered_json to_json(const InferReport& report);
+std::string to_text(const InferReport& report);
 
 nlohmann::ordered_json to_json(const OpRoofline& roofline);
 

@@ -164,3 +164,45 @@ TEST(OpRoofline, OpsSitUnderTheAchievableRoofline) {
 
 }  // namespace
 }  // namespace gpuplan
+
+namespace gpuplan {
+namespace {
+
+// The serving curve: each point is `infer --concurrency C` itself, and more requests in flight
+// never lower the throughput or the TPOT (decode steps only get bigger).
+TEST(InferCurve, PointsAreTheInferAnswersAndMonotone) {
+  const std::vector<std::string> base = {"infer", "--model", "llama3.1-8b", "--gpu", "h200-sxm", "--input-len", "2048",
+                                         "--output-len", "256"};
+  std::vector<std::string> args = base;
+  args.insert(args.end(), {"--concurrency", "64", "--report-data"});
+  const auto r = testing::run(args);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto data = nlohmann::json::parse(r.out);
+  EXPECT_EQ(data["kind"], "infer");
+  const auto& curve = data["curve"];
+  ASSERT_GE(curve.size(), 5u);
+  EXPECT_EQ(curve[0]["concurrency"].get<double>(), 1.0);
+  for (std::size_t i = 1; i < curve.size(); ++i) {
+    EXPECT_EQ(curve[i]["concurrency"].get<double>(), 2 * curve[i - 1]["concurrency"].get<double>());
+    EXPECT_GE(curve[i]["output_tokens_per_s_per_gpu"].get<double>(), curve[i - 1]["output_tokens_per_s_per_gpu"].get<double>());
+    EXPECT_GE(curve[i]["tpot_s"].get<double>(), curve[i - 1]["tpot_s"].get<double>());
+  }
+  std::vector<std::string> one = base;
+  one.insert(one.end(), {"--concurrency", "16", "--json"});
+  const auto at16 = nlohmann::json::parse(testing::run(one).out);
+  bool found = false;
+  for (const auto& p : curve) {
+    if (p["concurrency"].get<double>() != 16) continue;
+    found = true;
+    EXPECT_DOUBLE_EQ(p["tpot_s"].get<double>(), at16["tpot_s"].get<double>());
+    EXPECT_DOUBLE_EQ(p["output_tokens_per_s_per_gpu"].get<double>(), at16["output_tokens_per_s_per_gpu"].get<double>());
+  }
+  EXPECT_TRUE(found);
+  // The answer itself is the --concurrency 64 one, unchanged.
+  std::vector<std::string> json_args = base;
+  json_args.insert(json_args.end(), {"--concurrency", "64", "--json"});
+  EXPECT_EQ(data["answer"], nlohmann::json::parse(testing::run(json_args).out));
+}
+
+}  // namespace
+}  // namespace gpuplan

@@ -176,6 +176,62 @@ export function paretoChart(rec) {
     el("p", { class: "note" }, `${rec.front.length} plans on the front of ${rec.points} evaluated; hover a point for its plan.`), plot);
 }
 
+// Serving: output tokens/s per GPU against TPOT, and TTFT, as the requests in flight double;
+// SLO lines where the data names targets (slo.tpot_ms, slo.ttft_ms).
+export function servingChart(data) {
+  const a = data.answer;
+  const pts = data.curve.filter((p) => p.feasible).map((p) => ({ ...p, tpot_ms: p.tpot_s * 1e3, ttft_ms: p.ttft_s * 1e3 }));
+  const slo = data.slo || {};
+  const tput = Plot.plot({
+    width: 480, height: 320, marginLeft: 60,
+    x: { label: "TPOT (ms per output token) →", grid: true },
+    y: { label: "↑ output tokens/s per GPU", grid: true },
+    marks: [
+      Plot.line(pts, { x: "tpot_ms", y: "output_tokens_per_s_per_gpu", stroke: "currentColor" }),
+      Plot.dot(pts, { x: "tpot_ms", y: "output_tokens_per_s_per_gpu", fill: "currentColor", r: 3,
+        title: (p) => `${p.concurrency} in flight: ${fmt(p.tpot_ms)} ms TPOT, ${fmt(p.output_tokens_per_s_per_gpu)} tokens/s/GPU, TTFT ${fmt(p.ttft_ms)} ms` }),
+      Plot.text(pts, { x: "tpot_ms", y: "output_tokens_per_s_per_gpu", text: (p) => `${p.concurrency}`, dy: -8, fontSize: 9 }),
+      slo.tpot_ms ? Plot.ruleX([slo.tpot_ms], { stroke: "#d62728", strokeDasharray: "5,3" }) : null,
+      Plot.dot([a], { x: (d) => d.tpot_s * 1e3, y: "output_tokens_per_s_per_gpu", r: 7, stroke: "#d62728", strokeWidth: 2 }),
+    ],
+  });
+  const lat = Plot.plot({
+    width: 380, height: 320, marginLeft: 60,
+    x: { type: "log", label: "requests in flight →", grid: true },
+    y: { type: "log", label: "↑ TTFT (ms)", grid: true },
+    marks: [
+      Plot.line(pts, { x: "concurrency", y: "ttft_ms", stroke: "currentColor" }),
+      Plot.dot(pts, { x: "concurrency", y: "ttft_ms", fill: "currentColor", r: 3, title: (p) => `${p.concurrency} in flight: TTFT ${fmt(p.ttft_ms)} ms` }),
+      slo.ttft_ms ? Plot.ruleY([slo.ttft_ms], { stroke: "#d62728", strokeDasharray: "5,3" }) : null,
+    ],
+  });
+  return section("Serving: throughput against latency", "chart-serving",
+    el("p", { class: "headline" }, "TPOT ", el("strong", { "data-testid": "tpot" }, `${fmt(a.tpot_s * 1e3, 4)} ms`),
+      ` · ${fmt(a.output_tokens_per_s_per_gpu)} output tokens/s per GPU · bottleneck: `, el("strong", { "data-testid": "bottleneck" }, a.bottleneck)),
+    el("p", { class: "note" }, "The plan at 1, 2, 4, … requests in flight (labels), up to what its KV cache holds; the ringed point is the answer's own load." +
+      (slo.tpot_ms || slo.ttft_ms ? " Dashed red: the SLO targets." : " No SLO targets were given.")),
+    el("div", { class: "row" }, tput, lat));
+}
+
+export function servingMemoryChart(a) {
+  const m = a.memory_per_gpu;
+  const rows = ["weights_bytes", "activations_bytes", "runtime_bytes", "kv_budget_bytes"].filter((k) => m[k] > 0)
+    .map((k) => ({ part: k.replace(/_bytes$/, "").replaceAll("_", " "), gib: m[k] / GiB, row: "per GPU" }));
+  const cap = m.capacity_bytes / GiB;
+  const plot = Plot.plot({
+    marginLeft: 70, width: 760, height: 150,
+    x: { label: "memory per GPU (GiB) →", grid: true, domain: [0, cap * 1.05] },
+    y: { label: null },
+    color: { legend: true, type: "ordinal", scheme: "set2" },
+    marks: [
+      Plot.barX(rows, Plot.stackX({ x: "gib", y: "row", fill: "part", title: (d) => `${d.part}: ${fmt(d.gib)} GiB`, inset: 0.5 })),
+      Plot.ruleX([cap], { stroke: "currentColor", strokeWidth: 2, strokeDasharray: "4,3" }),
+    ],
+  });
+  return section("Memory per GPU", "chart-memory",
+    el("p", { class: "headline" }, `KV cache budget holds ${fmt(m.max_seqs)} sequences of ${a.plan.input_len + a.plan.output_len} tokens; capacity ${fmt(cap)} GiB`), plot);
+}
+
 // Every scalar input and assumption of the answer, flattened ("plan.tp" = 8).
 export function inputsTable(obj, title = "Inputs and assumptions") {
   const rows = [];
@@ -223,6 +279,8 @@ export function renderReport(root, data) {
       scalingChart(a.front.map((p) => ({ gpu: p.gpu, gpus: p.gpus, tokens_per_s: p.tokens_per_s, mfu: p.mfu })),
         "Points of the Pareto front, by GPU type: each is that GPU count's best plan."),
       inputsTable(a));
+  } else if (data.kind === "infer") {
+    root.append(servingChart(data), servingMemoryChart(a), inputsTable(a));
   } else {
     root.append(inputsTable(a));
   }

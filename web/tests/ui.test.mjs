@@ -187,3 +187,17 @@ test("the recommend report draws the Pareto front and scaling", async () => {
   }
   await page.close();
 });
+
+test("the infer report draws the throughput–latency curve", async () => {
+  const file = join(work, "infer.html");
+  const args = ["infer", "--model", "llama3.1-8b", "--gpu", "h200-sxm", "--input-len", "2048", "--output-len", "256", "--concurrency", "64"];
+  execFileSync(gpuplan, [...args, "--html", file]);
+  const want = cli(args);
+  const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+  await page.goto(`file://${file}`);
+  await page.locator("[data-testid=chart-serving] svg").first().waitFor();
+  assert.equal(await page.locator("[data-testid=tpot]").textContent(), `${fmt4(want.tpot_s * 1e3)} ms`);
+  assert.match(await page.locator("[data-testid=chart-serving]").textContent(), /TPOT \(ms per output token\)/);
+  if (shots) await page.locator("[data-testid=chart-serving]").screenshot({ path: join(shots, "report-chart-serving.png") });
+  await page.close();
+});
