@@ -61,6 +61,7 @@ void setup_infer_search(CliCommand& cmd, CliContext& ctx) {
     InferSearchRequest request;
     bool json = false;
     double tpot_ms = 0;
+    OutputFlags output;  // --html, --report-data: the best plan's curve with the targets
   };
   auto o = std::make_shared<Opts>();
   add_infer_flags(cmd, o->request, o->json);
@@ -71,13 +72,21 @@ void setup_infer_search(CliCommand& cmd, CliContext& ctx) {
                  "Requests/s to serve: the fewest GPUs (replicas) that serve it within the targets");
   cmd.add_option("--objective", o->request.objective,
                  "throughput (output tokens/s per GPU, default) or cost (per dollar)");
+  add_output_flags(cmd, o->output);
   CliCommand* app = &cmd;
   cmd.callback([o, app, tpot, &ctx] {
     InferSearchRequest& r = o->request;
     if (tpot->count() > 0) r.tpot_ms = o->tpot_ms;
     r.weights_given = app->count("--weights") > 0;
     const InferSearchAnswer a = answer_infer_search(ctx.catalog(), r);
-    ctx.print(a, o->json);
+    if (o->output.html.empty() && !o->output.report_data) {
+      ctx.print(a, o->json);
+      return;
+    }
+    o->output.json = o->json;
+    std::vector<InferCurvePoint> curve;
+    if (a.result.found) curve = infer_curve(ctx.catalog(), infer_request_for(r, a.result.plan));
+    present(ctx, InferSearchReport{a, std::move(curve)}, o->output);
   });
 }
 

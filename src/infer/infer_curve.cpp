@@ -24,4 +24,17 @@ std::vector<InferCurvePoint> infer_curve(const Catalog& catalog, const InferRequ
   return curve;
 }
 
+InferRequest infer_request_for(const InferSearchRequest& search, const InferPlan& plan) {
+  InferRequest r;
+  static_cast<InferCommon&>(r) = static_cast<const InferCommon&>(search);
+  r.weights = std::string(precision_name(plan.weights));
+  r.kv = std::string(precision_name(plan.kv));
+  r.tp = plan.tp;
+  r.pp = plan.pp;
+  r.ep = plan.ep;
+  r.gpus = plan.gpus_per_replica();
+  r.concurrency = plan.load;
+  return r;
+}
+
 }  // namespace gpuplan

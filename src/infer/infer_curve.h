@@ -22,4 +22,8 @@ struct InferCurvePoint {
 // is ignored). Throws Error on bad input, as answer_infer does.
 std::vector<InferCurvePoint> infer_curve(const Catalog& catalog, const InferRequest& request);
 
+// The `infer` question of one replica of `plan` (an infer-search result) under `search`'s model,
+// GPU, engine and lengths: what infer_curve needs to draw the chosen plan's curve.
+InferRequest infer_request_for(const InferSearchRequest& search, const InferPlan& plan);
+
 }  // namespace gpuplan

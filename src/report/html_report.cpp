@@ -63,19 +63,42 @@ nlohmann::ordered_json report_data(const RecommendAnswer& answer) {
 nlohmann::ordered_json to_json(const InferReport& report) { return to_json(report.answer); }
 std::string to_text(const InferReport& report) { return to_text(report.answer); }
 
-nlohmann::ordered_json report_data(const InferReport& report) {
-  nlohmann::ordered_json j;
-  j["kind"] = "infer";
-  j["answer"] = to_json(report.answer);
+namespace {
+
+nlohmann::ordered_json curve_json(const std::vector<InferCurvePoint>& points) {
   nlohmann::ordered_json curve = nlohmann::ordered_json::array();
-  for (const InferCurvePoint& p : report.curve) {
+  for (const InferCurvePoint& p : points) {
     curve.push_back({{"concurrency", p.concurrency},
                      {"feasible", p.feasible},
                      {"tpot_s", p.tpot_s},
                      {"ttft_s", p.ttft_s},
                      {"output_tokens_per_s_per_gpu", p.output_tokens_per_s_per_gpu}});
   }
-  j["curve"] = std::move(curve);
+  return curve;
+}
+
+}  // namespace
+
+nlohmann::ordered_json report_data(const InferReport& report) {
+  nlohmann::ordered_json j;
+  j["kind"] = "infer";
+  j["answer"] = to_json(report.answer);
+  j["curve"] = curve_json(report.curve);
+  return j;
+}
+
+nlohmann::ordered_json to_json(const InferSearchReport& report) { return to_json(report.answer); }
+std::string to_text(const InferSearchReport& report) { return to_text(report.answer); }
+
+nlohmann::ordered_json report_data(const InferSearchReport& report) {
+  nlohmann::ordered_json j;
+  j["kind"] = "infer-search";
+  j["answer"] = to_json(report.answer);
+  j["curve"] = curve_json(report.curve);
+  nlohmann::ordered_json slo = nlohmann::ordered_json::object();
+  if (report.answer.spec.tpot_s > 0) slo["tpot_ms"] = report.answer.spec.tpot_s * 1e3;
+  if (report.answer.spec.ttft_s > 0) slo["ttft_ms"] = report.answer.spec.ttft_s * 1e3;
+  j["slo"] = std::move(slo);
   return j;
 }
 
@@ -91,6 +114,9 @@ std::string report_title(const nlohmann::ordered_json& data) {
   if (kind == "infer") {
     return fmt::format("serving {} on {} × {} ({})", a.value("model", ""), a.at("plan").value("gpus", 0),
                        a.value("gpu", ""), a.value("engine", ""));
+  }
+  if (kind == "infer-search") {
+    return fmt::format("serving {} on {}: the best plan and its curve", a.value("model", ""), a.value("gpu", ""));
   }
   if (kind == "recommend") return fmt::format("{}: which GPUs, how many, at what cost", a.value("model", ""));
   return "gpuplan report";

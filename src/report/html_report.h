@@ -32,6 +32,16 @@ nlohmann::ordered_json report_data(const InferReport& report);
 nlohmann::ordered_json to_json(const InferReport& report);
 std::string to_text(const InferReport& report);
 
+// `infer-search --html`: the answer and the chosen plan's curve (one replica), with the
+// search's TTFT/TPOT targets as the SLO lines.
+struct InferSearchReport {
+  const InferSearchAnswer& answer;
+  std::vector<InferCurvePoint> curve;
+};
+nlohmann::ordered_json report_data(const InferSearchReport& report);
+nlohmann::ordered_json to_json(const InferSearchReport& report);
+std::string to_text(const InferSearchReport& report);
+
 nlohmann::ordered_json to_json(const OpRoofline& roofline);
 
 // "llama3.1-70b on 64 × h100-sxm: one training step", from `data`'s kind and answer.

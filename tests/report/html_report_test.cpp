@@ -206,3 +206,30 @@ TEST(InferCurve, PointsAreTheInferAnswersAndMonotone) {
 
 }  // namespace
 }  // namespace gpuplan
+
+namespace gpuplan {
+namespace {
+
+// infer-search's report: the curve is the chosen plan's, so its point at the chosen load is
+// the search's own estimate; the targets come along as the SLO lines.
+TEST(InferCurve, SearchCurvePassesThroughTheChosenPlan) {
+  const auto r = testing::run({"infer-search", "--model", "llama3.1-70b", "--gpu", "h100-sxm", "--input-len", "2048",
+                               "--output-len", "256", "--tpot-ms", "50", "--report-data"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto data = nlohmann::json::parse(r.out);
+  EXPECT_EQ(data["kind"], "infer-search");
+  EXPECT_DOUBLE_EQ(data["slo"]["tpot_ms"].get<double>(), 50.0);
+  EXPECT_FALSE(data["slo"].contains("ttft_ms"));
+  const auto& best = data["answer"]["best"];
+  bool found = false;
+  for (const auto& p : data["curve"]) {
+    if (p["concurrency"].get<double>() != best["plan"]["load"].get<double>()) continue;
+    found = true;
+    EXPECT_NEAR(p["tpot_s"].get<double>(), best["tpot_s"].get<double>(), 1e-12);
+    EXPECT_NEAR(p["output_tokens_per_s_per_gpu"].get<double>(), best["output_tokens_per_s_per_gpu"].get<double>(), 1e-9);
+  }
+  EXPECT_TRUE(found);
+}
+
+}  // namespace
+}  // namespace gpuplan

@@ -281,6 +281,13 @@ export function renderReport(root, data) {
       inputsTable(a));
   } else if (data.kind === "infer") {
     root.append(servingChart(data), servingMemoryChart(a), inputsTable(a));
+  } else if (data.kind === "infer-search") {
+    if (a.best) {
+      root.append(servingChart({ answer: a.best, curve: data.curve, slo: data.slo }), servingMemoryChart(a.best));
+    } else {
+      root.append(section("No plan meets the targets", "no-plan", el("p", { class: "bad" }, a.reason)));
+    }
+    root.append(inputsTable(a));
   } else {
     root.append(inputsTable(a));
   }

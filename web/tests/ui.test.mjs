@@ -201,3 +201,17 @@ test("the infer report draws the throughput–latency curve", async () => {
   if (shots) await page.locator("[data-testid=chart-serving]").screenshot({ path: join(shots, "report-chart-serving.png") });
   await page.close();
 });
+
+test("the infer-search report draws the best plan's curve with the SLO lines", async () => {
+  const file = join(work, "infer-search.html");
+  const args = ["infer-search", "--model", "llama3.1-70b", "--gpu", "h100-sxm", "--input-len", "2048", "--output-len", "256", "--tpot-ms", "50", "--ttft-ms", "2000"];
+  execFileSync(gpuplan, [...args, "--html", file]);
+  const want = cli(args);
+  const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+  await page.goto(`file://${file}`);
+  await page.locator("[data-testid=chart-serving] svg").first().waitFor();
+  assert.equal(await page.locator("[data-testid=tpot]").textContent(), `${fmt4(want.best.tpot_s * 1e3)} ms`);
+  assert.match(await page.locator("[data-testid=chart-serving]").textContent(), /Dashed red: the SLO targets/);
+  if (shots) await page.locator("[data-testid=chart-serving]").screenshot({ path: join(shots, "report-chart-serving-slo.png") });
+  await page.close();
+});
