@@ -11,9 +11,14 @@ build: deps
 	@cmake --preset release >/dev/null
 	@cmake --build --preset release -j $(JOBS)
 
-# The main job on the built-in defaults.
+# The main job on the built-in defaults, then the same question (run_default_job in
+# src/cli/run.cpp) as an offline HTML report with charts (docs/ui.md); `-`: a build without
+# Node.js has no report assets, and says so without failing the run.
+DEFAULT_QUESTION := --model llama3.1-70b --gpu h100-sxm --gpus 64 --tp 8 --pp 2 --sp --zero 1 \
+	--global-batch 256 --seq-len 8192 --recompute selective
 run: build
 	@$(GPUPLAN)
+	-@$(GPUPLAN) train $(DEFAULT_QUESTION) --html build/gpuplan-report.html
 
 test: build
 	@ctest --preset release -j $(JOBS)

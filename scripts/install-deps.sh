@@ -8,7 +8,14 @@ packages=(
   libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   openmpi-bin libopenmpi-dev  # optional at configure time: `gpuplan sweep` across MPI ranks
+  libcpp-httplib-dev          # `gpuplan serve` (optional at configure time: without it serve says so)
+  curl                        # the serve.http test; wrk for the load test in docs/performance.md
+  chromium                    # the browser tests (web.browser: headless, driven by playwright-core)
 )
+# Node.js and npm build the HTML report and web UI assets (web/, scripts/build-web.sh); a
+# machine that already has a Node.js (e.g. from another repository) keeps it, else Debian's.
+if ! command -v node >/dev/null 2>&1; then packages+=(nodejs); fi
+if ! command -v npm >/dev/null 2>&1; then packages+=(npm); fi
 
 missing=()
 for pkg in "${packages[@]}"; do

@@ -5,6 +5,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
+#include "cli/output_flags.h"
 #include "cli/infer_flags.h"
 #include "infer/infer_request.h"
 #include "report/infer_report.h"
@@ -17,6 +18,7 @@ void setup_infer(CliCommand& cmd, CliContext& ctx) {
   struct Opts {
     InferRequest request;
     bool json = false;
+    OutputFlags output;  // --html, --report-data: with the plan's throughput–latency curve
     int gpus = 0;
     int tp = 0;
     double batch = 0;
@@ -35,6 +37,7 @@ void setup_infer(CliCommand& cmd, CliContext& ctx) {
                             "Offline serving: the running batch that maximises output tokens/s within memory");
   batch->excludes(conc)->excludes(maxt);
   conc->excludes(maxt);
+  add_output_flags(cmd, o->output);
   cmd.callback([o, gpus, tp, batch, conc, &ctx] {
     InferRequest& r = o->request;
     if (gpus->count() > 0) r.gpus = o->gpus;
@@ -42,7 +45,12 @@ void setup_infer(CliCommand& cmd, CliContext& ctx) {
     if (batch->count() > 0) r.batch = o->batch;
     if (conc->count() > 0) r.concurrency = o->concurrency;
     const InferAnswer a = answer_infer(ctx.catalog(), r);
-    ctx.print(a, o->json);
+    if (o->output.html.empty() && !o->output.report_data) {
+      ctx.print(a, o->json);
+      return;
+    }
+    o->output.json = o->json;
+    present(ctx, InferReport{a, infer_curve(ctx.catalog(), r)}, o->output);
   });
 }
 
@@ -53,6 +61,7 @@ void setup_infer_search(CliCommand& cmd, CliContext& ctx) {
     InferSearchRequest request;
     bool json = false;
     double tpot_ms = 0;
+    OutputFlags output;  // --html, --report-data: the best plan's curve with the targets
   };
   auto o = std::make_shared<Opts>();
   add_infer_flags(cmd, o->request, o->json);
@@ -63,13 +72,21 @@ void setup_infer_search(CliCommand& cmd, CliContext& ctx) {
                  "Requests/s to serve: the fewest GPUs (replicas) that serve it within the targets");
   cmd.add_option("--objective", o->request.objective,
                  "throughput (output tokens/s per GPU, default) or cost (per dollar)");
+  add_output_flags(cmd, o->output);
   CliCommand* app = &cmd;
   cmd.callback([o, app, tpot, &ctx] {
     InferSearchRequest& r = o->request;
     if (tpot->count() > 0) r.tpot_ms = o->tpot_ms;
     r.weights_given = app->count("--weights") > 0;
     const InferSearchAnswer a = answer_infer_search(ctx.catalog(), r);
-    ctx.print(a, o->json);
+    if (o->output.html.empty() && !o->output.report_data) {
+      ctx.print(a, o->json);
+      return;
+    }
+    o->output.json = o->json;
+    std::vector<InferCurvePoint> curve;
+    if (a.result.found) curve = infer_curve(ctx.catalog(), infer_request_for(r, a.result.plan));
+    present(ctx, InferSearchReport{a, std::move(curve)}, o->output);
   });
 }
 

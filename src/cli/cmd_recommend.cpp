@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/infer_flags.h"
+#include "cli/output_flags.h"
 #include "core/error.h"
 #include "core/strings.h"
 #include "core/units.h"
@@ -33,6 +34,7 @@ struct RecommendFlags {
   std::string weights;
   bool json = false;
   bool serving = false;
+  OutputFlags output;  // --html, --report-data (training only)
 };
 
 std::vector<std::string> split_commas(const std::string& s) {
@@ -66,7 +68,8 @@ void run_train(CliContext& ctx, RecommendFlags& f) {
     f.train.gpus_list.push_back(static_cast<int>(n));
   }
   f.train.providers = split_commas(f.providers);
-  ctx.print(answer_recommend(ctx.catalog(), f.train), f.json);
+  f.output.json = f.json;
+  present(ctx, answer_recommend(ctx.catalog(), f.train), f.output);
 }
 
 }  // namespace
@@ -95,6 +98,7 @@ void setup_recommend(CliCommand& cmd, CliContext& ctx) {
   cmd.add_option("--time-limit", t.time_limit_s, "Search time limit per (GPU, count), seconds")->capture_default_str();
   cmd.add_option("--threads", t.threads, "Worker threads (default: every core)");
   cmd.add_flag("--json", f->json, "Print one JSON object");
+  add_output_flags(cmd, f->output);
   cmd.add_flag("--serve", f->serving, "Recommend for serving (infer-search per GPU) instead of training");
   cmd.add_option("--input-len", s.input_len, "--serve: prompt tokens per request")->capture_default_str();
   cmd.add_option("--output-len", s.output_len, "--serve: generated tokens per request")->capture_default_str();
@@ -108,7 +112,7 @@ void setup_recommend(CliCommand& cmd, CliContext& ctx) {
   cmd.callback([f, app, &ctx] {
     if (f->serving) {
       for (const char* flag : {"--tokens", "--deadline", "--budget", "--gpus-list", "--global-batch", "--seq-len",
-                               "--precision", "--time-limit"}) {
+                               "--precision", "--time-limit", "--html", "--report-data"}) {
         if (app->count(flag) > 0) throw Error(fmt::format("{} is for training; drop it with --serve", flag));
       }
       if (app->count("--gpus-max") == 0) f->train.gpus_max = 8;

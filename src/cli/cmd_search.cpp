@@ -5,6 +5,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
+#include "cli/output_flags.h"
 #include "report/search_report.h"
 
 namespace gpuplan {
@@ -12,7 +13,7 @@ namespace gpuplan {
 void setup_search(CliCommand& cmd, CliContext& ctx) {
   struct Flags {
     SearchRequest request;
-    bool json = false;
+    OutputFlags output;
   };
   auto f = std::make_shared<Flags>();
   SearchRequest& r = f->request;
@@ -50,10 +51,11 @@ void setup_search(CliCommand& cmd, CliContext& ctx) {
       ->capture_default_str();
   cmd.add_flag("--offload-optimizer", r.offload_optimizer,
                "Every plan offloads its optimizer to host memory (ZeRO-Offload); fixed, not searched");
-  cmd.add_flag("--json", f->json, "Print one JSON object");
+  cmd.add_flag("--json", f->output.json, "Print one JSON object");
+  add_output_flags(cmd, f->output);
   cmd.callback([f, &ctx] {
     const SearchAnswer a = answer_search(ctx.catalog(), f->request);
-    ctx.print(a, f->json);
+    present(ctx, a, f->output);
   });
 }
 

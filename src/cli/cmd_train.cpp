@@ -5,6 +5,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
+#include "cli/output_flags.h"
 #include "cli/train_flags.h"
 #include "core/error.h"
 #include "report/train_report.h"
@@ -13,10 +14,13 @@ namespace gpuplan {
 
 void setup_train(CliCommand& cmd, CliContext& ctx) {
   auto flags = std::make_shared<TrainFlags>();
+  auto output = std::make_shared<OutputFlags>();
   add_train_flags(cmd, *flags);
-  cmd.callback([flags, &ctx] {
+  add_output_flags(cmd, *output);
+  cmd.callback([flags, output, &ctx] {
     const TrainAnswer a = answer_train(ctx.catalog(), flags->request);
-    ctx.print(a, flags->json);
+    output->json = flags->json;
+    present(ctx, a, *output);
   });
 }
 

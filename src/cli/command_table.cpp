@@ -25,6 +25,7 @@ std::span<const CommandRow> command_table() {
       {"infer", "Estimate serving: TTFT, TPOT, tokens/s, memory and KV budget, bottleneck, cost per M tokens", setup_infer},
       {"infer-search", "Search TP/PP/EP, precision and concurrency for the most tokens/s per GPU or per dollar under TTFT/TPOT targets", setup_infer_search},
       {"monitor", "Sample every local GPU through NVML: utilisation, memory, power, clocks, throttle reasons, PCIe/NVLink", setup_monitor},
+      {"serve", "The web UI and JSON API on 127.0.0.1 (--port, --host): pick a model and plan, see the charts", setup_serve},
       {"rooflines", "The seed's scaling rooflines per fabric level: min tokens/GPU for DP, FSDP, MoE; max TP", setup_rooflines},
   };
   return rows;

@@ -5,10 +5,13 @@
 
 #include <iosfwd>
 #include <span>
+#include <string>
+#include <vector>
 
 namespace gpuplan {
 
 class CliContext;
+struct Catalog;
 
 using CommandSetup = void (*)(CliCommand& command, CliContext& ctx);
 
@@ -22,6 +25,17 @@ std::span<const CommandRow> command_table();
 
 // Runs the CLI as `main` would; returns the exit code (0 ok, 2 bad input, 1 internal error).
 int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+
+// The same on words (args[0] is the program name) with a catalog loaded once by the caller and
+// shared read-only (`gpuplan serve` runs one of these per API request, on several threads;
+// each call has its own parser and context, so nothing mutable is shared).
+// `gpuplan serve`'s runner (cmd_serve.cpp): one API call through the CLI; 200/400/500.
+struct ApiCall;
+struct ApiReply;
+ApiReply run_api_call(const Catalog& catalog, const ApiCall& call);
+
+int run_cli_with_catalog(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+                         const Catalog& catalog);
 
 // One setup function per command (defined in cmd_*.cpp).
 void setup_gpus(CliCommand& command, CliContext& ctx);
@@ -37,6 +51,7 @@ void setup_model(CliCommand& command, CliContext& ctx);
 void setup_train(CliCommand& command, CliContext& ctx);
 void setup_memory(CliCommand& command, CliContext& ctx);
 void setup_rooflines(CliCommand& command, CliContext& ctx);
+void setup_serve(CliCommand& command, CliContext& ctx);
 void setup_infer(CliCommand& command, CliContext& ctx);
 void setup_infer_search(CliCommand& command, CliContext& ctx);
 void setup_cost(CliCommand& command, CliContext& ctx);

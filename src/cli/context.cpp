@@ -7,6 +7,7 @@
 namespace gpuplan {
 
 const Catalog& CliContext::catalog() {
+  if (shared_catalog != nullptr) return *shared_catalog;
   if (!loaded_) {
     CatalogOptions options;
     options.embedded = !no_embedded;

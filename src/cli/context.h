@@ -42,6 +42,8 @@ class CliContext {
   std::ostream& err;
   std::vector<std::string> catalog_paths;
   bool no_embedded = false;
+  // Set: catalog() returns it instead of loading one (gpuplan serve's, loaded once).
+  const Catalog* shared_catalog = nullptr;
 
  private:
   bool loaded_ = false;

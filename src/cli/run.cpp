@@ -145,8 +145,10 @@ constexpr const char* kUsageHint = "run 'gpuplan --help' (or 'gpuplan COMMAND --
 
 }  // namespace
 
-int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
-  std::vector<std::string> args(argv, argv + argc);
+namespace {
+
+int run_cli_on(std::vector<std::string> args, std::ostream& out, std::ostream& err, const Catalog* shared_catalog) {
+  const int argc = static_cast<int>(args.size());
   const bool json = std::find(args.begin() + std::min<std::ptrdiff_t>(1, argc), args.end(), "--json") != args.end();
   ErrorPrinter errors(json, out, err);
 
@@ -182,6 +184,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   for (const std::string& a : args) arg_ptrs.push_back(a.c_str());
 
   CliContext ctx(out, err);
+  ctx.shared_catalog = shared_catalog;
   CLI::App app{"gpuplan: which GPU, how many, how to split the model, how fast, will it fit, what it costs"};
   app.set_version_flag("--version", "gpuplan 0.1.0");
   app.add_option("--catalog", ctx.catalog_paths,
@@ -221,6 +224,17 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     return errors.fail(1, "gpuplan: internal error: ", e.what());
   }
   return 0;
+}
+
+}  // namespace
+
+int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  return run_cli_on(std::vector<std::string>(argv, argv + argc), out, err, nullptr);
+}
+
+int run_cli_with_catalog(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+                         const Catalog& catalog) {
+  return run_cli_on(args, out, err, &catalog);
 }
 
 }  // namespace gpuplan

@@ -9,6 +9,8 @@ list(APPEND GPUPLAN_CLI_SOURCES
   cli/cmd_models.cpp
   cli/cmd_systems.cpp
   cli/train_flags.cpp
+  cli/output_flags.cpp
+  cli/cmd_serve.cpp
   cli/cmd_train.cpp
   cli/cmd_rooflines.cpp
   cli/cmd_validate_training.cpp

@@ -7,4 +7,5 @@ list(APPEND GPUPLAN_LIB_SOURCES
   infer/evaluate.cpp
   infer/search.cpp
   infer/infer_request.cpp
+  infer/infer_curve.cpp
 )

@@ -470,10 +470,11 @@ struct MicroBatchShape {
   int stages = 0;
 };
 
-MicroBatchShape micro_batch_shape(const TrainContext& ctx, const Plan& p) {
+}  // namespace
+
+OpShape train_op_shape(const TrainContext& ctx, const Plan& p) {
   const ModelSpec& m = *ctx.model;
-  MicroBatchShape s;
-  OpShape& shape = s.op;
+  OpShape shape;
   shape.micro_batch = p.micro_batch;
   shape.seq_len = p.seq_len > 0 ? p.seq_len : d(m.max_seq_len);
   shape.tp = p.tp;
@@ -487,6 +488,15 @@ MicroBatchShape micro_batch_shape(const TrainContext& ctx, const Plan& p) {
               : p.precision == Precision::fp16                                  ? Precision::fp16
                                                                                  : Precision::bf16;
   if (p.precision == Precision::tf32) shape.act = Precision::tf32;
+  return shape;
+}
+
+namespace {
+
+MicroBatchShape micro_batch_shape(const TrainContext& ctx, const Plan& p) {
+  MicroBatchShape s;
+  s.op = train_op_shape(ctx, p);
+  const OpShape& shape = s.op;
   s.placement = place_plan(p, ctx.domain_gpus);
   s.act_bytes = precision_bytes(shape.act);
   s.tokens = shape.tokens();

@@ -119,6 +119,11 @@ struct Estimate {
 
 Estimate evaluate(const TrainContext& ctx, const Plan& plan);
 
+// The shapes every layer's ops run at under `plan` on one GPU (one micro-batch after TP, CP and
+// EP have cut it, in the plan's precisions): what evaluate() costs, and what the op roofline of
+// the HTML report (plan/op_roofline.h) places.
+OpShape train_op_shape(const TrainContext& ctx, const Plan& plan);
+
 // The mechanisms of evaluate() that have a closed form, exposed for hand-checked tests.
 
 // Decoder layers [begin, end) of pipeline chunk `chunk` of `chunks` (= pp × vp, in Megatron's

@@ -1,0 +1,62 @@
+// `gpuplan serve`'s JSON API, the part that needs no sockets: a request body (a JSON object
+// whose keys are the command's flags, seq_len for --seq-len) becomes the command's words, the
+// ones the CLI parses into its request struct. The server never builds a request struct of its
+// own: the CLI's flag parsing (cli/) is the one mapping, and the answer is the one `gpuplan
+// COMMAND --json` prints, byte for byte. Safety lives here: only the commands below, no flag
+// that takes a file-system path (--calibration, --catalog), a model only as a zoo id or an
+// uploaded config.json (parsed in memory by the same strict reader as `--model config.json`).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "catalog/catalog.h"
+
+namespace gpuplan {
+
+// One API request as the CLI will run it: `gpuplan COMMAND ARGS... --json`.
+struct ApiCall {
+  std::string command;             // "train"
+  std::vector<std::string> args;   // "--model=llama3.1-8b", "--tp=8", "--sp", ...
+  // From "model_config" (a Hugging Face config.json object): the model the call names as
+  // kUploadedModelId, checked, to be added to a copy of the catalog for this call only.
+  std::shared_ptr<const ModelSpec> uploaded_model;
+};
+
+inline constexpr const char* kUploadedModelId = "uploaded-config";
+
+struct ApiReply {
+  int status = 200;   // 200, 400 (bad input: the CLI's message), 404, 413, 500
+  std::string body;   // JSON
+  std::string content_type = "application/json";
+};
+
+// Runs an ApiCall (cli/cmd_serve.cpp: the CLI on a shared catalog). Must be safe to call from
+// several threads at once.
+using ApiRunner = std::function<ApiReply(const ApiCall&)>;
+
+// The endpoint → command table: "train" for /api/train, and for /api/report/train the same
+// command with --report-data (the charts' data). Empty when the endpoint is not served.
+struct ApiEndpoint {
+  std::string command;
+  bool report_data = false;
+  bool takes_body = true;  // false: GET with no parameters (gpus, models)
+};
+ApiEndpoint api_endpoint(std::string_view path);
+
+// The endpoints, for the 404 message and the docs.
+const std::vector<std::string>& api_paths();
+
+// Body → call. Throws Error (HTTP 400) naming the key: not an object, a key that is not
+// a-z, 0-9 and _, a flag that takes a path, a value that is not a string, number or boolean,
+// a model that is not a zoo id, a model_config the config reader rejects, both model and
+// model_config.
+ApiCall api_call_from_json(const Catalog& catalog, const ApiEndpoint& endpoint, std::string_view body);
+
+// {"error": {"message": ..., "exit_code": 2}}: the CLI's --json error object.
+std::string api_error_body(const std::string& message, int exit_code);
+
+}  // namespace gpuplan

@@ -1,0 +1,116 @@
+// gpuplan serve's JSON API without sockets: body → CLI words, the safety rules, and the answer
+// the CLI runner gives (the same bytes as `gpuplan COMMAND --json`). The HTTP layer itself is
+// tested end to end by tests/serve/serve_http.sh and the browser tests (web/tests/).
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "catalog/catalog.h"
+#include "cli/commands.h"
+#include "core/error.h"
+#include "serve/api.h"
+#include "test_util.h"
+
+namespace gpuplan {
+namespace {
+
+const Catalog& serve_catalog() {
+  static const Catalog catalog = load_catalog(CatalogOptions{});
+  return catalog;
+}
+
+std::string api_error_of(const std::string& path, const std::string& body) {
+  try {
+    api_call_from_json(serve_catalog(), api_endpoint(path), body);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ServeApi, BodyKeysBecomeTheCommandsFlags) {
+  const ApiCall call = api_call_from_json(serve_catalog(), api_endpoint("/api/train"),
+                                          R"({"model": "llama3.1-8b", "gpus": 8, "tp": 2, "sp": true,
+                                              "no_tp_overlap": false, "seq_len": 4096, "moe_imbalance": 1.25,
+                                              "recompute": "selective"})");
+  EXPECT_EQ(call.command, "train");
+  // JSON objects keep their keys sorted (nlohmann::json): the order does not change the parse.
+  const std::vector<std::string> want{"--gpus=8",         "--model=llama3.1-8b", "--moe-imbalance=1.25",
+                                      "--recompute=selective", "--seq-len=4096",  "--sp", "--tp=2"};
+  EXPECT_EQ(call.args, want);
+  EXPECT_EQ(api_endpoint("/api/report/train").command, "train");
+  EXPECT_TRUE(api_endpoint("/api/report/train").report_data);
+  EXPECT_TRUE(api_endpoint("/api/nothing").command.empty());
+}
+
+TEST(ServeApi, RefusesPathsFilesAndStrangeKeys) {
+  EXPECT_NE(api_error_of("/api/train", R"({"model": "/etc/passwd"})").find("not a model of the zoo"), std::string::npos);
+  EXPECT_NE(api_error_of("/api/train", R"({"model": "../config.json"})").find("model_config"), std::string::npos);
+  EXPECT_NE(api_error_of("/api/train", R"({"model": "llama3.1-8b", "calibration": "/tmp/p.json"})")
+                .find("'calibration' cannot be set"),
+            std::string::npos);
+  EXPECT_NE(api_error_of("/api/train", R"({"catalog": "/"})").find("'catalog' cannot be set"), std::string::npos);
+  EXPECT_NE(api_error_of("/api/train", R"({"html": "/tmp/x.html"})").find("'html' cannot be set"), std::string::npos);
+  EXPECT_NE(api_error_of("/api/train", R"({"--model": "x"})").find("keys are flag names"), std::string::npos);
+  EXPECT_NE(api_error_of("/api/train", R"({"tp": [1, 2]})").find("'tp': expected a string"), std::string::npos);
+  EXPECT_NE(api_error_of("/api/train", R"([1])").find("one JSON object"), std::string::npos);
+  EXPECT_NE(api_error_of("/api/train", R"({"model": )").find("request body"), std::string::npos);
+  EXPECT_NE(api_error_of("/api/train", R"({"tp": 2, "tp": 4})").find("tp"), std::string::npos);
+  EXPECT_NE(api_error_of("/api/train", R"({"model": "llama3.1-8b", "model_config": {}})").find("not both"),
+            std::string::npos);
+  // A typo gets the CLI's kind of suggestion.
+  EXPECT_NE(api_error_of("/api/train", R"({"model": "llama3.1-8"})").find("did you mean"), std::string::npos);
+}
+
+TEST(ServeApi, UploadedConfigIsReadByTheStrictConfigReader) {
+  // hidden_size missing: the config reader's message, naming the field.
+  const std::string bad = api_error_of("/api/train", R"({"model_config": {"model_type": "llama", "num_hidden_layers": 2}})");
+  EXPECT_NE(bad.find("hidden_size"), std::string::npos) << bad;
+  EXPECT_NE(api_error_of("/api/train", R"({"model_config": "llama"})").find("model_config"), std::string::npos);
+}
+
+TEST(ServeApi, TrainAnswersTheSameBytesAsTheCli) {
+  const std::string body = R"({"model": "llama3.1-70b", "gpu": "h100-sxm", "gpus": 64, "tp": 8, "pp": 2, "sp": true,
+                               "zero": 1, "global_batch": 256, "seq_len": 8192, "recompute": "selective"})";
+  const ApiReply reply = run_api_call(serve_catalog(), api_call_from_json(serve_catalog(), api_endpoint("/api/train"), body));
+  const auto cli = testing::run({"train", "--model", "llama3.1-70b", "--gpu", "h100-sxm", "--gpus", "64", "--tp", "8",
+                                 "--pp", "2", "--sp", "--zero", "1", "--global-batch", "256", "--seq-len", "8192",
+                                 "--recompute", "selective", "--json"});
+  ASSERT_EQ(cli.code, 0);
+  EXPECT_EQ(reply.status, 200);
+  EXPECT_EQ(reply.body, cli.out);
+}
+
+TEST(ServeApi, BadPlanIs400WithTheCliMessage) {
+  const ApiReply reply = run_api_call(
+      serve_catalog(), api_call_from_json(serve_catalog(), api_endpoint("/api/train"),
+                                          R"({"model": "llama3.1-8b", "gpus": 8, "tp": 3})"));
+  const auto cli = testing::run({"train", "--model", "llama3.1-8b", "--gpus", "8", "--tp", "3", "--json"});
+  EXPECT_EQ(cli.code, 2);
+  EXPECT_EQ(reply.status, 400);
+  EXPECT_EQ(reply.body, cli.out);
+  EXPECT_NE(reply.body.find("\"exit_code\": 2"), std::string::npos);
+}
+
+TEST(ServeApi, UploadedConfigRunsLikeTheSameFileOnTheCli) {
+  const std::string config = R"({"model_type": "llama", "hidden_size": 2048, "intermediate_size": 8192,
+    "num_hidden_layers": 16, "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 128256,
+    "max_position_embeddings": 8192})";
+  const auto dir = testing::scratch_dir("serve-upload");
+  const auto path = testing::write_file(dir / "config.json", config);
+  const ApiReply reply = run_api_call(
+      serve_catalog(), api_call_from_json(serve_catalog(), api_endpoint("/api/train"),
+                                          R"({"gpu": "h100-sxm", "gpus": 8, "global_batch": 8, "seq_len": 4096, "model_config": )" + config + "}"));
+  ASSERT_EQ(reply.status, 200) << reply.body;
+  const auto cli = testing::run({"train", "--model", path.string(), "--gpu", "h100-sxm", "--gpus", "8",
+                                 "--global-batch", "8", "--seq-len", "4096", "--json"});
+  ASSERT_EQ(cli.code, 0) << cli.err;
+  auto a = nlohmann::json::parse(reply.body);
+  auto b = nlohmann::json::parse(cli.out);
+  EXPECT_EQ(a["model"], kUploadedModelId);
+  a.erase("model");
+  b.erase("model");
+  EXPECT_EQ(a, b);
+}
+
+}  // namespace
+}  // namespace gpuplan

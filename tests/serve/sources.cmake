@@ -1,0 +1,1 @@
+list(APPEND GPUPLAN_TEST_SOURCES serve/api_test.cpp)

@@ -1,0 +1,294 @@
+// The charts of one gpuplan answer, drawn with Observable Plot from the answer's JSON (the
+// same object `gpuplan COMMAND --json` prints). Used by the offline HTML report (report.js)
+// and by the `gpuplan serve` page (app.js). Every axis names its unit.
+import * as Plot from "@observablehq/plot";
+
+const GiB = 1024 ** 3;
+
+export function fmt(x, digits = 3) {
+  if (x === undefined || x === null || Number.isNaN(x)) return "–";
+  if (Math.abs(x) >= 1e4 || (Math.abs(x) < 1e-3 && x !== 0)) return x.toExponential(2);
+  return Number(x.toPrecision(digits)).toString();
+}
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") e.className = v;
+    else e.setAttribute(k, v);
+  }
+  for (const c of children) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return e;
+}
+
+export function section(title, testid, ...children) {
+  return el("section", { class: "chart", "data-testid": testid }, el("h2", {}, title), ...children);
+}
+
+// The step time as the parts that add up to it (forward, backward with recompute, each
+// collective's exposed time, pipeline bubble, optimizer), and beside it the communication
+// that ran hidden under compute.
+export function stepParts(a) {
+  const b = a.breakdown;
+  const parts = [
+    { part: "forward", kind: "compute", s: b.forward_s },
+    { part: "backward (incl. recompute)", kind: "compute", s: b.backward_s },
+  ];
+  for (const c of ["tp", "cp", "ep", "pp", "dp"]) {
+    if (b[`${c}_comm_exposed_s`] > 0) parts.push({ part: `${c.toUpperCase()} comm exposed`, kind: "exposed", s: b[`${c}_comm_exposed_s`] });
+  }
+  if (b.bubble_s > 0) parts.push({ part: "pipeline bubble", kind: "bubble", s: b.bubble_s });
+  if (b.optimizer_s > 0) parts.push({ part: "optimizer", kind: "optimizer", s: b.optimizer_s });
+  const hidden = [];
+  for (const c of ["tp", "cp", "ep", "pp", "dp"]) {
+    const h = (b[`${c}_comm_s`] || 0) - (b[`${c}_comm_exposed_s`] || 0);
+    if (h > 0) hidden.push({ part: `${c.toUpperCase()} comm overlapped`, kind: "overlapped", s: h });
+  }
+  return { parts, hidden };
+}
+
+export function stepChart(a, label = "") {
+  const { parts, hidden } = stepParts(a);
+  const total = parts.reduce((t, p) => t + p.s, 0);
+  const rows = [
+    ...parts.map((p) => ({ ...p, row: "step time" })),
+    ...hidden.map((p) => ({ ...p, row: "hidden comm" })),
+  ];
+  const plot = Plot.plot({
+    marginLeft: 90, width: 760, height: 170,
+    x: { label: "time per step (s) →", grid: true },
+    y: { label: null, domain: ["step time", "hidden comm"] },
+    color: { legend: true, type: "ordinal", scheme: "tableau10", domain: rows.map((d) => d.part) },
+    marks: [
+      Plot.barX(rows, Plot.stackX({ x: "s", y: "row", fill: "part", title: (d) => `${d.part}: ${fmt(d.s)} s`, inset: 0.5 })),
+      Plot.ruleX([0]),
+    ],
+  });
+  const summary = el("p", { class: "headline" },
+    "Step time ", el("strong", { "data-testid": "step-time" }, `${fmt(a.step_time_s, 4)} s`),
+    " · bottleneck: ", el("strong", { "data-testid": "bottleneck" }, a.bottleneck),
+    a.feasible ? "" : el("span", { class: "bad", "data-testid": "infeasible" }, ` · does not run: ${a.reason}`));
+  const table = el("table", { class: "parts" }, el("tr", {}, el("th", {}, "part"), el("th", {}, "s"), el("th", {}, "share")));
+  for (const p of [...parts, ...hidden]) {
+    table.append(el("tr", {}, el("td", {}, p.part), el("td", {}, fmt(p.s, 4)),
+      el("td", {}, p.kind === "overlapped" ? "hidden" : `${fmt((100 * p.s) / a.step_time_s, 3)} %`)));
+  }
+  return section(`Where the step time goes${label}`, "chart-step", summary, plot,
+    el("p", { class: "note" }, `Parts add up to ${fmt(total, 4)} s; overlapped communication runs under compute and costs no time.`), table);
+}
+
+export function memoryChart(a, label = "") {
+  const m = a.memory;
+  const names = Object.keys(m).filter((k) => k.endsWith("_bytes") && k !== "total_bytes" && m[k] > 0);
+  const rows = names.map((k) => ({ part: k.replace(/_bytes$/, "").replaceAll("_", " "), gib: m[k] / GiB, row: "per GPU" }));
+  const cap = a.memory_capacity_bytes / GiB;
+  const plot = Plot.plot({
+    marginLeft: 70, width: 760, height: 150,
+    x: { label: "memory per GPU (GiB) →", grid: true, domain: [0, Math.max(cap, m.total_bytes / GiB) * 1.05] },
+    y: { label: null },
+    color: { legend: true, type: "ordinal", scheme: "set2" },
+    marks: [
+      Plot.barX(rows, Plot.stackX({ x: "gib", y: "row", fill: "part", title: (d) => `${d.part}: ${fmt(d.gib)} GiB`, inset: 0.5 })),
+      Plot.ruleX([cap], { stroke: "currentColor", strokeWidth: 2, strokeDasharray: "4,3" }),
+      Plot.text([cap], { x: (d) => d, y: () => "per GPU", text: () => `usable ${fmt(cap)} GiB`, dy: -38, textAnchor: "end" }),
+    ],
+  });
+  return section(`Memory per GPU${label}`, "chart-memory",
+    el("p", { class: "headline" }, el("strong", { "data-testid": "memory-total" }, `${fmt(m.total_bytes / GiB)} GiB`),
+      ` of ${fmt(cap)} GiB usable · `, a.fits ? "fits" : el("span", { class: "bad" }, "does not fit")), plot);
+}
+
+export function rooflineChart(r) {
+  const ops = r.ops.filter((o) => o.flops > 0 && o.bytes > 0).map((o) => ({
+    ...o, intensity: o.flops / o.bytes, tflops: o.flops / o.time_s / 1e12 }));
+  const xs = ops.map((o) => o.intensity);
+  // From 1 FLOP/byte (memory-bound kernels) past the ridge points, so both roofs show.
+  const ridge = r.peak_flops_per_s / r.peak_memory_bw_bytes_per_s;
+  const lo = Math.min(1, Math.min(...xs) / 2);
+  const hi = Math.max(...xs, ridge) * 2;
+  const line = (peak, bw, name) => {
+    const pts = [];
+    for (let i = 0; i <= 60; i++) {
+      const x = lo * (hi / lo) ** (i / 60);
+      pts.push({ x, y: Math.min(peak, bw * x) / 1e12, name });
+    }
+    return pts;
+  };
+  const ceilings = [...line(r.peak_flops_per_s, r.peak_memory_bw_bytes_per_s, "datasheet"),
+    ...line(r.achievable_flops_per_s, r.achievable_memory_bw_bytes_per_s, "achievable")];
+  const plot = Plot.plot({
+    width: 760, height: 380, marginLeft: 60,
+    x: { type: "log", label: "arithmetic intensity (FLOP/byte) →", grid: true },
+    y: { type: "log", label: "↑ rate (TFLOP/s)", grid: true },
+    color: { legend: true, domain: ["gemm", "attention", "memory"], scheme: "category10" },
+    marks: [
+      Plot.line(ceilings.filter((d) => d.name === "datasheet"), { x: "x", y: "y", stroke: "currentColor" }),
+      Plot.line(ceilings.filter((d) => d.name === "achievable"), { x: "x", y: "y", stroke: "currentColor", strokeDasharray: "6,4" }),
+      Plot.dot(ops, { x: "intensity", y: "tflops", fill: "kind", r: 5, title: (o) => `${o.name} (${o.kind}): ${fmt(o.intensity)} FLOP/B, ${fmt(o.tflops)} TFLOP/s, ${fmt(o.time_s * 1e3)} ms` }),
+      Plot.text(ops, { x: "intensity", y: "tflops", text: "name", dy: -9, fontSize: 9 }),
+    ],
+  });
+  return section(`Roofline of ${r.gpu} (${r.precision}) with layer ${r.layer}'s ops (forward, one micro-batch)`, "chart-roofline",
+    el("p", { class: "note" }, `Solid: datasheet ${fmt(r.peak_flops_per_s / 1e12)} TFLOP/s, ${fmt(r.peak_memory_bw_bytes_per_s / 1e12)} TB/s; dashed: achievable ${fmt(r.achievable_flops_per_s / 1e12)} TFLOP/s, ${fmt(r.achievable_memory_bw_bytes_per_s / 1e12)} TB/s.`),
+    plot);
+}
+
+// tokens/s and MFU against GPU count, one line per GPU type; rows {gpu, gpus, tokens_per_s, mfu}.
+export function scalingChart(rows, note) {
+  const a = Plot.plot({
+    width: 370, height: 260, marginLeft: 60,
+    x: { type: "log", label: "GPUs →", grid: true },
+    y: { type: "log", label: "↑ tokens/s", grid: true },
+    color: { legend: true },
+    marks: [Plot.line(rows, { x: "gpus", y: "tokens_per_s", stroke: "gpu", sort: "gpus" }),
+      Plot.dot(rows, { x: "gpus", y: "tokens_per_s", fill: "gpu", title: (d) => `${d.gpus} × ${d.gpu}: ${fmt(d.tokens_per_s)} tokens/s` })],
+  });
+  const b = Plot.plot({
+    width: 370, height: 260, marginLeft: 50,
+    x: { type: "log", label: "GPUs →", grid: true },
+    y: { label: "↑ MFU (%)", grid: true, domain: [0, 100] },
+    color: { legend: false },
+    marks: [Plot.line(rows, { x: "gpus", y: (d) => 100 * d.mfu, stroke: "gpu", sort: "gpus" }),
+      Plot.dot(rows, { x: "gpus", y: (d) => 100 * d.mfu, fill: "gpu", title: (d) => `${d.gpus} × ${d.gpu}: MFU ${fmt(100 * d.mfu)} %` })],
+  });
+  return section("Scaling: throughput and MFU against GPU count", "chart-scaling", el("p", { class: "note" }, note), el("div", { class: "row" }, a, b));
+}
+
+export function paretoChart(rec) {
+  const pts = rec.front.map((p) => ({ ...p, days: p.time_s / 86400 }));
+  const plan = (p) => `tp ${p.plan.tp} · pp ${p.plan.pp} · dp ${p.plan.dp} · zero ${p.plan.zero} · mb ${p.plan.micro_batch}`;
+  // Log axes where the front spans a wide range; linear where it is narrow (a log axis over
+  // 5,856–5,859 USD only crowds the ticks).
+  const wide = (k) => Math.max(...pts.map((p) => p[k])) > 3 * Math.min(...pts.map((p) => p[k]));
+  const plot = Plot.plot({
+    width: 760, height: 360, marginLeft: 70,
+    x: { type: wide("days") ? "log" : "linear", label: "time to train (days) →", grid: true },
+    y: { type: wide("cost_usd") ? "log" : "linear", label: "↑ cost (USD)", grid: true, tickFormat: "~s" },
+    color: { legend: true },
+    marks: [
+      Plot.line(pts, { x: "days", y: "cost_usd", sort: "days", stroke: "currentColor", strokeOpacity: 0.4 }),
+      Plot.dot(pts, { x: "days", y: "cost_usd", fill: "gpu", r: 5,
+        title: (p) => `${p.gpus} × ${p.gpu} (${p.provider}, $${p.usd_per_gpu_hour}/GPU-h)\n${plan(p)}\n${fmt(p.days)} days, $${fmt(p.cost_usd)}, MFU ${fmt(100 * p.mfu)} %` }),
+      Plot.tip(pts, Plot.pointer({ x: "days", y: "cost_usd", title: (p) => `${p.gpus} × ${p.gpu}\n${plan(p)}\n${fmt(p.days)} days · $${fmt(p.cost_usd)}` })),
+    ],
+  });
+  return section("Cost against time: the Pareto front", "chart-pareto",
+    el("p", { class: "note" }, `${rec.front.length} plans on the front of ${rec.points} evaluated; hover a point for its plan.`), plot);
+}
+
+// Serving: output tokens/s per GPU against TPOT, and TTFT, as the requests in flight double;
+// SLO lines where the data names targets (slo.tpot_ms, slo.ttft_ms).
+export function servingChart(data) {
+  const a = data.answer;
+  const pts = data.curve.filter((p) => p.feasible).map((p) => ({ ...p, tpot_ms: p.tpot_s * 1e3, ttft_ms: p.ttft_s * 1e3 }));
+  const slo = data.slo || {};
+  const tput = Plot.plot({
+    width: 480, height: 320, marginLeft: 60,
+    x: { label: "TPOT (ms per output token) →", grid: true },
+    y: { label: "↑ output tokens/s per GPU", grid: true },
+    marks: [
+      Plot.line(pts, { x: "tpot_ms", y: "output_tokens_per_s_per_gpu", stroke: "currentColor" }),
+      Plot.dot(pts, { x: "tpot_ms", y: "output_tokens_per_s_per_gpu", fill: "currentColor", r: 3,
+        title: (p) => `${p.concurrency} in flight: ${fmt(p.tpot_ms)} ms TPOT, ${fmt(p.output_tokens_per_s_per_gpu)} tokens/s/GPU, TTFT ${fmt(p.ttft_ms)} ms` }),
+      Plot.text(pts, { x: "tpot_ms", y: "output_tokens_per_s_per_gpu", text: (p) => `${p.concurrency}`, dy: -8, fontSize: 9 }),
+      slo.tpot_ms ? Plot.ruleX([slo.tpot_ms], { stroke: "#d62728", strokeDasharray: "5,3" }) : null,
+      Plot.dot([a], { x: (d) => d.tpot_s * 1e3, y: "output_tokens_per_s_per_gpu", r: 7, stroke: "#d62728", strokeWidth: 2 }),
+    ],
+  });
+  const lat = Plot.plot({
+    width: 380, height: 320, marginLeft: 60,
+    x: { type: "log", label: "requests in flight →", grid: true },
+    y: { type: "log", label: "↑ TTFT (ms)", grid: true },
+    marks: [
+      Plot.line(pts, { x: "concurrency", y: "ttft_ms", stroke: "currentColor" }),
+      Plot.dot(pts, { x: "concurrency", y: "ttft_ms", fill: "currentColor", r: 3, title: (p) => `${p.concurrency} in flight: TTFT ${fmt(p.ttft_ms)} ms` }),
+      slo.ttft_ms ? Plot.ruleY([slo.ttft_ms], { stroke: "#d62728", strokeDasharray: "5,3" }) : null,
+    ],
+  });
+  return section("Serving: throughput against latency", "chart-serving",
+    el("p", { class: "headline" }, "TPOT ", el("strong", { "data-testid": "tpot" }, `${fmt(a.tpot_s * 1e3, 4)} ms`),
+      ` · ${fmt(a.output_tokens_per_s_per_gpu)} output tokens/s per GPU · bottleneck: `, el("strong", { "data-testid": "bottleneck" }, a.bottleneck)),
+    el("p", { class: "note" }, "The plan at 1, 2, 4, … requests in flight (labels), up to what its KV cache holds; the ringed point is the answer's own load." +
+      (slo.tpot_ms || slo.ttft_ms ? " Dashed red: the SLO targets." : " No SLO targets were given.")),
+    el("div", { class: "row" }, tput, lat));
+}
+
+export function servingMemoryChart(a) {
+  const m = a.memory_per_gpu;
+  const rows = ["weights_bytes", "activations_bytes", "runtime_bytes", "kv_budget_bytes"].filter((k) => m[k] > 0)
+    .map((k) => ({ part: k.replace(/_bytes$/, "").replaceAll("_", " "), gib: m[k] / GiB, row: "per GPU" }));
+  const cap = m.capacity_bytes / GiB;
+  const plot = Plot.plot({
+    marginLeft: 70, width: 760, height: 150,
+    x: { label: "memory per GPU (GiB) →", grid: true, domain: [0, cap * 1.05] },
+    y: { label: null },
+    color: { legend: true, type: "ordinal", scheme: "set2" },
+    marks: [
+      Plot.barX(rows, Plot.stackX({ x: "gib", y: "row", fill: "part", title: (d) => `${d.part}: ${fmt(d.gib)} GiB`, inset: 0.5 })),
+      Plot.ruleX([cap], { stroke: "currentColor", strokeWidth: 2, strokeDasharray: "4,3" }),
+    ],
+  });
+  return section("Memory per GPU", "chart-memory",
+    el("p", { class: "headline" }, `KV cache budget holds ${fmt(m.max_seqs)} sequences of ${a.plan.input_len + a.plan.output_len} tokens; capacity ${fmt(cap)} GiB`), plot);
+}
+
+// Every scalar input and assumption of the answer, flattened ("plan.tp" = 8).
+export function inputsTable(obj, title = "Inputs and assumptions") {
+  const rows = [];
+  const skip = new Set(["breakdown", "memory", "placement", "front", "top", "closest", "roofline", "best", "best_unvalidated", "decode_step", "prefill_step", "memory_per_gpu"]);
+  const walk = (o, prefix) => {
+    for (const [k, v] of Object.entries(o)) {
+      if (skip.has(k) && prefix === "") continue;
+      if (v !== null && typeof v === "object" && !Array.isArray(v)) walk(v, `${prefix}${k}.`);
+      else if (Array.isArray(v)) { if (v.every((x) => typeof x !== "object")) rows.push([prefix + k, v.join("; ")]); }
+      else rows.push([prefix + k, typeof v === "number" ? fmt(v, 6) : String(v)]);
+    }
+  };
+  walk(obj, "");
+  const t = el("table", { class: "inputs" }, el("tr", {}, el("th", {}, "field"), el("th", {}, "value")));
+  for (const [k, v] of rows) t.append(el("tr", {}, el("td", {}, k), el("td", {}, v)));
+  return section(title, "table-inputs", t);
+}
+
+export function searchTable(s) {
+  const t = el("table", { class: "parts" }, el("tr", {}, ...["rank", "plan", "step (s)", "tokens/s", "MFU (%)", "GiB/GPU", "bottleneck"].map((h) => el("th", {}, h))));
+  (s.top || []).forEach((p, i) => {
+    const q = p.plan;
+    t.append(el("tr", {}, el("td", {}, i + 1), el("td", {}, `tp ${q.tp} · pp ${q.pp} · dp ${q.dp} · cp ${q.cp} · zero ${q.zero} · mb ${q.micro_batch} · ${q.recompute}`),
+      el("td", {}, fmt(p.step_time_s, 4)), el("td", {}, fmt(p.tokens_per_s)), el("td", {}, fmt(100 * p.mfu)), el("td", {}, fmt(p.memory_per_gpu_bytes / GiB)), el("td", {}, p.bottleneck)));
+  });
+  return section(`Search: ${s.feasible} plans that fit of ${s.space} (${s.evaluated} evaluated)`, "table-search", t);
+}
+
+// The charts of one report object {kind, answer, roofline?} into `root`.
+export function renderReport(root, data) {
+  const a = data.answer;
+  root.replaceChildren();
+  if (data.kind === "train") {
+    root.append(stepChart(a), memoryChart(a));
+    if (data.roofline) root.append(rooflineChart(data.roofline));
+    root.append(inputsTable(a));
+  } else if (data.kind === "search") {
+    if (a.best) {
+      root.append(stepChart(a.best, " (best plan)"), memoryChart(a.best, " (best plan)"));
+      if (data.roofline) root.append(rooflineChart(data.roofline));
+    }
+    root.append(searchTable(a), inputsTable(a));
+  } else if (data.kind === "recommend") {
+    root.append(paretoChart(a),
+      scalingChart(a.front.map((p) => ({ gpu: p.gpu, gpus: p.gpus, tokens_per_s: p.tokens_per_s, mfu: p.mfu })),
+        "Points of the Pareto front, by GPU type: each is that GPU count's best plan."),
+      inputsTable(a));
+  } else if (data.kind === "infer") {
+    root.append(servingChart(data), servingMemoryChart(a), inputsTable(a));
+  } else if (data.kind === "infer-search") {
+    if (a.best) {
+      root.append(servingChart({ answer: a.best, curve: data.curve, slo: data.slo }), servingMemoryChart(a.best));
+    } else {
+      root.append(section("No plan meets the targets", "no-plan", el("p", { class: "bad" }, a.reason)));
+    }
+    root.append(inputsTable(a));
+  } else {
+    root.append(inputsTable(a));
+  }
+}
