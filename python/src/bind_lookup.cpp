@@ -93,6 +93,7 @@ void bind_lookup(pyb::module_& m) {
           owned = std::make_shared<ModelSpec>(model_from_hf_config(py_to_json(config, "config"), "config"));
           if (owned->id.empty()) owned->id = "config";
           if (owned->family.empty()) owned->family = owned->model_type;
+          owned->provenance.source = "a dict passed to gpuplan.model_from_config";
           name = owned->id;
         } else {
           throw Error("model_from_config(" + pyb::repr(config).cast<std::string>() +

@@ -111,8 +111,11 @@ std::vector<TrainResult> train_many(const pyb::sequence& requests, std::optional
   for (pyb::handle item : requests) {
     if (!pyb::isinstance<pyb::dict>(item))
       throw Error("train_many(requests[" + std::to_string(index) + "]): expected a dict of train() keywords");
-    const std::string name = "train_many(requests[" + std::to_string(index) + "])";
-    parsed.push_back(train_request(name.c_str(), item.cast<pyb::dict>()));
+    try {
+      parsed.push_back(train_request("train_many", item.cast<pyb::dict>()));
+    } catch (const Error& e) {
+      throw Error("requests[" + std::to_string(index) + "]: " + e.what());
+    }
     ++index;
   }
   const unsigned hardware = std::max(1U, std::thread::hardware_concurrency());

@@ -53,7 +53,7 @@ struct Result {
 
 template <class Answer>
 Result<Answer> make_result(CatalogPtr catalog, Answer&& answer) {
-  return Result<Answer>{std::move(catalog), std::make_shared<const Answer>(std::move(answer))};
+  return Result<Answer>{std::move(catalog), std::make_shared<const Answer>(std::move(answer)), nullptr};
 }
 
 // Registers class `name` for Result<Answer> with to_dict(), to_json(indent), __str__ (the CLI's

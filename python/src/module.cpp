@@ -41,6 +41,7 @@ PYBIND11_MODULE(_gpuplan, m) {
   // gpuplan.Error: bad input, with the CLI's message (it names the flag, the value and the
   // fix). A ValueError, so callers that catch ValueError keep working.
   static pybind11::exception<gpuplan::Error> error(m, "Error", PyExc_ValueError);
+  error.attr("__doc__") = "Bad input, with the CLI's message (it names the flag, the value and the fix).";
   pybind11::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);

@@ -25,12 +25,12 @@ pyb::object json_to_py(const nlohmann::ordered_json& value) {
     case nlohmann::ordered_json::value_t::array: {
       pyb::list out;
       for (const auto& item : value) out.append(json_to_py(item));
-      return std::move(out);
+      return out;
     }
     case nlohmann::ordered_json::value_t::object: {
       pyb::dict out;
       for (const auto& [key, item] : value.items()) out[pyb::str(key)] = json_to_py(item);
-      return std::move(out);
+      return out;
     }
     default:
       return pyb::none();  // binary and discarded values: report/ never writes them

@@ -36,7 +36,7 @@ def test_train_typed_fields_agree_with_dict():
 def test_infeasible_plan_is_a_value_not_an_error():
     r = gpuplan.train(model="llama3.1-70b", gpu="h100-sxm", gpus=8, tp=8)
     assert not r.feasible
-    assert "memory" in r.reason or "fit" in r.reason
+    assert "GiB" in r.reason and "usable" in r.reason
 
 
 def test_memory_is_the_cli_answer():
@@ -114,7 +114,7 @@ def test_train_many_names_the_bad_request():
     reqs = grid(3) + [dict(model="llama3.1-8b", gpu="h10")]
     with pytest.raises(gpuplan.Error, match=r"^requests\[3\]: unknown GPU 'h10'"):
         gpuplan.train_many(reqs)
-    with pytest.raises(gpuplan.Error, match=r"requests\[1\]\): unknown keyword 'tpx'"):
+    with pytest.raises(gpuplan.Error, match=r"^requests\[1\]: train_many\(\): unknown keyword 'tpx'"):
         gpuplan.train_many([grid(1)[0], dict(model="llama3.1-8b", tpx=1)])
     with pytest.raises(gpuplan.Error, match="threads=0"):
         gpuplan.train_many(grid(2), threads=0)
@@ -144,7 +144,8 @@ SEARCH_FLAGS = ["--model", "llama3.1-8b", "--gpu", "h100-sxm", "--gpus", "16", "
 
 
 def strip_timing(d):
-    return {k: v for k, v in d.items() if k not in ("elapsed_s",)}
+    # What depends on the threads' timing: pruning bounds tighten as workers finish plans.
+    return {k: v for k, v in d.items() if k not in ("elapsed_s", "evaluated", "feasible", "pruned")}
 
 
 def test_search_is_the_cli_answer_and_top_is_a_table():
