@@ -8,6 +8,8 @@ packages=(
   libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   openmpi-bin libopenmpi-dev  # optional at configure time: `gpuplan sweep` across MPI ranks
+  python3-dev pybind11-dev python3-pytest  # optional at configure time: the Python module and its tests
+  python3-pandas python3-matplotlib        # optional at run time: tables as DataFrames, docs/python.md's plot
 )
 
 missing=()
