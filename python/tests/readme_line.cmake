@@ -14,9 +14,10 @@ execute_process(
 if(NOT cli_rc EQUAL 0)
   message(FATAL_ERROR "gpuplan train failed (${cli_rc})")
 endif()
-string(JSON cli_step GET "${cli_out}" step_time_s)
-# string(JSON) hands the number back as written in the JSON text: nlohmann's shortest round-trip
-# form, the same digits Python's repr prints for the same double.
+# The number as the CLI wrote it (nlohmann's shortest round-trip digits, the same as Python's
+# repr of the same double); string(JSON) would re-print it with 17 digits.
+string(REGEX MATCH "\n  \"step_time_s\": ([^,\n]+)," _match "${cli_out}")
+set(cli_step "${CMAKE_MATCH_1}")
 if(NOT py_out STREQUAL cli_step)
   message(FATAL_ERROR "python printed '${py_out}', gpuplan train --json has step_time_s ${cli_step}")
 endif()
