@@ -7,15 +7,23 @@
 #include "cli/context.h"
 #include "cli/train_flags.h"
 #include "core/error.h"
+#include "emit/launch_config.h"
 #include "report/train_report.h"
 
 namespace gpuplan {
 
 void setup_train(CliCommand& cmd, CliContext& ctx) {
   auto flags = std::make_shared<TrainFlags>();
+  auto emit = std::make_shared<std::string>();
   add_train_flags(cmd, *flags);
-  cmd.callback([flags, &ctx] {
+  cmd.add_option("--emit", *emit,
+                 "Print the launch config of this plan instead: megatron, torchtitan or nemo (docs/emit.md)");
+  cmd.callback([flags, emit, &ctx] {
     const TrainAnswer a = answer_train(ctx.catalog(), flags->request);
+    if (!emit->empty()) {
+      ctx.print(emit_train(a, *emit), flags->json);
+      return;
+    }
     ctx.print(a, flags->json);
   });
 }
