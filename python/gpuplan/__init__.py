@@ -21,6 +21,7 @@ from ._gpuplan import (  # noqa: F401  (the public API)
     InferResult,
     InferSearchResult,
     InferValidation,
+    LaunchConfig,
     MemoryResult,
     Model,
     RecommendResult,
@@ -52,7 +53,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Catalog", "CollectiveResult", "CollectiveValidation", "CostResult", "Error", "InferResult",
-    "InferSearchResult", "InferValidation", "MemoryResult", "Model", "RecommendResult",
+    "InferSearchResult", "InferValidation", "LaunchConfig", "MemoryResult", "Model", "RecommendResult",
     "SearchResult", "TcoResult", "TrainResult", "TrainValidation", "builtin_catalog", "collective",
     "cost", "gpus", "infer", "infer_search", "memory", "model", "model_from_config", "models",
     "recommend", "search", "tco", "train", "train_many", "validate_collectives",

@@ -23,7 +23,14 @@ class _Result:
     def to_dict(self) -> dict[str, Any]: ...
     def to_json(self, indent: int = 2) -> str: ...
 
+class LaunchConfig(_Result):
+    framework: str
+    version: str
+    flags: dict[str, str]
+    files: dict[str, str]
+
 class TrainResult(_Result):
+    def emit(self, framework: str) -> LaunchConfig: ...
     feasible: bool
     reason: str
     step_time_s: float
@@ -55,6 +62,7 @@ class RecommendResult(_Result):
     pick: Optional[dict[str, Any]]
 
 class InferResult(_Result):
+    def emit(self, framework: str) -> LaunchConfig: ...
     feasible: bool
     reason: str
     ttft_s: float

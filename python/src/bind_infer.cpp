@@ -4,6 +4,7 @@
 
 #include "common.h"
 #include "core/error.h"
+#include "emit/launch_config.h"
 #include "infer/infer_request.h"
 #include "kwargs.h"
 #include "report/infer_report.h"
@@ -59,6 +60,9 @@ void estimate_properties(Cls& cls, Get estimate) {
 void bind_infer(pyb::module_& m) {
   auto infer_cls = result_class<InferAnswer>(m, "InferResult", "One serving plan's estimate (gpuplan infer).");
   estimate_properties(infer_cls, [](const InferResult& r) -> const InferEstimate& { return r.get().estimate; });
+  infer_cls.def("emit", [](const InferResult& r, const std::string& framework) {
+    return make_result(r.catalog, emit_infer(r.get(), framework));
+  }, pyb::arg("framework"), "The server launch config of this plan for vllm, sglang or trtllm (`gpuplan infer --emit`).");
   m.def(
       "infer",
       [](pyb::kwargs kwargs) {

@@ -10,6 +10,7 @@
 #include "common.h"
 #include "core/error.h"
 #include "econ/recommend_request.h"
+#include "emit/launch_config.h"
 #include "kwargs.h"
 #include "report/recommend_report.h"
 #include "report/search_report.h"
@@ -94,6 +95,11 @@ void bind_train_result(pyb::module_& m) {
                             [](const TrainResult& r) { return r.get().estimate.memory_capacity_bytes; });
   cls.def_property_readonly("bottleneck",
                             [](const TrainResult& r) { return std::string(bottleneck_name(r.get().estimate.bottleneck)); });
+  cls.def("emit", [](const TrainResult& r, const std::string& framework) {
+    return make_result(r.catalog, emit_train(r.get(), framework));
+  }, pyb::arg("framework"),
+          "The launch config of this plan for megatron, torchtitan or nemo (`gpuplan train --emit`):\n"
+          "a LaunchConfig whose str() is the files to save and to_dict() the CLI's JSON.");
   cls.def_property_readonly("plan", [](const TrainResult& r) { return plan_dict(r.get()); },
                             "The plan as `gpuplan train --json` writes it (the keys of its \"plan\" object).");
 }
@@ -152,6 +158,15 @@ std::vector<TrainResult> train_many(const pyb::sequence& requests, std::optional
 }  // namespace
 
 void bind_train(pyb::module_& m) {
+  result_class<LaunchConfig>(m, "LaunchConfig", "A framework's launch config for a plan (`--emit`).")
+      .def_property_readonly("framework", [](const Result<LaunchConfig>& r) { return r.get().framework; })
+      .def_property_readonly("version", [](const Result<LaunchConfig>& r) { return r.get().version; })
+      .def_property_readonly("flags", [](const Result<LaunchConfig>& r) { return json_to_py(to_json(r.get())["flags"]); })
+      .def_property_readonly("files", [](const Result<LaunchConfig>& r) {
+        pyb::dict out;
+        for (const EmittedFile& f : r.get().files) out[pyb::str(f.name)] = f.text;
+        return out;
+      }, "File name → text.");
   bind_train_result(m);
   result_class<MemoryAnswer>(m, "MemoryResult", "Memory per GPU of one training plan (gpuplan memory).")
       .def_property_readonly("total_bytes", [](const MemoryResult& r) { return r.get().train.estimate.memory.total_bytes; })

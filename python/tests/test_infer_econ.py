@@ -48,3 +48,16 @@ def test_cost_tokens_as_number_or_text():
     a = gpuplan.cost(gpu="h100-sxm", gpus=64, model="llama3-8b", tokens="100B")
     b = gpuplan.cost(gpu="h100-sxm", gpus=64, model="llama3-8b", tokens=100e9)
     assert a.to_dict() == b.to_dict()
+
+
+def test_emit_is_the_cli_answer():
+    r = gpuplan.infer(model="llama3.1-70b", gpu="h100-sxm", tp=4, weights="fp8", kv="fp8", concurrency=64)
+    c = r.emit("vllm")
+    assert c.to_dict() == cli_json("infer", "--model", "llama3.1-70b", "--gpu", "h100-sxm", "--tp", "4", "--weights", "fp8",
+                                   "--kv", "fp8", "--concurrency", "64", "--emit", "vllm")
+    assert c.flags["--tensor-parallel-size"] == "4"
+    assert "serve_vllm.sh" in c.files
+    with pytest.raises(gpuplan.Error, match="--engine sglang"):
+        r.emit("sglang")
+    t = gpuplan.train(model="llama3.1-70b", gpu="h100-sxm", gpus=64, tp=8, pp=2).emit("megatron")
+    assert t.flags["--pipeline-model-parallel-size"] == "2" and "job.sbatch" in t.files
