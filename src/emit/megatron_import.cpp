@@ -50,8 +50,17 @@ std::vector<ArgToken> megatron_tokens(std::string_view text, const std::string& 
     }
   }
   flush();
-  std::vector<ArgToken> out;
+  // A launch line: the launcher and its flags come before the script (torchrun ... pretrain_gpt.py).
+  std::size_t first = 0;
   for (std::size_t i = 0; i < words.size(); ++i) {
+    const std::string& w = words[i].first;
+    if (!megatron_is_flag(w) && w.size() > 3 && w.compare(w.size() - 3, 3, ".py") == 0) {
+      first = i + 1;
+      break;
+    }
+  }
+  std::vector<ArgToken> out;
+  for (std::size_t i = first; i < words.size(); ++i) {
     const auto& [w, l] = words[i];
     if (!megatron_is_flag(w)) {
       // The program and launcher words before the first flag (torchrun ..., pretrain_gpt.py).
