@@ -1,6 +1,7 @@
 // Serving launch configurations: vLLM (`vllm serve`), SGLang (`python -m sglang.launch_server`)
 // and TensorRT-LLM (`trtllm-serve`, with an extra_llm_api_options YAML), for the plan and engine
 // gpuplan evaluated. Flag names checked against each engine's argument definitions (flag_source).
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
