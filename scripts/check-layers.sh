@@ -8,7 +8,7 @@
 set -euo pipefail
 root="${1:-$(cd "$(dirname "$0")/.." && pwd)}"
 
-layers=(core workload catalog cost calibration plan infer search econ sweep validate report monitor serve cli bench_support)
+layers=(core workload catalog cost calibration plan infer search econ sweep validate report emit monitor serve cli bench_support)
 
 rank_of() {
   local i

@@ -11,6 +11,8 @@ packages=(
   libcpp-httplib-dev          # `gpuplan serve` (optional at configure time: without it serve says so)
   curl                        # the serve.http test; wrk for the load test in docs/performance.md
   chromium                    # the browser tests (web.browser: headless, driven by playwright-core)
+  python3-dev pybind11-dev python3-pytest  # optional at configure time: the Python module and its tests
+  python3-pandas python3-matplotlib        # optional at run time: tables as DataFrames, docs/python.md's plot
 )
 # Node.js and npm build the HTML report and web UI assets (web/, scripts/build-web.sh); a
 # machine that already has a Node.js (e.g. from another repository) keeps it, else Debian's.

@@ -7,6 +7,7 @@
 #include "cli/context.h"
 #include "cli/output_flags.h"
 #include "cli/infer_flags.h"
+#include "emit/launch_config.h"
 #include "infer/infer_request.h"
 #include "report/infer_report.h"
 
@@ -23,6 +24,7 @@ void setup_infer(CliCommand& cmd, CliContext& ctx) {
     int tp = 0;
     double batch = 0;
     double concurrency = 0;
+    std::string emit;
   };
   auto o = std::make_shared<Opts>();
   add_infer_flags(cmd, o->request, o->json);
@@ -35,6 +37,7 @@ void setup_infer(CliCommand& cmd, CliContext& ctx) {
                               "Closed loop with C requests in flight under continuous batching");
   auto* maxt = cmd.add_flag("--max-throughput", o->request.max_throughput,
                             "Offline serving: the running batch that maximises output tokens/s within memory");
+  cmd.add_option("--emit", o->emit, "Print the server launch config of this plan instead: vllm, sglang or trtllm (docs/emit.md)");
   batch->excludes(conc)->excludes(maxt);
   conc->excludes(maxt);
   add_output_flags(cmd, o->output);
@@ -45,6 +48,10 @@ void setup_infer(CliCommand& cmd, CliContext& ctx) {
     if (batch->count() > 0) r.batch = o->batch;
     if (conc->count() > 0) r.concurrency = o->concurrency;
     const InferAnswer a = answer_infer(ctx.catalog(), r);
+    if (!o->emit.empty()) {
+      ctx.print(emit_infer(a, o->emit), o->json);
+      return;
+    }
     if (o->output.html.empty() && !o->output.report_data) {
       ctx.print(a, o->json);
       return;

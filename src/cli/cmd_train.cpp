@@ -8,6 +8,9 @@
 #include "cli/output_flags.h"
 #include "cli/train_flags.h"
 #include "core/error.h"
+#include "catalog/resolve_model.h"
+#include "emit/launch_config.h"
+#include "emit/megatron_import.h"
 #include "report/train_report.h"
 
 namespace gpuplan {
@@ -15,10 +18,26 @@ namespace gpuplan {
 void setup_train(CliCommand& cmd, CliContext& ctx) {
   auto flags = std::make_shared<TrainFlags>();
   auto output = std::make_shared<OutputFlags>();
+  auto emit = std::make_shared<std::string>();
+  auto from = std::make_shared<std::string>();
   add_train_flags(cmd, *flags);
   add_output_flags(cmd, *output);
-  cmd.callback([flags, output, &ctx] {
+  cmd.add_option("--from", *from,
+                 "Evaluate the plan of a Megatron-LM argument list (pretrain_gpt.py flags); its values replace the same flags here");
+  cmd.add_option("--emit", *emit,
+                 "Print the launch config of this plan instead: megatron, torchtitan or nemo (docs/emit.md)");
+  cmd.callback([flags, output, emit, from, &ctx] {
+    if (!from->empty()) {
+      read_megatron_args_file(*from, flags->request);
+      std::shared_ptr<ModelSpec> owned;
+      const ModelSpec& model = resolve_model(ctx.catalog(), flags->request.model, owned);
+      check_megatron_shape(megatron_shape_file(*from), model, *from);
+    }
     const TrainAnswer a = answer_train(ctx.catalog(), flags->request);
+    if (!emit->empty()) {
+      ctx.print(emit_train(a, *emit), flags->json);
+      return;
+    }
     output->json = flags->json;
     present(ctx, a, *output);
   });

@@ -1,0 +1,289 @@
+# Type stubs for gpuplan (the compiled module gpuplan._gpuplan, re-exported here).
+# Keyword arguments are the CLI flags of the same command with '-' as '_' (docs/cli.md).
+from os import PathLike
+from typing import Any, Mapping, Optional, Sequence, Union
+
+__version__: str
+
+Path = Union[str, "PathLike[str]"]
+CatalogArg = Union["Catalog", Path, Sequence[Path], None]
+Table = Any  # pandas.DataFrame where pandas is installed, else list[dict[str, Any]]
+
+class Error(ValueError):
+    """Bad input, with the CLI's message (it names the flag, the value and the fix)."""
+
+class Catalog:
+    paths: list[str]
+    embedded: bool
+    def __init__(self, paths: Sequence[str] = ..., embedded: bool = True) -> None: ...
+
+def builtin_catalog() -> Catalog: ...
+
+class _Result:
+    def to_dict(self) -> dict[str, Any]: ...
+    def to_json(self, indent: int = 2) -> str: ...
+
+class LaunchConfig(_Result):
+    framework: str
+    version: str
+    flags: dict[str, str]
+    files: dict[str, str]
+
+class TrainResult(_Result):
+    def emit(self, framework: str) -> LaunchConfig: ...
+    feasible: bool
+    reason: str
+    step_time_s: float
+    tokens_per_s: float
+    tokens_per_s_per_gpu: float
+    mfu: float
+    hfu: float
+    tflops_per_gpu: float
+    gpus: int
+    bubble_fraction: float
+    memory_bytes: float
+    memory_capacity_bytes: float
+    bottleneck: str
+    plan: dict[str, Any]
+
+class MemoryResult(_Result):
+    total_bytes: float
+    capacity_bytes: float
+    fits: bool
+    train: TrainResult
+
+class SearchResult(_Result):
+    top: Table
+    best: Optional[dict[str, Any]]
+    evaluated: int
+
+class RecommendResult(_Result):
+    front: Table
+    pick: Optional[dict[str, Any]]
+
+class InferResult(_Result):
+    def emit(self, framework: str) -> LaunchConfig: ...
+    feasible: bool
+    reason: str
+    ttft_s: float
+    tpot_s: float
+    output_tokens_per_s: float
+    output_tokens_per_s_per_gpu: float
+    requests_per_s: float
+    running_batch: float
+
+class InferSearchResult(InferResult):
+    found: bool
+
+class CollectiveResult(_Result):
+    rows: Table
+
+class CostResult(_Result):
+    rows: Table
+
+class TcoResult(_Result):
+    rows: Table
+
+class Model(_Result):
+    id: str
+    name: str
+    family: str
+    layers: int
+    hidden: int
+    heads: int
+    kv_heads: int
+    vocab: int
+    max_seq_len: int
+    seq_len: int
+
+class TrainValidation(_Result):
+    rows: Table
+
+class InferValidation(_Result):
+    rows: Table
+
+class CollectiveValidation(_Result):
+    rows: Table
+
+def train(
+    *,
+    model: Path,
+    gpu: str = ...,
+    system: str = ...,
+    fabric: str = ...,
+    gpus: Optional[int] = None,
+    tp: int = 1,
+    pp: int = 1,
+    vp: int = 1,
+    dp: Optional[int] = None,
+    cp: int = 1,
+    ep: int = 1,
+    sp: bool = False,
+    zero: int = 0,
+    dp_shard: int = 0,
+    micro_batch: int = 1,
+    global_batch: int = 0,
+    seq_len: Optional[int] = None,
+    allow_longer_context: bool = False,
+    recompute: str = "none",
+    precision: str = "bf16",
+    tp_overlap: bool = True,
+    moe_overlap: str = "none",
+    moe_imbalance: float = 1.0,
+    framework: str = ...,
+    overhead_gib: float = ...,
+    memory_headroom_gib: float = 0,
+    pp_embedding_head_slots: bool = False,
+    optimizer_state_bits: int = 32,
+    offload_optimizer: bool = False,
+    calibration: Path = ...,
+    catalog: CatalogArg = None,
+) -> TrainResult: ...
+def memory(*, model: Path, catalog: CatalogArg = None, **plan: Any) -> MemoryResult: ...
+def train_many(
+    requests: Sequence[Mapping[str, Any]], *, threads: Optional[int] = None, catalog: CatalogArg = None
+) -> list[TrainResult]: ...
+def search(
+    *,
+    model: Path,
+    gpus: int,
+    global_batch: int,
+    gpu: str = ...,
+    system: str = ...,
+    fabric: str = ...,
+    seq_len: Optional[int] = None,
+    allow_longer_context: bool = False,
+    precision: str = "bf16",
+    framework: str = ...,
+    top: int = 3,
+    objective: str = "time",
+    threads: Optional[int] = None,
+    usd_per_gpu_hour: float = 0,
+    no_prune: bool = False,
+    time_limit_s: float = 0,
+    calibration: Path = ...,
+    memory_headroom_gib: float = 0,
+    optimizer_state_bits: int = 32,
+    offload_optimizer: bool = False,
+    catalog: CatalogArg = None,
+) -> SearchResult: ...
+def recommend(
+    *,
+    model: str,
+    tokens: Union[str, float],
+    deadline_days: Optional[float] = None,
+    budget_usd: Optional[float] = None,
+    gpus_max: int = 1024,
+    gpus_list: Sequence[int] = ...,
+    providers: Union[str, Sequence[str]] = ...,
+    global_batch: int = 1024,
+    seq_len: int = 0,
+    precision: str = "bf16",
+    time_limit_s: float = 2,
+    threads: int = 0,
+    catalog: CatalogArg = None,
+) -> RecommendResult: ...
+def infer(
+    *,
+    model: Path,
+    gpu: str,
+    engine: str = "vllm",
+    system: str = ...,
+    weights: str = "bf16",
+    kv: str = ...,
+    input_len: int = 1024,
+    output_len: int = 256,
+    calibration: Path = ...,
+    allow_longer_context: bool = False,
+    gpus: Optional[int] = None,
+    tp: Optional[int] = None,
+    pp: int = 1,
+    ep: int = 1,
+    batch: Optional[float] = None,
+    concurrency: Optional[float] = None,
+    max_throughput: bool = False,
+    catalog: CatalogArg = None,
+) -> InferResult: ...
+def infer_search(
+    *,
+    model: Path,
+    gpu: str,
+    engine: str = "vllm",
+    system: str = ...,
+    weights: Optional[str] = None,
+    kv: str = ...,
+    input_len: int = 1024,
+    output_len: int = 256,
+    calibration: Path = ...,
+    allow_longer_context: bool = False,
+    gpus_max: int = 8,
+    ttft_ms: float = 0,
+    tpot_ms: Optional[float] = None,
+    rate: float = 0,
+    objective: str = "throughput",
+    catalog: CatalogArg = None,
+) -> InferSearchResult: ...
+def collective(
+    *,
+    op: str,
+    gpus: int,
+    bytes: Union[str, int, None] = None,
+    system: str = ...,
+    nodes: int = 0,
+    node_stride: int = 1,
+    fabric: str = ...,
+    algorithm: str = "auto",
+    dtype: str = "bf16",
+    concurrent: int = 1,
+    ideal: bool = False,
+    sweep: bool = False,
+    calibration: Path = ...,
+    catalog: CatalogArg = None,
+) -> CollectiveResult: ...
+def cost(
+    *,
+    gpu: str,
+    gpu_hours: Optional[float] = None,
+    gpus: Optional[int] = None,
+    days: Optional[float] = None,
+    hours: Optional[float] = None,
+    model: str = ...,
+    tokens: Union[str, float, None] = None,
+    mfu: float = 0.4,
+    provider: str = ...,
+    instance: str = ...,
+    all: bool = False,
+    usd_per_hour: Optional[float] = None,
+    usd_per_gpu_hour: Optional[float] = None,
+    spot_overhead: Optional[float] = None,
+    spot_discount: Optional[float] = None,
+    interruptions_per_day: Optional[float] = None,
+    restart_hours: Optional[float] = None,
+    checkpoint_hours: Optional[float] = None,
+    catalog: CatalogArg = None,
+) -> CostResult: ...
+def tco(
+    *,
+    gpu: str,
+    gpus: Optional[int] = None,
+    system: str = ...,
+    years: Optional[float] = None,
+    capex: Optional[float] = None,
+    power_kw: Optional[float] = None,
+    pue: Optional[float] = None,
+    usd_per_kwh: Optional[float] = None,
+    ops_usd_per_year: Optional[float] = None,
+    cloud_usd_per_hour: Optional[float] = None,
+    provider: str = ...,
+    all: bool = False,
+    catalog: CatalogArg = None,
+) -> TcoResult: ...
+def gpus(*, vendor: str = "", gpus_only: bool = False, catalog: CatalogArg = None) -> Table: ...
+def models(*, catalog: CatalogArg = None) -> Table: ...
+def model(name: Path, *, seq_len: Optional[int] = None, catalog: CatalogArg = None) -> Model: ...
+def model_from_config(config: Union[Path, Mapping[str, Any]], *, seq_len: Optional[int] = None) -> Model: ...
+def validate_training(
+    file: Path, *, leave_one_source_out: bool = False, fit: bool = False, catalog: CatalogArg = None
+) -> TrainValidation: ...
+def validate_inference(file: Path, *, catalog: CatalogArg = None) -> InferValidation: ...
+def validate_collectives(file: Path, *, catalog: CatalogArg = None) -> CollectiveValidation: ...

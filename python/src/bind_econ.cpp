@@ -1,0 +1,143 @@
+// collective, cost, tco: keywords → the CLI's request structs → answer_* → typed results.
+#include <fmt/format.h>
+#include <pybind11/stl.h>
+
+#include "calibration/collective_question.h"
+#include "common.h"
+#include "core/error.h"
+#include "econ/cost_request.h"
+#include "econ/tco_request.h"
+#include "kwargs.h"
+#include "report/collective_report.h"
+#include "report/econ_report.h"
+
+namespace gpuplan::py {
+namespace {
+
+CatalogPtr econ_catalog(pyb::dict& kwargs) {
+  if (!kwargs.contains("catalog")) return builtin_catalog();
+  pyb::object value = kwargs["catalog"];
+  PyDict_DelItemString(kwargs.ptr(), "catalog");
+  return catalog_from(value);
+}
+
+// A token count given as a number, written so that parse_count reads it back exactly.
+std::string fmt_count(double tokens) { return fmt::format("{:.17g}", tokens); }
+
+using CollectiveResult = Result<CollectiveAnswer>;
+using CostResult = Result<CostAnswer>;
+using TcoResult = Result<TcoAnswer>;
+
+}  // namespace
+
+void bind_econ(pyb::module_& m) {
+  result_class<CollectiveAnswer>(m, "CollectiveResult", "One collective's time on a system (gpuplan collective).")
+      .def_property_readonly("rows", [](const CollectiveResult& r) { return table(to_json(r.get())["rows"]); },
+                             "One row per message size: a DataFrame where pandas is installed.");
+  m.def(
+      "collective",
+      [](pyb::kwargs kwargs) {
+        CatalogPtr catalog = econ_catalog(kwargs);
+        CollectiveCommandRequest r;
+        Kwargs k("collective", kwargs);
+        k.get("op", r.op);
+        if (k.has("bytes") && !as_text(kwargs["bytes"])) {
+          double bytes = 0;  // a number of bytes, written as the CLI takes it
+          k.get("bytes", bytes);
+          r.bytes = std::to_string(static_cast<long long>(bytes));
+          if (static_cast<double>(static_cast<long long>(bytes)) != bytes)
+            throw Error("--bytes " + std::to_string(bytes) + ": a whole number of bytes");
+        } else {
+          k.get("bytes", r.bytes);
+        }
+        k.get("gpus", r.gpus);
+        k.get("system", r.system);
+        k.get("nodes", r.nodes);
+        k.get("node_stride", r.node_stride);
+        k.get("fabric", r.fabric);
+        k.get("algorithm", r.algorithm);
+        k.get("dtype", r.dtype);
+        k.get("concurrent", r.concurrent);
+        k.get("ideal", r.ideal);
+        k.get("sweep", r.sweep);
+        k.get("calibration", r.calibration);
+        k.finish();
+        pyb::gil_scoped_release release;
+        return make_result(catalog, answer_collective(*catalog, r));
+      },
+      "collective(*, op, gpus, bytes=None, system=None, fabric=None, algorithm='auto', dtype='bf16',\n"
+      "sweep=False, ...): one collective's time and bus bandwidth (`gpuplan collective`); bytes is a\n"
+      "number or a size such as '1GiB'.");
+
+  result_class<CostAnswer>(m, "CostResult", "What a run costs on each cloud offer (gpuplan cost).")
+      .def_property_readonly("rows", [](const CostResult& r) { return table(to_json(r.get())["rows"]); },
+                             "One row per offer, cheapest first: a DataFrame where pandas is installed.");
+  m.def(
+      "cost",
+      [](pyb::kwargs kwargs) {
+        CatalogPtr catalog = econ_catalog(kwargs);
+        CostRequest r;
+        Kwargs k("cost", kwargs);
+        k.get("gpu", r.gpu);
+        k.get("gpu_hours", r.gpu_hours);
+        k.get("gpus", r.gpus);
+        k.get("days", r.days);
+        k.get("hours", r.hours);
+        k.get("model", r.model);
+        if (k.has("tokens") && !as_text(kwargs["tokens"])) {
+          double tokens = 0;
+          k.get("tokens", tokens);
+          r.tokens = fmt_count(tokens);
+        } else {
+          k.get("tokens", r.tokens);
+        }
+        k.get("mfu", r.mfu);
+        k.get("provider", r.provider);
+        k.get("instance", r.instance);
+        k.get("all", r.all);
+        k.get("usd_per_hour", r.usd_per_hour);
+        k.get("usd_per_gpu_hour", r.usd_per_gpu_hour);
+        k.get("spot_overhead", r.spot_overhead);
+        k.get("spot_discount", r.spot_discount);
+        k.get("interruptions_per_day", r.interruptions_per_day);
+        k.get("restart_hours", r.restart_hours);
+        k.get("checkpoint_hours", r.checkpoint_hours);
+        k.finish();
+        if (r.gpu.empty()) throw Error("--gpu is required: a GPU id (see gpuplan.gpus())");
+        pyb::gil_scoped_release release;
+        return make_result(catalog, answer_cost(*catalog, r));
+      },
+      "cost(*, gpu, gpus=None, days=None, hours=None, gpu_hours=None, model=None, tokens=None, mfu=0.4,\n"
+      "provider=None, ...): the run's cost per cloud offer (`gpuplan cost`).");
+
+  result_class<TcoAnswer>(m, "TcoResult", "Owning GPUs against renting them (gpuplan tco).")
+      .def_property_readonly("rows", [](const TcoResult& r) { return table(to_json(r.get())["break_even"]); },
+                             "Break-even per cloud offer: a DataFrame where pandas is installed.");
+  m.def(
+      "tco",
+      [](pyb::kwargs kwargs) {
+        CatalogPtr catalog = econ_catalog(kwargs);
+        TcoRequest r;
+        Kwargs k("tco", kwargs);
+        k.get("gpu", r.gpu);
+        k.get("gpus", r.gpus);
+        k.get("system", r.system);
+        k.get("years", r.years);
+        k.get("capex", r.capex);
+        k.get("power_kw", r.power_kw);
+        k.get("pue", r.pue);
+        k.get("usd_per_kwh", r.usd_per_kwh);
+        k.get("ops_usd_per_year", r.ops_usd_per_year);
+        k.get("cloud_usd_per_hour", r.cloud_usd_per_hour);
+        k.get("provider", r.provider);
+        k.get("all", r.all);
+        k.finish();
+        if (r.gpu.empty()) throw Error("--gpu is required: a GPU id (see gpuplan.gpus())");
+        pyb::gil_scoped_release release;
+        return make_result(catalog, answer_tco(*catalog, r));
+      },
+      "tco(*, gpu, gpus=None, system=None, years=5, ...): total cost of ownership and the break-even\n"
+      "use against the cloud (`gpuplan tco`).");
+}
+
+}  // namespace gpuplan::py

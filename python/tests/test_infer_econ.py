@@ -1,0 +1,63 @@
+"""infer, infer_search, collective, cost, tco: the same answers as the CLI."""
+import pytest
+
+import gpuplan
+from conftest import FIXTURE_CATALOG, cli_json
+
+
+def test_infer_is_the_cli_answer():
+    r = gpuplan.infer(model="llama3.1-8b", gpu="h200-sxm", input_len=2048, output_len=256, max_throughput=True)
+    cli = cli_json("infer", "--model", "llama3.1-8b", "--gpu", "h200-sxm", "--input-len", "2048",
+                   "--output-len", "256", "--max-throughput")
+    assert r.to_dict() == cli
+    assert r.feasible and r.output_tokens_per_s > 0 and r.tpot_s > 0
+
+
+def test_infer_loads_exclude_each_other():
+    with pytest.raises(gpuplan.Error, match="exclude each other"):
+        gpuplan.infer(model="llama3.1-8b", gpu="h200-sxm", batch=4, concurrency=8)
+
+
+def test_infer_search_is_the_cli_answer():
+    r = gpuplan.infer_search(model="llama3.1-70b", gpu="h100-sxm", input_len=2048, output_len=256, tpot_ms=50)
+    cli = cli_json("infer-search", "--model", "llama3.1-70b", "--gpu", "h100-sxm", "--input-len", "2048",
+                   "--output-len", "256", "--tpot-ms", "50")
+    assert r.to_dict() == cli
+    assert r.found and r.tpot_s <= 0.050
+
+
+def test_collective_is_the_cli_answer():
+    r = gpuplan.collective(op="allreduce", bytes="1GiB", gpus=8, system="dgx-h100")
+    cli = cli_json("collective", "--op", "allreduce", "--bytes", "1GiB", "--gpus", "8", "--system", "dgx-h100")
+    assert r.to_dict() == cli
+    # bytes as a number is the same question
+    assert gpuplan.collective(op="allreduce", bytes=1 << 30, gpus=8, system="dgx-h100").to_dict() == cli
+
+
+def test_cost_and_tco_on_the_fixture_catalog():
+    cat = gpuplan.Catalog([str(FIXTURE_CATALOG)])
+    c = gpuplan.cost(gpu="fixture-gpu", gpus=8, days=2, catalog=cat)
+    assert c.to_dict() == cli_json("--catalog", str(FIXTURE_CATALOG), "cost", "--gpu", "fixture-gpu", "--gpus", "8",
+                                   "--days", "2")
+    assert len(c.rows) == len(c.to_dict()["rows"])
+    t = gpuplan.tco(gpu="h100-sxm", system="dgx-h100", years=5)
+    assert t.to_dict() == cli_json("tco", "--gpu", "h100-sxm", "--system", "dgx-h100", "--years", "5")
+
+
+def test_cost_tokens_as_number_or_text():
+    a = gpuplan.cost(gpu="h100-sxm", gpus=64, model="llama3-8b", tokens="100B")
+    b = gpuplan.cost(gpu="h100-sxm", gpus=64, model="llama3-8b", tokens=100e9)
+    assert a.to_dict() == b.to_dict()
+
+
+def test_emit_is_the_cli_answer():
+    r = gpuplan.infer(model="llama3.1-70b", gpu="h100-sxm", tp=4, weights="fp8", kv="fp8", concurrency=64)
+    c = r.emit("vllm")
+    assert c.to_dict() == cli_json("infer", "--model", "llama3.1-70b", "--gpu", "h100-sxm", "--tp", "4", "--weights", "fp8",
+                                   "--kv", "fp8", "--concurrency", "64", "--emit", "vllm")
+    assert c.flags["--tensor-parallel-size"] == "4"
+    assert "serve_vllm.sh" in c.files
+    with pytest.raises(gpuplan.Error, match="--engine sglang"):
+        r.emit("sglang")
+    t = gpuplan.train(model="llama3.1-70b", gpu="h100-sxm", gpus=64, tp=8, pp=2).emit("megatron")
+    assert t.flags["--pipeline-model-parallel-size"] == "2" and "job.sbatch" in t.files

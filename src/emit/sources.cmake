@@ -1,0 +1,6 @@
+list(APPEND GPUPLAN_LIB_SOURCES
+  emit/emit_common.cpp
+  emit/infer_emit.cpp
+  emit/launch_report.cpp
+  emit/megatron_import.cpp
+  emit/train_emit.cpp)
