@@ -124,7 +124,8 @@ void bind_lookup(pyb::module_& m) {
       [](const pyb::object& file_arg, const pyb::object& catalog_arg) {
         const std::string file = path_arg(file_arg, "validate_inference");
         CatalogPtr catalog = catalog_from(catalog_arg);
-        ValidateInferenceRequest request{file};
+        ValidateInferenceRequest request;
+        request.file = file;
         pyb::gil_scoped_release release;
         return make_result(catalog, answer_validate_inference(*catalog, request));
       },
@@ -135,7 +136,8 @@ void bind_lookup(pyb::module_& m) {
       [](const pyb::object& file_arg, const pyb::object& catalog_arg) {
         const std::string file = path_arg(file_arg, "validate_collectives");
         CatalogPtr catalog = catalog_from(catalog_arg);
-        ValidateCollectivesRequest request{file};
+        ValidateCollectivesRequest request;
+        request.file = file;
         pyb::gil_scoped_release release;
         return make_result(catalog, answer_validate_collectives(*catalog, request));
       },

@@ -15,7 +15,7 @@ namespace {
 
 // Memory in GiB, as train, memory and search show it; below 1 GiB in MiB, so a small KV cache
 // per sequence never reads "0.0".
-std::string gib(double bytes) {
+std::string gib_or_mib(double bytes) {
   return bytes < kGiB ? fmt::format("{:.1f} MiB", bytes / kMiB) : fmt::format("{:.1f} GiB", bytes / kGiB);
 }
 std::string ms(double s) { return fmt::format("{:.2f} ms", s * 1e3); }
@@ -91,15 +91,15 @@ std::string infer_text(const InferContext& ctx, const InferPlan& plan, const Inf
   const InferMemory& m = e.memory;
   if (m.capacity > 0) {
     TextTable t({"memory per GPU", "bytes"}, {TextTable::Align::left, TextTable::Align::right});
-    t.add_row({"weights", gib(m.weights)});
-    t.add_row({"activations (step workspace)", gib(m.activations)});
-    t.add_row({"runtime (context, graphs, NCCL)", gib(m.runtime)});
+    t.add_row({"weights", gib_or_mib(m.weights)});
+    t.add_row({"activations (step workspace)", gib_or_mib(m.activations)});
+    t.add_row({"runtime (context, graphs, NCCL)", gib_or_mib(m.runtime)});
     t.add_row({fmt::format("KV cache budget ({} {:.2f})", budget_rule_name(ctx.engine->budget_rule),
                            ctx.engine->memory_fraction),
-               gib(std::max(0.0, m.kv_budget))});
-    t.add_row({"usable capacity", gib(m.capacity)});
+               gib_or_mib(std::max(0.0, m.kv_budget))});
+    t.add_row({"usable capacity", gib_or_mib(m.capacity)});
     s += t.render();
-    s += fmt::format("KV per sequence {} · sequences that fit {:.0f}\n\n", gib(m.kv_per_seq), m.max_seqs);
+    s += fmt::format("KV per sequence {} · sequences that fit {:.0f}\n\n", gib_or_mib(m.kv_per_seq), m.max_seqs);
   }
   if (!e.feasible) {
     s += fmt::format("infeasible: {}\n", e.reason_text());
