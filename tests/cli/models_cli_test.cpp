@@ -1,6 +1,7 @@
 // `gpuplan models` and `gpuplan model`, end to end and in process. The zoo is loaded on its
 // own (--no-builtin --catalog data/models) so these tests do not hang on the rest of data/.
 #include <gtest/gtest.h>
+
 #include <nlohmann/json.hpp>
 
 #include "test_util.h"
@@ -103,6 +104,31 @@ TEST(ModelsCli, BadInputExitsTwo) {
   const auto partial = run({"model", (dir / "config.json").string()});
   EXPECT_EQ(partial.code, 2);
   EXPECT_NE(partial.err.find("missing field 'num_hidden_layers'"), std::string::npos) << partial.err;
+}
+
+// Every Hugging Face fixture config (tests/workload/fixtures/) is plannable end to end: `train`
+// and `infer` (TP 2: every fixture's head count divides) answer on H100s with finite, positive times, for the families
+// added in issue 18 (Phi-3/4, Gemma 2/3) as for the older ones.
+TEST(ModelsCli, EveryFixtureConfigTrainsAndServes) {
+  const std::string dir = testing::source_dir() + "/tests/workload/fixtures/";
+  for (const char* name : {"llama-3.1-8b", "mistral-7b-v0.1", "mixtral-8x7b-v0.1", "qwen2.5-7b", "qwen3-0.6b",
+                           "qwen3-30b-a3b", "deepseek-v2-lite", "gpt2", "gpt-oss-20b", "mpt-7b", "minitron-8b",
+                           "phi-3-mini-4k", "phi-4", "gemma-2-9b", "gemma-3-1b", "gemma-3-4b-it"}) {
+    const std::string config = dir + name + ".json";
+    auto r = run({"train", "--model", config, "--gpu", "h100-sxm", "--gpus", "8", "--seq-len", "1024", "--global-batch",
+                  "64", "--json"});
+    ASSERT_EQ(r.code, 0) << name << ": " << r.out << r.err;
+    auto j = nlohmann::json::parse(r.out);
+    EXPECT_GT(j["step_time_s"].get<double>(), 0) << name;
+    EXPECT_LT(j["step_time_s"].get<double>(), 1e6) << name;
+    r = run({"infer", "--model", config, "--gpu", "h100-sxm", "--tp", "2", "--input-len", "512", "--output-len", "64",
+             "--json"});
+    ASSERT_EQ(r.code, 0) << name << ": " << r.out << r.err;
+    j = nlohmann::json::parse(r.out);
+    ASSERT_TRUE(j["feasible"].get<bool>()) << name << ": " << r.out;
+    EXPECT_GT(j["tpot_s"].get<double>(), 0) << name;
+    EXPECT_GT(j["ttft_s"].get<double>(), 0) << name;
+  }
 }
 
 }  // namespace
