@@ -2,15 +2,16 @@
 // answer_train / answer_memory (plan/train_request.h) → report/train_report.h.
 #include <nlohmann/json.hpp>
 
+#include "catalog/resolve_model.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/output_flags.h"
 #include "cli/train_flags.h"
 #include "core/error.h"
-#include "catalog/resolve_model.h"
 #include "emit/launch_config.h"
 #include "emit/megatron_import.h"
+#include "emit/torchtitan_import.h"
 #include "report/train_report.h"
 
 namespace gpuplan {
@@ -23,15 +24,20 @@ void setup_train(CliCommand& cmd, CliContext& ctx) {
   add_train_flags(cmd, *flags);
   add_output_flags(cmd, *output);
   cmd.add_option("--from", *from,
-                 "Evaluate the plan of a Megatron-LM argument list (pretrain_gpt.py flags); its values replace the same flags here");
+                 "Evaluate the plan of a Megatron-LM argument list (pretrain_gpt.py flags) or a torchtitan job TOML "
+                 "(*.toml); its values replace the same flags here");
   cmd.add_option("--emit", *emit,
                  "Print the launch config of this plan instead: megatron, torchtitan or nemo (docs/emit.md)");
   cmd.callback([flags, output, emit, from, &ctx] {
     if (!from->empty()) {
-      read_megatron_args_file(*from, flags->request);
       std::shared_ptr<ModelSpec> owned;
       const ModelSpec& model = resolve_model(ctx.catalog(), flags->request.model, owned);
-      check_megatron_shape(megatron_shape_file(*from), model, *from);
+      if (from->size() > 5 && from->compare(from->size() - 5, 5, ".toml") == 0) {
+        read_torchtitan_toml_file(*from, static_cast<int>(model.layers), flags->request);
+      } else {
+        read_megatron_args_file(*from, flags->request);
+        check_megatron_shape(megatron_shape_file(*from), model, *from);
+      }
     }
     const TrainAnswer a = answer_train(ctx.catalog(), flags->request);
     if (!emit->empty()) {

@@ -3,4 +3,5 @@ list(APPEND GPUPLAN_LIB_SOURCES
   emit/infer_emit.cpp
   emit/launch_report.cpp
   emit/megatron_import.cpp
+  emit/torchtitan_import.cpp
   emit/train_emit.cpp)

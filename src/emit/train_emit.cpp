@@ -1,8 +1,9 @@
 // Training launch configurations: Megatron-LM (pretrain_gpt.py flags), torchtitan (a job TOML)
 // and NeMo (Hydra overrides of megatron_gpt_pretraining.py), each with a Slurm sbatch script.
 // Every flag name was checked against the framework's own flag list (flag_source below).
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "core/error.h"
 #include "core/strings.h"
@@ -83,9 +84,11 @@ LaunchConfig emit_megatron(const TrainAnswer& a) {
     on("--overlap-grad-reduce");
   }
   if (p.zero == 2)
-    c.notes.push_back("ZeRO-2: Megatron's distributed optimizer reduce-scatters gradients and shards the optimizer "
-                      "(ZeRO-1 flag, ZeRO-2 traffic)");
-  if (p.zero == 3 && p.pp > 1) c.notes.push_back("--use-torch-fsdp2 is not supported with pipeline parallelism in Megatron-LM");
+    c.notes.push_back(
+        "ZeRO-2: Megatron's distributed optimizer reduce-scatters gradients and shards the optimizer "
+        "(ZeRO-1 flag, ZeRO-2 traffic)");
+  if (p.zero == 3 && p.pp > 1)
+    c.notes.push_back("--use-torch-fsdp2 is not supported with pipeline parallelism in Megatron-LM");
   if (p.recompute == Recompute::selective) {
     flag("--recompute-granularity", "selective");
   } else if (p.recompute == Recompute::full) {
@@ -103,7 +106,8 @@ LaunchConfig emit_megatron(const TrainAnswer& a) {
   if (p.offload_optimizer) on("--optimizer-cpu-offload");
   if (const std::string n = emit_precision_note(p); !n.empty()) c.notes.push_back(n);
   if (m.moe.experts > 0)
-    c.notes.push_back("MoE architecture flags (--num-experts, --moe-router-topk, ...) are not written: add the model's");
+    c.notes.push_back(
+        "MoE architecture flags (--num-experts, --moe-router-topk, ...) are not written: add the model's");
   const std::string cmd = command_line("pretrain_gpt.py", c);
   const int gpus = p.gpus();
   const int per_node = emit_gpus_per_host(a.ctx(), gpus);
@@ -138,19 +142,28 @@ LaunchConfig emit_torchtitan(const TrainAnswer& a) {
   if (p.pp > 1) {
     set("parallelism.pipeline_parallel_microbatch_size", std::to_string(p.micro_batch));
     set("parallelism.pipeline_parallel_schedule", p.vp > 1 ? "\"Interleaved1F1B\"" : "\"1F1B\"");
+    if (p.vp > 1) {
+      set("parallelism.pipeline_parallel_layers_per_stage", std::to_string(a.ctx().model->layers / (p.pp * p.vp)));
+    }
   }
-  set("training.local_batch_size", std::to_string(p.micro_batch * p.micro_batches()));
+  // With a pipeline torchtitan splits the local batch into micro-batches; without one the local
+  // batch is the micro-batch and global_batch_size sets the gradient accumulation.
+  set("training.local_batch_size", std::to_string(p.pp > 1 ? p.micro_batch * p.micro_batches() : p.micro_batch));
   set("training.global_batch_size", std::to_string(p.global_batch_seqs()));
   set("training.seq_len", std::to_string(p.seq_len));
   set("training.mixed_precision_param", p.precision == Precision::fp16 ? "\"float16\"" : "\"bfloat16\"");
-  set("activation_checkpoint.mode",
-      p.recompute == Recompute::none ? "\"none\"" : p.recompute == Recompute::full ? "\"full\"" : "\"selective\"");
+  set("activation_checkpoint.mode", p.recompute == Recompute::none   ? "\"none\""
+                                    : p.recompute == Recompute::full ? "\"full\""
+                                                                     : "\"selective\"");
   if (p.precision == Precision::fp8) set("float8.enable_fsdp_float8_all_gather", "true");
   if (p.zero == 1 || p.zero == 2)
-    c.notes.push_back(fmt::format("ZeRO-{}: torchtitan shards with FSDP2, which also shards the parameters (ZeRO-3 memory, "
-                                  "more all-gather traffic than the plan evaluated)", p.zero));
+    c.notes.push_back(
+        fmt::format("ZeRO-{}: torchtitan shards with FSDP2, which also shards the parameters (ZeRO-3 memory, "
+                    "more all-gather traffic than the plan evaluated)",
+                    p.zero));
   if (p.zero == 0 && p.dp > 1) c.notes.push_back("ZeRO-0: plain replication (data_parallel_replicate_degree)");
-  if (p.sp) c.notes.push_back("sequence parallelism is on with tensor_parallel_degree > 1 in torchtitan (no separate switch)");
+  if (p.sp)
+    c.notes.push_back("sequence parallelism is on with tensor_parallel_degree > 1 in torchtitan (no separate switch)");
   if (p.precision == Precision::fp8) c.notes.push_back("fp8: add \"float8\" to model.converters");
   if (const std::string n = emit_precision_note(p); !n.empty()) c.notes.push_back(n);
   // The TOML, one section per prefix, in the order above.
@@ -169,7 +182,7 @@ LaunchConfig emit_torchtitan(const TrainAnswer& a) {
   const int gpus = p.gpus();
   const int per_node = emit_gpus_per_host(a.ctx(), gpus);
   c.files.push_back({"job.sbatch", emit_sbatch("gpuplan-torchtitan", (gpus + per_node - 1) / per_node, per_node,
-                                          "-m torchtitan.train --job.config_file torchtitan.toml\n")});
+                                               "-m torchtitan.train --job.config_file torchtitan.toml\n")});
   return c;
 }
 
@@ -207,7 +220,8 @@ LaunchConfig emit_nemo(const TrainAnswer& a) {
     set("model.fp8", "true");
     set("model.fp8_hybrid", "true");
   }
-  if (p.zero == 3) c.notes.push_back("ZeRO-3: NeMo's distributed_fused_adam shards optimizer state and gradients, not parameters");
+  if (p.zero == 3)
+    c.notes.push_back("ZeRO-3: NeMo's distributed_fused_adam shards optimizer state and gradients, not parameters");
   if (const std::string n = emit_precision_note(p); !n.empty()) c.notes.push_back(n);
   std::string cmd = "examples/nlp/language_modeling/megatron_gpt_pretraining.py";
   for (const auto& [k, v] : c.flags) cmd += " \\\n    " + k + "=" + v;
@@ -236,7 +250,8 @@ LaunchConfig emit_train(const TrainAnswer& answer, const std::string& framework)
     throw Error(fmt::format("--emit {}: not a training framework; choose one of {}", framework,
                             join(train_emit_frameworks(), ", ")));
   }
-  c.notes.push_back("data, tokenizer, learning-rate schedule and checkpoint settings are not part of the plan: add yours");
+  c.notes.push_back(
+      "data, tokenizer, learning-rate schedule and checkpoint settings are not part of the plan: add yours");
   return c;
 }
 
