@@ -363,8 +363,8 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
     const double one = ev.coll(CollectiveOp::all_to_all, bytes, pl.ep);
     // DeepSeek's fp8 dispatch moves 1-byte tokens forward; combines and every backward
     // AllToAll stay 16-bit (OpShape::moe_fused_dispatch).
-    const bool fp8_dispatch = shape.moe_fused_dispatch && shape.gemm != shape.act;
-    const double dispatch = fp8_dispatch ? ev.coll(CollectiveOp::all_to_all, bytes * precision_bytes(shape.gemm) / a, pl.ep) : one;
+    const double dispatch =
+        shape.fp8_moe_dispatch() ? ev.coll(CollectiveOp::all_to_all, bytes * precision_bytes(shape.gemm) / a, pl.ep) : one;
     k.ep_comm_s = (dispatch + one) * fwd_passes + 2 * one;
     const double sm_share = std::min(1.0, ctx.efficiency->moe_comm_sms / ctx.device.sm_count);
     k.ep_exposed_s = ep_exposed_s(k.ep_comm_s, k.fwd_s + k.bwd_s, moe_paired_fraction(p), sm_share);

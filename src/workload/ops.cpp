@@ -195,10 +195,9 @@ void mlp_block(Ctx& c, bool moe_layer) {
     // and scales by the routing probabilities.
     const double permute_rows = rows * topk + (s.ep > 1 ? received : 0);
     const bool fused = s.moe_fused_dispatch && s.ep > 1;
-    const bool fp8_dispatch = fused && s.gemm != s.act;
+    const bool fp8_dispatch = s.fp8_moe_dispatch();
     const double sorted_rows = fused ? received : permute_rows;
-    memory(c, "dispatch_permute", OpGroup::moe,
-           2 * sorted_rows * h * (fp8_dispatch ? c.gemm_in_bytes : c.act_bytes));
+    memory(c, "dispatch_permute", OpGroup::moe, 2 * sorted_rows * h * (fp8_dispatch ? c.gemm_in_bytes : c.act_bytes));
     const double mats = m.mlp == MlpKind::swiglu ? 2 : 1;
     const double f = d(e.expert_ffn_hidden);
     routed_gemm(c, "expert_up", per_expert, mats * f, h, local, imbalance);

@@ -81,6 +81,8 @@ struct OpShape {
   // dispatch, which then moves and sorts 1-byte elements; the combine stays 16-bit
   // (arXiv:2412.19437 sec. 3.2.2 and 3.3.2; deepseek-ai/DeepEP README, fp8 dispatch).
   bool moe_fused_dispatch = false;
+  // Its tokens go out in fp8 (the linear layers run in a lower precision than the activations).
+  bool fp8_moe_dispatch() const { return moe_fused_dispatch && ep > 1 && gemm != act; }
   Precision gemm = Precision::bf16;  // precision of the linear layers (fp8 with TE recipes)
   Precision act = Precision::bf16;   // activations, attention and the output head
 
