@@ -135,6 +135,8 @@ def train(
     memory_headroom_gib: float = 0,
     pp_embedding_head_slots: bool = False,
     optimizer_state_bits: int = 32,
+    fp8_recipe: str = "",
+    fp8_activation_cache: bool = False,
     offload_optimizer: bool = False,
     calibration: Path = ...,
     catalog: CatalogArg = None,
@@ -164,6 +166,8 @@ def search(
     calibration: Path = ...,
     memory_headroom_gib: float = 0,
     optimizer_state_bits: int = 32,
+    fp8_recipe: str = "",
+    fp8_activation_cache: bool = False,
     offload_optimizer: bool = False,
     catalog: CatalogArg = None,
 ) -> SearchResult: ...

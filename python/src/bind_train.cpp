@@ -54,6 +54,8 @@ TrainRequest train_request(const char* function, const pyb::dict& kwargs) {
   k.get("pp_embedding_head_slots", r.pp_embedding_head_slots);
   k.get("optimizer_state_bits", r.optimizer_state_bits);
   k.get("offload_optimizer", r.offload_optimizer);
+  k.get("fp8_recipe", r.fp8_recipe);
+  k.get("fp8_activation_cache", r.fp8_activation_cache);
   k.get("calibration", r.calibration);
   k.finish();
   if (r.model.empty()) throw Error("--model is required: a model id or alias (see gpuplan.models()), or a config.json path");
@@ -239,6 +241,8 @@ void bind_train(pyb::module_& m) {
         k.get("memory_headroom_gib", r.memory_headroom_gib);
         k.get("optimizer_state_bits", r.optimizer_state_bits);
         k.get("offload_optimizer", r.offload_optimizer);
+        k.get("fp8_recipe", r.fp8_recipe);
+        k.get("fp8_activation_cache", r.fp8_activation_cache);
         k.finish();
         pyb::gil_scoped_release release;  // the search runs on its own threads
         return make_result(catalog, answer_search(*catalog, r));

@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/output_flags.h"
+#include "cli/train_flags.h"
 #include "report/search_report.h"
 
 namespace gpuplan {
@@ -26,7 +27,7 @@ void setup_search(CliCommand& cmd, CliContext& ctx) {
                "Allow --seq-len past the model's context length (max_seq_len)");
   cmd.add_option("--system", r.system, "Node or rack (default: the catalog's system for the GPU)");
   cmd.add_option("--fabric", r.fabric, "Scale-out fabric above the systems");
-  cmd.add_option("--precision", r.precision, "Precision of the linear layers: bf16, fp16, fp8, tf32, fp32")
+  cmd.add_option("--precision", r.precision, "Precision of the linear layers: bf16, fp16, fp8, fp4 (NVFP4), tf32, fp32")
       ->capture_default_str();
   cmd.add_option("--framework", r.framework,
                  "Training framework, which sets the host time per kernel and the attention and fusion kernels: "
@@ -51,6 +52,7 @@ void setup_search(CliCommand& cmd, CliContext& ctx) {
       ->capture_default_str();
   cmd.add_flag("--offload-optimizer", r.offload_optimizer,
                "Every plan offloads its optimizer to host memory (ZeRO-Offload); fixed, not searched");
+  add_fp8_recipe_flags(cmd, r.fp8_recipe, r.fp8_activation_cache);
   cmd.add_flag("--json", f->output.json, "Print one JSON object");
   add_output_flags(cmd, f->output);
   cmd.callback([f, &ctx] {

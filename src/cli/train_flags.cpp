@@ -2,6 +2,16 @@
 
 namespace gpuplan {
 
+void add_fp8_recipe_flags(CliCommand& cmd, std::string& recipe, bool& activation_cache) {
+  cmd.add_option("--fp8-recipe", recipe,
+                 "Scaling of fp8 linear layers: delayed (per-tensor, amax history; default), tensorwise (per-tensor, "
+                 "current amax: one more read per cast), blockwise (1x128 / 128x128 fp32 scales, DeepSeek-V3), mxfp8 "
+                 "(32-element E8M0 scales; Blackwell-class GPUs). --precision fp4 is always NVFP4");
+  cmd.add_flag("--fp8-activation-cache", activation_cache,
+               "DeepSeek-V3's low-precision activation cache: experts' SwiGLU inputs kept in fp8 (output recomputed), "
+               "attention output in 12 bits");
+}
+
 void add_train_flags(CliCommand& cmd, TrainFlags& f) {
   TrainRequest& r = f.request;
   cmd.add_option("--model", r.model, "Model id or alias (see 'gpuplan models'), or a Hugging Face config.json")
@@ -25,7 +35,7 @@ void add_train_flags(CliCommand& cmd, TrainFlags& f) {
   cmd.add_flag("--allow-longer-context", r.allow_longer_context,
                "Allow --seq-len past the model's context length (max_seq_len)");
   cmd.add_option("--recompute", r.recompute, "Activation recomputation: none, selective, full")->capture_default_str();
-  cmd.add_option("--precision", r.precision, "Precision of the linear layers: bf16, fp16, fp8, tf32, fp32")
+  cmd.add_option("--precision", r.precision, "Precision of the linear layers: bf16, fp16, fp8, fp4 (NVFP4), tf32, fp32")
       ->capture_default_str();
   cmd.add_option("--framework", r.framework,
                  "Training framework, which sets the host time per kernel and the attention and fusion kernels: "
@@ -50,6 +60,7 @@ void add_train_flags(CliCommand& cmd, TrainFlags& f) {
                  "Adam moments m, v at 32 (fp32), 16 (bf16) or 8 bits (block-wise 8-bit Adam); fp32 master weights "
                  "either way")
       ->capture_default_str();
+  add_fp8_recipe_flags(cmd, r.fp8_recipe, r.fp8_activation_cache);
   cmd.add_flag("--offload-optimizer", r.offload_optimizer,
                "fp32 master weights and Adam states in host memory, the update on the CPU, gradients and weights over "
                "PCIe each step (ZeRO-Offload; Megatron-Core --optimizer-cpu-offload)");

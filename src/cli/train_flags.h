@@ -15,4 +15,7 @@ struct TrainFlags {
 // Adds the shared options to `cmd`, storing into `flags`.
 void add_train_flags(CliCommand& cmd, TrainFlags& flags);
 
+// --fp8-recipe and --fp8-activation-cache (train, memory, search).
+void add_fp8_recipe_flags(CliCommand& cmd, std::string& recipe, bool& activation_cache);
+
 }  // namespace gpuplan

@@ -111,7 +111,7 @@ const std::vector<std::string>& megatron_unmodelled() {
       "--expert-tensor-parallel-size", "--num-experts", "--moe-router-topk", "--hierarchical-context-parallel-sizes",
       "--account-for-embedding-in-pipeline-split", "--account-for-loss-in-pipeline-split", "--recompute-modules",
       "--cpu-offloading", "--use-custom-fsdp", "--data-parallel-sharding-strategy", "--fp8-param-gather",
-      "--fp4-format", "--virtual-pipeline-model-parallel-size"};
+      "--first-last-layers-bf16", "--virtual-pipeline-model-parallel-size"};
   return flags;
 }
 
@@ -176,14 +176,23 @@ void read_megatron_args(std::string_view text, const std::string& where, TrainRe
                                 "(uniform, 1)", where, t.line, t.value));
     } else if (f == "--bf16") {
       megatron_switch(t, where);
-      if (r.precision != "fp8") r.precision = "bf16";
+      if (r.precision != "fp8" && r.precision != "fp4") r.precision = "bf16";
     } else if (f == "--fp16") {
       megatron_switch(t, where);
-      if (r.precision != "fp8") r.precision = "fp16";
+      if (r.precision != "fp8" && r.precision != "fp4") r.precision = "fp16";
     } else if (f == "--fp8-format") {
       if (t.value != "hybrid" && t.value != "e4m3")
         throw Error(fmt::format("{}:{}: --fp8-format '{}': hybrid or e4m3", where, t.line, t.value));
-      r.precision = "fp8";
+      if (r.precision != "fp4") r.precision = "fp8";
+    } else if (f == "--fp8-recipe") {
+      r.fp8_recipe = t.value;  // checked with the plan (train_request.cpp), as --fp8-recipe
+    } else if (f == "--fp4-format") {
+      if (t.value != "e2m1") throw Error(fmt::format("{}:{}: --fp4-format '{}': e2m1", where, t.line, t.value));
+      r.precision = "fp4";
+    } else if (f == "--fp4-recipe") {
+      if (t.value != "nvfp4")
+        throw Error(fmt::format("{}:{}: --fp4-recipe '{}': gpuplan models nvfp4 (mxfp4 training is not modelled)",
+                                where, t.line, t.value));
     } else if (f == "--tp-comm-overlap") {
       megatron_switch(t, where);
       r.tp_overlap = true;

@@ -102,9 +102,22 @@ LaunchConfig emit_megatron(const TrainAnswer& a) {
     on("--bf16");
   }
   if (p.precision == Precision::fp8) flag("--fp8-format", "hybrid");
+  // Megatron-LM's --fp8-recipe takes the same names (delayed is its default).
+  if (p.precision == Precision::fp8 && p.scaling != ScalingRecipe::delayed) {
+    flag("--fp8-recipe", std::string(scaling_recipe_name(p.scaling)));
+  }
   if (p.tp > 1 && p.sp && p.tp_comm_overlap) on("--tp-comm-overlap");
   if (p.offload_optimizer) on("--optimizer-cpu-offload");
-  if (const std::string n = emit_precision_note(p); !n.empty()) c.notes.push_back(n);
+  if (p.precision == Precision::fp4) {
+    flag("--fp4-format", "e2m1");
+    flag("--fp4-recipe", "nvfp4");
+    // Megatron keeps --num-layers-at-start-in-bf16 (default 1) / -at-end layers in bf16 under
+    // --first-last-layers-bf16; the estimate ran every decoder layer in fp4.
+    c.notes.push_back("fp4: the estimate runs every decoder layer in NVFP4; NVIDIA's recipe keeps some in bf16 "
+                      "(--first-last-layers-bf16 --num-layers-at-end-in-bf16 N), which is slower");
+  } else if (const std::string n = emit_precision_note(p); !n.empty()) {
+    c.notes.push_back(n);
+  }
   if (m.moe.experts > 0)
     c.notes.push_back(
         "MoE architecture flags (--num-experts, --moe-router-topk, ...) are not written: add the model's");

@@ -126,6 +126,14 @@ void check_structure(Eval& ev) {
   if (ev.ctx.gpu->dense(p.precision) <= 0) {
     return ev.fail("%s has no dense %s tensor-core rate", ev.ctx.gpu->id.c_str(), precision_name(p.precision).data());
   }
+  if (!scaling_recipe_fits(p.scaling, p.precision)) {
+    return ev.fail("scaling recipe %s does not apply to %s linear layers", scaling_recipe_name(p.scaling).data(),
+                   precision_name(p.precision).data());
+  }
+  if (needs_block_scaled_mma(p.scaling) && ev.ctx.gpu->dense(Precision::fp4) <= 0) {
+    return ev.fail("%s needs block-scaled tensor cores; %s has none", scaling_recipe_name(p.scaling).data(),
+                   ev.ctx.gpu->id.c_str());
+  }
   if (p.gpus() > 1 && ev.ctx.system == nullptr) return ev.fail("%d GPUs need a system (--system)", p.gpus());
 }
 
@@ -255,6 +263,8 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
   double selective_s = 0;
   double selective_host_s = 0;
   double selective_flops = 0;
+  double cache_recompute_s = 0;  // MoE SwiGLU outputs the low-precision cache does not keep
+  double cache_recompute_host_s = 0;
   for (int i = 0; i < ops.count; ++i) {
     const Op& op = ops.ops[static_cast<std::size_t>(i)];
     const OpTime t = op_time(ctx.device, op, shape.gemm, shape.act);
@@ -275,6 +285,10 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
       selective_s += t.fwd_s;
       selective_host_s += t.host_fwd_s;
       selective_flops += op.fwd_flops;
+      if (op.group == OpGroup::moe && op.kind == OpKind::memory) {
+        cache_recompute_s += t.fwd_s;
+        cache_recompute_host_s += t.host_fwd_s;
+      }
     }
     k.params += op.params;
     if (op.routed_expert) k.expert_params += op.params;
@@ -297,6 +311,10 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
   } else if (p.recompute == Recompute::selective) {
     k.recompute_s = issue_bound_s(selective_s, selective_host_s);
     k.recompute_flops = selective_flops;
+  } else if (shape.low_precision_act_cache && shape.gemm != shape.act) {
+    // The cache keeps the experts' SwiGLU inputs only: their outputs are recomputed in the
+    // backward even without a recompute setting (DeepSeek-V3 report sec. 3.3.3).
+    k.recompute_s = issue_bound_s(cache_recompute_s, cache_recompute_host_s);
   }
   k.hw_flops += k.recompute_flops;
   k.bwd_s += k.recompute_s;
@@ -312,7 +330,8 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
   // 2019, fig. 4; Korthikanti et al. 2022, fig. 5). A MoE block with expert TP = 1 needs one
   // only for its shared experts.
   if (p.tp > 1) {
-    const double blocks = 1 + ((!moe || m.moe.shared_experts > 0) ? 1 : 0);
+    // A parallel block adds the attention and MLP partial sums before the one reduction.
+    const double blocks = m.parallel_block ? 1 : 1 + ((!moe || m.moe.shared_experts > 0) ? 1 : 0);
     const double bytes = tokens * h * a;
     const double one = p.sp ? ev.coll(CollectiveOp::all_gather, bytes, pl.tp) + ev.coll(CollectiveOp::reduce_scatter, bytes, pl.tp)
                             : ev.coll(CollectiveOp::all_reduce, bytes, pl.tp);
@@ -484,6 +503,8 @@ OpShape train_op_shape(const TrainContext& ctx, const Plan& p) {
   shape.moe_imbalance = p.moe_imbalance;
   shape.moe_fused_dispatch = p.moe_overlap == MoeOverlap::dualpipe;
   shape.gemm = p.precision;
+  shape.scaling = p.scaling;
+  shape.low_precision_act_cache = p.low_precision_act_cache;
   shape.act = (p.precision == Precision::fp32 || p.precision == Precision::tf32) ? Precision::fp32
               : p.precision == Precision::fp16                                  ? Precision::fp16
                                                                                  : Precision::bf16;
@@ -602,9 +623,11 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
     mi.bytes = state;
     mi.optimizer_on_host = p.offload_optimizer;
     mi.host_grad_bytes = p.offload_optimizer ? ctx.options.grad_reduce_bytes : 0;
-    // Transformer Engine keeps an fp8 copy of the fp8 GEMMs' weights.
-    mi.extra_weight_bytes = r.low_precision_params * precision_bytes(p.precision) *
-                            (p.precision == Precision::fp8 ? 1.0 : 0.0);
+    // Transformer Engine keeps a quantised copy of the low-precision GEMMs' weights (two with
+    // 1-D block scales: one per direction; workload/scaling.h).
+    const bool quantised = p.precision == Precision::fp8 || p.precision == Precision::fp4;
+    mi.extra_weight_bytes = quantised ? r.low_precision_params * s.op.gemm_in_bytes() * quantised_weight_copies(p.scaling)
+                                      : 0.0;
     // DualPipe keeps two copies of the parameters (DeepSeek-V3 report, Table 2): the second
     // copy's weights and gradients; the optimizer updates one.
     if (p.moe_overlap == MoeOverlap::dualpipe) {

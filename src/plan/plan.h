@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "core/precision.h"
+#include "workload/scaling.h"
 #include "workload/activations.h"
 
 namespace gpuplan {
@@ -53,6 +54,10 @@ struct Plan {
   int seq_len = 0;       // tokens per sequence; 0 = the model's max_seq_len
   Recompute recompute = Recompute::none;
   Precision precision = Precision::bf16;  // of the linear layers (fp8: Transformer Engine recipe)
+  // How fp8/fp4 GEMM inputs carry their scales (--fp8-recipe; fp4 is always nvfp4).
+  ScalingRecipe scaling = ScalingRecipe::delayed;
+  // DeepSeek-V3's low-precision activation cache (--fp8-activation-cache; OpShape).
+  bool low_precision_act_cache = false;
   // TP collectives overlapped with GEMMs as far as the GPU family's software does (the
   // efficiency entry's tp_comm_fraction); false = fully exposed.
   bool tp_comm_overlap = true;

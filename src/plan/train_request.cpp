@@ -81,10 +81,45 @@ double parse_memory_headroom(double gib) {
 Precision parse_train_precision(const std::string& text) {
   const auto precision = parse_precision(text);
   if (!precision || (*precision != Precision::bf16 && *precision != Precision::fp16 && *precision != Precision::fp8 &&
-                     *precision != Precision::fp32 && *precision != Precision::tf32)) {
-    throw Error(fmt::format("--precision '{}': use bf16, fp16, fp8, tf32 or fp32", text));
+                     *precision != Precision::fp4 && *precision != Precision::fp32 && *precision != Precision::tf32)) {
+    throw Error(fmt::format("--precision '{}': use bf16, fp16, fp8, fp4 (NVFP4), tf32 or fp32", text));
   }
   return *precision;
+}
+
+ScalingRecipe parse_train_scaling(const std::string& text, Precision precision) {
+  if (text.empty()) return default_scaling_recipe(precision);
+  const auto recipe = parse_scaling_recipe(text);
+  if (!recipe || *recipe == ScalingRecipe::nvfp4) {
+    throw Error(fmt::format("--fp8-recipe '{}': use delayed (per-tensor, amax history; the default), tensorwise "
+                            "(per-tensor, current amax), blockwise (1x128 / 128x128 fp32 scales, DeepSeek-V3) or "
+                            "mxfp8 (32-element E8M0 scales)",
+                            text));
+  }
+  if (precision != Precision::fp8) {
+    throw Error(fmt::format("--fp8-recipe {} with --precision {}: the recipe scales fp8 linear layers; use "
+                            "--precision fp8, or drop --fp8-recipe{}",
+                            text, precision_name(precision),
+                            precision == Precision::fp4 ? " (fp4 always runs NVFP4's recipe)" : ""));
+  }
+  return *recipe;
+}
+
+void check_scaling_hardware(const Gpu& gpu, const Plan& p) {
+  // Block-scaled MMA came with the GPUs that also have fp4 tensor cores (Blackwell's 5th
+  // generation, CDNA 4): the catalog's fp4 rate is the capability flag.
+  const bool block_scaled = gpu.dense(Precision::fp4) > 0;
+  if (p.precision == Precision::fp4 && !block_scaled) {
+    throw Error(fmt::format("--precision fp4: {} has no fp4 tensor cores (NVFP4 training needs Blackwell-class "
+                            "block-scaled MMA); use --precision fp8 or a GPU with fp4 (gpuplan gpus)",
+                            gpu.id));
+  }
+  if (needs_block_scaled_mma(p.scaling) && p.precision == Precision::fp8 && !block_scaled) {
+    throw Error(fmt::format("--fp8-recipe {}: {}'s tensor cores read no block scales (MXFP8 needs Blackwell-class "
+                            "block-scaled MMA); use --fp8-recipe blockwise (block scales applied in software, as "
+                            "DeepSeek-V3 on H800) or tensorwise",
+                            scaling_recipe_name(p.scaling), gpu.id));
+  }
 }
 
 MoeOverlap parse_train_moe_overlap(const std::string& text) {
@@ -174,6 +209,13 @@ TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
   if (!recompute) throw Error(fmt::format("--recompute '{}': use none, selective or full", r.recompute));
   p.recompute = *recompute;
   p.precision = parse_train_precision(r.precision);
+  p.scaling = parse_train_scaling(r.fp8_recipe, p.precision);
+  if (r.fp8_activation_cache && p.precision != Precision::fp8 && p.precision != Precision::fp4) {
+    throw Error(fmt::format("--fp8-activation-cache with --precision {}: it keeps activations in the fp8 GEMM "
+                            "format; use --precision fp8, or drop the flag",
+                            r.precision));
+  }
+  p.low_precision_act_cache = r.fp8_activation_cache;
   p.optimizer_state_bits = check_optimizer_state_bits(r.optimizer_state_bits);
   p.offload_optimizer = r.offload_optimizer;
 
@@ -219,6 +261,7 @@ TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
   if (r.overhead_gib >= 0) options.runtime_overhead_bytes = r.overhead_gib * kGiB;
   options.memory_headroom_bytes = headroom_bytes;
   s.ctx = make_train_context(catalog, model, *cluster.gpu, cluster.system, cluster.fabric, options);
+  check_scaling_hardware(*cluster.gpu, p);
   if (p.offload_optimizer) check_offload_optimizer(catalog, s.ctx);
   if (!r.calibration.empty()) {
     const CalibrationScale scale = calibration_scale(*cluster.gpu, load_calibration(r.calibration));

@@ -36,6 +36,8 @@ struct TrainRequest {
   bool allow_longer_context = false;  // --allow-longer-context: plan a seq_len past max_seq_len
   std::string recompute = "none";
   std::string precision = "bf16";
+  std::string fp8_recipe;            // --fp8-recipe: delayed, tensorwise, blockwise, mxfp8; "" = delayed (nvfp4 for fp4)
+  bool fp8_activation_cache = false; // --fp8-activation-cache (Plan::low_precision_act_cache)
   bool tp_overlap = true;   // false: --no-tp-overlap
   std::string moe_overlap = "none";  // none, 1f1b, dualpipe (plan.h MoeOverlap)
   double moe_imbalance = 1.0;        // max / mean tokens per expert-parallel rank
@@ -100,6 +102,10 @@ MoeOverlap parse_train_moe_overlap(const std::string& overlap);
 double check_moe_imbalance(double imbalance);
 // --optimizer-state-bits: 32, 16 or 8 (throws Error otherwise).
 int check_optimizer_state_bits(int bits);
+// --fp8-recipe for a plan in `precision` ("" = the precision's default recipe); throws Error.
+ScalingRecipe parse_train_scaling(const std::string& text, Precision precision);
+// An NVFP4 or MXFP8 plan on a GPU without block-scaled tensor cores is an input error.
+void check_scaling_hardware(const Gpu& gpu, const Plan& p);
 // --offload-optimizer on `ctx`: its system must have a host in the catalog and its GPU a PCIe
 // generation (throws Error naming the flag, the system and the fix otherwise).
 void check_offload_optimizer(const Catalog& catalog, const TrainContext& ctx);

@@ -38,6 +38,10 @@ std::string plan_summary(const Plan& p, const ModelSpec& m) {
   if (p.offload_optimizer) s += " · optimizer offload";
   s += fmt::format(" · mb {} · gb {} · seq {} · {} · {}", p.micro_batch, p.global_batch_seqs(), plan_seq_len(p, m),
                    recompute_name(p.recompute), precision_name(p.precision));
+  if (p.scaling != default_scaling_recipe(p.precision) || p.precision == Precision::fp4) {
+    s += fmt::format(" ({})", scaling_recipe_name(p.scaling));
+  }
+  if (p.low_precision_act_cache) s += " · fp8 activation cache";
   return s;
 }
 

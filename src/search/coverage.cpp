@@ -60,6 +60,11 @@ std::vector<std::string> unvalidated_mechanisms(const Plan& p, int domain_gpus) 
         "optimizer offload to host memory: no scored row uses it; the CPU step is costed at the host's peak "
         "DRAM bandwidth (a lower bound)");
   }
+  if (p.precision == Precision::fp4) {
+    out.push_back(
+        "NVFP4 training: no scored row trains in fp4, and every decoder layer is costed in fp4 (NVIDIA's recipe "
+        "keeps some in bf16)");
+  }
   return out;
 }
 

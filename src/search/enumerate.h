@@ -22,6 +22,8 @@ struct SearchSpace {
   // space for plans that mostly lose to sharding.
   int optimizer_state_bits = 32;
   bool offload_optimizer = false;
+  ScalingRecipe scaling = ScalingRecipe::delayed;  // the fp8/fp4 recipe (plan.h), fixed
+  bool low_precision_act_cache = false;
 };
 
 // The model-parallel layout: the outer loop of the search. dp = gpus / (tp × pp × cp).

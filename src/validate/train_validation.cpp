@@ -76,6 +76,13 @@ std::string short_source(const std::string& source) {
   return s.empty() ? "(no source)" : s;
 }
 
+std::optional<bool> parse_flag(const std::string& text) {
+  const std::string t = to_lower(text);
+  if (t == "1" || t == "true" || t == "yes") return true;
+  if (t == "0" || t == "false" || t == "no") return false;
+  return std::nullopt;
+}
+
 // A model shape from the row's own columns, when the zoo has no matching entry.
 ModelSpec model_from_row(const TrainColumns& c, const CsvTable::Row& row, std::string& assumptions) {
   ModelSpec m;
@@ -113,15 +120,11 @@ ModelSpec model_from_row(const TrainColumns& c, const CsvTable::Row& row, std::s
     if (m.ffn_hidden == 0) m.ffn_hidden = m.moe.expert_ffn_hidden;
   }
   if (m.ffn_hidden <= 0) throw Error(fmt::format("{}:{}: no ffn_hidden", c.csv.file(), row.line));
+  // No column in the shared file; a reading (or a user's own file) may say the block is parallel.
+  if (const auto parallel = parse_flag(c.text(row, "parallel_block"))) m.parallel_block = *parallel;
   return m;
 }
 
-std::optional<bool> parse_flag(const std::string& text) {
-  const std::string t = to_lower(text);
-  if (t == "1" || t == "true" || t == "yes") return true;
-  if (t == "0" || t == "false" || t == "no") return false;
-  return std::nullopt;
-}
 
 std::string chosen_text(const Plan& p, const PlanUnknowns& u) {
   std::vector<std::string> parts;
@@ -314,6 +317,18 @@ TrainValidationRow predict_row(const TrainColumns& file_columns, const CsvTable:
   if (const auto bits = c.integer(row, "optimizer_state_bits")) p.optimizer_state_bits = *bits;
   const auto precision = parse_precision(c.text(row, "precision"));
   p.precision = precision.value_or(Precision::bf16);
+  // The fp8 recipe and DeepSeek's activation cache: no columns in the shared file either.
+  p.scaling = default_scaling_recipe(p.precision);
+  if (const std::string recipe = c.text(row, "fp8_recipe"); !recipe.empty() && to_lower(recipe) != "unknown") {
+    const auto parsed = parse_scaling_recipe(recipe);
+    if (!parsed || !scaling_recipe_fits(*parsed, p.precision)) {
+      throw Error(fmt::format("{}:{}: fp8_recipe '{}' with precision {}: use delayed, tensorwise, blockwise or mxfp8 "
+                              "(fp8 rows only; fp4 rows are nvfp4)",
+                              c.csv.file(), row.line, recipe, precision_name(p.precision)));
+    }
+    p.scaling = *parsed;
+  }
+  if (const auto cache = parse_flag(c.text(row, "fp8_activation_cache"))) p.low_precision_act_cache = *cache;
 
   // What the source measured, as a step time (validate/measured_quantity.h).
   const Measured measured = read_measured(c, row, *model, *gpu, p, r.gpus);

@@ -35,9 +35,13 @@ std::optional<Recompute> parse_recompute(std::string_view name) {
 LayerActivations layer_activations(const ModelSpec& m, std::int64_t layer_idx, const OpShape& s,
                                    Recompute recompute) {
   const double a = precision_bytes(s.act);
-  // Inputs of low-precision GEMMs are kept in that precision for the weight gradient
-  // (Transformer Engine saves the quantised input), everything else in `a`.
-  const double g = std::min(a, precision_bytes(s.gemm));
+  // Inputs of low-precision GEMMs are kept in that precision, scales included, for the weight
+  // gradient (Transformer Engine saves the quantised input), everything else in `a`.
+  const double g = s.gemm == s.act ? a : std::min(a, s.gemm_in_bytes());
+  // DeepSeek-V3's low-precision cache (report sec. 3.3.3): the attention output in E5M6
+  // (12 bits), the experts' SwiGLU inputs in the GEMM format with the SwiGLU output recomputed.
+  const bool cache = s.low_precision_act_cache && s.gemm != s.act;
+  const double o_bytes = cache ? std::min(a, 1.5) : a;
   const double t = s.tokens();
   const double tp = s.tp;
   const double h = d(m.hidden);
@@ -58,14 +62,14 @@ LayerActivations layer_activations(const ModelSpec& m, std::int64_t layer_idx, c
     if (q.q_lora_rank > 0) bytes += 2 * t * d(q.q_lora_rank) * a;     // q_down out, q_norm out
     bytes += t * (d(q.kv_lora_rank + q.qk_rope_head_dim) + d(q.kv_lora_rank)) * a;  // kv_down, kv_norm
     bytes += t * heads * (2 * d_qk + d_v) * a;                          // q, k, v
-    bytes += t * heads * d_v * a + t * heads * 4;                       // O and fp32 log-sum-exp
+    bytes += t * heads * d_v * o_bytes + t * heads * 4;                 // O and fp32 log-sum-exp
     selective_frees += t * heads * (2 * d_qk + d_v) * a;
   } else {
     const double heads = d(m.heads) / tp;
     const double kv = std::max(1.0, d(m.kv_heads) / tp);
     const double hd = d(m.head_dim);
     bytes += t * (heads + 2 * kv) * hd * a;  // q, k, v
-    bytes += t * heads * hd * a + t * heads * 4;
+    bytes += t * heads * hd * o_bytes + t * heads * 4;
   }
 
   // MLP: the up-projection output (pre-activation) and the activation output.
@@ -76,11 +80,15 @@ LayerActivations layer_activations(const ModelSpec& m, std::int64_t layer_idx, c
     const double pairs = rows * d(e.top_k);
     bytes += rows * d(e.experts) * 4;                              // router probabilities (fp32)
     bytes += pairs * h * g;                                        // permuted expert inputs
-    bytes += pairs * d(e.expert_ffn_hidden) * (mats * a + g);      // expert up out, act out
-    selective_frees += pairs * d(e.expert_ffn_hidden) * g;
-    if (e.shared_experts > 0) {
-      bytes += t * d(e.shared_experts * e.expert_ffn_hidden) / tp * (mats * a + g);
-      selective_frees += t * d(e.shared_experts * e.expert_ffn_hidden) / tp * g;
+    // Expert up-projection out (the SwiGLU input) and the activation out; the cache keeps only
+    // the first, in the GEMM format.
+    const double expert_rows = pairs + (e.shared_experts > 0 ? t * d(e.shared_experts) / tp : 0);
+    const double f = d(e.expert_ffn_hidden);
+    if (cache) {
+      bytes += expert_rows * f * mats * g;
+    } else {
+      bytes += expert_rows * f * (mats * a + g);
+      selective_frees += expert_rows * f * g;
     }
   } else {
     bytes += t * d(m.ffn_hidden) / tp * (mats * a + g);  // up-projection out (16-bit), act out

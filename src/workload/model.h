@@ -56,6 +56,10 @@ struct ModelSpec {
   bool attn_out_bias = false;
   bool mlp_bias = false;
   bool qk_norm = false;  // Qwen3: RMSNorm on q and k per head
+  // Attention and MLP side by side on the same input, their outputs added to the residual
+  // together (GPT-J, GPT-NeoX, PaLM sec. 2, Falcon; MegaScale, Jiang et al. 2024 sec. 3.1):
+  // under tensor parallelism the two row-parallel partial sums are reduced once per layer.
+  bool parallel_block = false;
   bool norm_bias = false;      // LayerNorm with a bias vector (GPT-2, Nemotron); MPT's no_bias drops it
   bool attn_sinks = false;     // gpt-oss: one learned attention-sink logit per head per layer
   double rotary_fraction = 1;  // share of head_dim rotated by RoPE (Nemotron partial_rotary_factor 0.5)

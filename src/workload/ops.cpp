@@ -27,6 +27,10 @@ struct Ctx {
   double act_bytes;
   double gemm_in_bytes;
   double fp8_cast_bytes = 0;  // activations and output gradients quantised for fp8 GEMMs
+
+  // Bytes the cast of one element moves: one 16-bit read and each quantised copy written
+  // (two where the scale blocks follow the reduction dimension; workload/scaling.h).
+  double cast_bytes_per_element() const { return act_bytes + quantised_copies(shape.scaling) * gemm_in_bytes; }
 };
 
 void gemm(Ctx& c, const char* name, OpGroup group, double m, double n, double k, double count = 1,
@@ -47,9 +51,8 @@ void gemm(Ctx& c, const char* name, OpGroup group, double m, double n, double k,
   op.bwd_bytes = 2 * op.fwd_bytes;
   op.params = (params_per_gemm >= 0 ? params_per_gemm : n * k) * count;
   if (op.low_precision) {
-    // Transformer Engine casts the input (fwd) and the output gradient (bwd): read 16-bit,
-    // write 8-bit, per element.
-    c.fp8_cast_bytes += count * (m * k + m * n) * (c.act_bytes + c.gemm_in_bytes);
+    // Transformer Engine casts the input (fwd) and the output gradient (bwd).
+    c.fp8_cast_bytes += count * (m * k + m * n) * c.cast_bytes_per_element();
   }
 }
 
@@ -202,7 +205,7 @@ void mlp_block(Ctx& c, bool moe_layer) {
     const double f = d(e.expert_ffn_hidden);
     routed_gemm(c, "expert_up", per_expert, mats * f, h, local, imbalance);
     // An fp8 dispatch casts each token once on its sender, not each received copy.
-    if (fp8_dispatch) c.fp8_cast_bytes -= (received - rows) * h * (c.act_bytes + c.gemm_in_bytes);
+    if (fp8_dispatch) c.fp8_cast_bytes -= (received - rows) * h * c.cast_bytes_per_element();
     memory(c, "expert_act", OpGroup::moe, (mats + 1) * received * f * c.act_bytes);
     mark_selective(c);
     routed_gemm(c, "expert_down", per_expert, h, f, local, imbalance);
@@ -254,7 +257,7 @@ void build_layer_ops(const ModelSpec& model, std::int64_t layer_idx, const OpSha
   GP_ASSERT(shape.tp >= 1 && shape.cp >= 1 && shape.ep >= 1, "parallel degrees start at 1");
   out.count = 0;
   out.host_sync_at = -1;
-  Ctx c{model, shape, out, precision_bytes(shape.act), precision_bytes(shape.gemm)};
+  Ctx c{model, shape, out, precision_bytes(shape.act), shape.gemm_in_bytes()};
   attention_block(c, is_sliding_layer(model, layer_idx));
   mlp_block(c, model.is_moe_layer(layer_idx));
   finish_fp8(c);
@@ -263,7 +266,7 @@ void build_layer_ops(const ModelSpec& model, std::int64_t layer_idx, const OpSha
 void build_embedding_ops(const ModelSpec& model, const OpShape& shape, LayerOps& out) {
   out.count = 0;
   out.host_sync_at = -1;
-  Ctx c{model, shape, out, precision_bytes(shape.act), precision_bytes(shape.gemm)};
+  Ctx c{model, shape, out, precision_bytes(shape.act), shape.gemm_in_bytes()};
   const double h = d(model.hidden);
   double params = d(model.vocab) * h / shape.tp;
   if (model.position == PositionKind::learned) params += d(model.max_seq_len) * h;
@@ -274,7 +277,7 @@ void build_embedding_ops(const ModelSpec& model, const OpShape& shape, LayerOps&
 void build_head_ops(const ModelSpec& model, const OpShape& shape, LayerOps& out) {
   out.count = 0;
   out.host_sync_at = -1;
-  Ctx c{model, shape, out, precision_bytes(shape.act), precision_bytes(shape.gemm)};
+  Ctx c{model, shape, out, precision_bytes(shape.act), shape.gemm_in_bytes()};
   const double t = shape.tokens();
   const double h = d(model.hidden);
   const double vocab = d(model.vocab) / shape.tp;

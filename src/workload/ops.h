@@ -9,6 +9,7 @@
 
 #include "core/precision.h"
 #include "workload/model.h"
+#include "workload/scaling.h"
 
 namespace gpuplan {
 
@@ -85,6 +86,15 @@ struct OpShape {
   bool fp8_moe_dispatch() const { return moe_fused_dispatch && ep > 1 && gemm != act; }
   Precision gemm = Precision::bf16;  // precision of the linear layers (fp8 with TE recipes)
   Precision act = Precision::bf16;   // activations, attention and the output head
+  // How the low-precision GEMM inputs carry their scales (workload/scaling.h).
+  ScalingRecipe scaling = ScalingRecipe::delayed;
+  // DeepSeek-V3's low-precision activation cache (report sec. 3.3.3): the experts' SwiGLU
+  // inputs are kept in the GEMM format and the SwiGLU output recomputed in the backward; the
+  // attention output, read back by both the output projection and the attention backward, is
+  // kept once in a 12-bit format (E5M6).
+  bool low_precision_act_cache = false;
+  // Bytes per element of a quantised GEMM input, scales included.
+  double gemm_in_bytes() const { return scaled_element_bytes(gemm, scaling); }
 
   double tokens() const { return micro_batch * seq_len / cp; }  // rows of every GEMM
 };

@@ -280,13 +280,39 @@ TEST(TrainCli, ValidateTrainingOnTheSharedFile) {
   // readings); not scored: K22-530B-2240gpu ×2 (no global batch), OPT-175B (batch 1,024 not
   // divisible by DP 124). Medians after the row readings, the fused-attention floor and the
   // joint refit: in-sample 4.5%, leave-one-source-out 6.2% (before: 5.92% / 7.50%); bounds
-  // 0.4 points above.
+  // 0.4 points above. Then (same day) the fp8 recipes, DeepSeek's activation cache and
+  // MegaScale's parallel block read from the rows: 4.4% / 6.2%, and no source's median above
+  // 25% (MegaScale 25.1% -> 17.4% held out; the largest is now Smith et al. 2022, 23.3%).
   EXPECT_EQ(j["rows"].size(), 104u);
   EXPECT_EQ(j["overall"]["rows"].get<int>(), 101);
-  EXPECT_LE(j["overall"]["median_abs_error_pct"].get<double>(), 4.9);
+  EXPECT_LE(j["overall"]["median_abs_error_pct"].get<double>(), 4.8);
+  for (const auto& [source, s] : j["by_source"].items()) {
+    EXPECT_LE(s["median_abs_error_pct"].get<double>(), 25.0) << source;
+  }
   if (!loso) return;
   EXPECT_EQ(j["leave_one_source_out"]["overall"]["rows"].get<int>(), 101);
   EXPECT_LE(j["leave_one_source_out"]["overall"]["median_abs_error_pct"].get<double>(), 6.6);
+  for (const auto& [source, s] : j["leave_one_source_out"]["by_source"].items()) {
+    EXPECT_LE(s["median_abs_error_pct"].get<double>(), 25.0) << source;
+  }
+}
+
+// DeepSeek-V3 as the report describes its run (arXiv:2412.19437): 2,048 H800, PP 16 with
+// DualPipe, EP 64, ZeRO-1, 15,360 × 4,096-token sequences, fp8 with 1×128/128×128 block scales,
+// the low-precision activation cache, bf16 Adam moments. Published: 14.8T tokens in 2.664M
+// GPU-hours = 1,543 tokens/s per GPU; the plan must fit in the H800's 80 GB and land within
+// ±15% (issue 13's bar).
+TEST(TrainCli, DeepSeekV3PublishedPlanFitsAndMatchesItsGpuHours) {
+  const auto r = run({"train", "--model", "deepseek-v3", "--gpu", "h800-sxm", "--gpus", "2048", "--pp", "16", "--ep",
+                      "64", "--zero", "1", "--global-batch", "15360", "--seq-len", "4096", "--precision", "fp8",
+                      "--fp8-recipe", "blockwise", "--fp8-activation-cache", "--moe-overlap", "dualpipe",
+                      "--optimizer-state-bits", "16", "--recompute", "selective", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["fits"].get<bool>()) << j["memory_per_gpu_bytes"];
+  const double published = 14.8e12 / (2.664e6 * 3600);
+  EXPECT_NEAR(j["tokens_per_s_per_gpu"].get<double>() / published, 1.0, 0.15);
+  EXPECT_EQ(j["plan"]["fp8_recipe"], "blockwise");
 }
 
 // Calculon's eight validation runs (Korthikanti et al. 2022, Table 5), kept in the repository.

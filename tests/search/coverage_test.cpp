@@ -19,6 +19,20 @@ TEST(Coverage, APlainMegatronPlanIsCovered) {
   EXPECT_TRUE(unvalidated_mechanisms(p, 8).empty());
 }
 
+TEST(Coverage, Nvfp4TrainingIsUncovered) {
+  Plan p;
+  p.tp = 8;
+  p.pp = 8;
+  p.dp = 16;
+  p.zero = 1;
+  p.seq_len = 2048;
+  p.precision = Precision::fp4;
+  p.scaling = ScalingRecipe::nvfp4;
+  const auto notes = unvalidated_mechanisms(p, 8);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("NVFP4"), std::string::npos) << notes[0];
+}
+
 TEST(Coverage, NamesEachUncoveredMechanism) {
   Plan fsdp;
   fsdp.dp = 2048;
