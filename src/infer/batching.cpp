@@ -106,8 +106,12 @@ ServingPoint continuous(const InferContext& ctx, const InferPlan& plan, double i
   s.output_tokens_per_s = s.running * out / cycle_s;
 
   // A new request's prompt in steady state. Chunked prefill: in chunks of the budget left after
-  // the decodes, after waiting on average half a step for the running one to end (the chunk
-  // spill of every step smears the first wave's groups, so arrivals spread out).
+  // the decodes (the chunk spill of every step smears the first wave's groups, so arrivals
+  // spread out), after the rest of the step in flight when it arrives. The steps are of two
+  // kinds: those carrying a prompt chunk (heavy) and pure decode steps; an arrival at a random
+  // time lands in a step with probability proportional to its length, so the mean residual is
+  // E[T²] / (2·E[T]) over the steps of a lifetime (renewal theory; the same term in NVIDIA
+  // AIConfigurator's pass-calendar model, docs/design/queueing_model.md), not half a mean step.
   // Whole-prompt in-flight batching: the first wave is admitted in cohorts of the prompts that
   // fit one step (closed_loop_cohort), all of equal length, so each cohort finishes together
   // and its replacements arrive together at a step boundary and are prefilled in one step,
@@ -116,7 +120,14 @@ ServingPoint continuous(const InferContext& ctx, const InferPlan& plan, double i
     const double room = std::max(1.0, budget - load.decode_seqs);
     const double chunk = std::min(in, room);
     s.prefill = step_cost(ctx, plan, {load.decode_seqs, load.decode_context, chunk, in});
-    s.steady_ttft_s = 0.5 * pp * s.step.total_s + (in / chunk) * pp * s.prefill.total_s;
+    const StepCost light = step_cost(ctx, plan, {load.decode_seqs, load.decode_context, 0, 0});
+    const double heavy_steps = micro * in / chunk;  // per lifetime of the running set
+    const double light_steps = std::max(0.0, steps - heavy_steps);
+    const double heavy_s = pp * s.prefill.total_s;
+    const double light_s = pp * light.total_s;
+    const double residual_s = (heavy_steps * heavy_s * heavy_s + light_steps * light_s * light_s) /
+                              (2 * (heavy_steps * heavy_s + light_steps * light_s));
+    s.steady_ttft_s = residual_s + (in / chunk) * heavy_s;
   } else {
     const double cohort = closed_loop_cohort(e, in, micro);
     s.prefill = step_cost(ctx, plan, {micro - cohort, load.decode_context, cohort * in, in});
