@@ -58,6 +58,56 @@ TEST(InferClosedLoop, BeyondOneStepTheRequestsSpread) {
   EXPECT_GT(c.first_wave_ttft_s, c.steady_ttft_s);
 }
 
+// The cohort a whole-prompt engine refills in one step (budget 8,192 tokens):
+//   in 1,024, micro 128: the first wave admits min(128, 8192 / 1024) = 8 per step; in steady
+//     state the refill step also carries 128 − 8 = 120 decodes, 8,192 − 120 = 8,072 tokens of
+//     room, floor(8,072 / 1,024) = 7 prompts.
+//   in 1,024, micro 4: all 4 in the first step; room 8,192 − 0: 4 (lockstep).
+//   in 8,192, micro 4: one per step; room 8,192 − 3 = 8,189 < 8,192, but a prompt always runs: 1.
+//   in 16,384 (longer than the budget): 1.
+TEST(InferClosedLoop, CohortOfWholePromptEngines) {
+  const Engine& e = cat().engine("trtllm");
+  ASSERT_DOUBLE_EQ(e.max_num_batched_tokens, 8192);
+  EXPECT_DOUBLE_EQ(closed_loop_cohort(e, 1024, 128), 7);
+  EXPECT_DOUBLE_EQ(closed_loop_cohort(e, 1024, 4), 4);
+  EXPECT_DOUBLE_EQ(closed_loop_cohort(e, 8192, 4), 1);
+  EXPECT_DOUBLE_EQ(closed_loop_cohort(e, 16384, 4), 1);
+}
+
+// Whole-prompt engine beyond one step (C = 128 prompts of 1,024): the cohorts of the first wave
+// persist, so a steady-state request's TTFT is the step that refills its cohort of 7 prompts
+// (7 × 1,024 prefill tokens) while the other 121 sequences decode at the mean context.
+TEST(InferClosedLoop, WholePromptCohortPersistsInSteadyState) {
+  const Engine& e = cat().engine("trtllm");
+  const InferContext ctx = make_infer_context(cat(), cat().model("llama3.1-8b"), cat().gpu("h200-sxm"), e);
+  const InferPlan plan = loop_plan(1024, 512);
+  const ServingPoint c = continuous(ctx, plan, 128, 1000);
+  const StepCost refill = step_cost(ctx, plan, {128 - 7, 1024 + 256, 7 * 1024, 1024});
+  EXPECT_DOUBLE_EQ(c.steady_ttft_s, refill.total_s);
+  EXPECT_DOUBLE_EQ(c.prefill.total_s, refill.total_s);
+  // The refill step is heavier than one decode step of the spread steady state.
+  EXPECT_GT(c.steady_ttft_s, c.step.total_s);
+}
+
+// Chunked prefill: the arrival waits the residual of the step in flight, E[T²] / (2·E[T]) over
+// a lifetime's steps: 4 × (1,024 / chunk) heavy steps carrying a prompt, the rest of the 512
+// pure decode steps, then its own prompt step. With equal steps the residual would be T / 2;
+// heavy steps are more likely to be in flight, so it is above half the mean step.
+TEST(InferClosedLoop, ChunkedPrefillWaitsTheResidualStep) {
+  const Engine& e = cat().engine("vllm");
+  const InferContext ctx = make_infer_context(cat(), cat().model("llama3.1-8b"), cat().gpu("h200-sxm"), e);
+  const InferPlan plan = loop_plan(1024, 512);
+  const ServingPoint c = continuous(ctx, plan, 4, 1000);
+  // Spread steady state: 512 steps, each 4 × 512 / 512 = 4 decodes; one prompt of 1,024 fits
+  // the budget left (8,192 − 4), so chunk = 1,024 and 4 heavy steps per lifetime.
+  const StepCost heavy = step_cost(ctx, plan, {4, 1024 + 256, 1024, 1024});
+  const StepCost light = step_cost(ctx, plan, {4, 1024 + 256, 0, 0});
+  const double h = heavy.total_s, l = light.total_s;
+  const double residual = (4 * h * h + 508 * l * l) / (2 * (4 * h + 508 * l));
+  EXPECT_NEAR(c.steady_ttft_s, residual + h, 1e-12);
+  EXPECT_GT(residual, 0.5 * (4 * h + 508 * l) / 512);
+}
+
 // Chunked prefill (vLLM V1) spreads the requests even when their prompts fit one step.
 TEST(InferClosedLoop, ChunkedPrefillIsTheSpreadSteadyState) {
   const Engine& e = cat().engine("vllm");
