@@ -108,6 +108,40 @@ TEST(InferClosedLoop, ChunkedPrefillWaitsTheResidualStep) {
   EXPECT_GT(residual, 0.5 * (4 * h + 508 * l) / 512);
 }
 
+// MoE expert traffic, prefill and decode apart. Mixtral (8 experts, top 2): 4 decodes hit
+// 1 − 0.75^4 = 0.68359375 of the experts; a step with 1,024 prompt tokens too hits all of them
+// (1 − 0.75^1028 ≈ 1). A calendar of 512 steps with 4 such heavy steps:
+// (4 × 1 + 508 × 0.68359375) / 512 = 351.265625 / 512 = 0.686066.
+TEST(InferClosedLoop, ExpertHitOfTheStepCalendar) {
+  const InferContext ctx = make_infer_context(cat(), cat().model("mixtral-8x7b"), cat().gpu("h200-sxm"),
+                                              cat().engine("vllm"));
+  EXPECT_DOUBLE_EQ(expert_hit_fraction(ctx, 4), 0.68359375);
+  EXPECT_NEAR(expert_hit_of_calendar(ctx, 4, 1024, 4, 512), 351.265625 / 512, 1e-12);
+  EXPECT_DOUBLE_EQ(expert_hit_fraction(ctx, 0), 0.0);
+  const InferContext dense = make_infer_context(cat(), cat().model("llama3.1-8b"), cat().gpu("h200-sxm"),
+                                                cat().engine("vllm"));
+  EXPECT_DOUBLE_EQ(expert_hit_fraction(dense, 100), 0.0);
+}
+
+// The symptom: DeepSeek-V3 (256 experts, top 8) at C = 16 on 8 × H200. Spreading 8K
+// prompts evenly puts 16 × 8 = 128 prompt tokens in every decode step, so it reads 98% of the
+// experts instead of the 1 − (1 − 8/256)^16 = 40% its 16 decodes need, and TPOT rose with the
+// prompt length. With prompts in steps of their own the steady step reads what the calendar
+// reads, and TPOT from 1K to 8K prompts grows only by the heavy steps and the longer context.
+TEST(InferClosedLoop, MoeDecodeExpertsDoNotGrowWithPromptLength) {
+  const InferContext ctx = make_infer_context(cat(), cat().model("deepseek-v3"), cat().gpu("h200-sxm"),
+                                              cat().engine("vllm"));
+  InferPlan plan = loop_plan(8192, 1024);
+  plan.tp = 8;
+  const ServingPoint long_prompts = continuous(ctx, plan, 16, 1000);
+  StepLoad spread{16, 8192 + 512, 16.0 * 8192 / 1024, 8192};
+  const StepCost spread_step = step_cost(ctx, plan, spread);  // expert_hit from its 144 tokens
+  EXPECT_LT(long_prompts.step.weight_bytes, 0.75 * spread_step.weight_bytes);
+  plan.input_len = 1024;
+  const ServingPoint short_prompts = continuous(ctx, plan, 16, 1000);
+  EXPECT_LT(long_prompts.tpot_s / short_prompts.tpot_s, 1.3);
+}
+
 // Chunked prefill (vLLM V1) spreads the requests even when their prompts fit one step.
 TEST(InferClosedLoop, ChunkedPrefillIsTheSpreadSteadyState) {
   const Engine& e = cat().engine("vllm");
