@@ -47,13 +47,13 @@ TEST(InferCli, ValidateInferenceOnTheSharedFile) {
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   // In-sample on the file the serving constants were fitted on (2026-11-24, issue 14 second
-  // round): offline 7.6%, TTFT 8.8%, TPOT 5.0% (median; 9.4%, 20.6%, 10.5% before issue 14).
+  // round): offline 7.6%, TTFT 10.4%, TPOT 4.8% (median; 9.4%, 20.6%, 10.5% before issue 14).
   // The bounds pin today's accuracy with a little room so that it cannot silently get worse.
   EXPECT_EQ(j["rows"].size(), 363u);
   EXPECT_EQ(j["holdout"].get<std::string>(), "in-sample");
   EXPECT_LE(j["by_metric"]["output_tokens_per_s_total"]["median_abs_error_pct"].get<double>(), 8.0);
-  EXPECT_LE(j["by_metric"]["ttft_ms"]["median_abs_error_pct"].get<double>(), 9.3);
-  EXPECT_LE(j["by_metric"]["tpot_ms"]["median_abs_error_pct"].get<double>(), 5.5);
+  EXPECT_LE(j["by_metric"]["ttft_ms"]["median_abs_error_pct"].get<double>(), 11.0);
+  EXPECT_LE(j["by_metric"]["tpot_ms"]["median_abs_error_pct"].get<double>(), 5.3);
   // The per-group table: (engine, GPU, precision, band, metric), e.g. trtllm on B200 at C = 4.
   bool found = false;
   for (const auto& g : j["by_group"]) {
@@ -64,7 +64,7 @@ TEST(InferCli, ValidateInferenceOnTheSharedFile) {
 }
 
 // The headline: each GPU's rows predicted with the constants refit without them. 2026-11-24
-// (second round): offline 7.9%, TTFT 10.5%, TPOT 8.2% (median; targets 12%), and no engine ×
+// (second round): offline 7.9%, TTFT 10.4%, TPOT 7.6% (median; targets 12%), and no engine ×
 // GPU × metric group worse than 25% (the worst: trtllm B200 TPOT, 22.6%).
 TEST(InferCli, ValidateInferenceLeaveOneGpuOut) {
   const std::string file = testing::source_dir() + "/../shared/data/inference-runs.csv";
@@ -76,7 +76,7 @@ TEST(InferCli, ValidateInferenceLeaveOneGpuOut) {
   EXPECT_EQ(j["folds"].size(), 7u);  // H200, H100, GH200, L40S, A100, B200, GB200
   EXPECT_LE(j["by_metric"]["output_tokens_per_s_total"]["median_abs_error_pct"].get<double>(), 8.3);
   EXPECT_LE(j["by_metric"]["ttft_ms"]["median_abs_error_pct"].get<double>(), 11.0);
-  EXPECT_LE(j["by_metric"]["tpot_ms"]["median_abs_error_pct"].get<double>(), 8.7);
+  EXPECT_LE(j["by_metric"]["tpot_ms"]["median_abs_error_pct"].get<double>(), 8.0);
   std::map<std::string, std::vector<double>> groups;  // engine | GPU | metric → |error|
   for (const auto& row : j["rows"]) {
     const std::string key = row["engine"].get<std::string>() + " | " + row["gpu"].get<std::string>() + " | " +

@@ -119,13 +119,13 @@ TEST(InferValidation, PooledGemmScaleOfAFamily) {
 }
 
 // The catalog's `other` key gives every unlisted precision the pooled factor; listed ones
-// keep theirs (Blackwell: FP8 0.70, FP4 0.67, BF16 the pooled 0.68).
+// keep theirs (Blackwell: FP8 0.68, FP4 0.67, BF16 the pooled 0.67).
 TEST(InferValidation, CatalogOtherServingFactor) {
   const Efficiency* e = efficiency_for(cat().efficiencies, cat().gpu("b200"));
   ASSERT_NE(e, nullptr);
-  EXPECT_DOUBLE_EQ(e->serving_gemm_scale[index_of(Precision::fp8)], 0.70);
+  EXPECT_DOUBLE_EQ(e->serving_gemm_scale[index_of(Precision::fp8)], 0.68);
   EXPECT_DOUBLE_EQ(e->serving_gemm_scale[index_of(Precision::fp4)], 0.67);
-  EXPECT_DOUBLE_EQ(e->serving_gemm_scale[index_of(Precision::bf16)], 0.68);
+  EXPECT_DOUBLE_EQ(e->serving_gemm_scale[index_of(Precision::bf16)], 0.67);
   EXPECT_DOUBLE_EQ(e->serving_bw_scale[index_of(Precision::bf16)], 1.0);  // streaming is not pooled
 }
 
@@ -166,11 +166,11 @@ TEST(InferValidation, ServingConstantsAreStrict) {
 TEST(InferValidation, ServingFactorsAreStrict) {
   std::ifstream in(testing::source_dir() + "/data/fitted/efficiency/blackwell.toml");
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  ASSERT_NE(text.find("fp8 = 0.70"), std::string::npos);
+  ASSERT_NE(text.find("fp8 = 0.68"), std::string::npos);
   const auto dir = testing::scratch_dir("serving-factors");
-  for (const auto& [bad, key] : {std::pair<std::string, std::string>{"fp8 = 0 ", "fp8"}, {"fp9 = 0.70", "fp9"}}) {
+  for (const auto& [bad, key] : {std::pair<std::string, std::string>{"fp8 = 0 ", "fp8"}, {"fp9 = 0.68", "fp9"}}) {
     std::string edited = text;
-    edited.replace(edited.find("fp8 = 0.70"), 10, bad);
+    edited.replace(edited.find("fp8 = 0.68"), 10, bad);
     testing::write_file(dir / "blackwell.toml", edited);
     CatalogOptions options;
     options.user_paths = {(dir / "blackwell.toml").string()};
