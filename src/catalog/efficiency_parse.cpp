@@ -69,7 +69,10 @@ Efficiency parse_efficiency(Fields& top) {
   }
   if (auto sv = top.opt_sub("serving")) {
     // [serving.gemm_scale] / [serving.bw_scale]: one positive factor per precision name.
+    // `other`: the factor of every precision not listed (for gemm_scale, the family's factor
+    // pooled over the precisions that have rows: validate/infer_fit.h pooled_gemm_scale).
     const auto read_scales = [](Fields& t, PerPrecision& out) {
+      if (t.has("other")) out.fill(t.pos("other"));
       for (Precision p : kAllPrecisions) {
         if (t.has(precision_name(p))) out[index_of(p)] = t.pos(precision_name(p));
       }

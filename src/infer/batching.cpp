@@ -35,6 +35,22 @@ double first_wave_ttft_s(const InferContext& ctx, const InferPlan& plan, double 
   return plan.pp * wave_s / admitted;
 }
 
+}  // namespace
+
+double closed_loop_cohort(const Engine& e, double input_len, double micro) {
+  // The first wave (engine idle) admits floor(budget / in) whole prompts per step; in steady
+  // state the step that refills a cohort also carries the other micro − g running decodes, one
+  // budget token each (TensorRT-LLM's max_num_tokens counts both), which can shrink it. A prompt
+  // longer than the budget runs alone (engines without context chunking need max_num_tokens ≥
+  // the longest prompt, so such a deployment has raised it).
+  const double budget = e.max_num_batched_tokens;
+  const double first = std::max(1.0, std::min(micro, std::floor(budget / input_len)));
+  const double room = budget - (micro - first);
+  return std::max(1.0, std::min(first, std::floor(room / input_len)));
+}
+
+namespace {
+
 // TTFT as a client sees it: the engine's fixed cost per request, the prefill, and, when more
 // requests are in flight than run at once, the wait for a running one to finish (Little's
 // law on the closed loop).
@@ -83,19 +99,50 @@ ServingPoint continuous(const InferContext& ctx, const InferPlan& plan, double i
   // micro·in/n prompt tokens; n = out unless the step token budget forces more steps.
   const double budget = e.max_num_batched_tokens;
   const double steps = std::max(out, micro * (in + out) / budget);
-  const StepLoad load{micro * out / steps, in + out / 2, micro * in / steps, in};
+  StepLoad load{micro * out / steps, in + out / 2, micro * in / steps, in};
+  // MoE expert traffic is not spread: the prompt tokens come in steps of their own (a chunk of
+  // min(in, budget − decodes) with chunked prefill, a cohort of whole prompts otherwise), and
+  // the other steps read only the experts their decodes are routed to, so the mean expert
+  // reads per step do not grow with the prompt length (measured TPOT of MoE models is flat from
+  // 1K to 8K prompts). The FLOPs and the dense weights stay spread.
+  if (ctx.weights.moe_layers > 0 && load.prefill_tokens > 0) {
+    const double prompt_step = e.chunked_prefill ? std::min(in, std::max(1.0, budget - load.decode_seqs))
+                                                 : closed_loop_cohort(e, in, micro) * in;
+    load.expert_hit = expert_hit_of_calendar(ctx, load.decode_seqs, prompt_step, micro * in / prompt_step, steps);
+  }
   s.step = step_cost(ctx, plan, load);
   const double cycle_s = steps * pp * s.step.total_s;  // one lifetime of the running set
   s.tpot_s = cycle_s / out;
   s.output_tokens_per_s = s.running * out / cycle_s;
 
-  // A new request's prompt in steady state: in one step with the running decodes (whole-prompt
-  // in-flight batching), or in chunks of the budget left after the decodes (chunked prefill),
-  // after waiting on average half a step for the running one to end.
-  const double room = std::max(1.0, budget - load.decode_seqs);
-  const double chunk = e.chunked_prefill ? std::min(in, room) : in;
-  s.prefill = step_cost(ctx, plan, {load.decode_seqs, load.decode_context, chunk, in});
-  s.steady_ttft_s = 0.5 * pp * s.step.total_s + (in / chunk) * pp * s.prefill.total_s;
+  // A new request's prompt in steady state. Chunked prefill: in chunks of the budget left after
+  // the decodes (the chunk spill of every step smears the first wave's groups, so arrivals
+  // spread out), after the rest of the step in flight when it arrives. The steps are of two
+  // kinds: those carrying a prompt chunk (heavy) and pure decode steps; an arrival at a random
+  // time lands in a step with probability proportional to its length, so the mean residual is
+  // E[T²] / (2·E[T]) over the steps of a lifetime (renewal theory; the same term in NVIDIA
+  // AIConfigurator's pass-calendar model, docs/design/queueing_model.md), not half a mean step.
+  // Whole-prompt in-flight batching: the first wave is admitted in cohorts of the prompts that
+  // fit one step (closed_loop_cohort), all of equal length, so each cohort finishes together
+  // and its replacements arrive together at a step boundary and are prefilled in one step,
+  // with the other cohorts decoding: the cohort persists, and its TTFT is that step.
+  if (e.chunked_prefill) {
+    const double room = std::max(1.0, budget - load.decode_seqs);
+    const double chunk = std::min(in, room);
+    s.prefill = step_cost(ctx, plan, {load.decode_seqs, load.decode_context, chunk, in});
+    const StepCost light = step_cost(ctx, plan, {load.decode_seqs, load.decode_context, 0, 0});
+    const double heavy_steps = micro * in / chunk;  // per lifetime of the running set
+    const double light_steps = std::max(0.0, steps - heavy_steps);
+    const double heavy_s = pp * s.prefill.total_s;
+    const double light_s = pp * light.total_s;
+    const double residual_s = (heavy_steps * heavy_s * heavy_s + light_steps * light_s * light_s) /
+                              (2 * (heavy_steps * heavy_s + light_steps * light_s));
+    s.steady_ttft_s = residual_s + (in / chunk) * heavy_s;
+  } else {
+    const double cohort = closed_loop_cohort(e, in, micro);
+    s.prefill = step_cost(ctx, plan, {micro - cohort, load.decode_context, cohort * in, in});
+    s.steady_ttft_s = pp * s.prefill.total_s;
+  }
   s.first_wave_ttft_s = first_wave_ttft_s(ctx, plan, std::max(1.0, std::min(in_flight, s.running)) / pp);
   // What a fixed-concurrency benchmark reports: the mean over its requests, kBenchmarkWaves per
   // concurrency slot, the first wave bunched and the rest in steady state.

@@ -57,6 +57,20 @@ double tp_collective_s(const InferContext& ctx, CollectiveOp op, double bytes, i
   return factor * bytes / ctx.pcie_bw_bytes_per_s + hops * ctx.pcie_hop_s;
 }
 
+double expert_hit_fraction(const InferContext& ctx, double tokens) {
+  const InferWeights& w = ctx.weights;
+  if (w.moe_layers == 0 || w.experts <= 0 || tokens <= 0) return 0;
+  return 1 - std::pow(1 - w.top_k / w.experts, tokens);
+}
+
+double expert_hit_of_calendar(const InferContext& ctx, double decodes, double heavy_tokens, double heavy_steps,
+                              double steps) {
+  if (steps <= 0) return 0;
+  const double heavy = std::min(heavy_steps, steps);
+  return (heavy * expert_hit_fraction(ctx, decodes + heavy_tokens) +
+          (steps - heavy) * expert_hit_fraction(ctx, decodes)) / steps;
+}
+
 double expert_gemm_efficiency(const InferContext& ctx, const InferPlan& plan, double tokens) {
   const ModelSpec& m = *ctx.model;
   const InferWeights& w = ctx.weights;
@@ -110,10 +124,7 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
   // "Efficiently Scaling Transformer Inference" §2); MoE layers read only the experts some
   // token of the step was routed to: with uniform top-k routing an expert is idle with
   // probability (1 − k/E)^tokens.
-  double expert_hit = 0;
-  if (w.moe_layers > 0 && w.experts > 0 && tokens > 0) {
-    expert_hit = 1 - std::pow(1 - w.top_k / w.experts, tokens);
-  }
+  const double expert_hit = load.expert_hit >= 0 ? load.expert_hit : expert_hit_fraction(ctx, tokens);
   const double logit_rows = load.decode_seqs + (load.prefill_span > 0 ? load.prefill_tokens / load.prefill_span : 0);
   c.weight_bytes = ((w.layer_matmul + w.routed_experts * expert_hit) * quantised_weight_bytes(plan.weights) +
                     w.layer_other * wide) * stage_share / tp +

@@ -15,6 +15,10 @@ struct StepLoad {
   double decode_context = 0;  // tokens each of them attends to (average)
   double prefill_tokens = 0;  // prompt tokens processed this step
   double prefill_span = 0;    // prompt length those tokens belong to (sets their attention span)
+  // MoE: the share of routed experts the step reads; < 0 = from its tokens (uniform top-k
+  // routing). A steady state that spreads prompt tokens evenly over its steps sets the average
+  // of its real calendar (expert_hit_of_calendar) so prompts do not inflate decode steps.
+  double expert_hit = -1;
 };
 
 struct StepCost {
@@ -43,6 +47,16 @@ Precision gemm_precision(const Gpu& gpu, Precision weights);
 // Efficiency of the routed-expert GEMMs of a step carrying `tokens` tokens relative to one dense
 // GEMM over the same tokens (in (0, 1]; 1 for dense models or without a GEMM shape model).
 double expert_gemm_efficiency(const InferContext& ctx, const InferPlan& plan, double tokens);
+
+// Share of the routed experts some of `tokens` tokens is routed to, 1 − (1 − k/E)^tokens
+// (uniform top-k routing); 0 for dense models.
+double expert_hit_fraction(const InferContext& ctx, double tokens);
+
+// The mean share of routed experts read per step over a calendar of `steps` steps, of which
+// `heavy_steps` carry `heavy_tokens` prompt tokens besides `decodes` decodes and the rest carry
+// the decodes alone: prefill and decode expert traffic costed separately (docs/model/inference.md §4).
+double expert_hit_of_calendar(const InferContext& ctx, double decodes, double heavy_tokens, double heavy_steps,
+                              double steps);
 
 // One step of one pipeline stage (layers / pp) of `plan` carrying `load`.
 StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoad& load);

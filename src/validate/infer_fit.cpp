@@ -128,6 +128,17 @@ std::vector<InferCase> read_inference_cases(const CsvTable& csv, const Catalog& 
   return out;
 }
 
+double pooled_gemm_scale(const std::vector<InferFittedScale>& scales, const std::string& family) {
+  double log_sum = 0;
+  int rows = 0;
+  for (const InferFittedScale& f : scales) {
+    if (f.family != family || f.gemm_rows <= 0) continue;
+    log_sum += f.gemm_rows * std::log(f.gemm_scale);
+    rows += f.gemm_rows;
+  }
+  return rows > 0 ? std::exp(log_sum / rows) : 1.0;
+}
+
 double InferPredictor::predict(const InferCase& c, const InferOverrides* o, std::string* note) {
   auto& slot = contexts_[{c.model, c.gpu, c.engine}];
   if (!slot) slot = std::make_unique<InferContext>(make_infer_context(*catalog_, *c.model, *c.gpu, *c.engine));
@@ -141,7 +152,11 @@ double InferPredictor::predict(const InferCase& c, const InferOverrides* o, std:
       if (base == c.engine) ctx.engine = &refit;
     }
     if (o->replace_scales) {
-      ctx.serving_gemm_scale.fill(1);
+      // A precision of this family with no rows in the fit takes the family's GEMM factor
+      // pooled over the precisions that have rows (as the catalog's `other` key does), not
+      // Hopper's 1: the GEMM rate the engines reach on an architecture is shared by its
+      // precisions; weight streaming (dequantising kernels) is not, so it stays 1.
+      ctx.serving_gemm_scale.fill(pooled_gemm_scale(o->scales, c.family));
       ctx.serving_bw_scale.fill(1);
     }
     for (const InferFittedScale& f : o->scales) {

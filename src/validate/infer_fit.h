@@ -105,6 +105,10 @@ class InferPredictor {
 // precision) that appears in `rows`.
 InferFit fit_inference_constants(const std::vector<const InferCase*>& rows, InferPredictor& predictor);
 
+// The row-weighted geometric mean of `family`'s fitted GEMM factors over the precisions with
+// GEMM rows (1 when none): what a precision of that family without rows uses.
+double pooled_gemm_scale(const std::vector<InferFittedScale>& scales, const std::string& family);
+
 // The overrides that apply `fit` (families not in it at 1) to the engines of `cases`.
 InferOverrides overrides_of(const InferFit& fit, const std::vector<InferCase>& cases);
 
