@@ -48,8 +48,12 @@ TEST(SpecDecode, GoodDraftSpeedsUpSingleStreamBadDraftSlowsIt) {
   // One request: weight streaming bound. 8B draft over 70B target costs ~8/70 per draft step.
   EXPECT_GT(g.speedup, 1.5);
   EXPECT_LT(g.tpot_s, good.estimate.point.tpot_s);
-  // TPOT_spec = (K·draft + verify) / E in lockstep (no prompt share in TPOT).
-  EXPECT_NEAR(g.tpot_s, (4 * g.draft_step_s + g.verify_step_s) / spec_expected_tokens(4, 0.8), 1e-12);
+  // TPOT_spec = (K·draft + verify) / E + the prompt work vLLM's chunked prefill mixes into the
+  // plain TPOT beyond its pure decode step (unchanged by drafting).
+  EXPECT_NEAR(g.tpot_s,
+              (4 * g.draft_step_s + g.verify_step_s) / spec_expected_tokens(4, 0.8) + (g.base_tpot_s - g.decode_step_s),
+              1e-12);
+  EXPECT_GT(g.base_tpot_s, g.decode_step_s);
   // The verify step over 5 positions reads the weights once: far less than 5 decode steps.
   EXPECT_LT(g.verify_step_s, 1.5 * g.decode_step_s);
   r.features.spec_acceptance = 0;
