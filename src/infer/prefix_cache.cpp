@@ -83,7 +83,9 @@ PrefixCacheEstimate estimate_prefix_cache(const InferContext& ctx, const InferPl
   const double prompt_share_s = std::max(0.0, p.tpot_s - plan.pp * decode.total_s);
   s.tpot_s = p.tpot_s - prompt_share_s * (1 - s.prefill_ratio);
   const double service0_s = p.ttft_s - p.queue_s;
-  const double fixed_s = std::min(service0_s, e.request_overhead_s);
+  // The closed loop's TTFT carries the engine's fixed cost per request (batching.cpp); a static
+  // batch's TTFT is its prefill only.
+  const double fixed_s = plan.mode == InferMode::batch ? 0.0 : std::min(service0_s, e.request_overhead_s);
   const double service_s = fixed_s + (service0_s - fixed_s) * s.prefill_ratio;
   const double out = static_cast<double>(plan.output_len);
   // A request's life: where prompts ride in the decode steps (continuous batching, TPOT carries

@@ -133,6 +133,23 @@ TEST(PrefixCache, NoHitsIsThePlainAnswerAndHitsCutTtft) {
   EXPECT_NEAR(h.computed_tokens, 102.4, 1e-9);
 }
 
+TEST(PrefixCache, FullHitInAStaticBatchIsOneTokenStep) {
+  // Batch 1, every prompt token cached: vLLM recomputes the last token only, so TTFT is one step
+  // computing 1 token while attending to (and reading the KV of) the 1,024 cached ones; a static
+  // batch's TTFT has no per-request engine cost to keep. Equal to that step within 0.1% (the
+  // uncached reference step and the plain prefill step differ by the one token's logits row).
+  InferRequest r = llama8b(1);
+  r.concurrency.reset();
+  r.batch = 1;
+  r.features.prefix_hit_rate = 1;
+  const InferAnswer a = answer_infer(cat(), r);
+  const PrefixCacheEstimate& p = a.features.prefix->estimate;
+  ASSERT_TRUE(p.feasible) << p.reason;
+  EXPECT_EQ(p.computed_tokens, 1);
+  EXPECT_NEAR(p.ttft_s, p.prefill_step_s, 1e-3 * p.prefill_step_s);
+  EXPECT_LT(p.ttft_s, 0.3 * a.estimate.point.ttft_s);
+}
+
 TEST(PrefixCache, SharedPrefixIsHeldOnce) {
   InferRequest r = llama8b(16);
   r.features.shared_prefix_tokens = 520;  // 32 blocks of 16 + 8 tokens that share no full block
