@@ -206,6 +206,17 @@ def infer(
     batch: Optional[float] = None,
     concurrency: Optional[float] = None,
     max_throughput: bool = False,
+    spec_draft_tokens: int = 0,
+    spec_acceptance: Optional[float] = None,
+    spec_draft: str = "mtp",
+    prefix_hit_rate: Optional[float] = None,
+    shared_prefix_tokens: Optional[float] = None,
+    disagg: str = "",
+    disagg_prefill_tp: Optional[int] = None,
+    disagg_decode_tp: Optional[int] = None,
+    slo_ttft_ms: Optional[float] = None,
+    slo_tpot_ms: Optional[float] = None,
+    request_rate: Optional[float] = None,
     catalog: CatalogArg = None,
 ) -> InferResult: ...
 def infer_search(

@@ -77,6 +77,18 @@ void bind_infer(pyb::module_& m) {
         k.get("batch", r.batch);
         k.get("concurrency", r.concurrency);
         k.get("max_throughput", r.max_throughput);
+        // Serving features (infer/infer_features.h), one field at a time.
+        k.get("spec_draft_tokens", r.features.spec_draft_tokens);
+        k.get("spec_acceptance", r.features.spec_acceptance);
+        k.get("spec_draft", r.features.spec_draft);
+        k.get("prefix_hit_rate", r.features.prefix_hit_rate);
+        k.get("shared_prefix_tokens", r.features.shared_prefix_tokens);
+        k.get("disagg", r.features.disagg);
+        k.get("disagg_prefill_tp", r.features.disagg_prefill_tp);
+        k.get("disagg_decode_tp", r.features.disagg_decode_tp);
+        k.get("slo_ttft_ms", r.features.slo_ttft_ms);
+        k.get("slo_tpot_ms", r.features.slo_tpot_ms);
+        k.get("request_rate", r.features.request_rate);
         k.finish();
         require_model_gpu(r);
         const int loads = (r.batch ? 1 : 0) + (r.concurrency ? 1 : 0) + (r.max_throughput ? 1 : 0);
@@ -85,7 +97,9 @@ void bind_infer(pyb::module_& m) {
         return make_result(catalog, answer_infer(*catalog, r));
       },
       "infer(*, model, gpu, engine='vllm', weights='bf16', kv=None, input_len=1024, output_len=256,\n"
-      "gpus=None, tp=None, pp=1, ep=1, batch=None | concurrency=None | max_throughput=False, ...)\n"
+      "gpus=None, tp=None, pp=1, ep=1, batch=None | concurrency=None | max_throughput=False,\n"
+      "spec_draft_tokens=0, spec_acceptance=None, spec_draft='mtp', prefix_hit_rate=None, shared_prefix_tokens=None,\n"
+      "disagg='', disagg_prefill_tp=None, disagg_decode_tp=None, slo_ttft_ms=None, slo_tpot_ms=None, request_rate=None, ...)\n"
       "One serving plan's estimate, as `gpuplan infer`.");
 
   auto search_cls = result_class<InferSearchAnswer>(m, "InferSearchResult", "The best serving plan (gpuplan infer-search).");

@@ -13,6 +13,24 @@ def test_infer_is_the_cli_answer():
     assert r.feasible and r.output_tokens_per_s > 0 and r.tpot_s > 0
 
 
+def test_infer_serving_features_are_the_cli_answer():
+    r = gpuplan.infer(model="llama3.1-70b", gpu="h100-sxm", tp=4, concurrency=8, spec_draft="llama3.1-8b",
+                      spec_draft_tokens=4, spec_acceptance=0.8, prefix_hit_rate=0.5, disagg="4:4",
+                      slo_ttft_ms=1000, slo_tpot_ms=50, request_rate=2)
+    cli = cli_json("infer", "--model", "llama3.1-70b", "--gpu", "h100-sxm", "--tp", "4", "--concurrency", "8",
+                   "--spec-draft", "llama3.1-8b", "--spec-draft-tokens", "4", "--spec-acceptance", "0.8",
+                   "--prefix-hit-rate", "0.5", "--disagg", "4:4", "--slo-ttft-ms", "1000", "--slo-tpot-ms", "50",
+                   "--request-rate", "2")
+    assert r.to_dict() == cli
+    d = r.to_dict()
+    # (1 - 0.8^5) / (1 - 0.8) = (1 - 0.32768) / 0.2 = 3.3616 tokens per verify step (Leviathan et al. 2023).
+    assert d["speculative_decoding"]["expected_tokens_per_step"] == pytest.approx(3.3616)
+    for key in ("prefix_cache", "disaggregated", "slo"):
+        assert d[key]["feasible"]
+    with pytest.raises(gpuplan.Error, match="--spec-acceptance 1.5"):
+        gpuplan.infer(model="llama3.1-8b", gpu="h100-sxm", spec_draft_tokens=2, spec_acceptance=1.5)
+
+
 def test_infer_loads_exclude_each_other():
     with pytest.raises(gpuplan.Error, match="exclude each other"):
         gpuplan.infer(model="llama3.1-8b", gpu="h200-sxm", batch=4, concurrency=8)

@@ -7,6 +7,7 @@
 #include "cli/context.h"
 #include "cli/output_flags.h"
 #include "cli/infer_flags.h"
+#include "cli/infer_feature_flags.h"
 #include "emit/launch_config.h"
 #include "infer/infer_request.h"
 #include "report/infer_report.h"
@@ -41,8 +42,10 @@ void setup_infer(CliCommand& cmd, CliContext& ctx) {
   batch->excludes(conc)->excludes(maxt);
   conc->excludes(maxt);
   add_output_flags(cmd, o->output);
-  cmd.callback([o, gpus, tp, batch, conc, &ctx] {
+  const auto read_features = add_infer_feature_flags(cmd, o->request.features);
+  cmd.callback([o, gpus, tp, batch, conc, read_features, &ctx] {
     InferRequest& r = o->request;
+    read_features();
     if (gpus->count() > 0) r.gpus = o->gpus;
     if (tp->count() > 0) r.tp = o->tp;
     if (batch->count() > 0) r.batch = o->batch;

@@ -145,6 +145,7 @@ InferAnswer answer_infer(const Catalog& catalog, const InferRequest& request) {
   a.setup = make_setup(catalog, request);
   a.plan = make_plan(request, a.setup);
   a.estimate = evaluate_inference(a.setup.ctx, a.plan);
+  a.features = answer_infer_features(catalog, a.setup.ctx, a.plan, a.estimate, request.features);
   return a;
 }
 

@@ -13,6 +13,7 @@
 #include "catalog/catalog.h"
 #include "infer/evaluate.h"
 #include "infer/infer_context.h"
+#include "infer/infer_features.h"
 #include "infer/infer_plan.h"
 #include "infer/search.h"
 
@@ -41,6 +42,9 @@ struct InferRequest : InferCommon {
   std::optional<double> batch;        // --batch
   std::optional<double> concurrency;  // --concurrency
   bool max_throughput = false;        // --max-throughput
+  // Serving features (speculative decoding, prefix caching, disaggregation, SLOs): all off by
+  // default; infer/infer_features.h.
+  InferFeatures features;
 };
 
 // The resolved question: model, GPU, engine, system, precisions and calibration.
@@ -58,6 +62,7 @@ struct InferAnswer {
   InferSetup setup;
   InferPlan plan;
   InferEstimate estimate;
+  InferFeatureAnswer features;  // the features the request turned on (infer/infer_features.h)
 };
 
 struct InferSearchRequest : InferCommon {

@@ -8,4 +8,10 @@ list(APPEND GPUPLAN_LIB_SOURCES
   infer/search.cpp
   infer/infer_request.cpp
   infer/infer_curve.cpp
+  infer/feature_point.cpp
+  infer/spec_decode.cpp
+  infer/prefix_cache.cpp
+  infer/disagg.cpp
+  infer/slo.cpp
+  infer/infer_features.cpp
 )

@@ -9,6 +9,7 @@
 #include "core/units.h"
 #include "core/table.h"
 #include "report/default_system_report.h"
+#include "report/infer_features_report.h"
 
 namespace gpuplan {
 namespace {
@@ -208,12 +209,13 @@ nlohmann::ordered_json infer_search_json(const InferContext& ctx, const InferSea
 
 nlohmann::ordered_json to_json(const InferAnswer& a) {
   nlohmann::ordered_json j = infer_json(a.setup.ctx, a.plan, a.estimate);
+  add_infer_features_json(j, a.features);
   add_calibration(j, a.setup);
   return j;
 }
 
 std::string to_text(const InferAnswer& a) {
-  return infer_text(a.setup.ctx, a.plan, a.estimate) + calibration_lines(a.setup);
+  return infer_text(a.setup.ctx, a.plan, a.estimate) + infer_features_text(a.features) + calibration_lines(a.setup);
 }
 
 nlohmann::ordered_json to_json(const InferSearchAnswer& a) {

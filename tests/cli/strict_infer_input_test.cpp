@@ -89,5 +89,38 @@ TEST(StrictInferInput, ValidEdgesStillAnswer) {
   EXPECT_EQ(run(with(search_base(), {"--ttft-ms", "0", "--gpus-max", "1"})).code, 0);
 }
 
+// The serving-feature flags (docs/model/serving-features.md): every bad value exits 2 naming
+// the flag, the value and the fix.
+TEST(StrictInferInput, ServingFeatureFlagsExit2NamingFlagAndValue) {
+  const std::vector<BadInput> cases = {
+      {{"--spec-draft-tokens", "0", "--spec-acceptance", "0.5"}, {"--spec-draft-tokens 0", "1 or more"}},
+      {{"--spec-draft-tokens", "65", "--spec-acceptance", "0.5"}, {"--spec-draft-tokens 65", "1 to 64"}},
+      {{"--spec-draft-tokens", "2"}, {"--spec-acceptance"}},
+      {{"--spec-draft-tokens", "2", "--spec-acceptance", "1"}, {"--spec-acceptance 1", "[0, 1)"}},
+      {{"--spec-draft-tokens", "2", "--spec-acceptance", "-0.1"}, {"--spec-acceptance -0.1", "[0, 1)"}},
+      {{"--spec-draft-tokens", "2", "--spec-acceptance", "0.6"}, {"--spec-draft mtp", "llama3-8b"}},
+      {{"--spec-draft-tokens", "2", "--spec-acceptance", "0.6", "--spec-draft", "mistral-7b"},
+       {"--spec-draft mistral-7b", "vocabulary"}},
+      {{"--spec-draft-tokens", "2", "--spec-acceptance", "0.6", "--spec-draft", "llama3.1-8b", "--pp", "2"},
+       {"--pp 2", "--pp 1"}},
+      {{"--prefix-hit-rate", "1.5"}, {"--prefix-hit-rate 1.5", "[0, 1]"}},
+      {{"--prefix-hit-rate", "-1"}, {"--prefix-hit-rate -1", "[0, 1]"}},
+      {{"--shared-prefix-tokens", "2000"}, {"--shared-prefix-tokens 2000", "--input-len 1024"}},
+      {{"--shared-prefix-tokens", "12.5"}, {"--shared-prefix-tokens 12.5", "whole number"}},
+      {{"--shared-prefix-tokens", "512", "--prefix-hit-rate", "0.1"}, {"--prefix-hit-rate 0.1", "--shared-prefix-tokens"}},
+      {{"--disagg", "2-6"}, {"--disagg '2-6'", "2:6"}},
+      {{"--disagg", "0:4"}, {"--disagg '0:4'", ">= 1"}},
+      {{"--disagg", "2:"}, {"--disagg '2:'"}},
+      {{"--disagg", "3:4", "--disagg-prefill-tp", "2"}, {"--disagg-prefill-tp 2", "multiple"}},
+      {{"--disagg", "2:4", "--disagg-decode-tp", "0"}, {"--disagg-decode-tp 0", "at least 1"}},
+      {{"--disagg-decode-tp", "2"}, {"--disagg P:D"}},
+      {{"--disagg", "2:2", "--output-len", "1"}, {"--output-len 1", "--output-len 2"}},
+      {{"--slo-ttft-ms", "0"}, {"--slo-ttft-ms 0", "positive"}},
+      {{"--slo-tpot-ms", "-5"}, {"--slo-tpot-ms -5", "positive"}},
+      {{"--request-rate", "0"}, {"--request-rate 0", "positive"}},
+  };
+  for (const auto& c : cases) expect_exit_2(infer_base(), c);
+}
+
 }  // namespace
 }  // namespace gpuplan
