@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
