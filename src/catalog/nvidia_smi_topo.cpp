@@ -82,6 +82,7 @@ TopoMatrix parse_nvidia_smi_topo(std::string_view text, const std::string& file)
   int cpu_col = -1;
   int numa_col = -1;
   std::vector<bool> gpu_seen;
+  bool in_legend = false;
   bool in_nic_legend = false;
   int line_no = 0;
   std::size_t pos = 0;
@@ -97,15 +98,17 @@ TopoMatrix parse_nvidia_smi_topo(std::string_view text, const std::string& file)
       continue;
     }
     if (c[0] == "Legend:") {
-      in_nic_legend = false;
+      // The connection legend ("X = Self", "SYS = ...") up to the NIC legend: nothing to read.
+      in_legend = true;
       if (columns.empty()) fail("'Legend:' before the matrix header (GPU0 GPU1 ...); give the whole nvidia-smi topo -m output");
-      if (end == text.size()) break;
       continue;
     }
     if (c[0] == "NIC Legend:") {
+      in_legend = false;
       in_nic_legend = true;
       continue;
     }
+    if (in_legend) continue;
     if (in_nic_legend) {
       // "NIC0: mlx5_0"
       const std::string t = trim(line);
