@@ -314,6 +314,7 @@ CalibrationProfile nccl_tests_profile(const NcclTestsLog& log) {
       c.time_s = row.time_s;
       c.algbw_bytes_per_s = row.bytes / row.time_s;
       c.busbw_bytes_per_s = c.algbw_bytes_per_s * collective_bus_factor(op, run.ranks);
+      c.line = row.line;
       p.collectives.push_back(c);
     }
   }
@@ -327,6 +328,10 @@ CalibrationProfile load_collective_calibration(const std::string& path) {
   text << in.rdbuf();
   if (looks_like_nccl_tests_log(text.str())) return nccl_tests_profile(parse_nccl_tests_log(text.str(), path));
   return load_calibration(path);
+}
+
+bool profile_is_collectives_only(const CalibrationProfile& profile) {
+  return profile.tool == "nccl-tests" && profile.gemm.empty() && profile.memory_bandwidth.empty();
 }
 
 }  // namespace gpuplan

@@ -64,4 +64,8 @@ CalibrationProfile nccl_tests_profile(const NcclTestsLog& log);
 // --calibration FILE: nccl-tests output or a gpuplan-bench profile (JSON), whichever it is.
 CalibrationProfile load_collective_calibration(const std::string& path);
 
+// True for a profile read from an nccl-tests log: collectives only, no GPU id, nothing for the
+// GEMM/HBM calibration (calibration_scale) to use.
+bool profile_is_collectives_only(const CalibrationProfile& profile);
+
 }  // namespace gpuplan

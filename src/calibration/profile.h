@@ -56,6 +56,7 @@ struct CollectivePoint {
   double time_s = 0;
   double algbw_bytes_per_s = 0;
   double busbw_bytes_per_s = 0;
+  int line = 0;  // where an nccl-tests log printed it (0: a gpuplan-bench profile); never written back
 };
 
 // nccl-tests' bus-bandwidth factor (doc/PERFORMANCE.md): all_reduce 2(n−1)/n, all_gather,

@@ -37,6 +37,12 @@ struct CollectiveLinkParams {
   // runs at the lower of it and reduction_bw_efficiency (egress). Absent: egress only.
   std::optional<double> nvls_busbw_efficiency;
   PerProtocol ring_hop_latency_s{};  // one ring step over this link
+  // The collective library that drives domains of this scale-up link, when it is not NCCL: its
+  // own fixed cost per collective (RCCL's baseLat on AMD xGMI), in place of the parameter set's
+  // ring_base_latency_s / tree_base_latency_s. Absent: the parameter set's.
+  std::optional<PerProtocol> ring_base_latency_s;
+  std::optional<PerProtocol> tree_base_latency_s;
+  std::string library;  // "rccl"; "" = the parameter set's library (NCCL)
   PerProtocol tree_hop_latency_s{};  // one tree step over this link
   std::string notes;
   Provenance provenance;

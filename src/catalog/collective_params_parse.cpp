@@ -41,6 +41,13 @@ CollectiveLinkParams parse_link_params(Fields& f, const Provenance& parent) {
   }
   l.ring_hop_latency_s = per_protocol_us(f, "ring_hop_us");
   l.tree_hop_latency_s = per_protocol_us(f, "tree_hop_us");
+  if (f.has("ring_base_us")) l.ring_base_latency_s = per_protocol_us(f, "ring_base_us");
+  if (f.has("tree_base_us")) l.tree_base_latency_s = per_protocol_us(f, "tree_base_us");
+  if (l.ring_base_latency_s.has_value() != l.tree_base_latency_s.has_value()) {
+    f.fail(l.ring_base_latency_s ? "tree_base_us" : "ring_base_us",
+           "give ring_base_us and tree_base_us together (the library's fixed cost for both algorithms)");
+  }
+  l.library = f.opt_str("library").value_or("");
   l.notes = f.opt_str("notes").value_or("");
   l.provenance = f.provenance(parent);
   f.finish();

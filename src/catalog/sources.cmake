@@ -20,4 +20,6 @@ list(APPEND GPUPLAN_LIB_SOURCES
   catalog/resolve_model.cpp
   catalog/cloud_price.cpp
   catalog/lookup_request.cpp
+  catalog/nvidia_smi_topo.cpp
+  catalog/topology_import.cpp
 )

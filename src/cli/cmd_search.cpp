@@ -42,7 +42,8 @@ void setup_search(CliCommand& cmd, CliContext& ctx) {
   cmd.add_option("--time-limit", r.time_limit_s, "Stop after this many seconds (default: exhaustive)");
   cmd.add_flag("--no-prune", r.no_prune, "Evaluate every plan (brute force; same answer, slower)");
   cmd.add_option("--calibration", r.calibration,
-                 "Profile from gpuplan-bench for this GPU: scales the fitted GEMM rates by measured / reference");
+                 "Profile from gpuplan-bench for this GPU: scales the fitted GEMM rates by measured / reference; or "
+                 "nccl-tests output (all_reduce_perf, ...): its rows calibrate the collective model (docs/calibration.md)");
   cmd.add_option("--memory-headroom-gib", r.memory_headroom_gib,
                  "GiB kept free on every GPU: plans whose memory + this exceeds the usable memory are dropped")
       ->capture_default_str();

@@ -45,6 +45,7 @@ void setup_collective(CliCommand& command, CliContext& ctx);
 void setup_validate(CliCommand& command, CliContext& ctx);
 void setup_systems(CliCommand& command, CliContext& ctx);
 void setup_system(CliCommand& command, CliContext& ctx);
+void setup_import_topology(CliCommand& command, CliContext& ctx);
 void setup_clouds(CliCommand& command, CliContext& ctx);
 void setup_models(CliCommand& command, CliContext& ctx);
 void setup_model(CliCommand& command, CliContext& ctx);

@@ -15,7 +15,8 @@ void add_infer_flags(CliCommand& cmd, InferCommon& f, bool& json) {
   cmd.add_flag("--allow-longer-context", f.allow_longer_context,
                "Allow --input-len + --output-len beyond the model's context length (max_seq_len)");
   cmd.add_option("--calibration", f.calibration,
-                 "Profile from gpuplan-bench for this GPU: scales the GEMM rates by measured / reference");
+                 "Profile from gpuplan-bench for this GPU: scales the GEMM rates by measured / reference; or nccl-tests output (all_reduce_perf, ...): its rows calibrate the collective model's "
+                 "bandwidth and latency (docs/calibration.md)");
   cmd.add_flag("--json", json, "Print one JSON object");
 }
 

@@ -8,6 +8,7 @@ list(APPEND GPUPLAN_CLI_SOURCES
   cli/cmd_validate.cpp
   cli/cmd_models.cpp
   cli/cmd_systems.cpp
+  cli/cmd_import_topology.cpp
   cli/train_flags.cpp
   cli/output_flags.cpp
   cli/cmd_serve.cpp

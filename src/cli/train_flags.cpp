@@ -65,7 +65,8 @@ void add_train_flags(CliCommand& cmd, TrainFlags& f) {
                "fp32 master weights and Adam states in host memory, the update on the CPU, gradients and weights over "
                "PCIe each step (ZeRO-Offload; Megatron-Core --optimizer-cpu-offload)");
   cmd.add_option("--calibration", r.calibration,
-                 "Profile from gpuplan-bench for this GPU: scales the fitted GEMM rates by measured / reference");
+                 "Profile from gpuplan-bench for this GPU: scales the fitted GEMM rates by measured / reference; or nccl-tests output (all_reduce_perf, ...): its rows calibrate the collective model's "
+                 "bandwidth and latency (docs/calibration.md)");
   cmd.add_flag("--json", f.json, "Print one JSON object");
 }
 

@@ -89,6 +89,7 @@ struct CollectiveTopology {
   std::string system_id;
   std::string fabric_id;
   std::string params_id;
+  std::string library;  // the collective library costed: "nccl", or the scale-up link's ("rccl")
 
   bool nvls() const { return levels[0].reduction_bw_bytes_per_s > 0; }
   bool sharp() const { return level_count > 1 && levels[1].reduction_bw_bytes_per_s > 0; }

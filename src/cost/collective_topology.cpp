@@ -143,8 +143,10 @@ CollectiveTopology make_collective_topology(const Catalog& catalog, const System
     }
   }
 
-  t.ring_base_s = params.ring_base_latency_s;
-  t.tree_base_s = params.tree_base_latency_s;
+  // The library's fixed cost: the scale-up link's own (RCCL on xGMI) where the data gives one.
+  t.ring_base_s = up_params.ring_base_latency_s.value_or(params.ring_base_latency_s);
+  t.tree_base_s = up_params.tree_base_latency_s.value_or(params.tree_base_latency_s);
+  t.library = up_params.library.empty() ? params.id : up_params.library;
   t.protocol_bw_fraction = {params.ll_bw_fraction, params.ll128_bw_fraction, 1.0};
   t.simple_step_bytes = params.simple_step_bytes;
   t.net_ring_simple_factor = params.net_ring_simple_latency_factor;

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include "calibration/calibration_scale.h"
+#include "calibration/collective_fit.h"
+#include "calibration/nccl_tests_log.h"
 #include "calibration/profile.h"
 #include "catalog/resolve_model.h"
 #include "catalog/system_choice.h"
@@ -67,12 +69,25 @@ InferSetup make_setup(const Catalog& catalog, const InferCommon& r) {
   s.ctx = make_infer_context(catalog, model, *cluster.gpu, engine, cluster.system);
   s.system_defaulted = cluster.system == nullptr && s.ctx.system != nullptr;
   if (!r.calibration.empty()) {
-    const CalibrationScale scale = calibration_scale(*cluster.gpu, load_calibration(r.calibration));
-    s.ctx.calibration_gemm_scale = scale.gemm;
-    s.ctx.calibration_attention_scale = scale.attention;
-    s.ctx.calibration_bw_scale = scale.memory_bw;
+    // A gpuplan-bench profile (GEMMs, HBM, collectives) or an nccl-tests log (collectives only).
+    const CalibrationProfile profile = load_collective_calibration(r.calibration);
     s.calibration = r.calibration;
-    s.calibration_notes = calibration_notes(scale);
+    if (!profile_is_collectives_only(profile)) {
+      const CalibrationScale scale = calibration_scale(*cluster.gpu, profile);
+      s.ctx.calibration_gemm_scale = scale.gemm;
+      s.ctx.calibration_attention_scale = scale.attention;
+      s.ctx.calibration_bw_scale = scale.memory_bw;
+      s.calibration_notes = calibration_notes(scale);
+    }
+    if (!profile.collectives.empty() && !s.ctx.topology) {
+      s.calibration_notes.push_back(
+          "skipped: the collective rows: no system, so tensor parallelism uses the host-PCIe fallback; name one "
+          "with --system");
+    } else if (s.ctx.topology) {
+      for (std::string& note : calibrate_collective_topology(profile, *s.ctx.topology)) {
+        s.calibration_notes.push_back(std::move(note));
+      }
+    }
   }
   return s;
 }

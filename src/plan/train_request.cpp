@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include "calibration/calibration_scale.h"
+#include "calibration/collective_fit.h"
+#include "calibration/nccl_tests_log.h"
 #include "catalog/resolve_model.h"
 #include "catalog/system_choice.h"
 #include "core/error.h"
@@ -264,9 +266,16 @@ TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
   check_scaling_hardware(*cluster.gpu, p);
   if (p.offload_optimizer) check_offload_optimizer(catalog, s.ctx);
   if (!r.calibration.empty()) {
-    const CalibrationScale scale = calibration_scale(*cluster.gpu, load_calibration(r.calibration));
-    apply_calibration_scale(s.ctx.device, scale);
-    s.calibration_notes = calibration_notes(scale);
+    // A gpuplan-bench profile (GEMMs, HBM, collectives) or an nccl-tests log (collectives only).
+    const CalibrationProfile profile = load_collective_calibration(r.calibration);
+    if (!profile_is_collectives_only(profile)) {
+      const CalibrationScale scale = calibration_scale(*cluster.gpu, profile);
+      apply_calibration_scale(s.ctx.device, scale);
+      s.calibration_notes = calibration_notes(scale);
+    }
+    for (std::string& note : calibrate_collective_topology(profile, s.ctx.topology)) {
+      s.calibration_notes.push_back(std::move(note));
+    }
   }
   s.calibration_profile = r.calibration;
   s.system_defaulted = cluster.system_defaulted;

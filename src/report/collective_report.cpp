@@ -147,6 +147,7 @@ nlohmann::ordered_json collective_json(const CollectiveQuery& q, const Collectiv
   j["system"] = t.system_id;
   j["fabric"] = t.fabric_id.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(t.fabric_id);
   j["collective_params"] = t.params_id;
+  j["collective_library"] = t.library;
   j["ideal"] = q.ideal;
   j["algorithm_requested"] = algorithm_name(r.algorithm);
   j["algorithm"] = r.gpus() > 1 ? algorithm_name(e.algorithm) : "none";
@@ -188,6 +189,10 @@ std::string collective_text(const CollectiveQuery& q, const CollectiveTopology& 
   else
     out += "  algorithm   none\n";
   out += fmt::format("  why         {}\n", collective_why(q, t, e, candidates));
+  if (!t.library.empty() && t.library != t.params_id) {
+    out += fmt::format("  library     {} (its own fixed cost per collective; {} constants otherwise)\n", t.library,
+                       t.params_id);
+  }
   if (r.gpus() > 1) {
     out += fmt::format("  bottleneck  {}\n\n", t.level_names[e.bottleneck_level]);
     using A = TextTable::Align;

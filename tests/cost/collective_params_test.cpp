@@ -92,5 +92,43 @@ TEST(CollectiveParams, HostPcieRingKeepsTheOldCodeValues) {
   EXPECT_NE(bad.find("bw_gb_per_s"), std::string::npos) << bad;
 }
 
+// AMD nodes run RCCL: the xgmi entry carries RCCL's own base latency (tuning.cc baseLat, Ring
+// and Tree {12, 12, 17} us) and the topology of an MI300X/MI325X/MI355X node uses it, while a
+// DGX H100 keeps NCCL's (Ring Simple 8.4 us).
+TEST(CollectiveParams, XgmiNodesPayRcclsBaseLatency) {
+  const Catalog& c = default_catalog();
+  const CollectiveParams& p = default_collective_params(c);
+  for (const char* id : {"mi300x-8", "mi325x-8", "mi355x-8"}) {
+    const CollectiveTopology t = make_collective_topology(c, c.system(id), nullptr, p);
+    EXPECT_EQ(t.library, "rccl") << id;
+    EXPECT_DOUBLE_EQ(t.ring_base_s[2], 17e-6) << id;
+    EXPECT_DOUBLE_EQ(t.tree_base_s[0], 12e-6) << id;
+  }
+  const CollectiveTopology h100 = make_collective_topology(c, c.system("dgx-h100"), nullptr, p);
+  EXPECT_EQ(h100.library, "nccl");
+  EXPECT_DOUBLE_EQ(h100.ring_base_s[2], 8.4e-6);
+  // A small AllReduce on 8 x MI300X: RCCL's 12 us LL base + 14 ring steps of 2.3 us = 44.2 us
+  // of fixed cost (NCCL's base would give 6.6 + 32.2 = 38.8 us).
+  CollectiveRequest r;
+  r.bytes = 512;
+  r.gpus_per_domain = 8;
+  const CollectiveEstimate e = estimate_collective_with(r, make_collective_topology(c, c.system("mi300x-8"), nullptr, p),
+                                                        CollectiveAlgorithm::ring, Protocol::ll);
+  EXPECT_NEAR(e.latency_s, 44.2e-6, 1e-9);
+}
+
+TEST(CollectiveParams, LibraryBaseLatencyComesInPairs) {
+  const std::string text = replaced(kGoodParams, "tree_hop_us = [0.6, 1.25, 4.0]",
+                                    "tree_hop_us = [0.6, 1.25, 4.0]\nring_base_us = [12, 12, 17]");
+  const std::string lone = catalog_error(text);
+  EXPECT_NE(lone.find("tree_base_us"), std::string::npos) << lone;
+  Catalog c;
+  load_catalog_text(c, replaced(text, "ring_base_us = [12, 12, 17]", "ring_base_us = [12, 12, 17]\ntree_base_us = [12, 12, 17]\nlibrary = \"rccl\""),
+                    "good.toml", false);
+  ASSERT_TRUE(c.collective_params[0].links[0].ring_base_latency_s.has_value());
+  EXPECT_DOUBLE_EQ((*c.collective_params[0].links[0].ring_base_latency_s)[2], 17e-6);
+  EXPECT_EQ(c.collective_params[0].links[0].library, "rccl");
+}
+
 }  // namespace
 }  // namespace gpuplan
