@@ -9,6 +9,7 @@
 #include "core/units.h"
 #include "core/table.h"
 #include "report/report_json.h"
+#include "workload/kv_cache.h"
 #include "workload/params.h"
 
 namespace gpuplan {
@@ -53,6 +54,7 @@ json layer_json(const LayerParams& p, std::int64_t count) {
   json j;
   j["count"] = count;
   j["attention_params"] = p.attention;
+  j["mamba_params"] = p.mamba + p.mamba_other;
   j["mlp_params"] = p.mlp;
   j["routed_experts_params"] = p.experts;
   j["routed_experts_active_params"] = p.experts_active;
@@ -227,8 +229,21 @@ std::string model_detail_text(const ModelSpec& m, std::int64_t seq_len) {
                        fmt_number(static_cast<double>(m.moe.expert_ffn_hidden)), c.moe_layers, c.dense_layers);
   }
   if (const std::int64_t n = sliding_layers(m); n > 0) {
-    out += fmt::format("  sliding-window attention ({} tokens) in {} of {} layers\n",
+    out += fmt::format("  {} attention ({} tokens) in {} of {} layers\n",
+                       m.attention_chunked ? "chunked" : "sliding-window",
                        fmt_number(static_cast<double>(m.sliding_window)), n, m.layers);
+  }
+  if (m.mamba.version > 0) {
+    std::int64_t mamba = 0, attention = 0;
+    for (std::int64_t i = 0; i < m.layers; ++i) {
+      mamba += m.is_mamba_layer(i) ? 1 : 0;
+      attention += m.is_attention_layer(i) ? 1 : 0;
+    }
+    out += fmt::format("  Mamba-{}: {} of {} layers ({} attention), d_inner {}, state {}, conv {}; a fixed {} "
+                       "recurrent state per sequence\n",
+                       m.mamba.version, mamba, m.layers, attention, fmt_number(static_cast<double>(m.mamba.d_inner)),
+                       m.mamba.d_state, m.mamba.d_conv,
+                       format_bytes(recurrent_state_bytes_per_seq_per_gpu(make_kv_shape(m), 1, 1)));
   }
 
   out += "\nParameters\n";
@@ -276,6 +291,8 @@ std::string model_detail_text(const ModelSpec& m, std::int64_t seq_len) {
     if (any) table.add_row(cells);
   };
   row("attention", &LayerParams::attention);
+  row("Mamba projections", &LayerParams::mamba);
+  row("Mamba conv, A, D", &LayerParams::mamba_other);
   row("MLP", &LayerParams::mlp);
   row("routed experts", &LayerParams::experts);
   row("  of which active", &LayerParams::experts_active);
