@@ -157,7 +157,10 @@ json model_json(const ModelSpec& m, std::int64_t seq_len) {
   json layers = json::object();
   if (c.dense_layers > 0) layers["dense"] = layer_json(c.dense_layer, c.dense_layers);
   if (c.moe_layers > 0) layers["moe"] = layer_json(c.moe_layer, c.moe_layers);
+  // Hybrids: dense and moe show the first layer of each; "all" sums every layer.
+  if (m.is_hybrid()) layers["all"] = layer_json(c.layers, 1);
   j["layer_params"] = layers;
+  j["mamba_scan_flops_per_token"] = mamba_scan_flops_per_token(m);
 
   j["seq_len"] = seq_len;
   j["attention_flops_per_token"] = attention_flops_per_token(m, seq_len);
@@ -270,11 +273,15 @@ std::string model_detail_text(const ModelSpec& m, std::int64_t seq_len) {
   using A = TextTable::Align;
   std::vector<std::string> header{"per layer"};
   std::vector<const LayerParams*> kinds;
-  if (c.dense_layers > 0) {
+  if (m.is_hybrid()) {
+    // Jamba, Nemotron-H: layers of several shapes; the table shows their sum.
+    header.push_back(fmt::format("all {} layers", m.layers));
+    kinds.push_back(&c.layers);
+  } else if (c.dense_layers > 0) {
     header.push_back(fmt::format("dense (x{})", c.dense_layers));
     kinds.push_back(&c.dense_layer);
   }
-  if (c.moe_layers > 0) {
+  if (c.moe_layers > 0 && !m.is_hybrid()) {
     header.push_back(fmt::format("MoE (x{})", c.moe_layers));
     kinds.push_back(&c.moe_layer);
   }
@@ -315,8 +322,10 @@ std::string model_detail_text(const ModelSpec& m, std::int64_t seq_len) {
   const double forward = forward_flops_per_token(m, seq_len);
   out += fmt::format("\nFLOPs per token, sequence {} (causal attention){}\n", fmt_number(static_cast<double>(seq_len)),
                      m.max_seq_len > 0 && seq_len > m.max_seq_len ? ", beyond the model's context" : "");
-  out += fmt::format("  forward  {} = 2 x {} matmul weights + {} attention\n", flops(forward),
-                     format_params(c.matmul_active), flops(attention));
+  const double scans = mamba_scan_flops_per_token(m);
+  out += fmt::format("  forward  {} = 2 x {} matmul weights + {} attention{}\n", flops(forward),
+                     format_params(c.matmul_active), flops(attention),
+                     scans > 0 ? fmt::format(" + {} Mamba scans", flops(scans)) : "");
   out += fmt::format("  training {} per token per step (3 x forward: 6N + 3 x attention)\n",
                      flops(train_flops_per_token(m, seq_len)));
   out += fmt::format("  decode   {} per generated token at context {}\n", flops(decode_flops_per_token(m, seq_len)),

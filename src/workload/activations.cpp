@@ -66,6 +66,7 @@ LayerActivations layer_activations(const ModelSpec& m, std::int64_t layer_idx, c
     if (ms.version != 2) bytes += t * (mamba_x_proj_width(ms) + di) * a;
     selective_frees += t * conv * a;
   } else if (mixer == MixerKind::none) {
+    // Nemotron-H's MLP-only layers: no token mixer.
   } else if (m.mla) {
     const MlaShape& q = m.mla_shape;
     const double heads = d(m.heads) / tp;
@@ -87,6 +88,7 @@ LayerActivations layer_activations(const ModelSpec& m, std::int64_t layer_idx, c
   // MLP: the up-projection output (pre-activation) and the activation output.
   const double mats = m.mlp == MlpKind::swiglu ? 2 : 1;
   if (!ffn) {
+    // Nemotron-H's mixer-only layers: no MLP.
   } else if (m.is_moe_layer(layer_idx)) {
     const MoeShape& e = m.moe;
     const double rows = t / tp;  // routed per TP rank (see ops.cpp)
