@@ -1,10 +1,12 @@
 # The model zoo: one file per model; [config] holds Hugging Face config.json keys verbatim.
 list(APPEND GPUPLAN_DATA_FILES
   models/deepseek-v3.toml
+  models/falcon-7b.toml
   models/gpt-oss-120b.toml
   models/gpt-oss-20b.toml
   models/gpt2.toml
   models/gpt3-175b.toml
+  models/jamba-v0.1.toml
   models/llama2-13b.toml
   models/llama2-70b.toml
   models/llama2-7b.toml
@@ -31,6 +33,9 @@ list(APPEND GPUPLAN_DATA_FILES
   models/mpt-7b.toml
   models/nemotron-4-15b.toml
   models/nemotron-4-340b.toml
+  models/nemotron-h-8b.toml
+  models/qwen1.5-moe-a2.7b.toml
+  models/qwen2-57b-a14b.toml
   models/qwen2.5-7b.toml
   models/qwen3-235b-a22b.toml
   models/qwen3-30b-a3b.toml

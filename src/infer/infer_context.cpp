@@ -14,12 +14,16 @@ InferWeights split_weights(const ParamCounts& p, const ModelSpec& m) {
   InferWeights w;
   const auto add_layers = [&](const LayerParams& lp, std::int64_t count) {
     const double n = static_cast<double>(count);
-    w.layer_matmul += n * (lp.attention + lp.mlp + lp.shared_experts + lp.router);
+    w.layer_matmul += n * (lp.attention + lp.mamba + lp.mlp + lp.shared_experts + lp.router);
     w.routed_experts += n * lp.experts;
-    w.layer_other += n * (lp.norms + lp.biases);
+    w.layer_other += n * (lp.norms + lp.biases + lp.mamba_other);
   };
-  add_layers(p.dense_layer, p.dense_layers);
-  add_layers(p.moe_layer, p.moe_layers);
+  if (m.is_hybrid()) {
+    add_layers(p.layers, 1);  // Jamba, Nemotron-H: layers of several shapes, summed
+  } else {
+    add_layers(p.dense_layer, p.dense_layers);
+    add_layers(p.moe_layer, p.moe_layers);
+  }
   w.layer_other += p.final_norm + p.position_embedding;
   w.input_embedding = p.input_embedding;
   w.output_head = p.output_head > 0 ? p.output_head : p.input_embedding;
@@ -50,8 +54,11 @@ InferContext make_infer_context(const Catalog& catalog, const ModelSpec& model, 
   ctx.params = count_params(model);
   ctx.weights = split_weights(ctx.params, model);
   ctx.kv = make_kv_shape(model);
+  // Per attention layer (hybrids: Mamba layers have no keys; their scans are taken out).
+  const double attention_layers = static_cast<double>(std::max<std::int64_t>(1, ctx.kv.full_layers + ctx.kv.sliding_layers));
   ctx.attention_flops_per_key_layer =
-      (decode_flops_per_token(model, 1) - 2 * ctx.params.matmul_active) / static_cast<double>(model.layers);
+      (decode_flops_per_token(model, 1) - 2 * ctx.params.matmul_active - mamba_scan_flops_per_token(model)) /
+      (model.is_hybrid() ? attention_layers : static_cast<double>(model.layers));
   if (gpu.memory_bw_bytes_per_s <= 0 || gpu.dense(Precision::bf16) + gpu.dense(Precision::fp16) <= 0) {
     throw Error(fmt::format("GPU '{}' has no memory bandwidth or 16-bit tensor peak in the catalog; the inference "
                             "model needs both (add them in a --catalog file)", gpu.id));

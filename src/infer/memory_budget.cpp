@@ -26,8 +26,7 @@ double activation_bytes_per_token(const ModelSpec& m, int tp) {
   const double h = static_cast<double>(m.hidden);
   const double qkv = static_cast<double>((m.heads + 2 * m.kv_heads) * m.head_dim);
   const double ffn = std::max(static_cast<double>(m.ffn_hidden),
-                              static_cast<double>(m.moe.top_k + m.moe.shared_experts) *
-                                  static_cast<double>(m.moe.expert_ffn_hidden));
+                              static_cast<double>(m.moe.top_k * m.moe.expert_ffn_hidden + m.moe.shared_ffn()));
   const double gated = m.mlp == MlpKind::swiglu ? 2.0 : 1.0;
   return 2.0 * (3 * h + (qkv + gated * ffn + static_cast<double>(m.heads * m.head_dim)) / tp);
 }
@@ -75,7 +74,9 @@ InferMemory infer_memory(const InferContext& ctx, const InferPlan& plan) {
   const double length = static_cast<double>(plan.input_len) +
                         (e.reserve_full_sequence ? static_cast<double>(plan.output_len)
                                                  : 0.5 * static_cast<double>(plan.output_len));
-  mem.kv_per_seq = kv_bytes_per_seq_per_gpu(ctx.kv, length, plan.kv, plan.tp, plan.pp, e.kv_block_tokens);
+  // Hybrids: each sequence also holds its Mamba layers' fixed recurrent state (0 otherwise).
+  mem.kv_per_seq = kv_bytes_per_seq_per_gpu(ctx.kv, length, plan.kv, plan.tp, plan.pp, e.kv_block_tokens) +
+                   recurrent_state_bytes_per_seq_per_gpu(ctx.kv, plan.tp, plan.pp);
   mem.max_seqs = mem.kv_budget > 0 ? std::floor(mem.kv_budget / mem.kv_per_seq) : 0;
   mem.fits = mem.max_seqs >= 1;
   if (!mem.fits) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "workload/mamba.h"
 #include "workload/ops.h"
 
 namespace gpuplan {
@@ -152,12 +153,21 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
   const double ctx_len = std::max(1.0, load.decode_context);
   const double decode_keys = full * ctx_len + sliding * kv_tokens_sliding(ctx.kv, ctx_len);
   const double span = std::max(1.0, load.prefill_span);
-  const double prefill_keys = full * causal_keys_per_query(span, 0) + sliding * causal_keys_per_query(span, window);
+  const double prefill_keys = full * causal_keys_per_query(span, 0) + sliding * causal_keys_per_query(span, window, ctx.kv.chunked);
   const double decode_attn_flops = load.decode_seqs * per_key * decode_keys * stage_share / tp;
   const double prefill_attn_flops = load.prefill_tokens * per_key * prefill_keys * stage_share / tp;
   c.attention_flops = decode_attn_flops + prefill_attn_flops;
   c.kv_bytes = load.decode_seqs * kv_bytes_per_seq_per_gpu(ctx.kv, ctx_len, plan.kv, plan.tp, plan.pp) +
                load.prefill_tokens * kv_bytes_per_seq_per_gpu(ctx.kv, 1, plan.kv, plan.tp, plan.pp);
+  if (ctx.kv.mamba_layers > 0) {
+    // Mamba layers: every decode step reads and writes each sequence's fixed recurrent state,
+    // and the fused scan streams its inputs and output once per token, prompt or generated
+    // (memory-bound, workload/mamba.h).
+    const double scan_bytes = static_cast<double>(ctx.kv.mamba_layers) *
+                              mamba_scan_bytes_per_token(m.mamba, wide) * stage_share / tp;
+    c.kv_bytes += load.decode_seqs * 2 * recurrent_state_bytes_per_seq_per_gpu(ctx.kv, plan.tp, plan.pp) +
+                  (load.decode_seqs + load.prefill_tokens) * scan_bytes;
+  }
   c.kv_mem_s = c.kv_bytes / bw;
   c.attention_compute_s = c.attention_flops / attn_rate;
   c.attention_s = roofline_time_s(c.kv_mem_s, decode_attn_flops / attn_rate) + prefill_attn_flops / attn_rate;
@@ -178,11 +188,13 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
                             ? 2 * static_cast<double>((m.heads + m.kv_heads) * m.head_dim) * m.rotary_fraction / tp
                             : 0;
     const double dense_layers = static_cast<double>(m.layers - w.moe_layers);
-    const double moe_k = w.top_k + static_cast<double>(m.moe.shared_experts);
+    // Routed experts' width times top-k, plus the shared block (its own width in Qwen2-MoE).
+    const double moe_ffn = w.top_k * static_cast<double>(m.moe.expert_ffn_hidden) +
+                           static_cast<double>(m.moe.shared_ffn());
     const double per_token = static_cast<double>(m.layers) * (8 * h + rope) +
                              dense_layers * gate * static_cast<double>(m.ffn_hidden) / tp +
                              static_cast<double>(w.moe_layers) *
-                                 (gate * moe_k * static_cast<double>(m.moe.expert_ffn_hidden) / tp +
+                                 (gate * moe_ffn / tp +
                                   (2 + 2 * w.top_k) * h);
     c.elementwise_bytes = tokens * per_token * wide * stage_share;
     c.elementwise_s = c.elementwise_bytes / bw;

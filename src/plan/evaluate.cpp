@@ -330,8 +330,12 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
   // 2019, fig. 4; Korthikanti et al. 2022, fig. 5). A MoE block with expert TP = 1 needs one
   // only for its shared experts.
   if (p.tp > 1) {
+    // A hybrid's layer may hold only its mixer (attention or Mamba: one AllReduce after the
+    // out-projection) or only its MLP.
     // A parallel block adds the attention and MLP partial sums before the one reduction.
-    const double blocks = m.parallel_block ? 1 : 1 + ((!moe || m.moe.shared_experts > 0) ? 1 : 0);
+    const double separate = (m.mixer(layer_idx) != MixerKind::none ? 1 : 0) +
+                            ((m.has_ffn(layer_idx) && (!moe || m.moe.shared_experts > 0)) ? 1 : 0);
+    const double blocks = m.parallel_block ? std::min(separate, 1.0) : separate;
     const double bytes = tokens * h * a;
     const double one = p.sp ? ev.coll(CollectiveOp::all_gather, bytes, pl.tp) + ev.coll(CollectiveOp::reduce_scatter, bytes, pl.tp)
                             : ev.coll(CollectiveOp::all_reduce, bytes, pl.tp);
@@ -354,7 +358,7 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
   // excess is exposed (Liu et al. sec. 3: the block must be large enough that compute covers
   // communication). Recompute (full, or selective, which reruns the attention core) repeats
   // the forward ring.
-  if (p.cp > 1) {
+  if (p.cp > 1 && m.is_attention_layer(layer_idx)) {
     double kv_width = 0;
     if (m.mla) {
       kv_width = d(m.heads) / p.tp * d(m.mla_shape.qk_nope_head_dim + m.mla_shape.qk_rope_head_dim + m.mla_shape.v_head_dim);

@@ -287,6 +287,7 @@ TrainAnswer answer_train(const Catalog& catalog, const TrainRequest& request) {
   TrainAnswer a;
   a.setup = make_train_setup(catalog, request);
   a.estimate = evaluate(a.setup.ctx, a.setup.plan);
+  if (!a.estimate.feasible()) a.nearest = nearest_feasible_plans(a.setup.ctx, a.setup.plan);
   return a;
 }
 

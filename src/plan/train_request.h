@@ -11,6 +11,7 @@
 
 #include "catalog/catalog.h"
 #include "plan/evaluate.h"
+#include "plan/nearest_plans.h"
 
 namespace gpuplan {
 
@@ -64,6 +65,9 @@ struct TrainSetup {
 struct TrainAnswer {
   TrainSetup setup;
   Estimate estimate;
+  // The plan cannot run: the nearest single-change plans on the same GPUs that can
+  // (plan/nearest_plans.h), fastest first; empty when it runs.
+  std::vector<NearbyPlan> nearest;
   const TrainContext& ctx() const { return setup.ctx; }
   const Plan& plan() const { return setup.plan; }
 };

@@ -9,6 +9,7 @@
 #include "core/units.h"
 #include "core/table.h"
 #include "report/report_json.h"
+#include "workload/kv_cache.h"
 #include "workload/params.h"
 
 namespace gpuplan {
@@ -53,6 +54,7 @@ json layer_json(const LayerParams& p, std::int64_t count) {
   json j;
   j["count"] = count;
   j["attention_params"] = p.attention;
+  j["mamba_params"] = p.mamba + p.mamba_other;
   j["mlp_params"] = p.mlp;
   j["routed_experts_params"] = p.experts;
   j["routed_experts_active_params"] = p.experts_active;
@@ -155,7 +157,10 @@ json model_json(const ModelSpec& m, std::int64_t seq_len) {
   json layers = json::object();
   if (c.dense_layers > 0) layers["dense"] = layer_json(c.dense_layer, c.dense_layers);
   if (c.moe_layers > 0) layers["moe"] = layer_json(c.moe_layer, c.moe_layers);
+  // Hybrids: dense and moe show the first layer of each; "all" sums every layer.
+  if (m.is_hybrid()) layers["all"] = layer_json(c.layers, 1);
   j["layer_params"] = layers;
+  j["mamba_scan_flops_per_token"] = mamba_scan_flops_per_token(m);
 
   j["seq_len"] = seq_len;
   j["attention_flops_per_token"] = attention_flops_per_token(m, seq_len);
@@ -227,8 +232,21 @@ std::string model_detail_text(const ModelSpec& m, std::int64_t seq_len) {
                        fmt_number(static_cast<double>(m.moe.expert_ffn_hidden)), c.moe_layers, c.dense_layers);
   }
   if (const std::int64_t n = sliding_layers(m); n > 0) {
-    out += fmt::format("  sliding-window attention ({} tokens) in {} of {} layers\n",
+    out += fmt::format("  {} attention ({} tokens) in {} of {} layers\n",
+                       m.attention_chunked ? "chunked" : "sliding-window",
                        fmt_number(static_cast<double>(m.sliding_window)), n, m.layers);
+  }
+  if (m.mamba.version > 0) {
+    std::int64_t mamba = 0, attention = 0;
+    for (std::int64_t i = 0; i < m.layers; ++i) {
+      mamba += m.is_mamba_layer(i) ? 1 : 0;
+      attention += m.is_attention_layer(i) ? 1 : 0;
+    }
+    out += fmt::format("  Mamba-{}: {} of {} layers ({} attention), d_inner {}, state {}, conv {}; a fixed {} "
+                       "recurrent state per sequence\n",
+                       m.mamba.version, mamba, m.layers, attention, fmt_number(static_cast<double>(m.mamba.d_inner)),
+                       m.mamba.d_state, m.mamba.d_conv,
+                       format_bytes(recurrent_state_bytes_per_seq_per_gpu(make_kv_shape(m), 1, 1)));
   }
 
   out += "\nParameters\n";
@@ -255,11 +273,15 @@ std::string model_detail_text(const ModelSpec& m, std::int64_t seq_len) {
   using A = TextTable::Align;
   std::vector<std::string> header{"per layer"};
   std::vector<const LayerParams*> kinds;
-  if (c.dense_layers > 0) {
+  if (m.is_hybrid()) {
+    // Jamba, Nemotron-H: layers of several shapes; the table shows their sum.
+    header.push_back(fmt::format("all {} layers", m.layers));
+    kinds.push_back(&c.layers);
+  } else if (c.dense_layers > 0) {
     header.push_back(fmt::format("dense (x{})", c.dense_layers));
     kinds.push_back(&c.dense_layer);
   }
-  if (c.moe_layers > 0) {
+  if (c.moe_layers > 0 && !m.is_hybrid()) {
     header.push_back(fmt::format("MoE (x{})", c.moe_layers));
     kinds.push_back(&c.moe_layer);
   }
@@ -276,6 +298,8 @@ std::string model_detail_text(const ModelSpec& m, std::int64_t seq_len) {
     if (any) table.add_row(cells);
   };
   row("attention", &LayerParams::attention);
+  row("Mamba projections", &LayerParams::mamba);
+  row("Mamba conv, A, D", &LayerParams::mamba_other);
   row("MLP", &LayerParams::mlp);
   row("routed experts", &LayerParams::experts);
   row("  of which active", &LayerParams::experts_active);
@@ -298,8 +322,10 @@ std::string model_detail_text(const ModelSpec& m, std::int64_t seq_len) {
   const double forward = forward_flops_per_token(m, seq_len);
   out += fmt::format("\nFLOPs per token, sequence {} (causal attention){}\n", fmt_number(static_cast<double>(seq_len)),
                      m.max_seq_len > 0 && seq_len > m.max_seq_len ? ", beyond the model's context" : "");
-  out += fmt::format("  forward  {} = 2 x {} matmul weights + {} attention\n", flops(forward),
-                     format_params(c.matmul_active), flops(attention));
+  const double scans = mamba_scan_flops_per_token(m);
+  out += fmt::format("  forward  {} = 2 x {} matmul weights + {} attention{}\n", flops(forward),
+                     format_params(c.matmul_active), flops(attention),
+                     scans > 0 ? fmt::format(" + {} Mamba scans", flops(scans)) : "");
   out += fmt::format("  training {} per token per step (3 x forward: 6N + 3 x attention)\n",
                      flops(train_flops_per_token(m, seq_len)));
   out += fmt::format("  decode   {} per generated token at context {}\n", flops(decode_flops_per_token(m, seq_len)),

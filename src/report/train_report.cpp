@@ -353,14 +353,45 @@ nlohmann::ordered_json rule_of_thumb_json(const Gpu& gpu, const StateBytes& s) {
   return j;
 }
 
+namespace {
+
+// "Why not": the nearest plans on the same GPUs that run (plan/nearest_plans.h).
+std::string nearest_text(const TrainAnswer& a) {
+  if (a.estimate.feasible()) return "";
+  if (a.nearest.empty()) {
+    return "nearest plans that run: none one change away on these GPUs (gpuplan search finds the fewest GPUs that "
+           "fit)\n";
+  }
+  std::string out = "nearest plans that run (one change each, fastest first):\n";
+  for (const NearbyPlan& n : a.nearest) {
+    out += fmt::format("  {:<24} step {}  memory {}\n", n.change, format_seconds(n.step_time_s),
+                       format_bytes(n.memory_bytes, true));
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string to_text(const TrainAnswer& a) {
-  return train_text(a.ctx(), a.plan(), a.estimate) +
+  return train_text(a.ctx(), a.plan(), a.estimate) + nearest_text(a) +
          default_system_text(a.ctx().system, *a.ctx().gpu, a.setup.system_defaulted) +
          calibration_text(a.setup.calibration_notes);
 }
 
 nlohmann::ordered_json to_json(const TrainAnswer& a) {
   nlohmann::ordered_json j = train_json(a.ctx(), a.plan(), a.estimate);
+  if (!a.estimate.feasible()) {
+    nlohmann::ordered_json near = nlohmann::ordered_json::array();
+    for (const NearbyPlan& n : a.nearest) {
+      nlohmann::ordered_json row;
+      row["change"] = n.change;
+      row["step_time_s"] = n.step_time_s;
+      row["memory_bytes"] = n.memory_bytes;
+      row["plan"] = plan_json(n.plan);
+      near.push_back(row);
+    }
+    j["nearest_feasible_plans"] = near;
+  }
   add_default_system_json(j, a.ctx().system, *a.ctx().gpu, a.setup.system_defaulted);
   add_calibration_json(j, a.setup.calibration_profile, a.setup.calibration_notes);
   return j;

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "core/strings.h"
+#include "workload/mamba.h"
 #include "workload/size_math.h"
 
 namespace gpuplan {
@@ -48,13 +49,29 @@ LayerActivations layer_activations(const ModelSpec& m, std::int64_t layer_idx, c
   // Residual-stream tensors: replicated over TP, split by SP. Two norm inputs (16-bit) and two
   // norm outputs, which are the QKV and MLP GEMM inputs.
   const double stream_rows = s.sp ? t / tp : t;
-  double bytes = 2 * stream_rows * h * (a + g);
+  const MixerKind mixer = m.mixer(layer_idx);
+  const bool ffn = m.has_ffn(layer_idx);
+  // Sub-blocks in the layer (two, except in Nemotron-H's single-block layers).
+  const double blocks = (mixer != MixerKind::none ? 1.0 : 0.0) + (ffn ? 1.0 : 0.0);
+  double bytes = blocks * stream_rows * h * (a + g);
 
   // Outputs selective recompute does not keep: norm outputs, MLA's q/k/v, activation outputs.
-  double selective_frees = 2 * stream_rows * h * g;
+  double selective_frees = blocks * stream_rows * h * g;
 
   // Attention: the tensors the fused kernel and the projections read back.
-  if (m.mla) {
+  if (mixer == MixerKind::mamba) {
+    // Mamba: in_proj output, conv output, (Mamba-1) x_proj output and Δ, the scan output and
+    // (Mamba-2) the gated norm output that out_proj reads; the fused scan keeps no states
+    // (recomputed in the backward, Gu & Dao 2023 §3.3.3). Selective recompute reruns the conv.
+    const MambaShape& ms = m.mamba;
+    const double di = d(ms.d_inner) / tp;
+    const double conv = mamba_conv_channels(ms) / tp;
+    bytes += t * (mamba_in_proj_width(ms) / tp + conv + di) * a + t * di * g;
+    if (ms.version != 2) bytes += t * (mamba_x_proj_width(ms) + di) * a;
+    selective_frees += t * conv * a;
+  } else if (mixer == MixerKind::none) {
+    // Nemotron-H's MLP-only layers: no token mixer.
+  } else if (m.mla) {
     const MlaShape& q = m.mla_shape;
     const double heads = d(m.heads) / tp;
     const double d_qk = d(q.qk_nope_head_dim + q.qk_rope_head_dim);
@@ -74,21 +91,23 @@ LayerActivations layer_activations(const ModelSpec& m, std::int64_t layer_idx, c
 
   // MLP: the up-projection output (pre-activation) and the activation output.
   const double mats = m.mlp == MlpKind::swiglu ? 2 : 1;
-  if (m.is_moe_layer(layer_idx)) {
+  if (!ffn) {
+    // Nemotron-H's mixer-only layers: no MLP.
+  } else if (m.is_moe_layer(layer_idx)) {
     const MoeShape& e = m.moe;
     const double rows = t / tp;  // routed per TP rank (see ops.cpp)
     const double pairs = rows * d(e.top_k);
     bytes += rows * d(e.experts) * 4;                              // router probabilities (fp32)
     bytes += pairs * h * g;                                        // permuted expert inputs
-    // Expert up-projection out (the SwiGLU input) and the activation out; the cache keeps only
-    // the first, in the GEMM format.
-    const double expert_rows = pairs + (e.shared_experts > 0 ? t * d(e.shared_experts) / tp : 0);
-    const double f = d(e.expert_ffn_hidden);
+    // Expert up-projection out (the SwiGLU input) and the activation out, per routed pair at
+    // the expert width and per token at the shared experts' width; the cache keeps only the
+    // first, in the GEMM format.
+    const double up_elems = pairs * d(e.expert_ffn_hidden) + (e.shared_ffn() > 0 ? t * d(e.shared_ffn()) / tp : 0);
     if (cache) {
-      bytes += expert_rows * f * mats * g;
+      bytes += up_elems * mats * g;
     } else {
-      bytes += expert_rows * f * (mats * a + g);
-      selective_frees += expert_rows * f * g;
+      bytes += up_elems * (mats * a + g);
+      selective_frees += up_elems * g;
     }
   } else {
     bytes += t * d(m.ffn_hidden) / tp * (mats * a + g);  // up-projection out (16-bit), act out

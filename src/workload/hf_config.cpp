@@ -20,6 +20,21 @@ namespace {
 using hf::HfReader;
 using hf::kMaxLayers;
 
+// RoPE scaling that stretches the trained context (YaRN, linear, dynamic, llama3): factor ×
+// original_max_position_embeddings, where that exceeds max_position_embeddings (Qwen2.5's
+// documented YaRN block: 4 × 32,768 = 131,072 on a config whose max_position_embeddings is
+// 32,768; Llama 3.1 and DeepSeek-V3 already write the stretched length). LongRoPE (Phi-3)
+// has no factor and keeps max_position_embeddings.
+void read_rope_scaling(HfReader& r, ModelSpec& m) {
+  HfReader rope = r.sub("rope_scaling");
+  const auto factor = rope.opt_real("factor");
+  const auto original = rope.opt_size("original_max_position_embeddings");
+  if (!factor || !original || *factor <= 1) return;
+  if (*factor > 1e4) rope.fail("factor", fmt::format("{} is implausibly large", *factor));
+  const auto stretched = static_cast<std::int64_t>(std::llround(*factor * static_cast<double>(*original)));
+  m.max_seq_len = std::max(m.max_seq_len, stretched);
+}
+
 // The keys most decoder-only configs share (LlamaConfig and its descendants).
 void read_decoder(HfReader& r, ModelSpec& m) {
   m.hidden = r.size("hidden_size");
@@ -30,6 +45,7 @@ void read_decoder(HfReader& r, ModelSpec& m) {
   m.vocab = r.size("vocab_size");
   m.max_seq_len = r.opt_size("max_position_embeddings").value_or(0);
   m.tied_embeddings = r.flag("tie_word_embeddings", false);
+  read_rope_scaling(r, m);
 }
 
 // transformers' `layer_types` list: one "sliding_attention" / "full_attention" per layer.
@@ -191,14 +207,12 @@ void read_qwen3(HfReader& r, ModelSpec& m) {
   read_qwen_window(r, m);
 }
 
-void read_qwen3_moe(HfReader& r, ModelSpec& m) {
-  read_decoder(r, m);
-  m.qkv_bias = m.attn_out_bias = r.flag("attention_bias", false);
-  m.qk_norm = true;
+// Qwen2-MoE and Qwen3-MoE: routed experts, and which layers are sparse.
+void read_qwen_moe_layers(HfReader& r, ModelSpec& m) {
   m.moe.experts = r.size("num_experts");
   m.moe.top_k = r.size("num_experts_per_tok");
   m.moe.expert_ffn_hidden = r.size("moe_intermediate_size");
-  // Qwen3MoeDecoderLayer: sparse when not in mlp_only_layers and (i + 1) % decoder_sparse_step == 0.
+  // Qwen{2,3}MoeDecoderLayer: sparse when not in mlp_only_layers and (i + 1) % decoder_sparse_step == 0.
   const std::int64_t step = r.opt_size("decoder_sparse_step", kMaxLayers).value_or(1);
   const auto dense_only = r.int_list("mlp_only_layers", m.layers);
   std::vector<bool> is_moe;
@@ -213,7 +227,250 @@ void read_qwen3_moe(HfReader& r, ModelSpec& m) {
     m.moe.dense_layers = std::find(is_moe.begin(), is_moe.end(), true) - is_moe.begin();
     m.layer_is_moe = std::move(is_moe);
   }
+}
+
+void read_qwen3_moe(HfReader& r, ModelSpec& m) {
+  read_decoder(r, m);
+  m.qkv_bias = m.attn_out_bias = r.flag("attention_bias", false);
+  m.qk_norm = true;
+  read_qwen_moe_layers(r, m);
   read_qwen_window(r, m);
+}
+
+// Qwen1.5-MoE and Qwen2-MoE (Qwen2MoeConfig; Qwen2MoeSparseMoeBlock): Qwen2's attention (q/k/v
+// bias), routed experts of moe_intermediate_size, and one shared expert of its own width
+// (shared_expert_intermediate_size: 5,632 = 4 × 1,408 in Qwen1.5-MoE-A2.7B) scaled by a
+// sigmoid gate Linear(hidden, 1), both on every token.
+void read_qwen2_moe(HfReader& r, ModelSpec& m) {
+  read_decoder(r, m);
+  m.qkv_bias = r.flag("qkv_bias", true);
+  read_qwen_moe_layers(r, m);
+  m.moe.shared_experts = 1;
+  m.moe.shared_ffn_hidden = r.size("shared_expert_intermediate_size");
+  m.moe.shared_expert_gate = true;
+  read_qwen_window(r, m);
+}
+
+// Llama 4 (Llama4TextConfig; modeling_llama4.py): MoE layers at moe_layers (default every
+// interleave_moe_layer_step-th: Scout 1 = all 48, Maverick 2 = the odd 24), each with top-k of
+// num_local_experts routed experts and one shared expert, all of intermediate_size; dense
+// layers an MLP of intermediate_size_mlp. RoPE layers (no_rope_layers[i] = 1; by default all
+// but every no_rope_layer_interval-th) use chunked attention of attention_chunk_size tokens;
+// the NoPE layers attend globally. use_qk_norm is a weightless L2 norm (no parameters).
+void read_llama4_text(HfReader& r, ModelSpec& m) {
+  m.family = "llama4";
+  read_decoder(r, m);
+  m.qkv_bias = m.attn_out_bias = r.flag("attention_bias", false);
+  r.flag("use_qk_norm", true);
+  m.moe.experts = r.size("num_local_experts");
+  m.moe.top_k = r.size("num_experts_per_tok");
+  m.moe.expert_ffn_hidden = r.size("intermediate_size");
+  m.moe.shared_experts = 1;
+  const std::int64_t step = r.opt_size("interleave_moe_layer_step", kMaxLayers).value_or(1);
+  auto moe_layers = r.int_list("moe_layers", m.layers);
+  if (moe_layers.empty()) {
+    for (std::int64_t layer_idx = step - 1; layer_idx < m.layers; layer_idx += step) moe_layers.push_back(layer_idx);
+  }
+  std::vector<bool> is_moe(static_cast<std::size_t>(m.layers), false);
+  for (const auto layer_idx : moe_layers) is_moe[static_cast<std::size_t>(layer_idx)] = true;
+  const bool any_dense = std::find(is_moe.begin(), is_moe.end(), false) != is_moe.end();
+  m.ffn_hidden = any_dense ? r.size("intermediate_size_mlp") : r.count_or("intermediate_size_mlp", 0);
+  if (any_dense) {
+    m.moe.dense_layers = std::find(is_moe.begin(), is_moe.end(), true) - is_moe.begin();
+    m.layer_is_moe = std::move(is_moe);
+  }
+
+  const auto chunk = r.opt_size("attention_chunk_size");
+  const std::int64_t interval = r.opt_size("no_rope_layer_interval", kMaxLayers).value_or(4);
+  auto rope_layers = r.int_list("no_rope_layers", 2);  // 1 = the layer uses RoPE
+  if (rope_layers.empty()) {
+    for (std::int64_t layer_idx = 0; layer_idx < m.layers; ++layer_idx)
+      rope_layers.push_back((layer_idx + 1) % interval != 0 ? 1 : 0);
+  }
+  if (static_cast<std::int64_t>(rope_layers.size()) != m.layers) {
+    r.fail("no_rope_layers", fmt::format("has {} entries but num_hidden_layers is {}", rope_layers.size(), m.layers));
+  }
+  if (chunk) {
+    m.sliding_window = *chunk;
+    m.attention_chunked = true;
+    for (const auto uses_rope : rope_layers) m.layer_is_sliding.push_back(uses_rope == 1);
+  }
+  require_window_if_sliding(r, m);
+  if (m.sliding_window == 0) m.attention_chunked = false;
+}
+
+// Falcon (FalconConfig; modeling_falcon.py) and its remote-code names RefinedWebModel (7B:
+// the original decoder) and RefinedWeb (40B/180B: new_decoder_architecture). Keys n_head,
+// n_layer and n_head_kv are the remote-code spellings of num_attention_heads,
+// num_hidden_layers and num_kv_heads. Attention: one fused query_key_value matrix of width
+// (heads + 2·kv_heads)·head_dim, where kv_heads is num_kv_heads under the new architecture, 1
+// with multi_query, heads otherwise. MLP: dense_h_to_4h and dense_4h_to_h (ffn_hidden_size,
+// default 4·hidden) with GeLU. LayerNorm with bias; `bias` on every linear; ALiBi or RoPE; a
+// head tied to the embedding. Parallel attention (attention and MLP read the same normed
+// input) has one LayerNorm per layer in the 7B and two in the new architecture; the count
+// takes two per layer (7B: 0.29M too many of 6.92B).
+void read_falcon(HfReader& r, ModelSpec& m, const std::string& type) {
+  m.hidden = r.size("hidden_size");
+  m.vocab = r.size("vocab_size");
+  const auto pick = [&r](const char* name, const char* legacy) {
+    const auto a = r.opt_size(name, kMaxLayers * 1000);
+    const auto b = r.opt_size(legacy, kMaxLayers * 1000);
+    if (a && b && *a != *b) r.fail(name, fmt::format("{} disagrees with {} {}", *a, legacy, *b));
+    return a ? a : b;
+  };
+  const auto layers = pick("num_hidden_layers", "n_layer");
+  if (!layers) r.missing("num_hidden_layers", "or n_layer; required for model_type " + type);
+  if (*layers > kMaxLayers) r.fail("num_hidden_layers", fmt::format("{} is implausibly large", *layers));
+  m.layers = *layers;
+  const auto heads = pick("num_attention_heads", "n_head");
+  if (!heads) r.missing("num_attention_heads", "or n_head; required for model_type " + type);
+  if (*heads > hf::kMaxDim) r.fail("num_attention_heads", fmt::format("{} is implausibly large", *heads));
+  m.heads = *heads;
+  const bool new_arch = r.flag("new_decoder_architecture", type == "RefinedWeb");
+  const bool multi_query = r.flag("multi_query", true);
+  if (new_arch) {
+    const auto kv = pick("num_kv_heads", "n_head_kv");
+    m.kv_heads = kv.value_or(m.heads);
+  } else {
+    pick("num_kv_heads", "n_head_kv");
+    m.kv_heads = multi_query ? 1 : m.heads;
+  }
+  m.max_seq_len = r.opt_size("max_position_embeddings").value_or(2048);
+  m.ffn_hidden = r.opt_size("ffn_hidden_size").value_or(4 * m.hidden);
+  m.tied_embeddings = r.flag("tie_word_embeddings", true);
+  m.mlp = MlpKind::gelu;
+  m.norm = NormKind::layernorm;
+  m.norm_bias = true;
+  m.position = r.flag("alibi", false) ? PositionKind::alibi : PositionKind::rope;
+  const bool bias = r.flag("bias", false);
+  m.qkv_bias = m.attn_out_bias = m.mlp_bias = bias;
+  r.flag("parallel_attn", true);
+  r.opt_size("num_ln_in_parallel_attn", 2);
+}
+
+// Jamba (JambaConfig; modeling_jamba.py; Lieber et al. 2024, arXiv:2403.19887): Mamba-1
+// layers with one attention layer in every attn_layer_period (at attn_layer_offset: v0.1 has
+// 4 of 32), and a MoE MLP in every expert_layer_period-th layer (at expert_layer_offset), a
+// dense SwiGLU MLP elsewhere. The Mamba mixer: d_inner = mamba_expand × hidden, state
+// mamba_d_state, conv width mamba_d_conv, Δ rank mamba_dt_rank ("auto" = ⌈hidden / 16⌉), and
+// RMSNorms on Δ, B and C. Attention has no positional encoding (reported as rope: neither holds
+// parameters); a non-null sliding_window applies to every attention layer.
+void read_jamba(HfReader& r, ModelSpec& m) {
+  read_decoder(r, m);
+  m.ffn_hidden = r.size("intermediate_size");
+  const std::int64_t experts = r.opt_size("num_experts").value_or(16);
+  const std::int64_t attn_period = r.opt_size("attn_layer_period", kMaxLayers).value_or(8);
+  const std::int64_t attn_offset = r.opt_int("attn_layer_offset", 0, kMaxLayers).value_or(4);
+  const std::int64_t expert_period = r.opt_size("expert_layer_period", kMaxLayers).value_or(2);
+  const std::int64_t expert_offset = r.opt_int("expert_layer_offset", 0, kMaxLayers).value_or(1);
+  if (attn_offset >= attn_period) {
+    r.fail("attn_layer_offset", fmt::format("{} must be less than attn_layer_period {}", attn_offset, attn_period));
+  }
+  if (expert_offset >= expert_period) {
+    r.fail("expert_layer_offset",
+           fmt::format("{} must be less than expert_layer_period {}", expert_offset, expert_period));
+  }
+  MambaShape& ms = m.mamba;
+  ms.version = 1;
+  ms.d_state = r.opt_size("mamba_d_state").value_or(16);
+  ms.d_conv = r.opt_size("mamba_d_conv").value_or(4);
+  ms.d_inner = r.opt_size("mamba_expand").value_or(2) * m.hidden;
+  if (const hf::json* rank = r.get("mamba_dt_rank"); rank && rank->is_string()) {
+    if (rank->get<std::string>() != "auto") r.fail("mamba_dt_rank", "expected an integer or \"auto\"");
+    ms.dt_rank = (m.hidden + 15) / 16;
+  } else {
+    ms.dt_rank = r.opt_size("mamba_dt_rank").value_or((m.hidden + 15) / 16);
+  }
+  ms.conv_bias = r.flag("mamba_conv_bias", true);
+  ms.proj_bias = r.flag("mamba_proj_bias", false);
+  ms.inner_norms = true;
+  for (std::int64_t layer_idx = 0; layer_idx < m.layers; ++layer_idx) {
+    m.layer_mixer.push_back(layer_idx % attn_period == attn_offset ? MixerKind::attention : MixerKind::mamba);
+  }
+  if (experts > 1) {
+    m.moe.experts = experts;
+    m.moe.top_k = r.opt_size("num_experts_per_tok").value_or(2);
+    m.moe.expert_ffn_hidden = m.ffn_hidden;
+    for (std::int64_t layer_idx = 0; layer_idx < m.layers; ++layer_idx)
+      m.layer_is_moe.push_back(layer_idx % expert_period == expert_offset);
+    m.moe.dense_layers = std::min(expert_offset, m.layers);
+  }
+  m.sliding_window = r.opt_size("sliding_window").value_or(0);
+  if (m.sliding_window > 0) {
+    for (std::int64_t layer_idx = 0; layer_idx < m.layers; ++layer_idx)
+      m.layer_is_sliding.push_back(m.layer_mixer[static_cast<std::size_t>(layer_idx)] == MixerKind::attention);
+  }
+}
+
+// Nemotron-H (NemotronHConfig; modeling_nemotron_h.py; NVIDIA, arXiv:2504.03624): each layer is
+// one block named by hybrid_override_pattern: M a Mamba-2 mixer, * attention (GQA, no
+// positional encoding), - a squared-ReLU MLP, E a MoE block (Nemotron-H MoE variants:
+// n_routed_experts of moe_intermediate_size, a shared expert of
+// moe_shared_expert_intermediate_size, a biased router). The Mamba-2 mixer: mamba_num_heads
+// heads of mamba_head_dim (d_inner = heads × head_dim), n_groups B/C groups of ssm_state_size,
+// a conv of conv_kernel, SSD chunks of chunk_size.
+void read_nemotron_h(HfReader& r, ModelSpec& m) {
+  m.hidden = r.size("hidden_size");
+  m.layers = r.size("num_hidden_layers", kMaxLayers);
+  m.heads = r.size("num_attention_heads");
+  m.kv_heads = r.opt_size("num_key_value_heads").value_or(m.heads);
+  const auto head_dim = r.opt_size("head_dim");
+  const auto attention_head_dim = r.opt_size("attention_head_dim");
+  m.head_dim = head_dim ? *head_dim : attention_head_dim.value_or(0);
+  m.vocab = r.size("vocab_size");
+  m.max_seq_len = r.opt_size("max_position_embeddings").value_or(0);
+  m.tied_embeddings = r.flag("tie_word_embeddings", false);
+  const std::string act = r.opt_str("mlp_hidden_act").value_or("relu2");
+  m.mlp = act == "relu2" ? MlpKind::relu2 : MlpKind::gelu;
+  m.qkv_bias = m.attn_out_bias = r.flag("attention_bias", false);
+  m.mlp_bias = r.flag("mlp_bias", false);
+  const auto pattern = r.opt_str("hybrid_override_pattern");
+  if (!pattern) r.missing("hybrid_override_pattern", "required for model_type nemotron_h (e.g. \"M-M-M*-\")");
+  if (static_cast<std::int64_t>(pattern->size()) != m.layers) {
+    r.fail("hybrid_override_pattern",
+           fmt::format("has {} characters but num_hidden_layers is {}", pattern->size(), m.layers));
+  }
+  bool any_dense = false;
+  bool any_moe = false;
+  for (const char ch : *pattern) {
+    if (ch != 'M' && ch != '*' && ch != '-' && ch != 'E') {
+      r.fail("hybrid_override_pattern", fmt::format("unknown layer '{}'; use M (Mamba-2), * (attention), - (MLP) "
+                                                    "or E (MoE)", ch));
+    }
+    m.layer_mixer.push_back(ch == 'M' ? MixerKind::mamba : ch == '*' ? MixerKind::attention : MixerKind::none);
+    m.layer_has_ffn.push_back(ch == '-' || ch == 'E');
+    m.layer_is_moe.push_back(ch == 'E');
+    any_dense = any_dense || ch == '-';
+    any_moe = any_moe || ch == 'E';
+  }
+  m.ffn_hidden = any_dense ? r.size("intermediate_size") : r.count_or("intermediate_size", 0);
+  if (any_moe) {
+    m.moe.experts = r.size("n_routed_experts");
+    m.moe.top_k = r.size("num_experts_per_tok");
+    m.moe.expert_ffn_hidden = r.size("moe_intermediate_size");
+    m.moe.shared_ffn_hidden = r.count_or("moe_shared_expert_intermediate_size", 0);
+    m.moe.shared_experts = m.moe.shared_ffn_hidden > 0 ? 1 : 0;
+    m.moe.router_bias = true;  // e_score_correction_bias
+    m.moe.dense_layers = std::find(m.layer_is_moe.begin(), m.layer_is_moe.end(), true) - m.layer_is_moe.begin();
+  } else {
+    m.layer_is_moe.clear();
+  }
+  MambaShape& ms = m.mamba;
+  ms.version = 2;
+  ms.heads = r.size("mamba_num_heads");
+  ms.head_dim = r.size("mamba_head_dim");
+  ms.d_inner = ms.heads * ms.head_dim;
+  ms.d_state = r.size("ssm_state_size");
+  ms.groups = r.opt_size("n_groups").value_or(1);
+  ms.d_conv = r.opt_size("conv_kernel").value_or(4);
+  ms.chunk = r.opt_size("chunk_size").value_or(128);
+  ms.conv_bias = r.flag("use_conv_bias", true);
+  ms.proj_bias = r.flag("use_bias", false);
+  r.flag("mamba_proj_bias", false);
+  r.opt_real("expand");
+  if (ms.heads % ms.groups != 0) {
+    r.fail("n_groups", fmt::format("{} groups must divide the {} Mamba heads", ms.groups, ms.heads));
+  }
 }
 
 // DeepSeek-V2/V3: multi-head latent attention and fine-grained MoE with shared experts.
@@ -387,7 +644,9 @@ bool is_not_decoder_only(const nlohmann::json& config, const std::string& type) 
 const std::vector<std::string>& supported_hf_model_types() {
   static const std::vector<std::string> types{"llama",       "mistral",     "mixtral", "qwen2",   "qwen3", "qwen3_moe",
                                               "deepseek_v2", "deepseek_v3", "gpt2",    "gpt_oss", "mpt",   "nemotron",
-                                              "phi3",        "gemma2",      "gemma3_text", "gemma3"};
+                                              "phi3",        "gemma2",      "gemma3_text", "gemma3",
+                                              "qwen2_moe",   "llama4",      "llama4_text", "falcon",
+                                              "RefinedWeb",  "RefinedWebModel", "jamba",     "nemotron_h"};
   return types;
 }
 
@@ -417,6 +676,25 @@ ModelSpec model_from_hf_config(const nlohmann::json& config, const std::string& 
     read_qwen3(r, m);
   } else if (type == "qwen3_moe") {
     read_qwen3_moe(r, m);
+  } else if (type == "jamba") {
+    read_jamba(r, m);
+  } else if (type == "nemotron_h") {
+    read_nemotron_h(r, m);
+  } else if (type == "qwen2_moe") {
+    read_qwen2_moe(r, m);
+  } else if (type == "llama4_text") {
+    read_llama4_text(r, m);
+  } else if (type == "llama4") {
+    // The multimodal config: the language model under text_config; the vision encoder and
+    // projector (vision_config: about 0.8B parameters) are not counted or costed.
+    HfReader text = r.sub("text_config");
+    read_llama4_text(text, m);
+    finish(text, m, heads_key);
+    if (strict) text.reject_typos();
+    return m;
+  } else if (type == "falcon" || type == "RefinedWeb" || type == "RefinedWebModel") {
+    m.family = "falcon";
+    read_falcon(r, m, type);
   } else if (type == "deepseek_v2" || type == "deepseek_v3") {
     read_deepseek(r, m, type == "deepseek_v3");
   } else if (type == "gpt_oss") {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "workload/mamba.h"
+
 namespace gpuplan {
 
 // Per token and layer: keys and values of every KV head, 2·kv_heads·head_dim elements
@@ -21,11 +23,21 @@ KvShape make_kv_shape(const ModelSpec& m) {
   kv.kv_heads = m.kv_heads;
   kv.elems_per_token_per_layer = kv_elems_per_token_per_layer(m);
   kv.window = m.sliding_window;
+  kv.chunked = m.attention_chunked;
   for (std::int64_t layer_idx = 0; layer_idx < m.layers; ++layer_idx) {
+    if (m.is_mamba_layer(layer_idx)) ++kv.mamba_layers;
+    if (!m.is_attention_layer(layer_idx)) continue;
     if (m.is_sliding_layer(layer_idx)) ++kv.sliding_layers;
     else ++kv.full_layers;
   }
+  if (kv.mamba_layers > 0) kv.state_elems_per_layer = mamba_state_elems_per_layer(m.mamba);
   return kv;
+}
+
+double recurrent_state_bytes_per_seq_per_gpu(const KvShape& kv, int tp, int pp) {
+  if (kv.mamba_layers == 0) return 0;
+  return static_cast<double>(kv.mamba_layers) * kv.state_elems_per_layer * kMambaStateBytes /
+         static_cast<double>(std::max(1, tp)) / static_cast<double>(std::max(1, pp));
 }
 
 double kv_tp_share(const KvShape& kv, int tp) {

@@ -17,8 +17,13 @@ struct KvShape {
   std::int64_t full_layers = 0;          // layers keeping every token
   std::int64_t sliding_layers = 0;       // layers keeping the last `window` tokens
   std::int64_t window = 0;
+  bool chunked = false;                  // the window is Llama 4's attention chunk (ops.h)
   std::int64_t kv_heads = 0;
   bool mla = false;
+  // Hybrid state-space models: Mamba layers keep a fixed recurrent state per sequence instead
+  // of a KV cache (workload/mamba.h), in the model's 16-bit dtype, split tp ways by head.
+  std::int64_t mamba_layers = 0;
+  double state_elems_per_layer = 0;
 };
 
 // KV elements one token holds in one layer: 2·kv_heads·head_dim (MHA/GQA) or
@@ -40,6 +45,10 @@ double kv_tokens_sliding(const KvShape& kv, double context);
 // layers are split pp ways), rounded up to whole blocks of `block_tokens` per layer.
 double kv_bytes_per_seq_per_gpu(const KvShape& kv, double context, Precision p, int tp, int pp,
                                 double block_tokens = 1);
+
+// Recurrent state one sequence holds on one GPU (Mamba layers split pp ways, heads tp ways);
+// 0 for attention-only models. Not paged: a fixed slot per sequence (vLLM's Mamba cache).
+double recurrent_state_bytes_per_seq_per_gpu(const KvShape& kv, int tp, int pp);
 
 // Round a token count up to whole blocks (paged KV: a sequence owns whole blocks).
 double paged_tokens(double tokens, double block_tokens);

@@ -31,7 +31,34 @@ struct MoeShape {
   std::int64_t dense_layers = 0;    // first layers that are dense (DeepSeek-V3: 3)
   std::int64_t layer_freq = 1;      // every n-th layer is MoE (1 = all after dense_layers)
   bool router_bias = false;
+  // Width of the shared-expert block when it differs from shared_experts × expert_ffn_hidden
+  // (Qwen2-MoE: one shared expert of shared_expert_intermediate_size); 0 = that product.
+  std::int64_t shared_ffn_hidden = 0;
+  bool shared_expert_gate = false;  // Qwen2-MoE: a sigmoid gate (hidden × 1) scales the shared expert
+
+  std::int64_t shared_ffn() const { return shared_ffn_hidden > 0 ? shared_ffn_hidden : shared_experts * expert_ffn_hidden; }
 };
+
+// A selective state-space (Mamba) mixer: Mamba-1 (Gu & Dao 2023, arXiv:2312.00752; Jamba)
+// or Mamba-2 (Dao & Gu 2024, arXiv:2405.21060; Nemotron-H). Formulas: workload/mamba.h.
+struct MambaShape {
+  int version = 0;              // 1 or 2; 0 = no Mamba layers
+  std::int64_t d_inner = 0;     // expand × hidden (Mamba-2: heads × head_dim)
+  std::int64_t d_state = 0;     // N: state size per channel (Mamba-1) or per head dim (Mamba-2)
+  std::int64_t d_conv = 0;      // causal depthwise convolution width
+  std::int64_t dt_rank = 0;     // Mamba-1: rank of the Δ projection
+  std::int64_t heads = 0;       // Mamba-2: SSM heads (d_inner / head_dim)
+  std::int64_t head_dim = 0;    // Mamba-2: P
+  std::int64_t groups = 1;      // Mamba-2: B/C groups (n_groups)
+  std::int64_t chunk = 0;       // Mamba-2: SSD chunk length Q
+  bool conv_bias = true;
+  bool proj_bias = false;       // in_proj / out_proj biases
+  bool inner_norms = false;     // Jamba: RMSNorms on Δ (dt_rank), B and C (d_state each)
+};
+
+// What mixes tokens in a layer: attention, a Mamba mixer, or nothing (Nemotron-H's MLP-only
+// layers).
+enum class MixerKind : std::uint8_t { attention, mamba, none };
 
 struct ModelSpec {
   std::string id;  // "llama3.1-8b"
@@ -69,11 +96,23 @@ struct ModelSpec {
   MoeShape moe;
 
   // Sliding-window attention: window size and which layers use it (gpt-oss alternates).
+  // Llama 4's chunked attention (attention_chunk_size on its RoPE layers) is carried here too,
+  // with attention_chunked set: a chunk holds at most `sliding_window` tokens of KV, as a window
+  // does, and a query sees the keys of its own chunk (on average half a chunk, against a full
+  // window), which params.cpp and ops.cpp count.
   std::int64_t sliding_window = 0;
+  bool attention_chunked = false;
   std::vector<bool> layer_is_sliding;  // empty = no sliding layers
   // Explicit MoE/dense pattern when dense_layers/layer_freq cannot say it (Qwen3-MoE
   // mlp_only_layers; DeepSeek moe_layer_freq > 1); empty = use dense_layers/layer_freq.
   std::vector<bool> layer_is_moe;
+
+  // Hybrid state-space models: the mixer of each layer (empty = attention everywhere) and
+  // whether the layer has its MLP/MoE block (empty = every layer; Nemotron-H's layers are a
+  // single mixer or a single MLP).
+  std::vector<MixerKind> layer_mixer;
+  std::vector<bool> layer_has_ffn;
+  MambaShape mamba;
 
   // Extra prediction heads (DeepSeek-V3 multi-token prediction); not in the headline count.
   std::int64_t mtp_layers = 0;
@@ -88,13 +127,26 @@ struct ModelSpec {
 
   bool is_moe() const { return moe.experts > 0; }
   bool is_moe_layer(std::int64_t layer_idx) const {
-    if (!is_moe()) return false;
+    if (!is_moe() || !has_ffn(layer_idx)) return false;
     if (!layer_is_moe.empty()) {
       return layer_idx >= 0 && layer_idx < static_cast<std::int64_t>(layer_is_moe.size()) &&
              layer_is_moe[static_cast<std::size_t>(layer_idx)];
     }
     return layer_idx >= moe.dense_layers && (layer_idx - moe.dense_layers) % moe.layer_freq == 0;
   }
+  MixerKind mixer(std::int64_t layer_idx) const {
+    if (layer_mixer.empty() || layer_idx < 0 || layer_idx >= static_cast<std::int64_t>(layer_mixer.size()))
+      return MixerKind::attention;
+    return layer_mixer[static_cast<std::size_t>(layer_idx)];
+  }
+  bool is_attention_layer(std::int64_t layer_idx) const { return mixer(layer_idx) == MixerKind::attention; }
+  bool is_mamba_layer(std::int64_t layer_idx) const { return mixer(layer_idx) == MixerKind::mamba; }
+  bool has_ffn(std::int64_t layer_idx) const {
+    if (layer_has_ffn.empty() || layer_idx < 0 || layer_idx >= static_cast<std::int64_t>(layer_has_ffn.size()))
+      return true;
+    return layer_has_ffn[static_cast<std::size_t>(layer_idx)];
+  }
+  bool is_hybrid() const { return !layer_mixer.empty() || !layer_has_ffn.empty(); }
   bool is_sliding_layer(std::int64_t layer_idx) const {
     return sliding_window > 0 && layer_idx >= 0 && layer_idx < static_cast<std::int64_t>(layer_is_sliding.size()) &&
            layer_is_sliding[static_cast<std::size_t>(layer_idx)];

@@ -5,8 +5,10 @@
 #include "workload/ops.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/error.h"
+#include "workload/mamba.h"
 #include "workload/size_math.h"
 
 namespace gpuplan {
@@ -78,6 +80,7 @@ void memory(Ctx& c, const char* name, OpGroup group, double fwd_bytes, double pa
 
 // Fused attention over `heads` local heads with query/key width d_qk and value width d_v.
 void attention(Ctx& c, double heads, double kv_heads, double d_qk, double d_v, double window) {
+  const bool chunked = c.model.attention_chunked;
   const OpShape& s = c.shape;
   const double t = s.tokens();
   Op& op = c.out.add();
@@ -87,7 +90,7 @@ void attention(Ctx& c, double heads, double kv_heads, double d_qk, double d_v, d
   op.selective = true;
   // QK^T and PV: 2·d_qk + 2·d_v FLOPs per (query, key, head). With context parallelism the
   // causal work is load-balanced (each rank holds two mirrored chunks), so each rank does 1/cp.
-  const double keys = causal_keys_per_query(s.seq_len, window);
+  const double keys = causal_keys_per_query(s.seq_len, window, chunked);
   op.m = keys;
   op.n = heads;
   op.k = d_qk;
@@ -152,6 +155,43 @@ void attention_block(Ctx& c, bool sliding) {
   memory(c, "attn_residual", OpGroup::attention, 3 * norm_rows * h * c.act_bytes);
 }
 
+// A Mamba mixer (workload/mamba.h), split tp ways by channel (Mamba-2: by head and group, as
+// Megatron-Core's MambaMixer shards it): in_proj (column-parallel), the causal conv1d, Mamba-1's
+// x_proj and dt_proj, the fused selective scan, Mamba-2's gated RMSNorm, out_proj
+// (row-parallel). The conv and the scan are memory-bound kernels, costed by their HBM traffic
+// (the scan's FLOPs are counted in the layer's FLOPs, not in its time): the states stay in
+// SRAM and the backward recomputes them (Gu & Dao 2023 §3.3.2-3.3.3).
+void mamba_block(Ctx& c) {
+  const ModelSpec& m = c.model;
+  const MambaShape& ms = m.mamba;
+  const OpShape& s = c.shape;
+  const double t = s.tokens();
+  const double tp = s.tp;
+  const double h = d(m.hidden);
+  const double norm_rows = s.sp ? t / tp : t;
+  const double di = d(ms.d_inner) / tp;
+  const double in_width = mamba_in_proj_width(ms) / tp;
+  const double conv = mamba_conv_channels(ms) / tp;
+  norm(c, "mixer_norm", norm_rows, h, h);
+  gemm(c, "mamba_in_proj", OpGroup::attention, t, in_width, h, 1, true, in_width * h + (ms.proj_bias ? in_width : 0));
+  memory(c, "mamba_conv1d", OpGroup::attention, 2 * t * conv * c.act_bytes,
+         conv * d(ms.d_conv) + (ms.conv_bias ? conv : 0));
+  mark_selective(c);
+  if (ms.version != 2) {
+    const double r = d(ms.dt_rank);
+    gemm(c, "mamba_x_proj", OpGroup::attention, t, mamba_x_proj_width(ms), di);
+    gemm(c, "mamba_dt_proj", OpGroup::attention, t, di, r, 1, true, di * r + di);
+  }
+  memory(c, "mamba_scan", OpGroup::attention, t * mamba_scan_bytes_per_token(ms, c.act_bytes) / tp,
+         ms.version == 2 ? 3 * d(ms.heads) / tp : di * (d(ms.d_state) + 1));
+  Op& scan = c.out.ops[static_cast<std::size_t>(c.out.count - 1)];
+  scan.fwd_flops = t * mamba_scan_flops_per_token(ms) / tp;
+  scan.bwd_flops = 2 * scan.fwd_flops;
+  if (ms.version == 2) norm(c, "mamba_gated_norm", t, di, di);
+  gemm(c, "mamba_out_proj", OpGroup::attention, t, h, di, 1, true, di * h + (ms.proj_bias ? h : 0));
+  memory(c, "mixer_residual", OpGroup::attention, 3 * norm_rows * h * c.act_bytes);
+}
+
 // Gate+up and down of a dense MLP (or a shared expert) of width `ffn`, split tp ways.
 void dense_mlp(Ctx& c, OpGroup group, double ffn, const char* up, const char* act, const char* down) {
   const ModelSpec& m = c.model;
@@ -181,7 +221,8 @@ void mlp_block(Ctx& c, bool moe_layer) {
     // With expert TP = 1, each TP rank routes its own 1/tp of the tokens (Megatron requires
     // sequence parallelism with MoE and TP), so the routed work is not duplicated across TP.
     const double rows = t / s.tp;
-    gemm(c, "router", OpGroup::moe, rows, experts, h, 1, false);
+    // Qwen2-MoE's shared-expert gate is one more output column of the router GEMM.
+    gemm(c, "router", OpGroup::moe, rows, experts + (e.shared_expert_gate ? 1 : 0), h, 1, false);
     memory(c, "router_topk", OpGroup::moe, rows * experts * 4 * 2);
     c.out.host_sync_at = c.out.count;  // the token counts go to the host here
     // Balanced routing: the EP group's rows·k assignments spread over all experts, so each
@@ -210,8 +251,8 @@ void mlp_block(Ctx& c, bool moe_layer) {
     mark_selective(c);
     routed_gemm(c, "expert_down", per_expert, h, f, local, imbalance);
     memory(c, "combine_unpermute", OpGroup::moe, 2 * sorted_rows * h * c.act_bytes);
-    if (e.shared_experts > 0) {
-      dense_mlp(c, OpGroup::moe, d(e.shared_experts * e.expert_ffn_hidden), "shared_up", "shared_act", "shared_down");
+    if (e.shared_ffn() > 0) {
+      dense_mlp(c, OpGroup::moe, d(e.shared_ffn()), "shared_up", "shared_act", "shared_down");
     }
   }
   memory(c, "mlp_residual", OpGroup::mlp, 3 * norm_rows * h * c.act_bytes);
@@ -247,8 +288,15 @@ double LayerOps::bwd_flops() const {
   return f;
 }
 
-double causal_keys_per_query(double seq_len, double window) {
+double causal_keys_per_query(double seq_len, double window, bool chunked) {
   if (window <= 0 || window >= seq_len) return (seq_len + 1) / 2;
+  if (chunked) {
+    // k whole chunks of w (each query i in 1..w sees i keys: w(w+1)/2 per chunk) and a last
+    // partial chunk of r tokens (r(r+1)/2).
+    const double whole = std::floor(seq_len / window);
+    const double rest = seq_len - whole * window;
+    return (whole * window * (window + 1) / 2 + rest * (rest + 1) / 2) / seq_len;
+  }
   // Queries 1..w see 1..w keys; the other s - w see w each.
   return (window * (window + 1) / 2 + (seq_len - window) * window) / seq_len;
 }
@@ -258,8 +306,12 @@ void build_layer_ops(const ModelSpec& model, std::int64_t layer_idx, const OpSha
   out.count = 0;
   out.host_sync_at = -1;
   Ctx c{model, shape, out, precision_bytes(shape.act), shape.gemm_in_bytes()};
-  attention_block(c, is_sliding_layer(model, layer_idx));
-  mlp_block(c, model.is_moe_layer(layer_idx));
+  switch (model.mixer(layer_idx)) {
+    case MixerKind::attention: attention_block(c, is_sliding_layer(model, layer_idx)); break;
+    case MixerKind::mamba: mamba_block(c); break;
+    case MixerKind::none: break;
+  }
+  if (model.has_ffn(layer_idx)) mlp_block(c, model.is_moe_layer(layer_idx));
   finish_fp8(c);
 }
 
@@ -290,13 +342,23 @@ void build_head_ops(const ModelSpec& model, const OpShape& shape, LayerOps& out)
 }
 
 bool is_sliding_layer(const ModelSpec& model, std::int64_t layer_idx) {
-  return model.sliding_window > 0 && layer_idx >= 0 &&
+  return model.sliding_window > 0 && layer_idx >= 0 && model.is_attention_layer(layer_idx) &&
          static_cast<std::size_t>(layer_idx) < model.layer_is_sliding.size() &&
          model.layer_is_sliding[static_cast<std::size_t>(layer_idx)];
 }
 
 int layer_kind(const ModelSpec& model, std::int64_t layer_idx) {
-  return (model.is_moe_layer(layer_idx) ? 2 : 0) + (is_sliding_layer(model, layer_idx) ? 1 : 0);
+  const bool moe = model.is_moe_layer(layer_idx);
+  const bool ffn = model.has_ffn(layer_idx);
+  switch (model.mixer(layer_idx)) {
+    case MixerKind::attention: {
+      const int sliding = is_sliding_layer(model, layer_idx) ? 1 : 0;
+      return ffn ? (moe ? 2 : 0) + sliding : 7 + sliding;
+    }
+    case MixerKind::mamba: return !ffn ? 6 : moe ? 5 : 4;
+    case MixerKind::none: return moe ? 10 : 9;
+  }
+  return 0;
 }
 
 }  // namespace gpuplan

@@ -100,10 +100,12 @@ struct OpShape {
 };
 
 // Average keys each query attends to: (s+1)/2 for causal attention; for a sliding window w,
-// every query past the first w sees w keys.
-double causal_keys_per_query(double seq_len, double window);
+// every query past the first w sees w keys; with `chunked` (Llama 4's chunked attention) a
+// query sees only the keys of its own chunk of w tokens, up to itself.
+double causal_keys_per_query(double seq_len, double window, bool chunked = false);
 
-// The ops of decoder layer `layer_idx` (dense or MoE, full or sliding-window attention).
+// The ops of decoder layer `layer_idx` (dense or MoE, full or sliding-window attention, or a
+// hybrid's Mamba mixer; a Nemotron-H layer holds only its mixer or only its MLP).
 void build_layer_ops(const ModelSpec& model, std::int64_t layer_idx, const OpShape& shape, LayerOps& out);
 
 // Token embedding (first pipeline stage) and final norm + logits + cross-entropy loss (last
@@ -114,8 +116,10 @@ void build_head_ops(const ModelSpec& model, const OpShape& shape, LayerOps& out)
 bool is_sliding_layer(const ModelSpec& model, std::int64_t layer_idx);
 
 // Layers with the same ops share a kind: 0 dense, 1 dense sliding-window, 2 MoE, 3 MoE
-// sliding-window. The evaluator costs one layer of each kind and counts them per stage.
-inline constexpr int kLayerKinds = 4;
+// sliding-window (attention + MLP); hybrids add 4 Mamba + dense, 5 Mamba + MoE, 6 Mamba alone,
+// 7 attention alone, 8 sliding-window attention alone, 9 MLP alone, 10 MoE alone. The
+// evaluator costs one layer of each kind and counts them per stage.
+inline constexpr int kLayerKinds = 11;
 int layer_kind(const ModelSpec& model, std::int64_t layer_idx);
 
 }  // namespace gpuplan

@@ -4,6 +4,8 @@
 
 #include "core/error.h"
 #include "workload/kv_cache.h"
+#include "workload/mamba.h"
+#include "workload/ops.h"
 #include "workload/size_math.h"
 
 namespace gpuplan {
@@ -30,11 +32,13 @@ double ffn_biases(const ModelSpec& m, std::int64_t ffn) {
 // Keys one query sees, averaged over the s positions of a causal sequence: query i (from 1)
 // sees min(i, w) keys, so the mean is (s+1)/2 without a window and
 // (w(w+1)/2 + (s−w)·w) / s once s > w. Non-causal (bidirectional) attention sees min(s, w).
-double mean_keys_per_query(std::int64_t seq_len, std::int64_t window, bool causal) {
+// Chunked layers (Llama 4) see the keys of their own chunk: ops.h's causal_keys_per_query.
+double mean_keys_per_query(std::int64_t seq_len, std::int64_t window, bool causal, bool chunked) {
   const double s = d(seq_len);
   const double w = window > 0 ? d(window) : s;
   if (!causal) return std::min(s, w);
   if (s <= w) return (s + 1) / 2;
+  if (chunked) return causal_keys_per_query(s, w, true);
   return (w * (w + 1) / 2 + (s - w) * w) / s;
 }
 
@@ -63,32 +67,47 @@ std::int64_t window_of(const ModelSpec& m, std::int64_t layer_idx) {
 //        experts and a router of experts × h (+ a per-expert bias when the router has one).
 //   Norms: two per layer (pre-attention, pre-MLP). Attention sinks: one logit per head.
 LayerParams layer_params(const ModelSpec& m, bool moe_layer) {
+  return layer_params(m, MixerKind::attention, moe_layer ? FfnKind::moe : FfnKind::dense);
+}
+
+LayerParams layer_params(const ModelSpec& m, MixerKind mixer, FfnKind ffn) {
   LayerParams p;
   const double h = d(m.hidden);
   const double heads = d(m.heads);
   double base_biases = 0;
-  if (m.mla) {
-    const MlaShape& a = m.mla_shape;
-    const double qk = d(a.qk_nope_head_dim + a.qk_rope_head_dim);
-    const double q = a.q_lora_rank > 0 ? h * d(a.q_lora_rank) + d(a.q_lora_rank) * heads * qk : h * heads * qk;
-    const double kv =
-        h * d(a.kv_lora_rank + a.qk_rope_head_dim) + d(a.kv_lora_rank) * heads * d(a.qk_nope_head_dim + a.v_head_dim);
-    p.attention = q + kv + heads * d(a.v_head_dim) * h;
-    p.norms += d(a.q_lora_rank) + d(a.kv_lora_rank);
-    if (m.qkv_bias)
-      base_biases += (a.q_lora_rank > 0 ? d(a.q_lora_rank) : heads * qk) + d(a.kv_lora_rank + a.qk_rope_head_dim);
-  } else {
-    const double q_width = heads * d(m.head_dim);
-    const double kv_width = d(m.kv_heads) * d(m.head_dim);
-    p.attention = h * q_width + 2 * h * kv_width + q_width * h;
-    if (m.qkv_bias) base_biases += q_width + 2 * kv_width;
-    if (m.qk_norm) p.norms += 2 * d(m.head_dim);
+  if (mixer == MixerKind::attention) {
+    if (m.mla) {
+      const MlaShape& a = m.mla_shape;
+      const double qk = d(a.qk_nope_head_dim + a.qk_rope_head_dim);
+      const double q = a.q_lora_rank > 0 ? h * d(a.q_lora_rank) + d(a.q_lora_rank) * heads * qk : h * heads * qk;
+      const double kv = h * d(a.kv_lora_rank + a.qk_rope_head_dim) +
+                        d(a.kv_lora_rank) * heads * d(a.qk_nope_head_dim + a.v_head_dim);
+      p.attention = q + kv + heads * d(a.v_head_dim) * h;
+      p.norms += d(a.q_lora_rank) + d(a.kv_lora_rank);
+      if (m.qkv_bias)
+        base_biases += (a.q_lora_rank > 0 ? d(a.q_lora_rank) : heads * qk) + d(a.kv_lora_rank + a.qk_rope_head_dim);
+    } else {
+      const double q_width = heads * d(m.head_dim);
+      const double kv_width = d(m.kv_heads) * d(m.head_dim);
+      p.attention = h * q_width + 2 * h * kv_width + q_width * h;
+      if (m.qkv_bias) base_biases += q_width + 2 * kv_width;
+      if (m.qk_norm) p.norms += 2 * d(m.head_dim);
+    }
+    if (m.attn_out_bias) base_biases += h;
+    if (m.attn_sinks) base_biases += heads;
+  } else if (mixer == MixerKind::mamba) {
+    const MambaParams mp = mamba_params(m);
+    p.mamba = mp.matmul;
+    p.mamba_other = mp.other;
   }
-  if (m.attn_out_bias) base_biases += h;
-  if (m.attn_sinks) base_biases += heads;
-  p.norms += 2 * norm_params(m);
+  // One pre-norm per block: mixer and MLP (Nemotron-H's layers hold one of the two).
+  p.norms += (mixer != MixerKind::none ? norm_params(m) : 0) + (ffn != FfnKind::none ? norm_params(m) : 0);
 
-  if (!moe_layer) {
+  if (ffn == FfnKind::none) {
+    p.biases = p.biases_active = base_biases;
+    return p;
+  }
+  if (ffn == FfnKind::dense) {
     p.mlp = ffn_weights(m, m.ffn_hidden);
     base_biases += ffn_biases(m, m.ffn_hidden);
     p.biases = p.biases_active = base_biases;
@@ -99,12 +118,35 @@ LayerParams layer_params(const ModelSpec& m, bool moe_layer) {
   const double expert_bias = ffn_biases(m, e.expert_ffn_hidden);
   p.experts = d(e.experts) * expert;
   p.experts_active = d(e.top_k) * expert;
-  p.shared_experts = d(e.shared_experts) * expert;
-  p.router = d(e.experts) * h;
+  // The shared block: shared_experts experts of the expert width, or one of its own width.
+  const bool own_width = e.shared_ffn_hidden > 0;
+  p.shared_experts = own_width ? ffn_weights(m, e.shared_ffn_hidden) : d(e.shared_experts) * expert;
+  const double shared_bias = own_width ? ffn_biases(m, e.shared_ffn_hidden) : d(e.shared_experts) * expert_bias;
+  p.router = d(e.experts) * h + (e.shared_expert_gate ? h : 0);
   if (e.router_bias) base_biases += d(e.experts);
-  p.biases = base_biases + d(e.experts + e.shared_experts) * expert_bias;
-  p.biases_active = base_biases + d(e.top_k + e.shared_experts) * expert_bias;
+  p.biases = base_biases + d(e.experts) * expert_bias + shared_bias;
+  p.biases_active = base_biases + d(e.top_k) * expert_bias + shared_bias;
   return p;
+}
+
+LayerParams layer_params_at(const ModelSpec& m, std::int64_t layer_idx) {
+  const FfnKind ffn = !m.has_ffn(layer_idx) ? FfnKind::none : m.is_moe_layer(layer_idx) ? FfnKind::moe : FfnKind::dense;
+  return layer_params(m, m.mixer(layer_idx), ffn);
+}
+
+LayerParams& LayerParams::operator+=(const LayerParams& o) {
+  attention += o.attention;
+  mamba += o.mamba;
+  mamba_other += o.mamba_other;
+  mlp += o.mlp;
+  experts += o.experts;
+  experts_active += o.experts_active;
+  shared_experts += o.shared_experts;
+  router += o.router;
+  norms += o.norms;
+  biases += o.biases;
+  biases_active += o.biases_active;
+  return *this;
 }
 
 // Whole model: layers + input embedding (vocab × h) + output head (vocab × h unless tied)
@@ -120,20 +162,35 @@ ParamCounts count_params(const ModelSpec& m) {
   c.position_embedding = m.position == PositionKind::learned ? d(m.max_seq_len) * h : 0;
   c.final_norm = norm_params(m);
   c.embedding = c.input_embedding + c.output_head + c.position_embedding;
-  for (std::int64_t layer_idx = 0; layer_idx < m.layers; ++layer_idx) {
-    if (m.is_moe_layer(layer_idx))
-      ++c.moe_layers;
-    else
-      ++c.dense_layers;
+  if (!m.is_hybrid()) {
+    // Every layer is attention + (dense or MoE) MLP: two layer shapes, counted once each.
+    for (std::int64_t layer_idx = 0; layer_idx < m.layers; ++layer_idx) {
+      if (m.is_moe_layer(layer_idx))
+        ++c.moe_layers;
+      else
+        ++c.dense_layers;
+    }
+    if (c.dense_layers > 0) c.dense_layer = layer_params(m, false);
+    if (c.moe_layers > 0) c.moe_layer = layer_params(m, true);
+    for (std::int64_t i = 0; i < c.dense_layers; ++i) c.layers += c.dense_layer;
+    for (std::int64_t i = 0; i < c.moe_layers; ++i) c.layers += c.moe_layer;
+  } else {
+    // Hybrids (Jamba, Nemotron-H): each layer by its own mixer and MLP; dense_layer and
+    // moe_layer show the first layer of each.
+    for (std::int64_t layer_idx = 0; layer_idx < m.layers; ++layer_idx) {
+      const LayerParams lp = layer_params_at(m, layer_idx);
+      c.layers += lp;
+      if (m.is_moe_layer(layer_idx)) {
+        if (c.moe_layers++ == 0) c.moe_layer = lp;
+      } else if (c.dense_layers++ == 0) {
+        c.dense_layer = lp;
+      }
+    }
   }
-  if (c.dense_layers > 0) c.dense_layer = layer_params(m, false);
-  if (c.moe_layers > 0) c.moe_layer = layer_params(m, true);
-  const double dense_n = d(c.dense_layers);
-  const double moe_n = d(c.moe_layers);
-  c.total = dense_n * c.dense_layer.total() + moe_n * c.moe_layer.total() + c.embedding + c.final_norm;
-  c.active = dense_n * c.dense_layer.active() + moe_n * c.moe_layer.active() + c.embedding + c.final_norm;
+  c.total = c.layers.total() + c.embedding + c.final_norm;
+  c.active = c.layers.active() + c.embedding + c.final_norm;
   c.non_embedding = c.total - c.embedding;
-  c.matmul_active = dense_n * c.dense_layer.matmul_active() + moe_n * c.moe_layer.matmul_active() + d(m.vocab) * h;
+  c.matmul_active = c.layers.matmul_active() + d(m.vocab) * h;
   if (m.mtp_layers > 0) {
     const LayerParams block = layer_params(m, m.is_moe());
     c.mtp = d(m.mtp_layers) * (2 * h * h + 3 * norm_params(m) + block.total());
@@ -152,15 +209,24 @@ double attention_flops_per_token(const ModelSpec& m, std::int64_t seq_len, bool 
   const double per_key = attention_flops_per_key(m);
   double flops = 0;
   for (std::int64_t layer_idx = 0; layer_idx < m.layers; ++layer_idx) {
-    flops += per_key * mean_keys_per_query(seq_len, window_of(m, layer_idx), causal);
+    if (!m.is_attention_layer(layer_idx)) continue;
+    flops += per_key * mean_keys_per_query(seq_len, window_of(m, layer_idx), causal, m.attention_chunked);
   }
   return flops;
+}
+
+// The scans of every Mamba layer, per token (workload/mamba.h); 0 without Mamba layers.
+double mamba_scan_flops_per_token(const ModelSpec& m) {
+  if (m.mamba.version == 0) return 0;
+  std::int64_t n = 0;
+  for (std::int64_t layer_idx = 0; layer_idx < m.layers; ++layer_idx) n += m.is_mamba_layer(layer_idx) ? 1 : 0;
+  return d(n) * mamba_scan_flops_per_token(m.mamba);
 }
 
 // 2 FLOPs (multiply + add) per weight a token meets (Kaplan et al. 2020, C_forward ≈ 2N),
 // with N the active matmul weights (MoE: top-k + shared experts + router), plus attention.
 double forward_flops_per_token(const ModelSpec& m, std::int64_t seq_len) {
-  return 2 * count_params(m).matmul_active + attention_flops_per_token(m, seq_len);
+  return 2 * count_params(m).matmul_active + attention_flops_per_token(m, seq_len) + mamba_scan_flops_per_token(m);
 }
 
 // Backward = 2 × forward (a gradient for the input and one for the weights of every matmul),
@@ -168,7 +234,8 @@ double forward_flops_per_token(const ModelSpec& m, std::int64_t seq_len) {
 // plus 3 × the attention term. Activation recomputation adds to this (hardware FLOPs); it is
 // not counted here (model FLOPs, as in MFU).
 double train_flops_per_token(const ModelSpec& m, double matmul_active_params, std::int64_t seq_len) {
-  return 6 * matmul_active_params + 3 * attention_flops_per_token(m, seq_len, true);
+  // Mamba scans, like attention: forward + a backward of twice its work.
+  return 6 * matmul_active_params + 3 * attention_flops_per_token(m, seq_len, true) + 3 * mamba_scan_flops_per_token(m);
 }
 
 double train_flops_per_token(const ModelSpec& m, std::int64_t seq_len) {
@@ -181,10 +248,12 @@ double decode_flops_per_token(const ModelSpec& m, std::int64_t context) {
   const double per_key = attention_flops_per_key(m);
   double attention = 0;
   for (std::int64_t layer_idx = 0; layer_idx < m.layers; ++layer_idx) {
+    if (!m.is_attention_layer(layer_idx)) continue;
     const std::int64_t window = window_of(m, layer_idx);
     attention += per_key * d(window > 0 ? std::min(context, window) : context);
   }
-  return 2 * count_params(m).matmul_active + attention;
+  // A Mamba layer's decode step updates its fixed-size state whatever the context.
+  return 2 * count_params(m).matmul_active + attention + mamba_scan_flops_per_token(m);
 }
 
 // Every parameter at the precision's storage size (core/precision.h). Quantised checkpoints
@@ -198,14 +267,17 @@ double kv_cache_bytes_per_token_per_layer(const ModelSpec& m, Precision p) {
 }
 
 double kv_cache_bytes_per_token(const ModelSpec& m, Precision p) {
-  return d(m.layers) * kv_cache_bytes_per_token_per_layer(m, p);
+  const KvShape kv = make_kv_shape(m);
+  return d(kv.full_layers + kv.sliding_layers) * kv_cache_bytes_per_token_per_layer(m, p);
 }
 
 // A sliding-window layer keeps only its last `window` tokens (a ring buffer, as vLLM and
 // TensorRT-LLM allocate it): one sequence on one GPU with no parallelism and no paging.
 double kv_cache_bytes(const ModelSpec& m, std::int64_t context, Precision p) {
   GP_ASSERT(context >= 0, "context must not be negative (callers validate user input)");
-  return kv_bytes_per_seq_per_gpu(make_kv_shape(m), d(context), p, 1, 1);
+  // Mamba layers add their fixed recurrent state (kv_cache.h).
+  const KvShape kv = make_kv_shape(m);
+  return kv_bytes_per_seq_per_gpu(kv, d(context), p, 1, 1) + recurrent_state_bytes_per_seq_per_gpu(kv, 1, 1);
 }
 
 }  // namespace gpuplan

@@ -12,6 +12,8 @@ namespace gpuplan {
 // One decoder layer's parameters, by part.
 struct LayerParams {
   double attention = 0;       // projection weights: Q, K, V, O (MLA: its down and up projections)
+  double mamba = 0;           // Mamba mixer projections (in, x, Δ, out: workload/mamba.h)
+  double mamba_other = 0;     // Mamba conv1d, A, D, Δ bias, inner norms (element-wise, no matmul)
   double mlp = 0;             // dense MLP weights (2 matrices, or 3 when gated)
   double experts = 0;         // every routed expert's weights
   double experts_active = 0;  // the top-k routed experts one token runs through
@@ -21,11 +23,18 @@ struct LayerParams {
   double biases = 0;          // linear-layer biases (all experts') and attention sinks
   double biases_active = 0;   // the same with only the top-k experts' biases
 
-  double total() const { return attention + mlp + experts + shared_experts + router + norms + biases; }
-  double active() const { return attention + mlp + experts_active + shared_experts + router + norms + biases_active; }
+  double total() const {
+    return attention + mamba + mamba_other + mlp + experts + shared_experts + router + norms + biases;
+  }
+  double active() const {
+    return attention + mamba + mamba_other + mlp + experts_active + shared_experts + router + norms + biases_active;
+  }
   // Weights a token's activations are multiplied by (norms and biases are element-wise).
-  double matmul_active() const { return attention + mlp + experts_active + shared_experts + router; }
+  double matmul_active() const { return attention + mamba + mlp + experts_active + shared_experts + router; }
+  LayerParams& operator+=(const LayerParams& other);
 };
+
+enum class FfnKind { dense, moe, none };
 
 struct ParamCounts {
   double total = 0;               // every parameter of the published count (DeepSeek's MTP module excluded)
@@ -37,7 +46,8 @@ struct ParamCounts {
   double final_norm = 0;
   double non_embedding = 0;       // total − embedding
   double matmul_active = 0;       // weights one token's forward pass multiplies, output head included
-  std::int64_t dense_layers = 0;  // how many layers are dense, and one of them
+  LayerParams layers;             // every layer summed
+  std::int64_t dense_layers = 0;  // how many layers are dense (hybrids: not MoE), and one of them
   LayerParams dense_layer;
   std::int64_t moe_layers = 0;  // how many are MoE, and one of them
   LayerParams moe_layer;
@@ -48,7 +58,9 @@ struct ParamCounts {
   double active_without_input_embedding() const { return output_head > 0 ? active - input_embedding : active; }
 };
 
-LayerParams layer_params(const ModelSpec& model, bool moe_layer);
+LayerParams layer_params(const ModelSpec& model, bool moe_layer);  // an attention layer
+LayerParams layer_params(const ModelSpec& model, MixerKind mixer, FfnKind ffn);
+LayerParams layer_params_at(const ModelSpec& model, std::int64_t layer_idx);
 ParamCounts count_params(const ModelSpec& model);
 
 // Attention score (QK^T) and value (PV) FLOPs per token, summed over layers and averaged over
@@ -56,7 +68,11 @@ ParamCounts count_params(const ModelSpec& model);
 // sees. Sliding-window layers see at most the window.
 double attention_flops_per_token(const ModelSpec& model, std::int64_t seq_len, bool causal = true);
 
-// Forward pass per token of a `seq_len` sequence: 2 × matmul_active + attention.
+// The selective scans of every Mamba layer per token, forward (workload/mamba.h); 0 for
+// attention-only models.
+double mamba_scan_flops_per_token(const ModelSpec& model);
+
+// Forward pass per token of a `seq_len` sequence: 2 × matmul_active + attention (+ Mamba scans).
 double forward_flops_per_token(const ModelSpec& model, std::int64_t seq_len);
 // One training step per token: 3 × forward (the 6N rule, plus 3 × attention). The one
 // definition of training model FLOPs: the evaluator's MFU, the search's ranking and the
@@ -73,9 +89,10 @@ double weight_bytes(const ModelSpec& model, Precision p);
 // KV cache of one full-attention layer per token: 2·kv_heads·head_dim·bytes (MHA/GQA), or
 // (kv_lora_rank + qk_rope_head_dim)·bytes (MLA).
 double kv_cache_bytes_per_token_per_layer(const ModelSpec& model, Precision p);
-// All layers, every layer keeping every token (no sliding-window cap).
+// All attention layers, every layer keeping every token (no sliding-window cap).
 double kv_cache_bytes_per_token(const ModelSpec& model, Precision p);
-// One sequence holding `context` tokens, sliding-window layers keeping only the window.
+// One sequence holding `context` tokens, sliding-window layers keeping only the window, Mamba
+// layers their fixed recurrent state.
 double kv_cache_bytes(const ModelSpec& model, std::int64_t context, Precision p);
 
 }  // namespace gpuplan

@@ -108,12 +108,15 @@ TEST(ModelsCli, BadInputExitsTwo) {
 
 // Every Hugging Face fixture config (tests/workload/fixtures/) is plannable end to end: `train`
 // and `infer` (TP 2: every fixture's head count divides) answer on H100s with finite, positive times, for the families
-// added in issue 18 (Phi-3/4, Gemma 2/3) as for the older ones.
+// added in issue 18 (Phi-3/4, Gemma 2/3, Qwen2-MoE, Llama 4, Falcon) as for the older ones.
 TEST(ModelsCli, EveryFixtureConfigTrainsAndServes) {
   const std::string dir = testing::source_dir() + "/tests/workload/fixtures/";
   for (const char* name : {"llama-3.1-8b", "mistral-7b-v0.1", "mixtral-8x7b-v0.1", "qwen2.5-7b", "qwen3-0.6b",
                            "qwen3-30b-a3b", "deepseek-v2-lite", "gpt2", "gpt-oss-20b", "mpt-7b", "minitron-8b",
-                           "phi-3-mini-4k", "phi-4", "gemma-2-9b", "gemma-3-1b", "gemma-3-4b-it"}) {
+                           "phi-3-mini-4k", "phi-4", "gemma-2-9b", "gemma-3-1b", "gemma-3-4b-it",
+                           "qwen1.5-moe-a2.7b", "qwen2-57b-a14b", "llama-4-scout-17b-16e",
+                           "llama-4-maverick-17b-128e", "falcon-7b", "falcon-7b-refinedwebmodel",
+                           "falcon-40b-refinedweb", "jamba-v0.1", "nemotron-h-8b"}) {
     const std::string config = dir + name + ".json";
     auto r = run({"train", "--model", config, "--gpu", "h100-sxm", "--gpus", "8", "--seq-len", "1024", "--global-batch",
                   "64", "--json"});
@@ -121,8 +124,17 @@ TEST(ModelsCli, EveryFixtureConfigTrainsAndServes) {
     auto j = nlohmann::json::parse(r.out);
     EXPECT_GT(j["step_time_s"].get<double>(), 0) << name;
     EXPECT_LT(j["step_time_s"].get<double>(), 1e6) << name;
-    r = run({"infer", "--model", config, "--gpu", "h100-sxm", "--tp", "2", "--input-len", "512", "--output-len", "64",
-             "--json"});
+    // TP must divide the heads (Falcon-7B's 71: TP 1) and the weights must fit (Llama 4
+    // Maverick's 400B: fp8 on 8 GPUs; Scout's 108B: 4 GPUs).
+    const std::string n = name;
+    const std::string tp = n == "falcon-7b" || n == "falcon-7b-refinedwebmodel" ? "1"
+                           : n == "llama-4-maverick-17b-128e"                   ? "8"
+                           : n == "llama-4-scout-17b-16e"                       ? "4"
+                                                                                : "2";
+    std::vector<std::string> args{"infer", "--model", config, "--gpu", "h100-sxm", "--tp", tp,
+                                  "--input-len", "512", "--output-len", "64", "--json"};
+    if (n == "llama-4-maverick-17b-128e") args.insert(args.end(), {"--weights", "fp8"});
+    r = run(args);
     ASSERT_EQ(r.code, 0) << name << ": " << r.out << r.err;
     j = nlohmann::json::parse(r.out);
     ASSERT_TRUE(j["feasible"].get<bool>()) << name << ": " << r.out;
