@@ -344,7 +344,9 @@ void read_falcon(HfReader& r, ModelSpec& m, const std::string& type) {
   m.position = r.flag("alibi", false) ? PositionKind::alibi : PositionKind::rope;
   const bool bias = r.flag("bias", false);
   m.qkv_bias = m.attn_out_bias = m.mlp_bias = bias;
-  r.flag("parallel_attn", true);
+  // Attention and MLP side by side (FalconDecoderLayer: mlp_output += attention_output): one
+  // TP reduction per layer (ModelSpec::parallel_block).
+  m.parallel_block = r.flag("parallel_attn", true);
   r.opt_size("num_ln_in_parallel_attn", 2);
 }
 

@@ -181,6 +181,7 @@ TEST(HfFamilies, Falcon7bMultiQueryParallelAttention) {
   EXPECT_TRUE(m.tied_embeddings);
   EXPECT_EQ(m.max_seq_len, 2048);
   EXPECT_EQ(m.position, PositionKind::rope);
+  EXPECT_TRUE(m.parallel_block);  // parallel_attn: one TP reduction per layer
   EXPECT_DOUBLE_EQ(count_params(m).total, 6922011520.0);
   EXPECT_NEAR(count_params(m).total / 1e9, 7, 1);
   // The original remote-code config (RefinedWebModel, n_head / n_layer) reads the same.
