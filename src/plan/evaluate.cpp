@@ -130,7 +130,7 @@ void check_structure(Eval& ev) {
     return ev.fail("scaling recipe %s does not apply to %s linear layers", scaling_recipe_name(p.scaling).data(),
                    precision_name(p.precision).data());
   }
-  if (needs_block_scaled_mma(p.scaling) && ev.ctx.gpu->dense(Precision::fp4) <= 0) {
+  if (needs_block_scaled_mma(p.scaling) && !has_block_scaled_mma(*ev.ctx.gpu)) {
     return ev.fail("%s needs block-scaled tensor cores; %s has none", scaling_recipe_name(p.scaling).data(),
                    ev.ctx.gpu->id.c_str());
   }
@@ -628,10 +628,8 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
     mi.optimizer_on_host = p.offload_optimizer;
     mi.host_grad_bytes = p.offload_optimizer ? ctx.options.grad_reduce_bytes : 0;
     // Transformer Engine keeps a quantised copy of the low-precision GEMMs' weights (two with
-    // 1-D block scales: one per direction; workload/scaling.h).
-    const bool quantised = p.precision == Precision::fp8 || p.precision == Precision::fp4;
-    mi.extra_weight_bytes = quantised ? r.low_precision_params * s.op.gemm_in_bytes() * quantised_weight_copies(p.scaling)
-                                      : 0.0;
+    // 1-D block scales: one per direction; workload/scaling.h). 16-bit plans have none.
+    mi.extra_weight_bytes = r.low_precision_params * s.op.gemm_in_bytes() * quantised_weight_copies(p.scaling);
     // DualPipe keeps two copies of the parameters (DeepSeek-V3 report, Table 2): the second
     // copy's weights and gradients; the optimizer updates one.
     if (p.moe_overlap == MoeOverlap::dualpipe) {

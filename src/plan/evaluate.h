@@ -119,6 +119,10 @@ struct Estimate {
 
 Estimate evaluate(const TrainContext& ctx, const Plan& plan);
 
+// Tensor cores that read block scales (MXFP8, NVFP4) came with the GPUs that also have fp4
+// tensor cores (Blackwell's 5th generation, CDNA 4): the catalog's fp4 rate is the flag.
+inline bool has_block_scaled_mma(const Gpu& gpu) { return gpu.dense(Precision::fp4) > 0; }
+
 // The shapes every layer's ops run at under `plan` on one GPU (one micro-batch after TP, CP and
 // EP have cut it, in the plan's precisions): what evaluate() costs, and what the op roofline of
 // the HTML report (plan/op_roofline.h) places.

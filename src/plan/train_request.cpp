@@ -108,9 +108,7 @@ ScalingRecipe parse_train_scaling(const std::string& text, Precision precision) 
 }
 
 void check_scaling_hardware(const Gpu& gpu, const Plan& p) {
-  // Block-scaled MMA came with the GPUs that also have fp4 tensor cores (Blackwell's 5th
-  // generation, CDNA 4): the catalog's fp4 rate is the capability flag.
-  const bool block_scaled = gpu.dense(Precision::fp4) > 0;
+  const bool block_scaled = has_block_scaled_mma(gpu);
   if (p.precision == Precision::fp4 && !block_scaled) {
     throw Error(fmt::format("--precision fp4: {} has no fp4 tensor cores (NVFP4 training needs Blackwell-class "
                             "block-scaled MMA); use --precision fp8 or a GPU with fp4 (gpuplan gpus)",
