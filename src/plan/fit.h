@@ -19,6 +19,7 @@ struct FitSample {
   std::string source;
   std::string efficiency_id;  // the entry that serves its GPU
   std::string framework_id;   // the framework its source ran ("" = none in the catalog)
+  int row_index = -1;         // the caller's row this sample came from (-1: none)
 };
 
 struct FitResult {

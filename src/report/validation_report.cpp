@@ -451,6 +451,7 @@ nlohmann::ordered_json to_json(const TrainValidation& v) {
     row["measured_derived"] = r.measured_derived;
     row["predicted_step_time_s"] = r.predicted_step_s;
     row["error"] = scored ? nlohmann::ordered_json(r.error) : nullptr;
+    if (r.loso_error) row["loso_error"] = *r.loso_error;
     row["fits"] = r.estimate.fits();
     row["mfu"] = r.estimate.mfu;
     row["memory_per_gpu_bytes"] = r.estimate.memory.total_bytes;

@@ -385,7 +385,9 @@ TrainValidation validate_training(const CsvTable& csv, const Catalog& catalog, c
   std::vector<double> errors;
   std::vector<FitSample> samples;
   for (const auto& row : csv.rows()) {
+    const std::size_t samples_before = samples.size();
     TrainValidationRow r = predict_row(c, row, catalog, models, samples);
+    if (samples.size() > samples_before) samples.back().row_index = static_cast<int>(v.rows.size());
     if (r.evaluated && r.measured_step_s > 0) {
       errors.push_back(r.error);
       v.by_source.add(r.source, r.error);
@@ -431,6 +433,7 @@ TrainValidation validate_training(const CsvTable& csv, const Catalog& catalog, c
         const double e = predict_with(s, fitted) / s.measured_step_s - 1;
         loso_errors.push_back(e);
         v.loso_by_source.add(source, e);
+        if (s.row_index >= 0) v.rows[static_cast<std::size_t>(s.row_index)].loso_error = e;
       }
     }
     v.loso_overall = summarize_errors(loso_errors);

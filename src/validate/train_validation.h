@@ -6,6 +6,7 @@
 // setting that fits, plan/resolve.h), and each row says what was chosen.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,7 @@ struct TrainValidationRow {
   std::string not_scored;      // why a predicted row has no error ("" when it has one)
   double predicted_step_s = 0;
   double error = 0;  // predicted / measured step time − 1 (= measured / predicted rate − 1)
+  std::optional<double> loso_error;  // with --leave-one-source-out: with the efficiency refit without its source
   Estimate estimate;
 };
 

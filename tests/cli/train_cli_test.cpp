@@ -1,5 +1,8 @@
 // gpuplan train | memory | rooflines | validate training, end to end in process.
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -295,6 +298,19 @@ TEST(TrainCli, ValidateTrainingOnTheSharedFile) {
   for (const auto& [source, s] : j["leave_one_source_out"]["by_source"].items()) {
     EXPECT_LE(s["median_abs_error_pct"].get<double>(), 25.0) << source;
   }
+  // Every scored row carries its own held-out error, and their median is the headline's.
+  std::vector<double> held_out;
+  for (const auto& row : j["rows"]) {
+    if (row.contains("error") && !row["error"].is_null()) {
+      ASSERT_TRUE(row.contains("loso_error")) << row["id"];
+      held_out.push_back(std::fabs(row["loso_error"].get<double>()));
+    } else {
+      EXPECT_FALSE(row.contains("loso_error")) << row["id"];
+    }
+  }
+  ASSERT_EQ(held_out.size(), 101u);
+  std::nth_element(held_out.begin(), held_out.begin() + 50, held_out.end());
+  EXPECT_NEAR(100 * held_out[50], j["leave_one_source_out"]["overall"]["median_abs_error_pct"].get<double>(), 1e-9);
 }
 
 // DeepSeek-V3 as the report describes its run (arXiv:2412.19437): 2,048 H800, PP 16 with
