@@ -80,6 +80,13 @@ struct CollectiveParams {
   // tree: net_channels; NVLS-tree: nvls_tree_heads (its "heads", <= NCCL_MAX_NVLS_ARITY).
   int net_channels = 0;
   int nvls_tree_heads = 0;
+  // LL channel narrowing for small messages (NCCL enqueue.cc: channels, then threads, drop
+  // while nBytes < channels x threads x threadThreshold; the ring LL threshold is 8 B x nRanks
+  // per thread, 512 threads). Each of `ll_channels` channels fills at `ll_channel_fill_bytes_per_rank`
+  // x ranks; below channels x that, only bytes / fill channels run and ring LL moves its wire
+  // volume at that share of its full rate. 0 channels = no narrowing.
+  int ll_channels = 0;
+  double ll_channel_fill_bytes_per_rank = 0;
 
   // AllToAll and send/receive (grouped point-to-point): fixed cost, and the bandwidth it
   // reaches relative to a ring over the same scale-up links.

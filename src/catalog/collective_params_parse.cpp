@@ -102,6 +102,15 @@ CollectiveParams parse_collective_params(Fields& top) {
     if (v < 0 || v > 1'000'000) proto.fail(key, "must be between 0 (every NIC) and 1,000,000 channels");
     *field = static_cast<int>(v);
   }
+  const std::int64_t ll_channels = proto.opt_integer("ll_channels").value_or(0);
+  if (ll_channels < 0 || ll_channels > 1'000'000) {
+    proto.fail("ll_channels", "must be between 0 (no small-message narrowing) and 1,000,000 channels");
+  }
+  c.ll_channels = static_cast<int>(ll_channels);
+  c.ll_channel_fill_bytes_per_rank = proto.opt_nonneg("ll_channel_fill_bytes_per_rank").value_or(0);
+  if (c.ll_channels > 0 && !(c.ll_channel_fill_bytes_per_rank > 0)) {
+    proto.fail("ll_channel_fill_bytes_per_rank", "must be positive when ll_channels is set (NCCL: 512 threads x 8 B = 4096)");
+  }
   proto.finish();
 
   if (std::optional<Fields> host = top.opt_sub("host_pcie_ring")) {

@@ -83,6 +83,8 @@ struct CollectiveTopology {
   int nvls_tree_heads = 0;
   double p2p_latency_s = 0;
   double alltoall_bw_fraction = 1.0;
+  int ll_channels = 0;  // ring LL channel narrowing (ll_channel_share); 0 = none
+  double ll_channel_fill_bytes_per_rank = 0;
 
   // For reports only (never read by estimate_collective).
   std::array<std::string, kMaxCollectiveLevels> level_names;
@@ -135,6 +137,13 @@ std::vector<CollectiveEstimate> collective_candidates(const CollectiveRequest& r
 
 // Throws Error with a message naming the problem and the fix, for bad user input.
 void check_collective_request(const CollectiveRequest& request, const CollectiveTopology& topology);
+
+// The share of its full rate a ring LL collective of `bytes` over `ranks` GPUs runs at, after
+// NCCL's small-message channel narrowing (enqueue.cc: channels drop while nBytes < channels x
+// threads x threshold; ring LL: 512 threads x 8 B x nRanks): one channel fills at
+// fill = fill_bytes_per_rank x ranks, so bytes / fill of `channels` run, at least one and at
+// most all. 1 when channels is 0. Between fill and channels x fill the transfer time is flat.
+double ll_channel_share(double bytes, int ranks, int channels, double fill_bytes_per_rank);
 
 // nccl-tests bus-bandwidth factor: 2(n-1)/n AllReduce; (n-1)/n AllGather, ReduceScatter,
 // AllToAll; 1 Broadcast and SendRecv.

@@ -142,6 +142,12 @@ double simple_fill(const Steps& s, const CollectiveEstimate& e, const GroupShape
 
 }  // namespace
 
+double ll_channel_share(double bytes, int ranks, int channels, double fill_bytes_per_rank) {
+  if (channels <= 0 || !(fill_bytes_per_rank > 0) || ranks < 1) return 1.0;
+  const double running = bytes / (fill_bytes_per_rank * ranks);
+  return std::clamp(running, 1.0, static_cast<double>(channels)) / channels;
+}
+
 double busbw_factor(CollectiveOp op, int gpus) {
   const double n = gpus;
   if (gpus <= 1) return 0;
@@ -185,7 +191,12 @@ CollectiveEstimate line(const CollectiveRequest& request, const CollectiveTopolo
   e.algorithm = algorithm;
   e.protocol = protocol;
   if (shape.ranks == 1) return e;  // one GPU: nothing to move, nothing to pay
-  const double bw_scale = topology.protocol_bw_fraction[static_cast<int>(protocol)] / request.concurrent;
+  double bw_scale = topology.protocol_bw_fraction[static_cast<int>(protocol)] / request.concurrent;
+  // Small ring LL messages run on fewer channels (NCCL's narrowing; docs/model/collectives.md).
+  if (protocol == Protocol::ll && algorithm == CollectiveAlgorithm::ring && topology.ll_channels > 0) {
+    bw_scale *= ll_channel_share(request.bytes, shape.ranks, topology.ll_channels,
+                                 topology.ll_channel_fill_bytes_per_rank);
+  }
   const double level0_scale = request.op == CollectiveOp::all_to_all ? topology.alltoall_bw_fraction : 1.0;
   e.transfer_s = collective_detail::transfer_time(traffic, shape, topology, bw_scale, level0_scale, e);
   e.latency_s = latency(algorithm, protocol, shape, st, topology);

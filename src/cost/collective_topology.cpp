@@ -158,6 +158,8 @@ CollectiveTopology make_collective_topology(const Catalog& catalog, const System
   t.nvls_min_gpus = params.nvls_min_gpus;
   t.p2p_latency_s = params.p2p_latency_s;
   t.alltoall_bw_fraction = params.alltoall_bw_fraction;
+  t.ll_channels = params.ll_channels;
+  t.ll_channel_fill_bytes_per_rank = params.ll_channel_fill_bytes_per_rank;
   return t;
 }
 

@@ -86,7 +86,7 @@ std::string shared_collectives_csv() {
 
 // The acceptance target of issue 3 on the measured file: median |error| <= 10% for messages
 // of 1 MiB and more, <= 25% below. 195 rows since the 2026-11-23 additions (Azure 8-GPU
-// nodes, CoreWeave NVL72 racks); the model reaches 6.1% / 6.8% on them.
+// nodes, CoreWeave NVL72 racks); the model reaches 4.8% / 6.4% on them.
 TEST(ValidateCli, CollectivesMeetTheTargetOnTheSharedFile) {
   const std::string csv = shared_collectives_csv();
   if (!std::filesystem::exists(csv)) GTEST_SKIP() << csv << " not present";
@@ -98,6 +98,25 @@ TEST(ValidateCli, CollectivesMeetTheTargetOnTheSharedFile) {
   EXPECT_LE(j["summary"]["by_size"]["< 1 MiB"]["median_abs_error_pct"].get<double>(), 25.0);
   EXPECT_TRUE(j["summary"]["by_gpu"].contains("h100-sxm"));
   EXPECT_TRUE(j["summary"]["by_op"].contains("alltoall"));
+}
+
+// Issue 15's target, leave one source out: median <= 6% overall and <= 10% on every scale band.
+// Measured 2026-11-24 after the LL channel narrowing and its refit: LOSO 5.998% overall
+// (1 node 6.0%, one NVL72 rack 7.8%, two racks 9.4%; 64 KiB - 16 MiB 7.6%), in-sample 5.79%
+// (before: LOSO 6.39%, in-sample 5.9%, 64 KiB - 16 MiB 9.2%). The bounds are what was measured.
+TEST(ValidateCli, CollectivesLeaveOneSourceOutMeetsIssue15) {
+  const std::string csv = shared_collectives_csv();
+  if (!std::filesystem::exists(csv)) GTEST_SKIP() << csv << " not present";
+  const auto r = run({"validate", "collectives", csv, "--leave-one-source-out", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const auto median = [](const nlohmann::json& g) { return g["median_abs_error_pct"].get<double>(); };
+  EXPECT_LE(median(j["summary"]["all"]), 5.8);
+  const auto& loso = j["leave_one_source_out"];
+  EXPECT_LE(median(loso["all"]), 6.0);
+  ASSERT_EQ(loso["by_scale"].size(), 3u);
+  for (const auto& [band, g] : loso["by_scale"].items()) EXPECT_LE(median(g), 10.0) << band;
+  EXPECT_LE(median(loso["by_size_band"]["64 KiB - 16 MiB"]), 7.6);
 }
 
 TEST(ValidateCli, BadRowsNameFileAndLine) {

@@ -68,6 +68,12 @@ TEST(CollectiveParams, BadFilesNameFileLineAndKey) {
   EXPECT_NE(typo.find("ll128_bw_fraction"), std::string::npos) << typo;
   const std::string negative = catalog_error(replaced(kGoodParams, "[0.6, 1.9, 3.4]", "[0.6, -1.9, 3.4]"));
   EXPECT_NE(negative.find("ring_hop_us"), std::string::npos) << negative;
+  const std::string channels =
+      catalog_error(replaced(kGoodParams, "alltoall_bw_fraction = 0.8", "alltoall_bw_fraction = 0.8\nll_channels = -1"));
+  EXPECT_NE(channels.find("ll_channels"), std::string::npos) << channels;
+  const std::string no_fill =
+      catalog_error(replaced(kGoodParams, "alltoall_bw_fraction = 0.8", "alltoall_bw_fraction = 0.8\nll_channels = 16"));
+  EXPECT_NE(no_fill.find("ll_channel_fill_bytes_per_rank"), std::string::npos) << no_fill;
 }
 
 // The serving model's PCIe fallback, moved from code into nccl.toml [host_pcie_ring] with its
