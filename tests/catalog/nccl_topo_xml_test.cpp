@@ -3,6 +3,8 @@
 // become the systems an 8-GPU NVSwitch node and an 8 x L40S PCIe server are, the GPU model is
 // asked for and checked against the dump's sm, and the TOML loads back and plans.
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -162,6 +164,32 @@ TEST(NcclTopoXml, BadDumpsNameTheLineAndTheFix) {
                        "sm=\"90\"/>" + tail)
                 .find("d.xml:3: <pci link_speed=\"fast\">"),
             std::string::npos);
+}
+
+// Property: every truncation of a real-format dump, and the dump with any one byte replaced by a
+// character that matters to the grammar, either reads or raises Error naming a line of the
+// file; never another exception (the fuzz target checks the same under the sanitizers).
+TEST(NcclTopoXml, EveryTruncationAndByteFlipReadsOrNamesALine) {
+  std::ifstream f(topo_fixture("8x-l40s-pcie-nccl-topo.xml"), std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  ASSERT_GT(text.size(), 1000u);
+  const auto check = [](const std::string& t) {
+    try {
+      const NcclTopo topo = parse_nccl_topo_xml(t, "p.xml");
+      const TopoMatrix m = nccl_topo_matrix(topo);
+      ASSERT_EQ(m.gpu_gpu.size(), topo.gpus.size());
+    } catch (const Error& e) {
+      ASSERT_EQ(std::string(e.what()).rfind("p.xml:", 0), 0u) << e.what();
+    }
+  };
+  for (std::size_t n = 0; n < text.size(); n += 7) check(text.substr(0, n));
+  for (std::size_t i = 0; i < text.size(); i += 11) {
+    for (char c : {'<', '>', '"', '/', '=', ' ', '0', 'x', '&', '\0'}) {
+      std::string t = text;
+      t[i] = c;
+      check(t);
+    }
+  }
 }
 
 TopologyImportRequest xml_request(const char* fixture, const char* gpu) {
