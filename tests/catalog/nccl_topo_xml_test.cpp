@@ -313,6 +313,33 @@ TEST(TopologyImportXml, AVmThatHidesTheNvSwitchesStillReadsAsSwitched) {
   EXPECT_EQ(t.system.nics, 0);
 }
 
+// A multi-node NVLink dump (NCCL fuses the hosts of one NVLink domain): two host_hash values
+// with 4 GPUs each give gpus_per_host = 4, and the TOML says so and loads back.
+TEST(TopologyImportXml, TwoHostsInOneNvlinkDomainSetGpusPerHost) {
+  std::string text = "<system version=\"1\">\n";
+  for (int h = 0; h < 2; ++h) {
+    text += fmt::format("  <cpu host_hash=\"0x{}\" numaid=\"0\">\n", h + 1);
+    for (int g = 0; g < 4; ++g) {
+      text += fmt::format(
+          "    <pci busid=\"000{}:0{}:00.0\" class=\"0x030200\">\n      <gpu dev=\"{}\" sm=\"100\"><nvlink "
+          "target=\"fffffff:ff:ff.0\" count=\"18\" tclass=\"0x068000\"/></gpu>\n    </pci>\n",
+          h, g + 1, g);
+    }
+    text += "  </cpu>\n";
+  }
+  text += "</system>\n";
+  const auto dir = testing::scratch_dir("nccl-topo-mnnvl");
+  const std::string path = (dir / "two-hosts.xml").string();
+  testing::write_file(path, text);
+  const std::string out = (dir / "two-hosts.toml").string();
+  const auto w = testing::run({"import-topology", path, "--gpu", "gb200", "--id", "two-trays", "--out", out});
+  ASSERT_EQ(w.code, 0) << w.err;
+  EXPECT_NE(w.out.find("hosts: 2 (host_hash) with 4 GPUs each"), std::string::npos) << w.out;
+  const auto sys = testing::run({"--catalog", out, "system", "two-trays", "--json"});
+  ASSERT_EQ(sys.code, 0) << sys.err;
+  EXPECT_NE(sys.out.find("\"gpus_per_host\": 4"), std::string::npos) << sys.out;
+}
+
 TEST(TopologyImportXml, TheTomlLoadsBackAndCollectiveAndTrainRun) {
   const auto dir = testing::scratch_dir("nccl-topo-import");
   for (const auto& [fixture, gpu, id] : {std::tuple{"dgx-h100-nccl-topo.xml", "h100-sxm", "my-dgx"},
