@@ -33,6 +33,7 @@ from ._gpuplan import (  # noqa: F401  (the public API)
     collective,
     cost,
     gpus,
+    import_topology,
     infer,
     infer_search,
     memory,
@@ -55,7 +56,7 @@ __all__ = [
     "Catalog", "CollectiveResult", "CollectiveValidation", "CostResult", "Error", "InferResult",
     "InferSearchResult", "InferValidation", "LaunchConfig", "MemoryResult", "Model", "RecommendResult",
     "SearchResult", "TcoResult", "TrainResult", "TrainValidation", "builtin_catalog", "collective",
-    "cost", "gpus", "infer", "infer_search", "memory", "model", "model_from_config", "models",
+    "cost", "gpus", "import_topology", "infer", "infer_search", "memory", "model", "model_from_config", "models",
     "recommend", "search", "tco", "train", "train_many", "validate_collectives",
     "validate_inference", "validate_training",
 ]

@@ -45,6 +45,7 @@ class TrainResult(_Result):
     memory_capacity_bytes: float
     bottleneck: str
     plan: dict[str, Any]
+    nearest_feasible_plans: list[dict[str, Any]]
 
 class MemoryResult(_Result):
     total_bytes: float
@@ -302,3 +303,13 @@ def validate_training(
 ) -> TrainValidation: ...
 def validate_inference(file: Path, *, catalog: CatalogArg = None) -> InferValidation: ...
 def validate_collectives(file: Path, *, catalog: CatalogArg = None) -> CollectiveValidation: ...
+def import_topology(
+    file: Path,
+    *,
+    gpu: str = ...,
+    format: str = ...,
+    id: str = ...,
+    nic: str = ...,
+    nic_gbit: float = ...,
+    catalog: CatalogArg = None,
+) -> dict[str, Any]: ...

@@ -102,6 +102,16 @@ void bind_train_result(pyb::module_& m) {
   }, pyb::arg("framework"),
           "The launch config of this plan for megatron, torchtitan or nemo (`gpuplan train --emit`):\n"
           "a LaunchConfig whose str() is the files to save and to_dict() the CLI's JSON.");
+  cls.def_property_readonly(
+      "nearest_feasible_plans",
+      [](const TrainResult& r) {
+        // plan/nearest_plans.h through report/'s writer: the rows `gpuplan train --json` prints.
+        const nlohmann::ordered_json j = to_json(r.get());
+        return json_to_py(j.contains("nearest_feasible_plans") ? j["nearest_feasible_plans"]
+                                                               : nlohmann::ordered_json::array());
+      },
+      "For a plan that cannot run, the nearest ones on the same GPUs that do, one change each, fastest\n"
+      "first: a list of dicts (change, step_time_s, memory_bytes, plan); [] for a feasible plan.");
   cls.def_property_readonly("plan", [](const TrainResult& r) { return plan_dict(r.get()); },
                             "The plan as `gpuplan train --json` writes it (the keys of its \"plan\" object).");
 }

@@ -79,5 +79,6 @@ void bind_train(pyb::module_& m);
 void bind_infer(pyb::module_& m);
 void bind_econ(pyb::module_& m);
 void bind_lookup(pyb::module_& m);
+void bind_topology(pyb::module_& m);
 
 }  // namespace gpuplan::py

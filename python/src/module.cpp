@@ -54,4 +54,5 @@ PYBIND11_MODULE(_gpuplan, m) {
   py::bind_infer(m);
   py::bind_econ(m);
   py::bind_lookup(m);
+  py::bind_topology(m);
 }

@@ -21,5 +21,7 @@ list(APPEND GPUPLAN_LIB_SOURCES
   catalog/cloud_price.cpp
   catalog/lookup_request.cpp
   catalog/nvidia_smi_topo.cpp
+  catalog/xml_elements.cpp
+  catalog/nccl_topo_xml.cpp
   catalog/topology_import.cpp
 )

@@ -1,4 +1,4 @@
-// gpuplan import-topology FILE --gpu G [--id ID] [--nic N] [--nic-gbit R] [--out FILE] [--json]:
+// gpuplan import-topology FILE --gpu G [--format F] [--id ID] [--nic N] [--nic-gbit R] [--out FILE] [--json]:
 // flags → TopologyImportRequest → import_topology (catalog/topology_import.h) → the catalog TOML
 // (report/topology_import_report.h), on stdout or into --out.
 #include <ctime>
@@ -35,15 +35,20 @@ void setup_import_topology(CliCommand& cmd, CliContext& ctx) {
     bool json = false;
   };
   auto o = std::make_shared<Opts>();
-  cmd.add_option("file", o->request.file, "Output of 'nvidia-smi topo -m' saved to a file")->required();
-  cmd.add_option("--gpu", o->request.gpu, "The GPU model (catalog id or alias; nvidia-smi topo -m does not name it)")
+  cmd.add_option("file", o->request.file,
+                 "Output of 'nvidia-smi topo -m' saved to a file, or NCCL's topology dump (NCCL_TOPO_DUMP_FILE)")
       ->required();
+  cmd.add_option("--gpu", o->request.gpu,
+                 "The GPU model (catalog id or alias; required: neither file names it, an NCCL dump's sm narrows it "
+                 "and is checked against it)");
+  cmd.add_option("--format", o->request.format,
+                 "nccl-xml or nvidia-smi (default: detected, a file starting with '<' is an NCCL dump)");
   cmd.add_option("--id", o->request.id, "Id of the system to write (default imported-<gpu>-<N>)");
   cmd.add_option("--nic", o->request.nic,
                  "Catalog NIC id of the adapters next to the GPUs (default: connectx6/7/8 for 200/400/800 Gb/s)");
   cmd.add_option("--nic-gbit", o->request.nic_gbit,
-                 "Line rate of one NIC in Gb/s (nvidia-smi does not report it); needed when NICs sit under the GPUs' "
-                 "PCIe switches");
+                 "Line rate of one NIC in Gb/s: needed for nvidia-smi output when NICs sit under the GPUs' PCIe "
+                 "switches (it does not report it); overrides the speed an NCCL dump reports");
   cmd.add_option("--out", o->out, "Write the TOML here instead of stdout");
   cmd.add_flag("--json", o->json, "Print one JSON object (the derived fields and the TOML)");
   cmd.callback([o, &ctx] {

@@ -11,7 +11,7 @@ std::span<const CommandRow> command_table() {
       {"validate", "Score the models against measured runs: validate collectives|training|inference FILE.csv", setup_validate},
       {"systems", "List nodes, racks and fabrics with their bandwidth per GPU", setup_systems},
       {"system", "One system or fabric: bandwidth per level, node totals, bisection", setup_system},
-      {"import-topology", "A catalog system (TOML) from 'nvidia-smi topo -m' output: keep it, pass it back with --catalog", setup_import_topology},
+      {"import-topology", "A catalog system (TOML) from 'nvidia-smi topo -m' output or NCCL's topology dump: keep it, pass it back with --catalog", setup_import_topology},
       {"clouds", "Dated cloud GPU prices (current by default; --all adds historical)", setup_clouds},
       {"models", "List the model zoo: shape, total and active parameters", setup_models},
       {"model", "One model (zoo id or config.json): parameters, FLOPs per token, weight and KV bytes", setup_model},

@@ -36,13 +36,19 @@ std::string imported_system_toml(const ImportedTopology& imported, const std::st
   out += "vendor = " + toml_string(s.vendor) + "\n";
   out += "gpu = " + toml_string(s.gpu) + "\n";
   out += fmt::format("gpus = {}\n", s.gpus);
+  if (s.gpus_per_host > 0 && s.gpus_per_host != s.gpus) out += fmt::format("gpus_per_host = {}\n", s.gpus_per_host);
   out += "notes = " + toml_string(s.notes) + "\n";
-  out += "source = " + toml_string("nvidia-smi topo -m output: " + imported.matrix.file) + "\n";
+  const std::string what = imported.format == "nccl-xml" ? "NCCL topology dump (NCCL_TOPO_DUMP_FILE)" : "nvidia-smi topo -m output";
+  out += "source = " + toml_string(what + ": " + imported.matrix.file) + "\n";
   out += "retrieved = " + toml_string(retrieved) + "\n";
   if (s.gpus > 1) {
     out += "\n[scaleup]\n";
     out += "link = " + toml_string(s.scaleup_link) + "\n";
     out += "topology = " + toml_string(s.scaleup_topology) + "\n";
+    if (s.scaleup_topology == "switched") {
+      out += "switch = " + toml_string(s.nvswitch) + "\n";
+      out += fmt::format("switches = {}\n", s.nvswitch_count);
+    }
     if (s.scaleup_topology == "mesh") out += "per_peer_bw_uni_gb_per_s = " + gb(s.scaleup_per_peer_bw_uni_bytes_per_s) + "\n";
     out += "bw_uni_gb_per_s = " + gb(s.scaleup_bw_uni_bytes_per_s) + "\n";
     if (s.in_network_reduction) out += "in_network_reduction = true\n";
@@ -59,16 +65,24 @@ std::string imported_system_toml(const ImportedTopology& imported, const std::st
 nlohmann::ordered_json imported_system_json(const ImportedTopology& imported, const std::string& retrieved) {
   const System& s = imported.system;
   nlohmann::ordered_json j;
+  j["format"] = imported.format;
   j["id"] = s.id;
   j["gpu"] = s.gpu;
   j["gpus"] = s.gpus;
   j["scaleup_link"] = s.scaleup_link;
   j["scaleup_topology"] = s.scaleup_topology;
   j["scaleup_bw_uni_bytes_per_s"] = s.scaleup_bw_uni_bytes_per_s;
+  j["nvswitch"] = s.nvswitch;
+  j["nvswitches"] = s.nvswitch_count;
   j["in_network_reduction"] = s.in_network_reduction;
   j["nic"] = s.nic;
   j["nics"] = s.nics;
   j["nic_bw_uni_bytes_per_s"] = s.nic_bw_uni_bytes_per_s;
+  j["rails"] = imported.rails;
+  if (imported.format == "nccl-xml") {
+    j["sm"] = imported.sm;
+    j["gpu_candidates"] = imported.gpu_candidates;
+  }
   j["derived"] = imported.derived;
   j["toml"] = imported_system_toml(imported, retrieved);
   return j;

@@ -2,3 +2,4 @@ list(APPEND GPUPLAN_TEST_SOURCES catalog/hf_hub_cache_test.cpp catalog/load_test
 list(APPEND GPUPLAN_TEST_SOURCES catalog/topology_test.cpp catalog/cloud_test.cpp catalog/strict_catalog_test.cpp)
 list(APPEND GPUPLAN_TEST_SOURCES catalog/framework_test.cpp)
 list(APPEND GPUPLAN_TEST_SOURCES catalog/topology_import_test.cpp)
+list(APPEND GPUPLAN_TEST_SOURCES catalog/nccl_topo_xml_test.cpp)
