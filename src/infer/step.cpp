@@ -45,7 +45,17 @@ double tp_collective_s(const InferContext& ctx, CollectiveOp op, double bytes, i
       const double one_shot = e.allreduce_latency_s + bytes * (n - 1) / link;
       const double two_shot = 2 * e.allreduce_latency_s + bytes * 2 * (n - 1) / n / link;
       const double custom = std::min(one_shot, two_shot);
-      t = est.feasible ? std::min(t, custom) : custom;
+      if (e.allreduce_custom_max_bytes > 0) {
+        // The engine's own rule (vLLM custom_all_reduce.cuh, custom_all_reduce.py): one-shot on 2
+        // GPUs and below a size threshold, two-shot above it, NCCL from max_size on or beyond the
+        // GPU counts its kernel supports, whichever of them is faster.
+        if (bytes < e.allreduce_custom_max_bytes && gpus <= e.allreduce_custom_max_gpus) {
+          const double one_max = gpus <= 4 ? e.allreduce_one_shot_max_bytes_4gpu : e.allreduce_one_shot_max_bytes_8gpu;
+          t = gpus == 2 || bytes < one_max ? one_shot : two_shot;
+        }
+      } else {
+        t = est.feasible ? std::min(t, custom) : custom;
+      }
     }
     if (est.feasible || t > 0) return t;
   }
