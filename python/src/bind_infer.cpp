@@ -74,6 +74,7 @@ void bind_infer(pyb::module_& m) {
         k.get("tp", r.tp);
         k.get("pp", r.pp);
         k.get("ep", r.ep);
+        k.get("attention_dp", r.attention_dp);
         k.get("batch", r.batch);
         k.get("concurrency", r.concurrency);
         k.get("max_throughput", r.max_throughput);
@@ -97,7 +98,7 @@ void bind_infer(pyb::module_& m) {
         return make_result(catalog, answer_infer(*catalog, r));
       },
       "infer(*, model, gpu, engine='vllm', weights='bf16', kv=None, input_len=1024, output_len=256,\n"
-      "gpus=None, tp=None, pp=1, ep=1, batch=None | concurrency=None | max_throughput=False,\n"
+      "gpus=None, tp=None, pp=1, ep=1, attention_dp=1, batch=None | concurrency=None | max_throughput=False,\n"
       "spec_draft_tokens=0, spec_acceptance=None, spec_draft='mtp', prefix_hit_rate=None, shared_prefix_tokens=None,\n"
       "disagg='', disagg_prefill_tp=None, disagg_decode_tp=None, slo_ttft_ms=None, slo_tpot_ms=None, request_rate=None, ...)\n"
       "One serving plan's estimate, as `gpuplan infer`.");

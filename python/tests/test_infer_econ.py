@@ -31,6 +31,18 @@ def test_infer_serving_features_are_the_cli_answer():
         gpuplan.infer(model="llama3.1-8b", gpu="h100-sxm", spec_draft_tokens=2, spec_acceptance=1.5)
 
 
+def test_infer_attention_dp_is_the_cli_answer():
+    r = gpuplan.infer(model="deepseek-v3", gpu="h200-sxm", engine="tensorrt-llm-1.0", tp=8, ep=8, attention_dp=8,
+                      weights="fp8", input_len=1024, output_len=2048, concurrency=1024)
+    cli = cli_json("infer", "--model", "deepseek-v3", "--gpu", "h200-sxm", "--engine", "tensorrt-llm-1.0", "--tp", "8",
+                   "--ep", "8", "--attention-dp", "8", "--weights", "fp8", "--input-len", "1024",
+                   "--output-len", "2048", "--concurrency", "1024")
+    assert r.to_dict() == cli
+    assert r.to_dict()["plan"]["label"] == "DEP8"
+    with pytest.raises(gpuplan.Error, match="--attention-dp 3"):
+        gpuplan.infer(model="deepseek-v3", gpu="h200-sxm", tp=8, ep=8, attention_dp=3, weights="fp8")
+
+
 def test_infer_loads_exclude_each_other():
     with pytest.raises(gpuplan.Error, match="exclude each other"):
         gpuplan.infer(model="llama3.1-8b", gpu="h200-sxm", batch=4, concurrency=8)

@@ -46,6 +46,14 @@ struct Engine {
   // smooth; 0 = the ideal roofline max(t_mem, t_flops).
   double roofline_norm = 0;
   double allreduce_latency_s = 0;     // one-shot custom AllReduce latency (small messages); 0 = NCCL's
+  // The engine's own choice between its kernels and NCCL, where its code fixes one (vLLM's
+  // custom_all_reduce.cuh / custom_all_reduce.py): one-shot below these message sizes at ≤ 4 and
+  // ≤ 8 GPUs (always at 2), two-shot above, NCCL at or above allreduce_custom_max_bytes or beyond
+  // allreduce_custom_max_gpus. All 0 = no rule known: the cheapest of one-shot, two-shot and NCCL.
+  double allreduce_one_shot_max_bytes_4gpu = 0;
+  double allreduce_one_shot_max_bytes_8gpu = 0;
+  double allreduce_custom_max_bytes = 0;
+  int allreduce_custom_max_gpus = 0;
   std::string notes;
   Provenance provenance;
 };

@@ -51,6 +51,13 @@ Engine parse_engine(Fields& top) {
     e.roofline_norm = *p;
   }
   e.allreduce_latency_s = perf.opt_nonneg("allreduce_latency_us").value_or(0) * 1e-6;
+  e.allreduce_one_shot_max_bytes_4gpu = perf.opt_nonneg("allreduce_one_shot_max_bytes_4gpu").value_or(0);
+  e.allreduce_one_shot_max_bytes_8gpu = perf.opt_nonneg("allreduce_one_shot_max_bytes_8gpu").value_or(0);
+  e.allreduce_custom_max_bytes = perf.opt_nonneg("allreduce_custom_max_bytes").value_or(0);
+  e.allreduce_custom_max_gpus = static_cast<int>(perf.opt_nonneg("allreduce_custom_max_gpus").value_or(0));
+  if ((e.allreduce_one_shot_max_bytes_8gpu > 0 || e.allreduce_custom_max_bytes > 0) && e.allreduce_latency_s <= 0) {
+    perf.fail("allreduce_custom_max_bytes", "the engine's AllReduce rule needs allreduce_latency_us (its barrier latency)");
+  }
   perf.finish();
   return e;
 }

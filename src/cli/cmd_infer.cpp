@@ -14,7 +14,7 @@
 
 namespace gpuplan {
 
-// gpuplan infer --model M --gpu G [--gpus N --tp --pp --ep] [--weights --kv] --input-len
+// gpuplan infer --model M --gpu G [--gpus N --tp --pp --ep --attention-dp] [--weights --kv] --input-len
 // --output-len [--batch B | --concurrency C | --max-throughput] [--engine E] [--json]
 void setup_infer(CliCommand& cmd, CliContext& ctx) {
   struct Opts {
@@ -33,6 +33,9 @@ void setup_infer(CliCommand& cmd, CliContext& ctx) {
   auto* tp = cmd.add_option("--tp", o->tp, "Tensor-parallel degree (default: --gpus / pp, else 1)");
   cmd.add_option("--pp", o->request.pp, "Pipeline-parallel degree (default 1)");
   cmd.add_option("--ep", o->request.ep, "Expert-parallel degree inside the TP group (MoE; default 1)");
+  cmd.add_option("--attention-dp", o->request.attention_dp,
+                 "Attention data-parallel ranks inside the TP group: attention, dense layers and KV cache per rank "
+                 "at TP = tp / N, experts over all tp GPUs (N = tp: DEP, TensorRT-LLM's enable_attention_dp; default 1)");
   auto* batch = cmd.add_option("--batch", o->batch, "Static batch: B requests started together (default 1)");
   auto* conc = cmd.add_option("--concurrency", o->concurrency,
                               "Closed loop with C requests in flight under continuous batching");

@@ -13,9 +13,10 @@
 namespace gpuplan {
 namespace {
 
-// The running batch the estimate settled on, as the scheduler cap (at least 1).
+// The running batch the estimate settled on, as the scheduler cap (at least 1); under attention DP
+// each rank's scheduler takes its share.
 long long emit_max_seqs(const InferAnswer& a) {
-  return std::max<long long>(1, static_cast<long long>(std::ceil(a.estimate.point.running)));
+  return std::max<long long>(1, static_cast<long long>(std::ceil(a.estimate.point.running / a.plan.attention_dp - 1e-9)));
 }
 long long emit_max_len(const InferAnswer& a) { return a.plan.input_len + a.plan.output_len; }
 long long emit_max_tokens(const InferAnswer& a) {
@@ -51,9 +52,16 @@ LaunchConfig emit_vllm(const InferAnswer& a) {
   c.version = "vLLM v0.10";
   c.flag_source = "vllm/engine/arg_utils.py (vllm-project/vllm)";
   auto flag = [&](const std::string& f, auto v) { c.flags.emplace_back(f, fmt::format("{}", v)); };
-  flag("--tensor-parallel-size", a.plan.tp);
+  // Attention DP: vLLM's --data-parallel-size ranks of --tensor-parallel-size GPUs each, the
+  // experts over all of them with --enable-expert-parallel (EP = DP × TP; vLLM docs, "Data
+  // Parallel Deployment" / "Expert Parallel Deployment").
+  flag("--tensor-parallel-size", a.plan.attention_tp());
+  if (a.plan.attention_dp > 1) flag("--data-parallel-size", a.plan.attention_dp);
   if (a.plan.pp > 1) flag("--pipeline-parallel-size", a.plan.pp);
-  if (a.plan.ep > 1) c.flags.emplace_back("--enable-expert-parallel", "");
+  if (a.plan.ep > 1 || a.plan.attention_dp > 1) c.flags.emplace_back("--enable-expert-parallel", "");
+  if (a.plan.attention_dp > 1 && a.plan.ep != a.plan.tp)
+    c.notes.push_back(fmt::format("vLLM spreads the experts over all {} GPUs (EP {}) under data parallelism; the plan "
+                                  "was evaluated with EP {}", a.plan.tp, a.plan.tp, a.plan.ep));
   flag("--max-model-len", emit_max_len(a));
   flag("--max-num-seqs", emit_max_seqs(a));
   flag("--max-num-batched-tokens", emit_max_tokens(a));
@@ -78,6 +86,11 @@ LaunchConfig emit_sglang(const InferAnswer& a) {
   flag("--tp-size", a.plan.tp);
   if (a.plan.pp > 1) flag("--pp-size", a.plan.pp);
   if (a.plan.ep > 1) flag("--ep-size", a.plan.ep);
+  // DP attention: --dp-size ranks, attention TP = tp / dp (sglang/srt/layers/dp_attention.py).
+  if (a.plan.attention_dp > 1) {
+    c.flags.emplace_back("--enable-dp-attention", "");
+    flag("--dp-size", a.plan.attention_dp);
+  }
   flag("--context-length", emit_max_len(a));
   flag("--max-running-requests", emit_max_seqs(a));
   flag("--chunked-prefill-size", emit_max_tokens(a));
@@ -107,6 +120,13 @@ LaunchConfig emit_trtllm(const InferAnswer& a) {
   flag("--max_num_tokens", emit_max_tokens(a));
   std::string yaml = "# trtllm-serve --extra_llm_api_options, written by gpuplan --emit trtllm\n";
   if (a.plan.kv == Precision::fp8) yaml += "kv_cache_config:\n  dtype: fp8\n";
+  // enable_attention_dp replicates attention on every TP rank (attention DP = tp); TensorRT-LLM
+  // has no attention TP inside a DP rank (tensorrt_llm/llmapi/llm_args.py).
+  if (a.plan.attention_dp == a.plan.tp && a.plan.tp > 1) yaml += "enable_attention_dp: true\n";
+  if (a.plan.attention_dp > 1 && a.plan.attention_dp != a.plan.tp)
+    throw Error(fmt::format("--emit trtllm: --attention-dp {} with --tp {}: TensorRT-LLM's enable_attention_dp "
+                            "replicates attention on all {} GPUs; use --attention-dp {} or 1, or --emit sglang",
+                            a.plan.attention_dp, a.plan.tp, a.plan.tp, a.plan.tp));
   if (a.plan.weights == Precision::fp8 || a.plan.weights == Precision::int4 || a.plan.weights == Precision::fp4)
     c.notes.push_back(fmt::format("{} weights: serve a checkpoint quantised with TensorRT Model Optimizer (the quantisation "
                                   "is read from the checkpoint)", precision_name(a.plan.weights)));

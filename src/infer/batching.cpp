@@ -19,7 +19,7 @@ constexpr double kBenchmarkWaves = 10;
 double first_wave_ttft_s(const InferContext& ctx, const InferPlan& plan, double admitted) {
   const Engine& e = *ctx.engine;
   const double in = static_cast<double>(plan.input_len);
-  const double budget = e.max_num_batched_tokens;
+  const double budget = replica_token_budget(e, plan);  // every attention-DP rank's together
   admitted = std::max(1.0, admitted);
   const double per_step = e.chunked_prefill ? budget : std::max(1.0, std::floor(budget / in)) * in;
   const double wave_tokens = admitted * in;
@@ -37,13 +37,20 @@ double first_wave_ttft_s(const InferContext& ctx, const InferPlan& plan, double 
 
 }  // namespace
 
-double closed_loop_cohort(const Engine& e, double input_len, double micro) {
+double closed_loop_cohort(const Engine& e, double input_len, double micro, int attention_dp) {
   // The first wave (engine idle) admits floor(budget / in) whole prompts per step; in steady
   // state the step that refills a cohort also carries the other micro − g running decodes, one
   // budget token each (TensorRT-LLM's max_num_tokens counts both), which can shrink it. A prompt
   // longer than the budget runs alone (engines without context chunking need max_num_tokens ≥
-  // the longest prompt, so such a deployment has raised it).
+  // the longest prompt, so such a deployment has raised it). Attention DP: each of the dp ranks
+  // admits whole prompts under its own budget, its share of the decodes counted against it.
   const double budget = e.max_num_batched_tokens;
+  if (attention_dp > 1) {
+    const double dp = attention_dp;
+    const double first = std::max(1.0, std::min(micro, dp * std::floor(budget / input_len)));
+    const double room = budget - (micro - first) / dp;
+    return std::max(1.0, std::min(first, dp * std::floor(room / input_len)));
+  }
   const double first = std::max(1.0, std::min(micro, std::floor(budget / input_len)));
   const double room = budget - (micro - first);
   return std::max(1.0, std::min(first, std::floor(room / input_len)));
@@ -97,7 +104,7 @@ ServingPoint continuous(const InferContext& ctx, const InferPlan& plan, double i
   // Steady state: over one request lifetime each running sequence needs `in` prompt tokens and
   // `out` decode tokens. Spread evenly over n steps, each step carries micro·out/n decodes and
   // micro·in/n prompt tokens; n = out unless the step token budget forces more steps.
-  const double budget = e.max_num_batched_tokens;
+  const double budget = replica_token_budget(e, plan);
   const double steps = std::max(out, micro * (in + out) / budget);
   StepLoad load{micro * out / steps, in + out / 2, micro * in / steps, in};
   // MoE expert traffic is not spread: the prompt tokens come in steps of their own (a chunk of
@@ -107,7 +114,7 @@ ServingPoint continuous(const InferContext& ctx, const InferPlan& plan, double i
   // 1K to 8K prompts). The FLOPs and the dense weights stay spread.
   if (ctx.weights.moe_layers > 0 && load.prefill_tokens > 0) {
     const double prompt_step = e.chunked_prefill ? std::min(in, std::max(1.0, budget - load.decode_seqs))
-                                                 : closed_loop_cohort(e, in, micro) * in;
+                                                 : closed_loop_cohort(e, in, micro, plan.attention_dp) * in;
     load.expert_hit = expert_hit_of_calendar(ctx, load.decode_seqs, prompt_step, micro * in / prompt_step, steps);
   }
   s.step = step_cost(ctx, plan, load);
@@ -139,7 +146,7 @@ ServingPoint continuous(const InferContext& ctx, const InferPlan& plan, double i
                               (2 * (heavy_steps * heavy_s + light_steps * light_s));
     s.steady_ttft_s = residual_s + (in / chunk) * heavy_s;
   } else {
-    const double cohort = closed_loop_cohort(e, in, micro);
+    const double cohort = closed_loop_cohort(e, in, micro, plan.attention_dp);
     s.prefill = step_cost(ctx, plan, {micro - cohort, load.decode_context, cohort * in, in});
     s.steady_ttft_s = pp * s.prefill.total_s;
   }
@@ -160,7 +167,7 @@ ServingPoint closed_loop(const InferContext& ctx, const InferPlan& plan, double 
   // first wave is bunched and the later ones spread (continuous).
   const double running = std::max(1.0, std::min(in_flight, max_running));
   const bool lockstep = !e.chunked_prefill &&
-                        running / plan.pp * static_cast<double>(plan.input_len) <= e.max_num_batched_tokens;
+                        running / plan.pp * static_cast<double>(plan.input_len) <= replica_token_budget(e, plan);
   if (!lockstep) return continuous(ctx, plan, in_flight, max_running);
 
   const double in = static_cast<double>(plan.input_len);

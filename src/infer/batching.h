@@ -26,7 +26,8 @@ struct ServingPoint {
 // Whole prompts of `input_len` tokens refilled together in one step of a closed loop with
 // `micro` sequences per pipeline micro-batch on an engine without chunked prefill: the cohort
 // the first wave is admitted in and that persists (equal lengths finish together). ≥ 1.
-double closed_loop_cohort(const Engine& e, double input_len, double micro);
+// Attention DP: `micro` is split over `attention_dp` ranks, each with its own budget.
+double closed_loop_cohort(const Engine& e, double input_len, double micro, int attention_dp = 1);
 
 // B requests started together: one prefill of all prompts, then O − 1 decode steps.
 ServingPoint static_batch(const InferContext& ctx, const InferPlan& plan, double batch);

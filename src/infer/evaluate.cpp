@@ -8,13 +8,21 @@
 namespace gpuplan {
 
 std::string check_infer_plan(const ModelSpec& m, const InferPlan& plan) {
-  if (plan.tp < 1 || plan.pp < 1 || plan.ep < 1 || plan.replicas < 1) return "TP, PP, EP and replicas must be >= 1";
-  if (m.heads % plan.tp != 0) {
-    return fmt::format("TP {} does not divide the {} attention heads of {}; use a TP that divides {}", plan.tp,
+  if (plan.tp < 1 || plan.pp < 1 || plan.ep < 1 || plan.replicas < 1 || plan.attention_dp < 1) {
+    return "TP, PP, EP, attention DP and replicas must be >= 1";
+  }
+  if (plan.tp % plan.attention_dp != 0) {
+    return fmt::format("attention DP {} does not divide TP {}; use a divisor of {} ({} = attention replicated on "
+                       "every GPU)", plan.attention_dp, plan.tp, plan.tp, plan.tp);
+  }
+  // Attention heads are split over the attention TP group (all tp GPUs without attention DP).
+  const int atp = plan.attention_tp();
+  if (m.heads % atp != 0) {
+    return fmt::format("TP {} does not divide the {} attention heads of {}; use a TP that divides {}", atp,
                        m.heads, m.id, m.heads);
   }
-  if (!m.mla && m.kv_heads % plan.tp != 0 && plan.tp % m.kv_heads != 0) {
-    return fmt::format("TP {} neither divides nor is a multiple of the {} KV heads of {}", plan.tp, m.kv_heads, m.id);
+  if (!m.mla && m.kv_heads % atp != 0 && atp % m.kv_heads != 0) {
+    return fmt::format("TP {} neither divides nor is a multiple of the {} KV heads of {}", atp, m.kv_heads, m.id);
   }
   if (plan.pp > m.layers) return fmt::format("PP {} exceeds the {} layers of {}", plan.pp, m.layers, m.id);
   if (plan.ep > 1) {
@@ -64,10 +72,10 @@ InferEstimate evaluate_inference(const InferContext& ctx, const InferPlan& plan)
     return est;
   }
   const Engine& e = *ctx.engine;
-  const double max_running = std::min(est.memory.max_seqs, e.max_num_seqs);
+  const double max_running = std::min(est.memory.max_seqs, replica_max_num_seqs(e, plan));
   const auto limit_name = [&](double running) {
     if (running < max_running) return std::string("requested");
-    return std::string(est.memory.max_seqs <= e.max_num_seqs ? "KV capacity" : "scheduler max_num_seqs");
+    return std::string(est.memory.max_seqs <= replica_max_num_seqs(e, plan) ? "KV capacity" : "scheduler max_num_seqs");
   };
   switch (plan.mode) {
     case InferMode::batch:
@@ -77,7 +85,7 @@ InferEstimate evaluate_inference(const InferContext& ctx, const InferPlan& plan)
             "batch {} does not fit: the KV budget of {:.1f} GiB per GPU holds {} sequences of {} + {} tokens ({} "
             "allows {}); use a smaller --batch, --kv fp8, or more GPUs",
             plan.load, est.memory.kv_budget / (1024.0 * 1024 * 1024), est.memory.max_seqs, plan.input_len, plan.output_len, e.name,
-            e.max_num_seqs);
+            replica_max_num_seqs(e, plan));
         est.bottleneck = Bottleneck::capacity;
         return est;
       }

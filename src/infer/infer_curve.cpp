@@ -32,6 +32,7 @@ InferRequest infer_request_for(const InferSearchRequest& search, const InferPlan
   r.tp = plan.tp;
   r.pp = plan.pp;
   r.ep = plan.ep;
+  r.attention_dp = plan.attention_dp;
   r.gpus = plan.gpus_per_replica();
   r.concurrency = plan.load;
   return r;

@@ -163,6 +163,18 @@ std::pair<int, int> parse_disagg_ratio(const std::string& text) {
 InferFeatureAnswer answer_infer_features(const Catalog& catalog, const InferContext& target, const InferPlan& plan,
                                          const InferEstimate& base, const InferFeatures& f) {
   InferFeatureAnswer a;
+  if (plan.attention_dp > 1) {
+    // Their memory and step models split the KV cache tp ways; attention DP splits it per rank.
+    const char* flag = f.spec_draft_tokens != 0 || f.spec_acceptance                ? "--spec-draft-tokens"
+                       : f.prefix_hit_rate || f.shared_prefix_tokens                 ? "--prefix-hit-rate"
+                       : !f.disagg.empty() || f.disagg_prefill_tp || f.disagg_decode_tp ? "--disagg"
+                                                                                       : nullptr;
+    if (flag) {
+      throw Error(fmt::format("--attention-dp {} with {}: speculative decoding, prefix caching and disaggregation "
+                              "are modelled with attention TP-split only; drop one of the two (use --attention-dp 1)",
+                              plan.attention_dp, flag));
+    }
+  }
   if (f.spec_draft_tokens != 0 || f.spec_acceptance) a.spec = answer_spec(catalog, target, plan, base, f);
   if (f.prefix_hit_rate || f.shared_prefix_tokens) a.prefix = answer_prefix(target, plan, base, f);
   if (!f.disagg.empty() || f.disagg_prefill_tp || f.disagg_decode_tp) {

@@ -18,6 +18,14 @@ struct InferPlan {
   int pp = 1;        // pipeline parallel: layers split pp ways
   int ep = 1;        // expert parallel inside the TP group: routed experts split ep ways (ep | tp)
   int replicas = 1;  // independent copies (data parallel serving)
+  // Attention data parallelism inside the TP group (docs/model/attention-dp.md): the tp GPUs form
+  // attention_dp ranks of tp / attention_dp GPUs each; every rank runs attention, the dense
+  // (non-expert) layers, embeddings and head for its own requests with its own KV cache, TP-split
+  // tp / attention_dp ways, and the routed experts stay spread over all tp GPUs (ep ways by
+  // expert), reached by a token dispatch/combine all-to-all. attention_dp = tp is TensorRT-LLM's
+  // enable_attention_dp; 1 < attention_dp < tp is SGLang's --dp-size with attention TP =
+  // tp / dp (sglang/srt/layers/dp_attention.py). 1 = attention TP-split tp ways (no attention DP).
+  int attention_dp = 1;
   Precision weights = Precision::bf16;
   Precision kv = Precision::bf16;
   std::int64_t input_len = 1024;
@@ -26,6 +34,7 @@ struct InferPlan {
   double load = 1;  // batch size (batch) or requests in flight (concurrency); unused for max_throughput
 
   int gpus_per_replica() const { return tp * pp; }
+  int attention_tp() const { return attention_dp > 0 ? tp / attention_dp : tp; }
   int gpus() const { return tp * pp * replicas; }
 };
 

@@ -100,12 +100,20 @@ void check_at_least_one(const char* flag, int value, const char* fix) {
 InferPlan make_plan(const InferRequest& r, const InferSetup& s) {
   check_at_least_one("--pp", r.pp, "use --pp 1 for no pipeline parallelism");
   check_at_least_one("--ep", r.ep, "use --ep 1 for no expert parallelism");
+  check_at_least_one("--attention-dp", r.attention_dp, "use --attention-dp 1 for attention split over the TP group");
   if (r.tp) check_at_least_one("--tp", *r.tp, "use --tp 1 for no tensor parallelism, or leave it out");
   if (r.gpus) check_at_least_one("--gpus", *r.gpus, "leave it out for tp × pp GPUs");
   InferPlan plan;
   plan.pp = r.pp;
   plan.ep = r.ep;
   plan.tp = r.tp ? *r.tp : (r.gpus ? std::max(1, *r.gpus / r.pp) : 1);
+  plan.attention_dp = r.attention_dp;
+  if (plan.tp % plan.attention_dp != 0) {
+    throw Error(fmt::format("--attention-dp {} does not divide the TP degree {}: attention-DP ranks split the TP "
+                            "group; use a divisor of {} (--attention-dp {} replicates attention on every GPU, "
+                            "TensorRT-LLM's enable_attention_dp), or raise --tp",
+                            plan.attention_dp, plan.tp, plan.tp, plan.tp));
+  }
   if (r.gpus) {
     if (*r.gpus % plan.gpus_per_replica() != 0) {
       throw Error(fmt::format("--gpus {} is not a multiple of tp × pp = {}; change --gpus, --tp or --pp", *r.gpus,
@@ -160,6 +168,13 @@ InferAnswer answer_infer(const Catalog& catalog, const InferRequest& request) {
   a.setup = make_setup(catalog, request);
   a.plan = make_plan(request, a.setup);
   a.estimate = evaluate_inference(a.setup.ctx, a.plan);
+  if (a.plan.attention_dp > 1 && !a.setup.ctx.model->is_moe()) {
+    a.notes.push_back(fmt::format(
+        "--attention-dp {} on the dense model {}: with no expert layers to share, this is {} independent copies of "
+        "TP {} stepping together; --gpus {} --tp {} (replicas) is the same plan without the lockstep",
+        a.plan.attention_dp, a.setup.ctx.model->id, a.plan.attention_dp, a.plan.attention_tp(), a.plan.gpus(),
+        a.plan.attention_tp()));
+  }
   a.features = answer_infer_features(catalog, a.setup.ctx, a.plan, a.estimate, request.features);
   return a;
 }

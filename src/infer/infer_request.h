@@ -38,6 +38,7 @@ struct InferRequest : InferCommon {
   std::optional<int> tp;    // --tp; none = gpus / pp, else 1
   int pp = 1;               // --pp
   int ep = 1;               // --ep
+  int attention_dp = 1;     // --attention-dp: attention data-parallel ranks inside the TP group (infer_plan.h)
   // The load: at most one of the three (the CLI enforces it); none = a static batch of 1.
   std::optional<double> batch;        // --batch
   std::optional<double> concurrency;  // --concurrency
@@ -63,6 +64,7 @@ struct InferAnswer {
   InferPlan plan;
   InferEstimate estimate;
   InferFeatureAnswer features;  // the features the request turned on (infer/infer_features.h)
+  std::vector<std::string> notes;  // what the answer wants the user to know about the plan itself
 };
 
 struct InferSearchRequest : InferCommon {

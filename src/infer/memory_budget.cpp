@@ -48,11 +48,20 @@ InferMemory infer_memory(const InferContext& ctx, const InferPlan& plan) {
   const double tables = plan.pp == 1 ? (w.input_embedding + (w.tied_head ? 0 : w.output_head))
                                      : std::max(w.input_embedding, w.output_head);
   mem.weights = (layers / plan.pp + tables * wide) / plan.tp;
+  const int atp = plan.attention_tp();  // = tp without attention DP
+  if (plan.attention_dp > 1) {
+    // Attention DP: the non-expert layers, embeddings and head are split only tp / attention_dp
+    // ways (replicated attention_dp times); the routed experts stay split over all tp GPUs.
+    const double dense = w.layer_matmul * quantised_weight_bytes(plan.weights) + w.layer_other * wide;
+    const double experts = w.routed_experts * quantised_weight_bytes(plan.weights);
+    mem.weights = (dense / plan.pp + tables * wide) / atp + experts / plan.pp / plan.tp;
+  }
 
+  // Workspace of one scheduler's step (one attention-DP rank's): its tokens at the attention TP.
   const double tokens = e.max_num_batched_tokens;
   const double seqs = std::min(e.max_num_seqs, tokens);
-  mem.activations = tokens * activation_bytes_per_token(m, plan.tp) +
-                    seqs * 4.0 * static_cast<double>(m.vocab) / plan.tp;  // fp32 logits of the sampled rows
+  mem.activations = tokens * activation_bytes_per_token(m, atp) +
+                    seqs * 4.0 * static_cast<double>(m.vocab) / atp;  // fp32 logits of the sampled rows
   mem.runtime = e.runtime_bytes;
 
   const double used = mem.weights + mem.activations + mem.runtime;
@@ -75,9 +84,13 @@ InferMemory infer_memory(const InferContext& ctx, const InferPlan& plan) {
                         (e.reserve_full_sequence ? static_cast<double>(plan.output_len)
                                                  : 0.5 * static_cast<double>(plan.output_len));
   // Hybrids: each sequence also holds its Mamba layers' fixed recurrent state (0 otherwise).
-  mem.kv_per_seq = kv_bytes_per_seq_per_gpu(ctx.kv, length, plan.kv, plan.tp, plan.pp, e.kv_block_tokens) +
-                   recurrent_state_bytes_per_seq_per_gpu(ctx.kv, plan.tp, plan.pp);
+  // Attention DP: a sequence lives on one rank, its KV split over that rank's tp / attention_dp
+  // GPUs (the MLA latent and too few KV heads are replicated within them, workload/kv_cache.h);
+  // each rank's GPUs hold their own sequences, so the replica holds attention_dp times as many.
+  mem.kv_per_seq = kv_bytes_per_seq_per_gpu(ctx.kv, length, plan.kv, atp, plan.pp, e.kv_block_tokens) +
+                   recurrent_state_bytes_per_seq_per_gpu(ctx.kv, atp, plan.pp);
   mem.max_seqs = mem.kv_budget > 0 ? std::floor(mem.kv_budget / mem.kv_per_seq) : 0;
+  if (plan.attention_dp > 1) mem.max_seqs *= plan.attention_dp;
   mem.fits = mem.max_seqs >= 1;
   if (!mem.fits) {
     if (mem.weights > mem.capacity) {

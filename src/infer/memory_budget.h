@@ -23,11 +23,22 @@ struct InferMemory {
   double runtime = 0;      // CUDA context, graphs, NCCL
   double kv_budget = 0;    // what the engine's rule gives the KV cache (<= 0: nothing)
   double kv_per_seq = 0;   // one sequence as the scheduler counts it (paged), per GPU
-  double max_seqs = 0;     // sequences the KV budget holds (0 when none)
+  double max_seqs = 0;     // sequences the KV budget holds (0 when none), all attention-DP ranks
   double engine_cap = 0;   // the engine's own cap (memory_fraction × capacity or equivalent)
   bool fits = false;
   std::string reason;      // why not, naming the fix
 };
+
+// The engine's per-scheduler caps for one replica of `plan`: each attention-DP rank runs its own
+// scheduler with the engine's max_num_seqs and max_num_batched_tokens (TensorRT-LLM's
+// max_batch_size / max_num_tokens are per rank under enable_attention_dp; SGLang's DP-attention
+// workers each schedule their own batch), so a replica runs attention_dp times as many.
+inline double replica_max_num_seqs(const Engine& e, const InferPlan& plan) {
+  return plan.attention_dp > 1 ? e.max_num_seqs * plan.attention_dp : e.max_num_seqs;
+}
+inline double replica_token_budget(const Engine& e, const InferPlan& plan) {
+  return plan.attention_dp > 1 ? e.max_num_batched_tokens * plan.attention_dp : e.max_num_batched_tokens;
+}
 
 // Memory of one GPU of `plan`. The KV per sequence is counted at the full length
 // (prompt + output) when the engine reserves it, at the average length otherwise.

@@ -38,33 +38,39 @@ std::vector<InferPlan> infer_search_space(const InferContext& ctx, const InferSe
     for (int pp = 1; tp * pp <= spec.gpus_max; ++pp) {
       for (int ep = 1; ep <= tp; ++ep) {
         if (tp % ep != 0 || (ep > 1 && !m.is_moe())) continue;
-        InferPlan base;
-        base.tp = tp;
-        base.pp = pp;
-        base.ep = ep;
-        base.input_len = spec.input_len;
-        base.output_len = spec.output_len;
-        base.mode = InferMode::concurrency;
-        if (!check_infer_plan(m, base).empty()) continue;
-        for (Precision w : weights) {
-          for (Precision kv : kvs) {
-            base.weights = w;
-            base.kv = kv;
-            const InferMemory mem = infer_memory(ctx, base);
-            if (!mem.fits) {
-              out.push_back(base);  // evaluated once, reported as not fitting
-              continue;
-            }
-            // Concurrency per replica: powers of two up to what memory and the scheduler run at
-            // once, and that limit itself (more in flight only queues).
-            const double limit = std::floor(std::min(mem.max_seqs, ctx.engine->max_num_seqs));
-            for (double c = 1; c <= limit; c *= 2) {
-              base.load = c;
-              out.push_back(base);
-            }
-            if (limit >= 1 && std::exp2(std::floor(std::log2(limit))) != limit) {
-              base.load = limit;
-              out.push_back(base);
+        // Attention DP (MoE models): every divisor of tp, tp itself being TensorRT-LLM's
+        // enable_attention_dp. Dense models gain nothing over replicas from it, so not tried.
+        for (int adp = 1; adp <= (m.is_moe() ? tp : 1); ++adp) {
+          if (tp % adp != 0) continue;
+          InferPlan base;
+          base.tp = tp;
+          base.pp = pp;
+          base.ep = ep;
+          base.attention_dp = adp;
+          base.input_len = spec.input_len;
+          base.output_len = spec.output_len;
+          base.mode = InferMode::concurrency;
+          if (!check_infer_plan(m, base).empty()) continue;
+          for (Precision w : weights) {
+            for (Precision kv : kvs) {
+              base.weights = w;
+              base.kv = kv;
+              const InferMemory mem = infer_memory(ctx, base);
+              if (!mem.fits) {
+                out.push_back(base);  // evaluated once, reported as not fitting
+                continue;
+              }
+              // Concurrency per replica: powers of two up to what memory and the scheduler run at
+              // once, and that limit itself (more in flight only queues).
+              const double limit = std::floor(std::min(mem.max_seqs, replica_max_num_seqs(*ctx.engine, base)));
+              for (double c = 1; c <= limit; c *= 2) {
+                base.load = c;
+                out.push_back(base);
+              }
+              if (limit >= 1 && std::exp2(std::floor(std::log2(limit))) != limit) {
+                base.load = limit;
+                out.push_back(base);
+              }
             }
           }
         }

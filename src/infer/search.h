@@ -1,5 +1,5 @@
-// infer-search: the best serving plan for one model on one GPU kind. Enumerates TP, PP, EP
-// (valid divisors), weight and KV precision and the closed-loop concurrency up to the memory
+// infer-search: the best serving plan for one model on one GPU kind. Enumerates TP, PP, EP and,
+// for MoE models, attention DP (valid divisors), weight and KV precision and the closed-loop concurrency up to the memory
 // limit; maximises output tokens/s per GPU (or per dollar) under optional TTFT/TPOT targets, or
 // with a request rate the fewest GPUs that serve it. Never throws on an infeasible space: the
 // result says what to relax.

@@ -44,7 +44,7 @@ SloEstimate estimate_slo(const InferContext& ctx, const InferPlan& plan, const S
   };
   // Every concurrency up to what runs at once (beyond it requests only queue for KV memory,
   // which raises TTFT and not the rate); the best rate among those meeting the targets.
-  const double max_running = std::min(first.memory.max_seqs, ctx.engine->max_num_seqs);
+  const double max_running = std::min(first.memory.max_seqs, replica_max_num_seqs(*ctx.engine, one));
   InferEstimate best;
   for (double c = 1; c <= max_running; ++c) {
     one.load = c;

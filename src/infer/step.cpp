@@ -45,7 +45,17 @@ double tp_collective_s(const InferContext& ctx, CollectiveOp op, double bytes, i
       const double one_shot = e.allreduce_latency_s + bytes * (n - 1) / link;
       const double two_shot = 2 * e.allreduce_latency_s + bytes * 2 * (n - 1) / n / link;
       const double custom = std::min(one_shot, two_shot);
-      t = est.feasible ? std::min(t, custom) : custom;
+      if (e.allreduce_custom_max_bytes > 0) {
+        // The engine's own rule (vLLM custom_all_reduce.cuh, custom_all_reduce.py): one-shot on 2
+        // GPUs and below a size threshold, two-shot above it, NCCL from max_size on or beyond the
+        // GPU counts its kernel supports, whichever of them is faster.
+        if (bytes < e.allreduce_custom_max_bytes && gpus <= e.allreduce_custom_max_gpus) {
+          const double one_max = gpus <= 4 ? e.allreduce_one_shot_max_bytes_4gpu : e.allreduce_one_shot_max_bytes_8gpu;
+          t = gpus == 2 || bytes < one_max ? one_shot : two_shot;
+        }
+      } else {
+        t = est.feasible ? std::min(t, custom) : custom;
+      }
     }
     if (est.feasible || t > 0) return t;
   }
@@ -97,6 +107,24 @@ double expert_gemm_efficiency(const InferContext& ctx, const InferPlan& plan, do
   return std::min(1.0, (up_flops + down_flops) / slow);
 }
 
+StepLoad slowest_attention_dp_rank(const StepLoad& load, int attention_dp) {
+  if (attention_dp <= 1) return load;
+  // Requests are whole: a scheduler that balances request counts gives the busiest rank
+  // ⌈n / dp⌉ of n decodes, and a prompt (or its chunk) is prefilled on one rank, so the busiest
+  // rank carries whole prompts, ⌈prompts / dp⌉ of them, never more than the step has. Every rank
+  // waits for it at the first MoE layer (the dispatch all-to-all is a barrier).
+  const double dp = attention_dp;
+  StepLoad r = load;
+  r.decode_seqs = load.decode_seqs > 0 ? std::ceil(load.decode_seqs / dp - 1e-9) : 0;
+  if (load.prefill_tokens > 0) {
+    const double span = std::max(1.0, load.prefill_span);
+    const double prompts = load.prefill_tokens / span;
+    r.prefill_tokens = std::max(load.prefill_tokens / dp,
+                                std::min(load.prefill_tokens, std::ceil(prompts / dp - 1e-9) * span));
+  }
+  return r;
+}
+
 StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoad& load) {
   const ModelSpec& m = *ctx.model;
   const Gpu& gpu = *ctx.gpu;
@@ -132,6 +160,22 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
                    (logit_rows > 0 ? w.output_head * wide / tp * stage_share : 0);
   c.linear_flops = (2 * tokens * (ctx.params.matmul_active - ctx.params.output_head) * stage_share +
                     2 * logit_rows * w.output_head * stage_share) / tp;
+  // Attention DP: the busiest rank's tokens (r) through the non-expert weights, split
+  // tp / attention_dp ways and so read whole by each rank's GPUs; the routed experts as above.
+  const int adp = plan.attention_dp;
+  const double atp = plan.attention_tp();
+  const StepLoad r = slowest_attention_dp_rank(load, adp);
+  const double r_tokens = r.decode_seqs + r.prefill_tokens;
+  if (adp > 1) {
+    const double routed_active = w.experts > 0 ? w.routed_experts * (w.top_k / w.experts) : 0;
+    const double r_logit_rows = r.decode_seqs + (r.prefill_span > 0 ? r.prefill_tokens / r.prefill_span : 0);
+    c.weight_bytes = (w.layer_matmul * quantised_weight_bytes(plan.weights) + w.layer_other * wide) * stage_share / atp +
+                     w.routed_experts * expert_hit * quantised_weight_bytes(plan.weights) * stage_share / tp +
+                     (r_logit_rows > 0 ? w.output_head * wide / atp * stage_share : 0);
+    c.linear_flops = (2 * r_tokens * (ctx.params.matmul_active - ctx.params.output_head - routed_active) * stage_share +
+                      2 * r_logit_rows * w.output_head * stage_share) / atp +
+                     2 * tokens * routed_active * stage_share / tp;
+  }
   c.linear_mem_s = c.weight_bytes / weight_bw;
   c.linear_compute_s = c.linear_flops / gemm_rate;
   if (w.moe_layers > 0 && w.experts > 0 && tokens > 0) {
@@ -154,19 +198,22 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
   const double decode_keys = full * ctx_len + sliding * kv_tokens_sliding(ctx.kv, ctx_len);
   const double span = std::max(1.0, load.prefill_span);
   const double prefill_keys = full * causal_keys_per_query(span, 0) + sliding * causal_keys_per_query(span, window, ctx.kv.chunked);
-  const double decode_attn_flops = load.decode_seqs * per_key * decode_keys * stage_share / tp;
-  const double prefill_attn_flops = load.prefill_tokens * per_key * prefill_keys * stage_share / tp;
+  // Attention DP: each GPU attends for its rank's sequences only (r = load without attention DP),
+  // its KV split over the rank's tp / attention_dp GPUs.
+  const int kv_tp = plan.attention_tp();
+  const double decode_attn_flops = r.decode_seqs * per_key * decode_keys * stage_share / atp;
+  const double prefill_attn_flops = r.prefill_tokens * per_key * prefill_keys * stage_share / atp;
   c.attention_flops = decode_attn_flops + prefill_attn_flops;
-  c.kv_bytes = load.decode_seqs * kv_bytes_per_seq_per_gpu(ctx.kv, ctx_len, plan.kv, plan.tp, plan.pp) +
-               load.prefill_tokens * kv_bytes_per_seq_per_gpu(ctx.kv, 1, plan.kv, plan.tp, plan.pp);
+  c.kv_bytes = r.decode_seqs * kv_bytes_per_seq_per_gpu(ctx.kv, ctx_len, plan.kv, kv_tp, plan.pp) +
+               r.prefill_tokens * kv_bytes_per_seq_per_gpu(ctx.kv, 1, plan.kv, kv_tp, plan.pp);
   if (ctx.kv.mamba_layers > 0) {
     // Mamba layers: every decode step reads and writes each sequence's fixed recurrent state,
     // and the fused scan streams its inputs and output once per token, prompt or generated
     // (memory-bound, workload/mamba.h).
     const double scan_bytes = static_cast<double>(ctx.kv.mamba_layers) *
                               mamba_scan_bytes_per_token(m.mamba, wide) * stage_share / tp;
-    c.kv_bytes += load.decode_seqs * 2 * recurrent_state_bytes_per_seq_per_gpu(ctx.kv, plan.tp, plan.pp) +
-                  (load.decode_seqs + load.prefill_tokens) * scan_bytes;
+    c.kv_bytes += r.decode_seqs * 2 * recurrent_state_bytes_per_seq_per_gpu(ctx.kv, kv_tp, plan.pp) +
+                  r_tokens * scan_bytes * (tp / atp);
   }
   c.kv_mem_s = c.kv_bytes / bw;
   c.attention_compute_s = c.attention_flops / attn_rate;
@@ -197,6 +244,18 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
                                  (gate * moe_ffn / tp +
                                   (2 + 2 * w.top_k) * h);
     c.elementwise_bytes = tokens * per_token * wide * stage_share;
+    if (adp > 1) {
+      // Attention DP: the replicated passes and the dense layers' slices for the busiest rank's
+      // tokens at the attention TP; the routed experts' activation over all tp GPUs.
+      const double shared = static_cast<double>(m.moe.shared_ffn());
+      const double routed = w.top_k * static_cast<double>(m.moe.expert_ffn_hidden);
+      const double rope_atp = rope * tp / atp;
+      const double rank_per_token = static_cast<double>(m.layers) * (8 * h + rope_atp) +
+                                    dense_layers * gate * static_cast<double>(m.ffn_hidden) / atp +
+                                    static_cast<double>(w.moe_layers) * (gate * shared / atp + (2 + 2 * w.top_k) * h);
+      c.elementwise_bytes = (r_tokens * rank_per_token + tokens * static_cast<double>(w.moe_layers) * gate * routed / tp) *
+                            wide * stage_share;
+    }
     c.elementwise_s = c.elementwise_bytes / bw;
   }
 
@@ -206,13 +265,30 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
   const double layers = static_cast<double>(m.layers) * stage_share;
   const double moe_layers = static_cast<double>(w.moe_layers) * stage_share;
   const double act_bytes = tokens * static_cast<double>(m.hidden) * wide;
-  if (tokens > 0 && plan.tp > 1) {
+  if (tokens > 0 && plan.tp > 1 && plan.attention_dp <= 1) {
     const double ar = tp_collective_s(ctx, CollectiveOp::all_reduce, act_bytes, plan.tp);
     if (plan.ep > 1 && moe_layers > 0) {
       const double a2a = tp_collective_s(ctx, CollectiveOp::all_to_all, act_bytes * w.top_k / plan.ep, plan.ep);
       c.comm_s += (2 * layers - moe_layers) * ar + 2 * moe_layers * a2a;
     } else {
       c.comm_s += 2 * layers * ar;
+    }
+  }
+  if (tokens > 0 && adp > 1) {
+    // Attention DP (docs/model/attention-dp.md): the AllReduces run inside a rank's
+    // tp / attention_dp GPUs on its own tokens; each MoE layer dispatches every token to the
+    // GPUs of its experts and combines them back, an AllToAll over all tp GPUs. A token reaches at
+    // most min(k, ep) expert groups of tp / ep GPUs each, so a GPU, holding 1 / (tp/attention_dp)
+    // of its rank's tokens, sends r_tokens / atp · min(k, ep) · tp / ep token rows of hidden × 2 B.
+    const double r_act = r_tokens * static_cast<double>(m.hidden) * wide;
+    if (atp > 1) {
+      const double ar = tp_collective_s(ctx, CollectiveOp::all_reduce, r_act, static_cast<int>(atp));
+      c.comm_s += (moe_layers > 0 ? 2 * layers - moe_layers : 2 * layers) * ar;
+    }
+    if (moe_layers > 0) {
+      const double ep = plan.ep;
+      const double dispatch = r_act / atp * std::min(w.top_k, ep) * tp / ep;
+      c.comm_s += 2 * moe_layers * tp_collective_s(ctx, CollectiveOp::all_to_all, dispatch, plan.tp);
     }
   }
   if (tokens > 0 && plan.pp > 1) {

@@ -58,6 +58,10 @@ double expert_hit_fraction(const InferContext& ctx, double tokens);
 double expert_hit_of_calendar(const InferContext& ctx, double decodes, double heavy_tokens, double heavy_steps,
                               double steps);
 
+// The load of the busiest attention-DP rank when `load` is split over `attention_dp` ranks:
+// ⌈decodes / dp⌉ decodes and whole prompts (or chunks) per rank; `load` itself when dp ≤ 1.
+StepLoad slowest_attention_dp_rank(const StepLoad& load, int attention_dp);
+
 // One step of one pipeline stage (layers / pp) of `plan` carrying `load`.
 StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoad& load);
 

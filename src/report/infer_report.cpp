@@ -60,9 +60,23 @@ std::string calibration_lines(const InferSetup& s) {
 
 }  // namespace
 
+std::string infer_plan_label(const InferPlan& p) {
+  if (p.tp > 1 && p.ep == p.tp && p.attention_dp == p.tp) return fmt::format("DEP{}", p.tp);
+  if (p.tp > 1 && p.ep == p.tp && p.attention_dp == 1) return fmt::format("TEP{}", p.tp);
+  if (p.attention_dp > 1) {
+    std::string s = fmt::format("attention DP{}×TP{}", p.attention_dp, p.attention_tp());
+    if (p.ep == p.tp) return s + fmt::format(", experts EP{}", p.ep);
+    if (p.ep == 1) return s + fmt::format(", experts TP{}", p.tp);
+    return s + fmt::format(", experts EP{}×TP{}", p.ep, p.tp / p.ep);
+  }
+  return {};
+}
+
 std::string infer_plan_summary(const InferPlan& p) {
   std::string s = fmt::format("tp {} · pp {}", p.tp, p.pp);
   if (p.ep > 1) s += fmt::format(" · ep {}", p.ep);
+  if (p.attention_dp > 1) s += fmt::format(" · attention-dp {}", p.attention_dp);
+  if (const std::string label = infer_plan_label(p); !label.empty()) s += " (" + label + ")";
   if (p.replicas > 1) s += fmt::format(" · {} replicas", p.replicas);
   s += fmt::format(" · weights {} · kv {} · in {} · out {} · {}", precision_name(p.weights), precision_name(p.kv),
                    p.input_len, p.output_len, mode_name(p.mode));
@@ -75,6 +89,11 @@ nlohmann::ordered_json infer_plan_json(const InferPlan& p) {
   j["tp"] = p.tp;
   j["pp"] = p.pp;
   j["ep"] = p.ep;
+  if (p.attention_dp > 1) {  // absent = 1: attention TP-split over all tp GPUs
+    j["attention_dp"] = p.attention_dp;
+    j["attention_tp"] = p.attention_tp();
+  }
+  if (const std::string label = infer_plan_label(p); !label.empty()) j["label"] = label;
   j["replicas"] = p.replicas;
   j["gpus"] = p.gpus();
   j["weights"] = precision_name(p.weights);
@@ -100,7 +119,12 @@ std::string infer_text(const InferContext& ctx, const InferPlan& plan, const Inf
                gib_or_mib(std::max(0.0, m.kv_budget))});
     t.add_row({"usable capacity", gib_or_mib(m.capacity)});
     s += t.render();
-    s += fmt::format("KV per sequence {} · sequences that fit {:.0f}\n\n", gib_or_mib(m.kv_per_seq), m.max_seqs);
+    s += fmt::format("KV per sequence {} · sequences that fit {:.0f}", gib_or_mib(m.kv_per_seq), m.max_seqs);
+    if (plan.attention_dp > 1) {
+      s += fmt::format(" ({:.0f} on each of the {} attention-DP ranks)", m.max_seqs / plan.attention_dp,
+                       plan.attention_dp);
+    }
+    s += "\n\n";
   }
   if (!e.feasible) {
     s += fmt::format("infeasible: {}\n", e.reason_text());
@@ -209,13 +233,17 @@ nlohmann::ordered_json infer_search_json(const InferContext& ctx, const InferSea
 
 nlohmann::ordered_json to_json(const InferAnswer& a) {
   nlohmann::ordered_json j = infer_json(a.setup.ctx, a.plan, a.estimate);
+  if (!a.notes.empty()) j["notes"] = a.notes;
   add_infer_features_json(j, a.features);
   add_calibration(j, a.setup);
   return j;
 }
 
 std::string to_text(const InferAnswer& a) {
-  return infer_text(a.setup.ctx, a.plan, a.estimate) + infer_features_text(a.features) + calibration_lines(a.setup);
+  std::string notes;
+  for (const std::string& n : a.notes) notes += "note: " + n + "\n";
+  return infer_text(a.setup.ctx, a.plan, a.estimate) + notes + infer_features_text(a.features) +
+         calibration_lines(a.setup);
 }
 
 nlohmann::ordered_json to_json(const InferSearchAnswer& a) {

@@ -11,6 +11,11 @@
 
 namespace gpuplan {
 
+// The plan's name as TensorRT-LLM's and SGLang's DeepSeek guides write it: DEP8 (attention DP 8 ×
+// EP 8 on 8 GPUs), TEP8 (attention TP 8 × EP 8), "attention DP2×TP4, experts EP8" otherwise
+// (experts "TP8" without EP, "EP2×TP4" for EP 2 with each expert split 4 ways); "" for a plan
+// without attention DP or EP over the whole TP group.
+std::string infer_plan_label(const InferPlan& plan);
 std::string infer_plan_summary(const InferPlan& plan);
 nlohmann::ordered_json infer_plan_json(const InferPlan& plan);
 std::string infer_text(const InferContext& ctx, const InferPlan& plan, const InferEstimate& est);

@@ -4,6 +4,10 @@
 #include "catalog/catalog.h"
 #include "catalog/catalog_test_util.h"
 #include "core/error.h"
+#include "test_util.h"
+
+#include <fstream>
+#include <sstream>
 
 namespace gpuplan {
 namespace {
@@ -177,6 +181,33 @@ TEST(CatalogBadInput, RandomBytesNeverCrash) {
     } catch (const Error&) {
     }
   }
+}
+
+}  // namespace
+}  // namespace gpuplan
+
+namespace gpuplan {
+namespace {
+
+// An engine's AllReduce rule (one-shot thresholds, NCCL hand-over) describes its custom kernel,
+// whose barrier latency it needs; the vLLM file with the rule switched on loads.
+TEST(CatalogBadInput, EngineAllReduceRuleNeedsTheKernelLatency) {
+  std::ifstream in(testing::source_dir() + "/data/engines/vllm.toml");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  const std::string rule = "\nallreduce_custom_max_bytes = 8388608\nallreduce_custom_max_gpus = 8\n";
+  Catalog ok;
+  load_catalog_text(ok, text + rule, "vllm.toml", false);
+  ASSERT_EQ(ok.engines.size(), 1u);
+  EXPECT_DOUBLE_EQ(ok.engines[0].allreduce_custom_max_bytes, 8388608);
+  EXPECT_EQ(ok.engines[0].allreduce_custom_max_gpus, 8);
+  const auto at = text.find("allreduce_latency_us = 8");
+  ASSERT_NE(at, std::string::npos);
+  text.erase(at, text.find('\n', at) - at);
+  const std::string err = catalog_error(text + rule, "vllm.toml");
+  EXPECT_NE(err.find("allreduce_custom_max_bytes"), std::string::npos) << err;
+  EXPECT_NE(err.find("allreduce_latency_us"), std::string::npos) << err;
 }
 
 }  // namespace

@@ -128,3 +128,36 @@ roofline_norm = 0.5
 
 }  // namespace
 }  // namespace gpuplan
+
+namespace gpuplan {
+namespace {
+
+// An engine's own AllReduce rule as data (vLLM's custom_all_reduce.cuh thresholds): on 8 GPUs
+// one-shot below 256 KiB, latency + (n−1)·bytes / link; two-shot from there up to 8 MiB,
+// 2·latency + 2(n−1)/n·bytes / link; NCCL (the collective model) from 8 MiB on, and beyond 8 GPUs.
+TEST(InferStep, EngineAllReduceRuleFromData) {
+  InferContext ctx = make_infer_context(testing::cat(), testing::cat().model("llama3-8b"),
+                                        testing::cat().gpu("h100-sxm"), testing::cat().engine("vllm"));
+  ASSERT_TRUE(ctx.topology.has_value());
+  Engine rule = *ctx.engine;
+  rule.allreduce_one_shot_max_bytes_4gpu = 512 * 1024;
+  rule.allreduce_one_shot_max_bytes_8gpu = 256 * 1024;
+  rule.allreduce_custom_max_bytes = 8 * 1024 * 1024;
+  rule.allreduce_custom_max_gpus = 8;
+  Engine nccl = *ctx.engine;
+  nccl.allreduce_latency_s = 0;
+  const double lat = rule.allreduce_latency_s;
+  const double link = ctx.topology->levels[0].bw_bytes_per_s;
+  ctx.engine = &rule;
+  const double small = 128 * 1024, mid = 1024 * 1024, large = 16 * 1024 * 1024;
+  EXPECT_DOUBLE_EQ(tp_collective_s(ctx, CollectiveOp::all_reduce, small, 8), lat + small * 7 / link);
+  EXPECT_DOUBLE_EQ(tp_collective_s(ctx, CollectiveOp::all_reduce, mid, 8), 2 * lat + mid * 2 * 7 / 8 / link);
+  // Two GPUs: always one-shot, even at 1 MiB.
+  EXPECT_DOUBLE_EQ(tp_collective_s(ctx, CollectiveOp::all_reduce, mid, 2), lat + mid / link);
+  const double rule_large = tp_collective_s(ctx, CollectiveOp::all_reduce, large, 8);
+  ctx.engine = &nccl;
+  EXPECT_DOUBLE_EQ(rule_large, tp_collective_s(ctx, CollectiveOp::all_reduce, large, 8));
+}
+
+}  // namespace
+}  // namespace gpuplan
