@@ -74,6 +74,25 @@ void BM_InferSearch70BOn8H100(benchmark::State& state) {
 }
 BENCHMARK(BM_InferSearch70BOn8H100)->Unit(benchmark::kMillisecond);
 
+// The same search for a MoE model on TensorRT-LLM (EP dividing TP, AllToAll beside the
+// AllReduce, whole-prompt lockstep): the other path through the per-search collective memo
+// (infer/tp_collective_memo.h).
+void BM_InferSearchMixtralOn8H100(benchmark::State& state) {
+  static const Setup s("mixtral-8x7b", "h100-sxm", "tensorrt-llm");
+  InferSearchSpec spec;
+  spec.gpus_max = 8;
+  spec.input_len = 1024;
+  spec.output_len = 256;
+  long long evaluated = 0;
+  for (auto _ : state) {
+    const InferSearchResult r = infer_search(s.ctx, spec);
+    evaluated += r.evaluated;
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetItemsProcessed(evaluated);
+}
+BENCHMARK(BM_InferSearchMixtralOn8H100)->Unit(benchmark::kMillisecond);
+
 void BM_RecommendServe70B(benchmark::State& state) {
   const Catalog& cat = default_catalog();
   ServeRecommendRequest o;

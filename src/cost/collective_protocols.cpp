@@ -168,19 +168,34 @@ double busbw_factor(CollectiveOp op, int gpus) {
 namespace {
 
 // The checks every line shares; false (and the reason in `e`) when the request cannot run.
+const char* group_problem(const CollectiveRequest& request, const CollectiveTopology& topology, GroupShape& shape) {
+  if (!(request.bytes > 0) || !std::isfinite(request.bytes)) return "bytes must be positive";
+  if (request.concurrent < 1) return "concurrent must be at least 1";
+  if (!collective_detail::group_shape(request, topology, shape)) return "the group does not fit this system or fabric";
+  return nullptr;
+}
+
 bool group_ok(const CollectiveRequest& request, const CollectiveTopology& topology, GroupShape& shape,
               CollectiveEstimate& e) {
-  if (!(request.bytes > 0) || !std::isfinite(request.bytes)) {
-    e.reason = "bytes must be positive";
-  } else if (request.concurrent < 1) {
-    e.reason = "concurrent must be at least 1";
-  } else if (!collective_detail::group_shape(request, topology, shape)) {
-    e.reason = "the group does not fit this system or fabric";
-  } else {
-    return true;
+  if (const char* why = group_problem(request, topology, shape)) {
+    e.reason = why;
+    e.feasible = false;
+    return false;
   }
-  e.feasible = false;
-  return false;
+  return true;
+}
+
+// The share of the links' rate a line runs at: the protocol's fraction, shared by concurrent
+// collectives; small ring LL messages run on fewer channels (NCCL's narrowing,
+// docs/model/collectives.md). line() and line_time() both take it from here.
+double line_bw_scale(const CollectiveRequest& request, const CollectiveTopology& topology, const GroupShape& shape,
+                     CollectiveAlgorithm algorithm, Protocol protocol) {
+  double bw_scale = topology.protocol_bw_fraction[static_cast<int>(protocol)] / request.concurrent;
+  if (protocol == Protocol::ll && algorithm == CollectiveAlgorithm::ring && topology.ll_channels > 0) {
+    bw_scale *= ll_channel_share(request.bytes, shape.ranks, topology.ll_channels,
+                                 topology.ll_channel_fill_bytes_per_rank);
+  }
+  return bw_scale;
 }
 
 // One (algorithm, protocol) line on a checked group, its traffic and steps already computed.
@@ -191,12 +206,7 @@ CollectiveEstimate line(const CollectiveRequest& request, const CollectiveTopolo
   e.algorithm = algorithm;
   e.protocol = protocol;
   if (shape.ranks == 1) return e;  // one GPU: nothing to move, nothing to pay
-  double bw_scale = topology.protocol_bw_fraction[static_cast<int>(protocol)] / request.concurrent;
-  // Small ring LL messages run on fewer channels (NCCL's narrowing; docs/model/collectives.md).
-  if (protocol == Protocol::ll && algorithm == CollectiveAlgorithm::ring && topology.ll_channels > 0) {
-    bw_scale *= ll_channel_share(request.bytes, shape.ranks, topology.ll_channels,
-                                 topology.ll_channel_fill_bytes_per_rank);
-  }
+  const double bw_scale = line_bw_scale(request, topology, shape, algorithm, protocol);
   const double level0_scale = request.op == CollectiveOp::all_to_all ? topology.alltoall_bw_fraction : 1.0;
   e.transfer_s = collective_detail::transfer_time(traffic, shape, topology, bw_scale, level0_scale, e);
   e.latency_s = latency(algorithm, protocol, shape, st, topology);
@@ -209,6 +219,41 @@ CollectiveEstimate line(const CollectiveRequest& request, const CollectiveTopolo
     e.busbw_bytes_per_s = e.algbw_bytes_per_s * busbw_factor(request.op, shape.ranks);
   }
   return e;
+}
+
+// The time of one line, the same arithmetic as line() (transfer_time, latency, simple_fill) in
+// the same order, so it returns line(...).time_s to the bit, without filling an estimate's
+// per-level arrays: estimate_collective compares every line by this and builds the full
+// estimate of the winner only (tested: CollectiveAuto.*).
+double line_time(const CollectiveRequest& request, const CollectiveTopology& topology, const GroupShape& shape,
+                 const collective_detail::LevelTraffic& traffic, const Steps& st, CollectiveAlgorithm algorithm,
+                 Protocol protocol) {
+  if (shape.ranks == 1) return 0;
+  const double bw_scale = line_bw_scale(request, topology, shape, algorithm, protocol);
+  const double level0_scale = request.op == CollectiveOp::all_to_all ? topology.alltoall_bw_fraction : 1.0;
+  double transfer_s = 0;
+  double in_bw = 0;   // level 0's rate as run (0 when it carries nothing), as simple_fill reads it
+  double net_bw = 0;  // the slowest network level's rate as run
+  for (int i = 0; i <= shape.top; ++i) {
+    if (traffic.bytes[i] <= 0) continue;
+    const double bw = collective_detail::level_bandwidth(topology, shape, i, traffic.in_network[i]) * bw_scale *
+                      (i == 0 ? level0_scale : 1);
+    const double t = bw > 0 ? traffic.bytes[i] / bw : HUGE_VAL;
+    if (t > transfer_s) transfer_s = t;
+    if (i == 0) {
+      in_bw = bw;
+    } else if (bw > 0 && (net_bw == 0 || bw < net_bw)) {
+      net_bw = bw;
+    }
+  }
+  double latency_s = latency(algorithm, protocol, shape, st, topology);
+  if (protocol == Protocol::simple && topology.simple_step_bytes > 0) {
+    double fill = 0;
+    if (st.intra > 0 && in_bw > 0) fill += st.intra * topology.simple_step_bytes / in_bw;
+    if (st.inter > 0 && net_bw > 0) fill += st.inter * topology.simple_step_bytes / net_bw;
+    latency_s += std::min(fill, transfer_s);
+  }
+  return latency_s + transfer_s;
 }
 
 }  // namespace
@@ -251,19 +296,27 @@ bool auto_considers(const CollectiveRequest& request, const CollectiveTopology& 
 }  // namespace
 
 CollectiveEstimate estimate_collective(const CollectiveRequest& request, const CollectiveTopology& topology) {
-  CollectiveEstimate best;
   GroupShape shape;
-  if (!group_ok(request, topology, shape, best)) return best;
-  best.feasible = false;
-  best.reason = "no algorithm runs this collective here";
+  const char* reason = group_problem(request, topology, shape);
+  const bool group_fits = reason == nullptr;
+  if (group_fits) reason = "no algorithm runs this collective here";
+  // Every line is compared by its time alone (line_time); the winner's traffic and steps are
+  // kept and its full estimate built once at the end. The first of equal times wins, as before.
+  bool found = false;
+  double best_time = 0;
+  CollectiveAlgorithm best_algorithm = CollectiveAlgorithm::ring;
+  Protocol best_protocol = Protocol::simple;
+  collective_detail::LevelTraffic best_traffic;
+  Steps best_steps;
   for (CollectiveAlgorithm a : kAlgorithms) {
+    if (!group_fits) break;
     if (!auto_considers(request, topology, a)) continue;
     bool costed = false;  // traffic and steps depend on the algorithm only: once per algorithm
     collective_detail::LevelTraffic traffic;
     Steps st;
     for (Protocol p : kProtocols) {
       if (const char* why = unavailable(request.op, a, p, shape, topology)) {
-        if (!best.feasible) best.reason = why;
+        if (!found) reason = why;
         continue;
       }
       if (!costed) {
@@ -271,11 +324,24 @@ CollectiveEstimate estimate_collective(const CollectiveRequest& request, const C
         st = steps(request.op, a, shape, topology);
         costed = true;
       }
-      const CollectiveEstimate e = line(request, topology, shape, traffic, st, a, p);
-      if (!best.feasible || e.time_s < best.time_s) best = e;
+      const double t = line_time(request, topology, shape, traffic, st, a, p);
+      if (!found || t < best_time) {
+        found = true;
+        best_time = t;
+        best_algorithm = a;
+        best_protocol = p;
+        best_traffic = traffic;
+        best_steps = st;
+      }
     }
   }
-  return best;
+  if (!found) {
+    CollectiveEstimate none;
+    none.feasible = false;
+    none.reason = reason;
+    return none;
+  }
+  return line(request, topology, shape, best_traffic, best_steps, best_algorithm, best_protocol);
 }
 
 std::vector<CollectiveEstimate> collective_candidates(const CollectiveRequest& request,

@@ -14,6 +14,8 @@
 
 namespace gpuplan {
 
+class TpCollectiveMemo;
+
 // The model's weights by how serving stores and reads them.
 struct InferWeights {
   double layer_matmul = 0;    // non-expert linear weights of all layers (quantised with --weights)
@@ -58,6 +60,9 @@ struct InferContext {
   double pcie_hop_s = 0;
   double price_usd_per_gpu_hour = 0;         // cheapest current on-demand offer; 0 = none
   std::string price_source;                  // "provider instance on-demand, date" (catalog/cloud_price.h)
+  // A search's memo of TP/EP/PP collective times (infer/tp_collective_memo.h), used only when it
+  // was made for this very context (not a copy); null = cost every collective.
+  TpCollectiveMemo* collective_memo = nullptr;
 };
 
 // Bytes per quantised weight as serving engines store it. FP4 is NVFP4 (TensorRT-LLM's and

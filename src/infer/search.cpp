@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "infer/tp_collective_memo.h"
+
 namespace gpuplan {
 
 std::vector<Precision> default_search_weights(const Gpu& gpu) {
@@ -80,7 +82,12 @@ std::vector<InferPlan> infer_search_space(const InferContext& ctx, const InferSe
   return out;
 }
 
-InferSearchResult infer_search(const InferContext& ctx, const InferSearchSpec& spec) {
+InferSearchResult infer_search(const InferContext& shared_ctx, const InferSearchSpec& spec) {
+  // A copy of the context with this search's own collective memo (infer/tp_collective_memo.h):
+  // the plans repeat the same TP collectives, and the memo is this thread's alone.
+  InferContext ctx = shared_ctx;
+  TpCollectiveMemo memo(&ctx);
+  ctx.collective_memo = &memo;
   InferSearchResult r;
   if (spec.objective == InferObjective::cost && ctx.price_usd_per_gpu_hour <= 0) {
     r.reason = fmt::format("no current on-demand price for {} in the catalog; use --objective throughput or add "

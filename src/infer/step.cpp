@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "infer/tp_collective_memo.h"
 #include "workload/mamba.h"
 #include "workload/ops.h"
 
@@ -21,8 +22,9 @@ Precision gemm_precision(const Gpu& gpu, Precision weights) {
   }
 }
 
-double tp_collective_s(const InferContext& ctx, CollectiveOp op, double bytes, int gpus) {
-  if (gpus <= 1 || bytes <= 0) return 0;
+namespace {
+
+double tp_collective_uncached_s(const InferContext& ctx, CollectiveOp op, double bytes, int gpus) {
   const Engine& e = *ctx.engine;
   if (ctx.topology) {
     const CollectiveTopology& topo = *ctx.topology;
@@ -66,6 +68,19 @@ double tp_collective_s(const InferContext& ctx, CollectiveOp op, double bytes, i
   const double factor = op == CollectiveOp::all_reduce ? 2 * (n - 1) / n : (n - 1) / n;
   const double hops = op == CollectiveOp::all_reduce ? 2 * (n - 1) : (n - 1);
   return factor * bytes / ctx.pcie_bw_bytes_per_s + hops * ctx.pcie_hop_s;
+}
+
+}  // namespace
+
+double tp_collective_s(const InferContext& ctx, CollectiveOp op, double bytes, int gpus) {
+  if (gpus <= 1 || bytes <= 0) return 0;
+  TpCollectiveMemo* memo = ctx.collective_memo;
+  if (memo == nullptr || memo->owner() != &ctx) return tp_collective_uncached_s(ctx, op, bytes, gpus);
+  const int key = static_cast<int>(op);
+  if (const double* hit = memo->find(key, bytes, gpus)) return *hit;
+  const double t = tp_collective_uncached_s(ctx, op, bytes, gpus);
+  memo->store(key, bytes, gpus, t);
+  return t;
 }
 
 double expert_hit_fraction(const InferContext& ctx, double tokens) {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/reason_text.h"
 #include "workload/params.h"
 #include "workload/size_math.h"
 
@@ -811,17 +812,15 @@ void assemble(const TrainContext& ctx, const Plan& p, const MicroBatchShape& s, 
   }
   if (load.worst_memory.total_bytes + ctx.memory_headroom_bytes > ctx.usable_memory_bytes) {
     est.bottleneck = Bottleneck::memory;
-    std::array<char, Infeasibility::kCapacity> text{};
+    // Most plans a search evaluates end here: ReasonText writes printf's "%.1f" text without
+    // printf (core/reason_text.h).
     constexpr double gib = 1024.0 * 1024 * 1024;
-    if (ctx.memory_headroom_bytes > 0) {
-      std::snprintf(text.data(), text.size(), "needs %.1f GiB per GPU (pipeline rank %d) + %.1f GiB headroom, %.1f GiB usable",
-                    load.worst_memory.total_bytes / gib, load.worst_memory_rank, ctx.memory_headroom_bytes / gib,
-                    ctx.usable_memory_bytes / gib);
-    } else {
-      std::snprintf(text.data(), text.size(), "needs %.1f GiB per GPU (pipeline rank %d), %.1f GiB usable",
-                    load.worst_memory.total_bytes / gib, load.worst_memory_rank, ctx.usable_memory_bytes / gib);
-    }
-    est.verdict.set(Infeasibility::Kind::out_of_memory, text.data());
+    ReasonText text;
+    text.text("needs ").fixed(load.worst_memory.total_bytes / gib, 1).text(" GiB per GPU (pipeline rank ");
+    text.integer(load.worst_memory_rank).text(")");
+    if (ctx.memory_headroom_bytes > 0) text.text(" + ").fixed(ctx.memory_headroom_bytes / gib, 1).text(" GiB headroom");
+    text.text(", ").fixed(ctx.usable_memory_bytes / gib, 1).text(" GiB usable");
+    est.verdict.set(Infeasibility::Kind::out_of_memory, text.view());
   } else if (est.host_memory_capacity_bytes > 0 && est.host_memory_bytes > est.host_memory_capacity_bytes) {
     est.bottleneck = Bottleneck::memory;
     std::array<char, Infeasibility::kCapacity> text{};

@@ -208,9 +208,19 @@ double attention_flops_per_token(const ModelSpec& m, std::int64_t seq_len, bool 
   GP_ASSERT(seq_len >= 1, "sequence length must be positive (callers validate user input)");
   const double per_key = attention_flops_per_key(m);
   double flops = 0;
+  // Layers share a handful of windows: each layer's term is recomputed only when its window
+  // differs from the previous layer's (the training evaluator calls this once per plan). The
+  // terms are added in layer order as before, so the sum is the same to the bit.
+  std::int64_t last_window = -1;
+  double term = 0;
   for (std::int64_t layer_idx = 0; layer_idx < m.layers; ++layer_idx) {
     if (!m.is_attention_layer(layer_idx)) continue;
-    flops += per_key * mean_keys_per_query(seq_len, window_of(m, layer_idx), causal, m.attention_chunked);
+    const std::int64_t window = window_of(m, layer_idx);
+    if (window != last_window) {
+      term = per_key * mean_keys_per_query(seq_len, window, causal, m.attention_chunked);
+      last_window = window;
+    }
+    flops += term;
   }
   return flops;
 }

@@ -4,4 +4,5 @@ list(APPEND GPUPLAN_TEST_SOURCES cost/collective_test.cpp cost/collective_proper
      cost/collective_params_test.cpp)
 list(APPEND GPUPLAN_TEST_SOURCES cost/rooflines_test.cpp cost/calibration_scale_test.cpp
      cost/gemm_shape_curve_test.cpp)
-list(APPEND GPUPLAN_TEST_SOURCES cost/collective_scaleout_test.cpp cost/collective_ll_channels_test.cpp)
+list(APPEND GPUPLAN_TEST_SOURCES cost/collective_scaleout_test.cpp cost/collective_ll_channels_test.cpp
+     cost/collective_auto_test.cpp)
