@@ -57,13 +57,8 @@ void BM_InferConcurrencyMixtral(benchmark::State& state) {
 }
 BENCHMARK(BM_InferConcurrencyMixtral);
 
-void BM_InferSearch70BOn8H100(benchmark::State& state) {
-  static const Setup s("llama3.1-70b", "h100-sxm", "vllm");
-  InferSearchSpec spec;
-  spec.gpus_max = 8;
-  spec.input_len = 1024;
-  spec.output_len = 256;
-  spec.tpot_s = 0.05;
+// The timed loop of the infer-search benchmarks: items are plans evaluated.
+void run_infer_search(benchmark::State& state, const Setup& s, const InferSearchSpec& spec) {
   long long evaluated = 0;
   for (auto _ : state) {
     const InferSearchResult r = infer_search(s.ctx, spec);
@@ -71,6 +66,16 @@ void BM_InferSearch70BOn8H100(benchmark::State& state) {
     benchmark::DoNotOptimize(r);
   }
   state.SetItemsProcessed(evaluated);
+}
+
+void BM_InferSearch70BOn8H100(benchmark::State& state) {
+  static const Setup s("llama3.1-70b", "h100-sxm", "vllm");
+  InferSearchSpec spec;
+  spec.gpus_max = 8;
+  spec.input_len = 1024;
+  spec.output_len = 256;
+  spec.tpot_s = 0.05;
+  run_infer_search(state, s, spec);
 }
 BENCHMARK(BM_InferSearch70BOn8H100)->Unit(benchmark::kMillisecond);
 
@@ -83,13 +88,7 @@ void BM_InferSearchMixtralOn8H100(benchmark::State& state) {
   spec.gpus_max = 8;
   spec.input_len = 1024;
   spec.output_len = 256;
-  long long evaluated = 0;
-  for (auto _ : state) {
-    const InferSearchResult r = infer_search(s.ctx, spec);
-    evaluated += r.evaluated;
-    benchmark::DoNotOptimize(r);
-  }
-  state.SetItemsProcessed(evaluated);
+  run_infer_search(state, s, spec);
 }
 BENCHMARK(BM_InferSearchMixtralOn8H100)->Unit(benchmark::kMillisecond);
 

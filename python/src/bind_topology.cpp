@@ -1,29 +1,15 @@
 // import_topology: `gpuplan import-topology FILE` from Python. The same library call
 // (catalog/topology_import.h) and the same writer (report/topology_import_report.h): the result
 // is the dict `--json` prints, the catalog TOML under "toml" and the derived fields beside it.
-#include <ctime>
-
 #include <pybind11/stl.h>
 
 #include "catalog/topology_import.h"
 #include "common.h"
+#include "core/utc_date.h"
 #include "kwargs.h"
 #include "report/topology_import_report.h"
 
 namespace gpuplan::py {
-namespace {
-
-// The date written into the TOML's `retrieved` (as the CLI writes it).
-std::string utc_date_today() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[16];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
-  return buf;
-}
-
-}  // namespace
 
 void bind_topology(pyb::module_& m) {
   m.def(

@@ -1,7 +1,6 @@
 // gpuplan import-topology FILE --gpu G [--format F] [--id ID] [--nic N] [--nic-gbit R] [--out FILE] [--json]:
 // flags → TopologyImportRequest → import_topology (catalog/topology_import.h) → the catalog TOML
 // (report/topology_import_report.h), on stdout or into --out.
-#include <ctime>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -12,21 +11,10 @@
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "core/error.h"
+#include "core/utc_date.h"
 #include "report/topology_import_report.h"
 
 namespace gpuplan {
-namespace {
-
-std::string utc_date() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[16];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
-  return buf;
-}
-
-}  // namespace
 
 void setup_import_topology(CliCommand& cmd, CliContext& ctx) {
   struct Opts {
@@ -53,7 +41,7 @@ void setup_import_topology(CliCommand& cmd, CliContext& ctx) {
   cmd.add_flag("--json", o->json, "Print one JSON object (the derived fields and the TOML)");
   cmd.callback([o, &ctx] {
     const ImportedTopology imported = import_topology(ctx.catalog(), o->request);
-    const std::string date = utc_date();
+    const std::string date = utc_date_today();
     if (o->json) {
       ctx.print_json(imported_system_json(imported, date));
       return;

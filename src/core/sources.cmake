@@ -2,4 +2,4 @@
 list(APPEND GPUPLAN_LIB_SOURCES core/error.cpp core/strings.cpp core/units.cpp core/precision.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES core/csv.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES core/json_fields.cpp)
-list(APPEND GPUPLAN_LIB_SOURCES core/table.cpp core/verdict.cpp)
+list(APPEND GPUPLAN_LIB_SOURCES core/table.cpp core/verdict.cpp core/utc_date.cpp)
