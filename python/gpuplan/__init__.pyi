@@ -139,6 +139,7 @@ def train(
     fp8_recipe: str = "",
     fp8_activation_cache: bool = False,
     offload_optimizer: bool = False,
+    elementwise: str = "fused",
     calibration: Path = ...,
     catalog: CatalogArg = None,
 ) -> TrainResult: ...
@@ -170,6 +171,7 @@ def search(
     fp8_recipe: str = "",
     fp8_activation_cache: bool = False,
     offload_optimizer: bool = False,
+    elementwise: str = "fused",
     catalog: CatalogArg = None,
 ) -> SearchResult: ...
 def recommend(

@@ -54,6 +54,7 @@ TrainRequest train_request(const char* function, const pyb::dict& kwargs) {
   k.get("pp_embedding_head_slots", r.pp_embedding_head_slots);
   k.get("optimizer_state_bits", r.optimizer_state_bits);
   k.get("offload_optimizer", r.offload_optimizer);
+  k.get("elementwise", r.elementwise);
   k.get("fp8_recipe", r.fp8_recipe);
   k.get("fp8_activation_cache", r.fp8_activation_cache);
   k.get("calibration", r.calibration);
@@ -251,6 +252,7 @@ void bind_train(pyb::module_& m) {
         k.get("memory_headroom_gib", r.memory_headroom_gib);
         k.get("optimizer_state_bits", r.optimizer_state_bits);
         k.get("offload_optimizer", r.offload_optimizer);
+        k.get("elementwise", r.elementwise);
         k.get("fp8_recipe", r.fp8_recipe);
         k.get("fp8_activation_cache", r.fp8_activation_cache);
         k.finish();

@@ -33,6 +33,13 @@ def test_train_typed_fields_agree_with_dict():
     assert r.memory_bytes <= r.memory_capacity_bytes
 
 
+def test_elementwise_is_the_cli_answer():
+    r = gpuplan.train(**PLAN, elementwise="eager")
+    assert r.to_dict() == cli_json("train", *PLAN_FLAGS, "--elementwise", "eager")
+    assert r.plan["elementwise"] == "eager"
+    assert r.step_time_s > gpuplan.train(**PLAN).step_time_s
+
+
 def test_infeasible_plan_is_a_value_not_an_error():
     r = gpuplan.train(model="llama3.1-70b", gpu="h100-sxm", gpus=8, tp=8)
     assert not r.feasible

@@ -54,6 +54,10 @@ void setup_search(CliCommand& cmd, CliContext& ctx) {
   cmd.add_flag("--offload-optimizer", r.offload_optimizer,
                "Every plan offloads its optimizer to host memory (ZeRO-Offload); fixed, not searched");
   add_fp8_recipe_flags(cmd, r.fp8_recipe, r.fp8_activation_cache);
+  cmd.add_option("--elementwise", r.elementwise,
+                 "Element-wise kernels of every plan searched: fused (Transformer Engine, torch.compile) or eager "
+                 "(PyTorch op by op)")
+      ->capture_default_str();
   cmd.add_flag("--json", f->output.json, "Print one JSON object");
   add_output_flags(cmd, f->output);
   cmd.callback([f, &ctx] {

@@ -64,6 +64,10 @@ void add_train_flags(CliCommand& cmd, TrainFlags& f) {
   cmd.add_flag("--offload-optimizer", r.offload_optimizer,
                "fp32 master weights and Adam states in host memory, the update on the CPU, gradients and weights over "
                "PCIe each step (ZeRO-Offload; Megatron-Core --optimizer-cpu-offload)");
+  cmd.add_option("--elementwise", r.elementwise,
+                 "Element-wise kernels: fused (Transformer Engine, torch.compile) or eager (PyTorch op by op: "
+                 "RMSNorm, RoPE and SwiGLU each a chain of kernels through HBM)")
+      ->capture_default_str();
   cmd.add_option("--calibration", r.calibration,
                  "Profile from gpuplan-bench for this GPU: scales the fitted GEMM rates by measured / reference; or nccl-tests output (all_reduce_perf, ...): its rows calibrate the collective model's "
                  "bandwidth and latency (docs/calibration.md)");

@@ -38,6 +38,13 @@ struct TitanReader {
     if (!n->is_string()) fail(fmt::format("{}.{}", sect, key), "expected a string");
     return n->as_string()->get();
   }
+  bool boolean(const toml::table* t, const char* sect, const char* key, bool fallback) const {
+    if (!t) return fallback;
+    const toml::node* n = t->get(key);
+    if (!n) return fallback;
+    if (!n->is_boolean()) fail(fmt::format("{}.{}", sect, key), "expected true or false");
+    return n->as_boolean()->get();
+  }
 };
 
 int positive_degree(const TitanReader& r, const char* key, long long v) {
@@ -168,6 +175,12 @@ void read_torchtitan_toml(std::string_view text, const std::string& where, int m
   }
   req.recompute = mode;
   req.sp = req.tp > 1;  // torchtitan's TP plan shards the norms' sequence (no separate switch)
+  // torch.compile: `[compile] enable` (torchtitan v0.1 job_config.py Compile), `training.compile`
+  // before it; off by default, and then the model's RMSNorm, RoPE and SwiGLU run op by op
+  // (Plan::eager_elementwise, workload/eager_elementwise.h).
+  const bool compiled = r.boolean(r.section("compile"), "compile", "enable", false) ||
+                        r.boolean(train, "training", "compile", false);
+  req.elementwise = compiled ? "fused" : "eager";
   if (req.framework.empty()) req.framework = "torchtitan";  // data/fitted/frameworks/pytorch-fsdp.toml alias
 }
 

@@ -169,6 +169,9 @@ LaunchConfig emit_torchtitan(const TrainAnswer& a) {
                                     : p.recompute == Recompute::full ? "\"full\""
                                                                      : "\"selective\"");
   if (p.precision == Precision::fp8) set("float8.enable_fsdp_float8_all_gather", "true");
+  // torch.compile fuses the element-wise chains the fused plan was costed with; an eager plan
+  // was costed without it (Plan::eager_elementwise).
+  set("compile.enable", p.eager_elementwise ? "false" : "true");
   if (p.zero == 1 || p.zero == 2)
     c.notes.push_back(
         fmt::format("ZeRO-{}: torchtitan shards with FSDP2, which also shards the parameters (ZeRO-3 memory, "

@@ -39,6 +39,14 @@ inline std::optional<MoeOverlap> parse_moe_overlap(std::string_view name) {
   return std::nullopt;
 }
 
+// "fused" / "eager" (the CLI's and the JSON's spelling of Plan::eager_elementwise).
+inline std::string_view elementwise_name(bool eager) { return eager ? "eager" : "fused"; }
+inline std::optional<bool> parse_elementwise(std::string_view name) {
+  if (name == "fused") return false;
+  if (name == "eager") return true;
+  return std::nullopt;
+}
+
 struct Plan {
   int tp = 1;  // tensor parallel (Megatron column/row split of every GEMM)
   int pp = 1;  // pipeline stages
@@ -83,6 +91,10 @@ struct Plan {
   // and updated weights up over the host link each step (ZeRO-Offload, Ren et al. 2021,
   // arXiv:2101.06840; Megatron-Core --optimizer-cpu-offload). No delayed parameter update.
   bool offload_optimizer = false;
+  // Element-wise chains (RMSNorm, RoPE, SwiGLU) as eager PyTorch runs them, one kernel per op
+  // (--elementwise eager; OpShape::eager_elementwise). false = fused kernels (Transformer
+  // Engine, torch.compile), the reference the GPU families' fractions were fitted on.
+  bool eager_elementwise = false;
 
   int gpus() const { return tp * pp * dp * cp; }
   int shard_group() const { return dp_shard > 0 ? dp_shard : dp; }

@@ -31,6 +31,7 @@ nlohmann::ordered_json plan_json(const Plan& p) {
   // Only when set, so that plans without them read as before.
   if (p.optimizer_state_bits != 32) j["optimizer_state_bits"] = p.optimizer_state_bits;
   if (p.offload_optimizer) j["offload_optimizer"] = true;
+  if (p.eager_elementwise) j["elementwise"] = elementwise_name(true);
   if (p.scaling != default_scaling_recipe(p.precision)) j["fp8_recipe"] = scaling_recipe_name(p.scaling);
   if (p.low_precision_act_cache) j["fp8_activation_cache"] = true;
   return j;
@@ -77,6 +78,11 @@ Plan plan_from_json(const nlohmann::json& j) {
     throw Error(fmt::format("sweep result: bad plan {}", j.dump()));
   }
   p.offload_optimizer = j.value("offload_optimizer", false);
+  if (j.contains("elementwise")) {
+    const auto eager = parse_elementwise(j.at("elementwise").get<std::string>());
+    if (!eager) throw Error(fmt::format("sweep result: bad plan {}", j.dump()));
+    p.eager_elementwise = *eager;
+  }
   p.scaling = default_scaling_recipe(p.precision);
   if (j.contains("fp8_recipe")) {
     const auto recipe = parse_scaling_recipe(j.at("fp8_recipe").get<std::string>());

@@ -149,6 +149,16 @@ int check_optimizer_state_bits(int bits) {
                   bits));
 }
 
+bool parse_train_elementwise(const std::string& name) {
+  const auto eager = parse_elementwise(name);
+  if (!eager) {
+    throw Error(fmt::format("--elementwise '{}': use fused (Transformer Engine, torch.compile, fused kernels) or eager "
+                            "(PyTorch op by op: RMSNorm, RoPE and SwiGLU as chains of kernels)",
+                            name));
+  }
+  return *eager;
+}
+
 void check_offload_optimizer(const Catalog& catalog, const TrainContext& ctx) {
   if (ctx.host_memory_bw_bytes_per_s > 0 && ctx.host_link_bw_bytes_per_s > 0) return;
   if (ctx.host_link_bw_bytes_per_s <= 0) {
@@ -218,6 +228,7 @@ TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
   p.low_precision_act_cache = r.fp8_activation_cache;
   p.optimizer_state_bits = check_optimizer_state_bits(r.optimizer_state_bits);
   p.offload_optimizer = r.offload_optimizer;
+  p.eager_elementwise = parse_train_elementwise(r.elementwise);
 
   const int model_parallel = p.tp * p.pp * p.cp;
   if (r.dp) {

@@ -48,6 +48,7 @@ struct TrainRequest {
   bool pp_embedding_head_slots = false;  // --pp-embedding-head-slots (Plan::pp_embedding_head_slots)
   int optimizer_state_bits = 32;         // --optimizer-state-bits: 32, 16 or 8 (Plan::optimizer_state_bits)
   bool offload_optimizer = false;        // --offload-optimizer (Plan::offload_optimizer)
+  std::string elementwise = "fused";     // --elementwise: fused or eager (Plan::eager_elementwise)
   std::string calibration;  // gpuplan-bench profile (calibration/calibration_scale.h)
 };
 
@@ -106,6 +107,9 @@ MoeOverlap parse_train_moe_overlap(const std::string& overlap);
 double check_moe_imbalance(double imbalance);
 // --optimizer-state-bits: 32, 16 or 8 (throws Error otherwise).
 int check_optimizer_state_bits(int bits);
+
+// --elementwise's value: true for "eager", false for "fused"; a bad value throws naming the flag.
+bool parse_train_elementwise(const std::string& name);
 // --fp8-recipe for a plan in `precision` ("" = the precision's default recipe); throws Error.
 ScalingRecipe parse_train_scaling(const std::string& text, Precision precision);
 // An NVFP4 or MXFP8 plan on a GPU without block-scaled tensor cores is an input error.

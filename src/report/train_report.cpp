@@ -36,6 +36,7 @@ std::string plan_summary(const Plan& p, const ModelSpec& m) {
   if (p.dp_shard > 0 && p.dp_shard < p.dp) s += fmt::format(" (shard {})", p.dp_shard);
   if (p.optimizer_state_bits != 32) s += fmt::format(" · {}-bit Adam states", p.optimizer_state_bits);
   if (p.offload_optimizer) s += " · optimizer offload";
+  if (p.eager_elementwise) s += " · eager element-wise";
   s += fmt::format(" · mb {} · gb {} · seq {} · {} · {}", p.micro_batch, p.global_batch_seqs(), plan_seq_len(p, m),
                    recompute_name(p.recompute), precision_name(p.precision));
   if (p.scaling != default_scaling_recipe(p.precision) || p.precision == Precision::fp4) {

@@ -100,6 +100,7 @@ Plan make_plan(const Layout& l, const SearchSpace& s, bool sp, ShardChoice shard
   p.tp_comm_overlap = s.tp_comm_overlap;
   p.optimizer_state_bits = s.optimizer_state_bits;
   p.offload_optimizer = s.offload_optimizer;
+  p.eager_elementwise = s.eager_elementwise;
   p.scaling = s.scaling;
   p.low_precision_act_cache = s.low_precision_act_cache;
   return p;

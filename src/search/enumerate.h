@@ -22,6 +22,7 @@ struct SearchSpace {
   // space for plans that mostly lose to sharding.
   int optimizer_state_bits = 32;
   bool offload_optimizer = false;
+  bool eager_elementwise = false;  // the software's element-wise kernels (Plan::eager_elementwise), fixed
   ScalingRecipe scaling = ScalingRecipe::delayed;  // the fp8/fp4 recipe (plan.h), fixed
   bool low_precision_act_cache = false;
 };

@@ -49,6 +49,7 @@ SearchAnswer answer_search(const Catalog& catalog, const SearchRequest& r) {
   train.memory_headroom_gib = r.memory_headroom_gib;
   train.optimizer_state_bits = r.optimizer_state_bits;
   train.offload_optimizer = r.offload_optimizer;
+  train.elementwise = r.elementwise;
   train.fp8_recipe = r.fp8_recipe;
   train.fp8_activation_cache = r.fp8_activation_cache;
 
@@ -61,6 +62,7 @@ SearchAnswer answer_search(const Catalog& catalog, const SearchRequest& r) {
   a.space.precision = a.setup.plan.precision;
   a.space.optimizer_state_bits = a.setup.plan.optimizer_state_bits;
   a.space.offload_optimizer = a.setup.plan.offload_optimizer;
+  a.space.eager_elementwise = a.setup.plan.eager_elementwise;
   a.space.scaling = a.setup.plan.scaling;
   a.space.low_precision_act_cache = a.setup.plan.low_precision_act_cache;
 

@@ -34,6 +34,7 @@ struct SearchRequest {
   double memory_headroom_gib = 0;  // --memory-headroom-gib: kept free per GPU; 0 = none
   int optimizer_state_bits = 32;   // --optimizer-state-bits: fixed for every plan searched
   bool offload_optimizer = false;  // --offload-optimizer: fixed for every plan searched
+  std::string elementwise = "fused";  // --elementwise: fused or eager, fixed for every plan searched
   std::string fp8_recipe;            // --fp8-recipe: fixed for every plan searched; "" = the precision's default
   bool fp8_activation_cache = false; // --fp8-activation-cache: fixed for every plan searched
 };

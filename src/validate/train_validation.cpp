@@ -122,6 +122,25 @@ ModelSpec model_from_row(const TrainColumns& c, const CsvTable::Row& row, std::s
   if (m.ffn_hidden <= 0) throw Error(fmt::format("{}:{}: no ffn_hidden", c.csv.file(), row.line));
   // No column in the shared file; a reading (or a user's own file) may say the block is parallel.
   if (const auto parallel = parse_flag(c.text(row, "parallel_block"))) m.parallel_block = *parallel;
+  // Nor for the norm (a LayerNorm unless a reading says RMSNorm: LLaMA).
+  if (const std::string norm = to_lower(c.text(row, "norm")); !norm.empty() && norm != "unknown") {
+    if (norm != "rmsnorm" && norm != "layernorm") {
+      throw Error(fmt::format("{}:{}: norm '{}': use rmsnorm or layernorm", c.csv.file(), row.line, norm));
+    }
+    m.norm = norm == "rmsnorm" ? NormKind::rmsnorm : NormKind::layernorm;
+  }
+  // Nor for the position encoding (RoPE unless a reading says otherwise: MPT's ALiBi).
+  if (const std::string position = to_lower(c.text(row, "position")); !position.empty() && position != "unknown") {
+    if (position == "rope") {
+      m.position = PositionKind::rope;
+    } else if (position == "alibi") {
+      m.position = PositionKind::alibi;
+    } else if (position == "learned") {
+      m.position = PositionKind::learned;
+    } else {
+      throw Error(fmt::format("{}:{}: position '{}': use rope, alibi or learned", c.csv.file(), row.line, position));
+    }
+  }
   return m;
 }
 
@@ -329,6 +348,15 @@ TrainValidationRow predict_row(const TrainColumns& file_columns, const CsvTable:
     p.scaling = *parsed;
   }
   if (const auto cache = parse_flag(c.text(row, "fp8_activation_cache"))) p.low_precision_act_cache = *cache;
+  // Eager (op-by-op) or fused element-wise kernels: no column either; a reading says which
+  // the source ran (torchtitan's tables name torch.compile per row).
+  if (const std::string ew = to_lower(c.text(row, "elementwise")); !ew.empty() && ew != "unknown") {
+    const auto eager = parse_elementwise(ew);
+    if (!eager) {
+      throw Error(fmt::format("{}:{}: elementwise '{}': use fused or eager", c.csv.file(), row.line, ew));
+    }
+    p.eager_elementwise = *eager;
+  }
 
   // What the source measured, as a step time (validate/measured_quantity.h).
   const Measured measured = read_measured(c, row, *model, *gpu, p, r.gpus);

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "workload/eager_elementwise.h"
 #include "workload/mamba.h"
 #include "workload/size_math.h"
 
@@ -102,9 +103,30 @@ void attention(Ctx& c, double heads, double kv_heads, double d_qk, double d_v, d
   op.bwd_bytes = 2 * op.fwd_bytes;
 }
 
-void norm(Ctx& c, const char* name, double rows, double width, double params) {
-  memory(c, name, OpGroup::norm, 2 * rows * width * c.act_bytes, params);
+// `rms`: an RMSNorm, which eager PyTorch runs as a chain of kernels (workload/eager_elementwise.h);
+// a LayerNorm is one kernel either way.
+void norm(Ctx& c, const char* name, double rows, double width, double params, bool rms = true) {
+  const double per_element =
+      rms ? eager_elementwise::rmsnorm_bytes(c.act_bytes, c.shape.eager_elementwise) : 2 * c.act_bytes;
+  memory(c, name, OpGroup::norm, rows * width * per_element, params);
   c.out.ops[static_cast<std::size_t>(c.out.count - 1)].selective = true;
+}
+
+bool layer_norm_is_rms(const ModelSpec& m) { return m.norm == NormKind::rmsnorm; }
+
+// RoPE over `width` elements per token (the rotated query and key columns).
+void rope_op(Ctx& c, double width) {
+  memory(c, "rope", OpGroup::attention,
+         c.shape.tokens() * width * eager_elementwise::rope_bytes(c.act_bytes, c.shape.eager_elementwise));
+}
+
+// The activation of an MLP `width` wide over `rows`: SwiGLU reads gate and up and writes their
+// product (a chain of two kernels eager); GeLU / ReLU² read and write once.
+double mlp_activation_bytes(const Ctx& c, double rows, double width) {
+  if (c.model.mlp == MlpKind::swiglu) {
+    return rows * width * eager_elementwise::swiglu_bytes(c.act_bytes, c.shape.eager_elementwise);
+  }
+  return 2 * rows * width * c.act_bytes;
 }
 
 void mark_selective(Ctx& c) { c.out.ops[static_cast<std::size_t>(c.out.count - 1)].selective = true; }
@@ -117,7 +139,7 @@ void attention_block(Ctx& c, bool sliding) {
   const double h = d(m.hidden);
   const double norm_rows = s.sp ? t / tp : t;
   const double window = sliding ? d(m.sliding_window) : 0;
-  norm(c, "attn_norm", norm_rows, h, h);
+  norm(c, "attn_norm", norm_rows, h, h, layer_norm_is_rms(m));
   if (m.mla) {
     const MlaShape& a = m.mla_shape;
     const double heads = d(m.heads) / tp;
@@ -136,7 +158,7 @@ void attention_block(Ctx& c, bool sliding) {
     norm(c, "kv_norm", t, d(a.kv_lora_rank), d(a.kv_lora_rank));
     gemm(c, "kv_up", OpGroup::attention, t, heads * (d(a.qk_nope_head_dim) + d_v), d(a.kv_lora_rank));
     mark_selective(c);
-    memory(c, "rope", OpGroup::attention, 2 * t * (heads + 1) * d(a.qk_rope_head_dim) * c.act_bytes);
+    rope_op(c, (heads + 1) * d(a.qk_rope_head_dim));
     attention(c, heads, heads, d_qk, d_v, window);
     gemm(c, "out_proj", OpGroup::attention, t, h, heads * d_v);
   } else {
@@ -147,7 +169,7 @@ void attention_block(Ctx& c, bool sliding) {
     gemm(c, "qkv_proj", OpGroup::attention, t, n_qkv, h, 1, true, n_qkv * h + (m.qkv_bias ? n_qkv : 0));
     if (m.qk_norm) norm(c, "qk_norm", t, (heads + kv) * hd, 2 * hd);
     if (m.position == PositionKind::rope) {
-      memory(c, "rope", OpGroup::attention, 2 * t * (heads + kv) * hd * c.act_bytes);
+      rope_op(c, (heads + kv) * hd);
     }
     attention(c, heads, kv, hd, hd, window);
     gemm(c, "out_proj", OpGroup::attention, t, h, heads * hd, 1, true, heads * hd * h + (m.attn_out_bias ? h : 0));
@@ -172,7 +194,7 @@ void mamba_block(Ctx& c) {
   const double di = d(ms.d_inner) / tp;
   const double in_width = mamba_in_proj_width(ms) / tp;
   const double conv = mamba_conv_channels(ms) / tp;
-  norm(c, "mixer_norm", norm_rows, h, h);
+  norm(c, "mixer_norm", norm_rows, h, h, layer_norm_is_rms(m));
   gemm(c, "mamba_in_proj", OpGroup::attention, t, in_width, h, 1, true, in_width * h + (ms.proj_bias ? in_width : 0));
   memory(c, "mamba_conv1d", OpGroup::attention, 2 * t * conv * c.act_bytes,
          conv * d(ms.d_conv) + (ms.conv_bias ? conv : 0));
@@ -200,7 +222,7 @@ void dense_mlp(Ctx& c, OpGroup group, double ffn, const char* up, const char* ac
   const double width = ffn / c.shape.tp;
   const double mats = m.mlp == MlpKind::swiglu ? 2 : 1;  // SwiGLU's gate and up are one fused GEMM
   gemm(c, up, group, t, mats * width, h, 1, true, mats * width * h + (m.mlp_bias ? mats * width : 0));
-  memory(c, act, group, (mats + 1) * t * width * c.act_bytes);
+  memory(c, act, group, mlp_activation_bytes(c, t, width));
   mark_selective(c);
   gemm(c, down, group, t, h, width, 1, true, width * h + (m.mlp_bias ? h : 0));
 }
@@ -211,7 +233,7 @@ void mlp_block(Ctx& c, bool moe_layer) {
   const double t = s.tokens();
   const double h = d(m.hidden);
   const double norm_rows = s.sp ? t / s.tp : t;
-  norm(c, "mlp_norm", norm_rows, h, h);
+  norm(c, "mlp_norm", norm_rows, h, h, layer_norm_is_rms(m));
   if (!moe_layer) {
     dense_mlp(c, OpGroup::mlp, d(m.ffn_hidden), "mlp_up", "mlp_act", "mlp_down");
   } else {
@@ -247,7 +269,7 @@ void mlp_block(Ctx& c, bool moe_layer) {
     routed_gemm(c, "expert_up", per_expert, mats * f, h, local, imbalance);
     // An fp8 dispatch casts each token once on its sender, not each received copy.
     if (fp8_dispatch) c.fp8_cast_bytes -= (received - rows) * h * c.cast_bytes_per_element();
-    memory(c, "expert_act", OpGroup::moe, (mats + 1) * received * f * c.act_bytes);
+    memory(c, "expert_act", OpGroup::moe, mlp_activation_bytes(c, received, f));
     mark_selective(c);
     routed_gemm(c, "expert_down", per_expert, h, f, local, imbalance);
     memory(c, "combine_unpermute", OpGroup::moe, 2 * sorted_rows * h * c.act_bytes);
@@ -333,7 +355,7 @@ void build_head_ops(const ModelSpec& model, const OpShape& shape, LayerOps& out)
   const double t = shape.tokens();
   const double h = d(model.hidden);
   const double vocab = d(model.vocab) / shape.tp;
-  norm(c, "final_norm", shape.sp ? t / shape.tp : t, h, h);
+  norm(c, "final_norm", shape.sp ? t / shape.tp : t, h, h, layer_norm_is_rms(model));
   // The output layer stays in 16-bit even in fp8 recipes (Transformer Engine keeps the first
   // and last layers in higher precision). Tied embeddings hold no extra weights here.
   gemm(c, "logits", OpGroup::head, t, vocab, h, 1, false, model.tied_embeddings ? 0 : vocab * h);

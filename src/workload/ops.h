@@ -93,6 +93,12 @@ struct OpShape {
   // attention output, read back by both the output projection and the attention backward, is
   // kept once in a 12-bit format (E5M6).
   bool low_precision_act_cache = false;
+  // Element-wise chains run op by op as eager PyTorch does (no torch.compile, no fused
+  // kernels): RMSNorm, RoPE and SwiGLU become several kernels, each streaming its tensor
+  // through HBM, some in fp32 (workload/eager_elementwise.h). false = one fused kernel per
+  // chain (Transformer Engine, Megatron's fused kernels, torch.compile). LayerNorm and GeLU
+  // are single native kernels either way.
+  bool eager_elementwise = false;
   // Bytes per element of a quantised GEMM input, scales included.
   double gemm_in_bytes() const { return scaled_element_bytes(gemm, scaling); }
 

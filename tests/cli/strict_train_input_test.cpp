@@ -59,6 +59,8 @@ TEST(StrictTrainInput, EveryBadValueExitsTwoNamingTheFlagAndValue) {
       {train({"--optimizer-state-bits", "4"}), {"--optimizer-state-bits 4", "use 32", "16 (bf16", "8 (block-wise"}},
       {search({"--gpus", "8", "--global-batch", "8", "--optimizer-state-bits", "12"}),
        {"--optimizer-state-bits 12", "use 32"}},
+      {train({"--elementwise", "lazy"}), {"--elementwise 'lazy'", "use fused", "or eager"}},
+      {search({"--gpus", "8", "--global-batch", "8", "--elementwise", "compiled"}), {"--elementwise 'compiled'", "use fused"}},
       // Offload needs the host's DRAM bandwidth; B200's systems have none in the catalog.
       {{"train", "--model", "llama3-8b", "--gpu", "b200", "--gpus", "8", "--offload-optimizer"},
        {"--offload-optimizer", "no host memory bandwidth", "dgx-h100", "--catalog"}},

@@ -142,6 +142,41 @@ TEST(TrainCli, ValidateTrainingReadsTheSchema) {
   EXPECT_EQ(run({"validate", "training", (dir / "missing.csv").string()}).code, 2);
 }
 
+// The columns a user's file (or a reading) may add for the element-wise kernels and a row-shape
+// model's norm and position encoding: an eager RMSNorm/RoPE/SwiGLU row takes longer than the
+// same row fused; a LayerNorm/GeLU/learned-position row loses nothing; bad values exit 2.
+TEST(TrainCli, ValidateTrainingReadsElementwiseNormPosition) {
+  const auto dir = testing::scratch_dir("validate-training-elementwise");
+  const std::string head =
+      "id,source,layers,hidden,heads,kv_heads,ffn_hidden,vocab,seq_len,gpu,num_gpus,gpus_per_node,tp,pp,vp,dp,cp,"
+      "ep,sequence_parallel,zero_stage,micro_batch,global_batch_seqs,recompute,precision,measured_step_time_s,"
+      "elementwise,norm,position\n";
+  // Llama-shaped (ffn 14,336 != 4h: SwiGLU) and GPT-shaped (ffn 4h: GeLU) rows.
+  const std::string llama = "T,32,4096,32,8,14336,128256,8192,h100-sxm,8,8,1,1,1,8,1,1,0,3,1,8,none,bf16,2.0,";
+  const std::string gpt = "T,32,4096,32,32,16384,50368,2048,h100-sxm,8,8,1,1,1,8,1,1,0,3,1,8,none,bf16,2.0,";
+  const std::string csv = head + "lf," + llama + "fused,rmsnorm,rope\n" + "le," + llama + "eager,rmsnorm,rope\n" +
+                          "gf," + gpt + "fused,layernorm,learned\n" + "ge," + gpt + "eager,layernorm,learned\n";
+  testing::write_file(dir / "runs.csv", csv);
+  const auto r = run({"validate", "training", (dir / "runs.csv").string(), "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["rows"].size(), 4u);
+  const auto step = [&](int i) { return j["rows"][i]["predicted_step_time_s"].get<double>(); };
+  EXPECT_GT(step(1), 1.05 * step(0));  // eager RMSNorm, RoPE, SwiGLU: more bytes
+  EXPECT_DOUBLE_EQ(step(3), step(2));  // LayerNorm, GeLU, no RoPE: one kernel each either way
+  EXPECT_EQ(j["rows"][1]["plan"]["elementwise"].get<std::string>(), "eager");
+  for (const auto& [column, bad] : std::vector<std::pair<std::string, std::string>>{
+           {"elementwise", "lazy"}, {"norm", "batchnorm"}, {"position", "sinusoid"}}) {
+    std::string row = "lf," + llama + "fused,rmsnorm,rope\n";
+    const std::string good = column == "elementwise" ? "fused" : column == "norm" ? "rmsnorm" : "rope";
+    row.replace(row.find(good), good.size(), bad);
+    testing::write_file(dir / "bad.csv", head + row);
+    const auto b = run({"validate", "training", (dir / "bad.csv").string()});
+    EXPECT_EQ(b.code, 2) << column;
+    EXPECT_NE(b.err.find(column + " '" + bad + "'"), std::string::npos) << b.err;
+  }
+}
+
 // Readings (data/validation/, catalog/row_reading.h): a cell the row's own source contradicts
 // is read as the reading says, only while the row still states what the reading expects, and
 // every reading is listed with its row.

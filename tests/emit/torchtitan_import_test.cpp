@@ -86,6 +86,22 @@ TEST(TorchtitanImport, ReadsTorchtitanSemantics) {
   EXPECT_EQ(r.recompute, "full");
   EXPECT_TRUE(r.sp);
   EXPECT_EQ(r.framework, "torchtitan");
+  EXPECT_EQ(r.elementwise, "eager");  // no [compile]: torchtitan's default is eager
+  read_torchtitan_toml("[compile]\nenable = true\n", "c.toml", 126, r);
+  EXPECT_EQ(r.elementwise, "fused");
+  read_torchtitan_toml("[training]\ncompile = true\n", "c.toml", 126, r);  // the 2024 spelling
+  EXPECT_EQ(r.elementwise, "fused");
+}
+
+TEST(TorchtitanImport, EagerPlanRoundTrips) {
+  TrainRequest r = titan_request(64);
+  r.tp = 8;
+  r.sp = true;
+  r.zero = 3;
+  r.global_batch = 64;
+  r.seq_len = 4096;
+  r.elementwise = "eager";
+  expect_titan_round_trip(r);
 }
 
 TEST(TorchtitanImport, BadInputNamesTheKeyOrLine) {
@@ -102,6 +118,7 @@ TEST(TorchtitanImport, BadInputNamesTheKeyOrLine) {
   EXPECT_NE(error_of("[parallelism]\ndata_parallel_shard_degree = -1\n", std::nullopt).find("give --gpus"),
             std::string::npos);
   EXPECT_NE(error_of("[parallelism\n", 8).find("job.toml:1:"), std::string::npos);
+  EXPECT_NE(error_of("[compile]\nenable = 1\n", 8).find("compile.enable"), std::string::npos);
   EXPECT_NE(error_of("[parallelism]\npipeline_parallel_degree = 2\npipeline_parallel_schedule = \"ZBVZeroBubble\"\n", 8)
                 .find("pipeline_parallel_schedule"),
             std::string::npos);

@@ -158,6 +158,29 @@ TEST(TrainRequest, FrameworkIsAPlanFieldUsersCanSet) {
   }
 }
 
+// Eager element-wise kernels (--elementwise eager): the same plan with RMSNorm, RoPE and SwiGLU
+// as chains of kernels streams more bytes, so its step is longer; the plan JSON and the text
+// say so, and a plan without it reads as before.
+TEST(TrainRequest, ElementwiseIsAPlanFieldUsersCanSet) {
+  TrainRequest r = llama8b_on_8();
+  r.zero = 3;
+  r.framework = "torchtitan";
+  const TrainAnswer fused = answer_train(default_catalog(), r);
+  EXPECT_FALSE(fused.plan().eager_elementwise);
+  EXPECT_FALSE(to_json(fused)["plan"].contains("elementwise"));
+  r.elementwise = "eager";
+  const TrainAnswer eager = answer_train(default_catalog(), r);
+  EXPECT_TRUE(eager.plan().eager_elementwise);
+  EXPECT_EQ(to_json(eager)["plan"]["elementwise"].get<std::string>(), "eager");
+  EXPECT_NE(to_text(eager).find("eager element-wise"), std::string::npos);
+  // Per token per layer, eager adds 2 × 4,096 × 32 (norms) + 5,120 × 16 (RoPE) + 14,336 × 4
+  // (SwiGLU) = 401,408 forward bytes (3× with the backward) to ~1.5 GFLOP of matmuls: a
+  // longer step by a few to ~20%, never shorter.
+  EXPECT_GT(eager.estimate.step_time_s, 1.02 * fused.estimate.step_time_s);
+  EXPECT_LT(eager.estimate.step_time_s, 1.30 * fused.estimate.step_time_s);
+  EXPECT_DOUBLE_EQ(eager.estimate.model_flops_per_step, fused.estimate.model_flops_per_step);
+}
+
 // An unfitted GPU (MI300X, generic efficiency entry) must not train faster per GPU than the
 // fitted H100 on the same plan: public training measurements put MI300X at or below H100
 // (data/fitted/efficiency/generic.toml cites them).
