@@ -30,6 +30,9 @@ bool group_shape(const CollectiveRequest& request, const CollectiveTopology& top
   shape.ranks_per_child.fill(static_cast<double>(shape.ranks));
   shape.children[0] = g;
   shape.ranks_per_child[0] = 1;
+  // Inside one domain every level above has one child holding the whole group: the values
+  // just filled (the loop below would leave them as they are).
+  if (m == 1) return true;
   long long units_below = m;  // level-(i-1) units the group touches
   for (int level = 1; level < topology.level_count; ++level) {
     // Domains of the group inside one unit of this level: packed when the stride is smaller
