@@ -142,16 +142,6 @@ LevelTraffic level_traffic(CollectiveOp op, CollectiveAlgorithm algorithm, doubl
   return t;
 }
 
-double level_bandwidth(const CollectiveTopology& topology, const GroupShape& shape, int level, bool in_network) {
-  const CollectiveLevel& l = topology.levels[level];
-  double bw = in_network ? l.reduction_bw_bytes_per_s : l.bw_bytes_per_s;
-  // A point-to-point mesh gives a GPU one link per peer: a group of g uses g-1 of them.
-  if (level == 0 && topology.scaleup == ScaleupKind::mesh && topology.mesh_peer_bw > 0) {
-    bw = std::min(bw, (shape.per_domain - 1) * topology.mesh_peer_bw);
-  }
-  return bw;
-}
-
 double transfer_time(const LevelTraffic& traffic, const GroupShape& shape, const CollectiveTopology& topology,
                      double bw_scale, double level0_scale, CollectiveEstimate& e) {
   double slowest = 0;

@@ -110,8 +110,8 @@ Steps steps(CollectiveOp op, CollectiveAlgorithm algorithm, const GroupShape& sh
 }
 
 // The fixed part of one (algorithm, protocol) line: base + steps x per-hop latency.
-double latency(CollectiveAlgorithm algorithm, Protocol protocol, const GroupShape& shape, const Steps& s,
-               const CollectiveTopology& topology) {
+inline double latency(CollectiveAlgorithm algorithm, Protocol protocol, const GroupShape& shape, const Steps& s,
+                      const CollectiveTopology& topology) {
   const int p = static_cast<int>(protocol);
   const CollectiveLevel& in = topology.levels[0];
   const CollectiveLevel& net = topology.levels[topology.level_count > 1 ? 1 : 0];
@@ -205,7 +205,9 @@ bool group_ok(const CollectiveRequest& request, const CollectiveTopology& topolo
 // docs/model/collectives.md). line() and line_time() both take it from here.
 double line_bw_scale(const CollectiveRequest& request, const CollectiveTopology& topology, const GroupShape& shape,
                      CollectiveAlgorithm algorithm, Protocol protocol) {
-  double bw_scale = topology.protocol_bw_fraction[static_cast<int>(protocol)] / request.concurrent;
+  // x / 1 is x: no division for the usual single collective.
+  const double fraction = topology.protocol_bw_fraction[static_cast<int>(protocol)];
+  double bw_scale = request.concurrent == 1 ? fraction : fraction / request.concurrent;
   if (protocol == Protocol::ll && algorithm == CollectiveAlgorithm::ring && topology.ll_channels > 0) {
     bw_scale *= ll_channel_share(request.bytes, shape.ranks, topology.ll_channels,
                                  topology.ll_channel_fill_bytes_per_rank);
@@ -262,9 +264,15 @@ AlgorithmLines algorithm_lines(const CollectiveRequest& request, const Collectiv
 // the same order, so it returns line(...).time_s to the bit, without filling an estimate's
 // per-level arrays: estimate_collective compares every line by this and builds the full
 // estimate of the winner only (tested: CollectiveAuto.*).
-double line_time(const CollectiveRequest& request, const CollectiveTopology& topology, const GroupShape& shape,
-                 const AlgorithmLines& lines, CollectiveAlgorithm algorithm, Protocol protocol) {
-  if (shape.ranks == 1) return 0;
+struct LineTime {
+  double latency_s = 0;  // with Simple's pipeline fill
+  double transfer_s = 0;
+  double time_s() const { return latency_s + transfer_s; }
+};
+
+LineTime line_time(const CollectiveRequest& request, const CollectiveTopology& topology, const GroupShape& shape,
+                   const AlgorithmLines& lines, CollectiveAlgorithm algorithm, Protocol protocol) {
+  if (shape.ranks == 1) return {};
   const double bw_scale = line_bw_scale(request, topology, shape, algorithm, protocol);
   const double level0_scale = request.op == CollectiveOp::all_to_all ? topology.alltoall_bw_fraction : 1.0;
   double transfer_s = 0;
@@ -289,7 +297,41 @@ double line_time(const CollectiveRequest& request, const CollectiveTopology& top
     if (st.inter > 0 && net_bw > 0) fill += st.inter * topology.simple_step_bytes / net_bw;
     latency_s += std::min(fill, transfer_s);
   }
-  return latency_s + transfer_s;
+  return {latency_s, transfer_s};
+}
+
+// The full estimate of the line line_time() costed, from what it and algorithm_lines()
+// computed: the same values as line() (the per-level loop of transfer_time with the
+// bandwidths already looked up), without costing the line a second time.
+CollectiveEstimate chosen_line(const CollectiveRequest& request, const CollectiveTopology& topology,
+                               const GroupShape& shape, const AlgorithmLines& lines, const LineTime& time,
+                               CollectiveAlgorithm algorithm, Protocol protocol) {
+  CollectiveEstimate e;
+  e.algorithm = algorithm;
+  e.protocol = protocol;
+  if (shape.ranks == 1) return e;  // one GPU: nothing to move, nothing to pay
+  const double bw_scale = line_bw_scale(request, topology, shape, algorithm, protocol);
+  const double level0_scale = request.op == CollectiveOp::all_to_all ? topology.alltoall_bw_fraction : 1.0;
+  double slowest = 0;
+  for (int i = 0; i <= shape.top; ++i) {
+    e.level_bytes[i] = lines.traffic.bytes[i];
+    if (lines.traffic.bytes[i] <= 0) continue;
+    const double bw = lines.level_bw[i] * bw_scale * (i == 0 ? level0_scale : 1);
+    e.level_bw_bytes_per_s[i] = bw;
+    e.level_time_s[i] = bw > 0 ? lines.traffic.bytes[i] / bw : HUGE_VAL;
+    if (e.level_time_s[i] > slowest) {
+      slowest = e.level_time_s[i];
+      e.bottleneck_level = i;
+    }
+  }
+  e.transfer_s = time.transfer_s;
+  e.latency_s = time.latency_s;
+  e.time_s = e.latency_s + e.transfer_s;
+  if (e.time_s > 0) {
+    e.algbw_bytes_per_s = request.bytes / e.time_s;
+    e.busbw_bytes_per_s = e.algbw_bytes_per_s * busbw_factor(request.op, shape.ranks);
+  }
+  return e;
 }
 
 }  // namespace
@@ -334,14 +376,14 @@ bool auto_considers(const CollectiveRequest& request, const CollectiveTopology& 
 namespace {
 
 // NCCL's choice for a request: the first cheapest of every line auto_ (or the forced
-// algorithm) may run, compared by time alone (line_time). The winner's traffic and steps are
-// kept so that estimate_collective builds its full estimate once; estimate_collective_time
-// needs the time only.
+// algorithm) may run, compared by time alone (line_time). The winner's traffic, bandwidths
+// and time are kept, from which estimate_collective fills in its full estimate (chosen_line);
+// estimate_collective_time needs the time only.
 struct Choice {
   bool found = false;
   const char* reason = "";  // why not, when nothing was found
   GroupShape shape;
-  double time_s = 0;
+  LineTime time;
   CollectiveAlgorithm algorithm = CollectiveAlgorithm::ring;
   Protocol protocol = Protocol::simple;
   AlgorithmLines lines;
@@ -370,10 +412,10 @@ void choose(const CollectiveRequest& request, const CollectiveTopology& topology
         if (!c.found) reason = why;
         continue;
       }
-      const double t = line_time(request, topology, c.shape, lines, a, p);
-      if (!c.found || t < c.time_s) {
+      const LineTime t = line_time(request, topology, c.shape, lines, a, p);
+      if (!c.found || t.time_s() < c.time.time_s()) {
         c.found = true;
-        c.time_s = t;
+        c.time = t;
         c.algorithm = a;
         c.protocol = p;
         best_is_a = true;
@@ -395,7 +437,7 @@ CollectiveEstimate estimate_collective(const CollectiveRequest& request, const C
     none.reason = c.reason;
     return none;
   }
-  return line(request, topology, c.shape, c.lines.traffic, c.lines.steps, c.algorithm, c.protocol);
+  return chosen_line(request, topology, c.shape, c.lines, c.time, c.algorithm, c.protocol);
 }
 
 CollectiveTime estimate_collective_time(const CollectiveRequest& request, const CollectiveTopology& topology) {
@@ -404,7 +446,7 @@ CollectiveTime estimate_collective_time(const CollectiveRequest& request, const 
   CollectiveTime t;
   t.feasible = c.found;
   t.reason = c.found ? "" : c.reason;
-  t.time_s = c.found ? c.time_s : 0;
+  t.time_s = c.found ? c.time.time_s() : 0;
   return t;
 }
 
