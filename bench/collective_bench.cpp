@@ -38,6 +38,21 @@ void BM_AllReduce8xH100(benchmark::State& state) {
 }
 BENCHMARK(BM_AllReduce8xH100);
 
+// The same requests through the time-only call the training evaluator and the serving step use
+// (estimate_collective_time: the choice without the chosen line's per-level detail).
+void BM_AllReduce8xH100TimeOnly(benchmark::State& state) {
+  const auto t = topology("dgx-h100", nullptr);
+  auto r = request(CollectiveOp::all_reduce, 8, 1);
+  double bytes = 1024;
+  for (auto _ : state) {
+    r.bytes = bytes;
+    benchmark::DoNotOptimize(estimate_collective_time(r, t));
+    bytes = bytes < 1e10 ? bytes * 1.5 : 1024;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_AllReduce8xH100TimeOnly);
+
 void BM_AllGather8xH100(benchmark::State& state) {
   run(state, topology("dgx-h100", nullptr), request(CollectiveOp::all_gather, 8, 1));
 }

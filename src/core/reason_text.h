@@ -8,6 +8,7 @@
 
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <cstddef>
 #include <string_view>
 
@@ -22,6 +23,25 @@ class ReasonText {
     return *this;
   }
   ReasonText& fixed(double value, int decimals) {
+    // "%.1f" of a GiB figure, the evaluator's case, without to_chars' exact-decimal machinery:
+    // value × 10 is within 2^-52 × 1e10 ≈ 1e-6 of the exact product, so unless its fraction
+    // is within 1e-3 of a half it rounds to the same integer as the exact binary value does
+    // (printf's rounding); near a half, and for anything else, to_chars decides.
+    if (decimals == 1 && value >= 0 && value < 1e9 && !std::signbit(value)) {
+      const double tenths = value * 10;
+      const double whole = std::floor(tenths);
+      const double frac = tenths - whole;  // exact: whole and tenths are within a factor of 2
+      if (frac < 0.499 || frac > 0.501) {
+        const auto n = static_cast<unsigned long long>(whole) + (frac > 0.5 ? 1U : 0U);
+        const auto r = std::to_chars(buf_.data() + size_, buf_.data() + buf_.size(), n / 10);
+        if (r.ec == std::errc() && r.ptr + 2 <= buf_.data() + buf_.size()) {
+          r.ptr[0] = '.';
+          r.ptr[1] = static_cast<char>('0' + n % 10);
+          size_ = static_cast<std::size_t>(r.ptr + 2 - buf_.data());
+        }
+        return *this;
+      }
+    }
     const auto r = std::to_chars(buf_.data() + size_, buf_.data() + buf_.size(), value, std::chars_format::fixed,
                                  decimals);
     if (r.ec == std::errc()) size_ = static_cast<std::size_t>(r.ptr - buf_.data());
@@ -37,7 +57,8 @@ class ReasonText {
  private:
   std::size_t room() const { return buf_.size() - size_; }
   // Room for any double in fixed notation (up to 309 integer digits) besides the message.
-  std::array<char, 512> buf_{};
+  // Only [0, size_) is ever read: not cleared on construction (a ReasonText per infeasible plan).
+  std::array<char, 512> buf_;
   std::size_t size_ = 0;
 };
 

@@ -30,6 +30,9 @@ bool group_shape(const CollectiveRequest& request, const CollectiveTopology& top
   shape.ranks_per_child.fill(static_cast<double>(shape.ranks));
   shape.children[0] = g;
   shape.ranks_per_child[0] = 1;
+  // Inside one domain every level above has one child holding the whole group: the values
+  // just filled (the loop below would leave them as they are).
+  if (m == 1) return true;
   long long units_below = m;  // level-(i-1) units the group touches
   for (int level = 1; level < topology.level_count; ++level) {
     // Domains of the group inside one unit of this level: packed when the stride is smaller
@@ -137,16 +140,6 @@ LevelTraffic level_traffic(CollectiveOp op, CollectiveAlgorithm algorithm, doubl
       break;
   }
   return t;
-}
-
-double level_bandwidth(const CollectiveTopology& topology, const GroupShape& shape, int level, bool in_network) {
-  const CollectiveLevel& l = topology.levels[level];
-  double bw = in_network ? l.reduction_bw_bytes_per_s : l.bw_bytes_per_s;
-  // A point-to-point mesh gives a GPU one link per peer: a group of g uses g-1 of them.
-  if (level == 0 && topology.scaleup == ScaleupKind::mesh && topology.mesh_peer_bw > 0) {
-    bw = std::min(bw, (shape.per_domain - 1) * topology.mesh_peer_bw);
-  }
-  return bw;
 }
 
 double transfer_time(const LevelTraffic& traffic, const GroupShape& shape, const CollectiveTopology& topology,

@@ -2,6 +2,7 @@
 // each GPU pushes through each level for a given algorithm (collective_hierarchical.cpp).
 #pragma once
 
+#include <algorithm>
 #include <array>
 
 #include "cost/collective.h"
@@ -40,8 +41,18 @@ LevelTraffic level_traffic(CollectiveOp op, CollectiveAlgorithm algorithm, doubl
                            const CollectiveTopology& topology);
 
 // Achieved bandwidth per GPU at `level` for this group, before protocol and sharing factors
-// (mesh domains: only the links to the group's own peers count).
-double level_bandwidth(const CollectiveTopology& topology, const GroupShape& shape, int level, bool in_network);
+// (mesh domains: only the links to the group's own peers count). Inline: called per level of
+// every line costed.
+inline double level_bandwidth(const CollectiveTopology& topology, const GroupShape& shape, int level,
+                              bool in_network) {
+  const CollectiveLevel& l = topology.levels[level];
+  double bw = in_network ? l.reduction_bw_bytes_per_s : l.bw_bytes_per_s;
+  // A point-to-point mesh gives a GPU one link per peer: a group of g uses g-1 of them.
+  if (level == 0 && topology.scaleup == ScaleupKind::mesh && topology.mesh_peer_bw > 0) {
+    bw = std::min(bw, (shape.per_domain - 1) * topology.mesh_peer_bw);
+  }
+  return bw;
+}
 
 // The pipelined bound: the slowest level sets the pace, T = max_i(bytes_i / bw_i), each level's
 // bandwidth scaled by `bw_scale` (protocol fraction / concurrent collectives) and level 0's also

@@ -5,6 +5,7 @@
 // LL128 and Simple lines does (docs/model/collectives.md). The bandwidth term comes from the
 // per-level bound in collective_hierarchical.cpp.
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "cost/collective_levels.h"
@@ -25,10 +26,10 @@ bool is_reduction_ring_op(CollectiveOp op) {
          op == CollectiveOp::broadcast;
 }
 
-// Which (algorithm, protocol) pairs may run `op` on this group: NCCL runs Tree and NVLS for
-// AllReduce only, NVLS with the Simple protocol only, and AllToAll/SendRecv point-to-point.
-const char* unavailable(CollectiveOp op, CollectiveAlgorithm algorithm, Protocol protocol, const GroupShape& shape,
-                        const CollectiveTopology& topology) {
+// Which algorithms may run `op` on this group, whatever the protocol: NCCL runs Tree and NVLS
+// for AllReduce only, and AllToAll/SendRecv point-to-point.
+const char* algorithm_unavailable(CollectiveOp op, CollectiveAlgorithm algorithm, const GroupShape& shape,
+                                  const CollectiveTopology& topology) {
   switch (algorithm) {
     case CollectiveAlgorithm::ring:
       return is_reduction_ring_op(op) ? nullptr : "ring does not run AllToAll or SendRecv";
@@ -42,7 +43,7 @@ const char* unavailable(CollectiveOp op, CollectiveAlgorithm algorithm, Protocol
                                : "no switch on the group's path can reduce (no NVLS in the domain, no SHARP in "
                                  "the fabric)";
       }
-      return protocol == Protocol::simple ? nullptr : "in-network reduction runs the Simple protocol only";
+      return nullptr;
     case CollectiveAlgorithm::direct:
       if (op == CollectiveOp::send_recv) return shape.ranks == 2 ? nullptr : "SendRecv is between exactly 2 GPUs";
       return op == CollectiveOp::all_to_all ? nullptr : "direct runs AllToAll and SendRecv only";
@@ -50,6 +51,20 @@ const char* unavailable(CollectiveOp op, CollectiveAlgorithm algorithm, Protocol
       return "auto is not an algorithm";
   }
   return "unknown algorithm";
+}
+
+// The protocols an available algorithm may use: NVLS (and SHARP) runs Simple only.
+const char* protocol_unavailable(CollectiveAlgorithm algorithm, Protocol protocol) {
+  return algorithm == CollectiveAlgorithm::nvls && protocol != Protocol::simple
+             ? "in-network reduction runs the Simple protocol only"
+             : nullptr;
+}
+
+// Which (algorithm, protocol) pairs may run `op` on this group: the algorithm's reason first.
+const char* unavailable(CollectiveOp op, CollectiveAlgorithm algorithm, Protocol protocol, const GroupShape& shape,
+                        const CollectiveTopology& topology) {
+  if (const char* why = algorithm_unavailable(op, algorithm, shape, topology)) return why;
+  return protocol_unavailable(algorithm, protocol);
 }
 
 // Sequential steps of one line inside the domain and across domains, with NCCL's counts
@@ -95,8 +110,8 @@ Steps steps(CollectiveOp op, CollectiveAlgorithm algorithm, const GroupShape& sh
 }
 
 // The fixed part of one (algorithm, protocol) line: base + steps x per-hop latency.
-double latency(CollectiveAlgorithm algorithm, Protocol protocol, const GroupShape& shape, const Steps& s,
-               const CollectiveTopology& topology) {
+inline double latency(CollectiveAlgorithm algorithm, Protocol protocol, const GroupShape& shape, const Steps& s,
+                      const CollectiveTopology& topology) {
   const int p = static_cast<int>(protocol);
   const CollectiveLevel& in = topology.levels[0];
   const CollectiveLevel& net = topology.levels[topology.level_count > 1 ? 1 : 0];
@@ -190,7 +205,9 @@ bool group_ok(const CollectiveRequest& request, const CollectiveTopology& topolo
 // docs/model/collectives.md). line() and line_time() both take it from here.
 double line_bw_scale(const CollectiveRequest& request, const CollectiveTopology& topology, const GroupShape& shape,
                      CollectiveAlgorithm algorithm, Protocol protocol) {
-  double bw_scale = topology.protocol_bw_fraction[static_cast<int>(protocol)] / request.concurrent;
+  // x / 1 is x: no division for the usual single collective.
+  const double fraction = topology.protocol_bw_fraction[static_cast<int>(protocol)];
+  double bw_scale = request.concurrent == 1 ? fraction : fraction / request.concurrent;
   if (protocol == Protocol::ll && algorithm == CollectiveAlgorithm::ring && topology.ll_channels > 0) {
     bw_scale *= ll_channel_share(request.bytes, shape.ranks, topology.ll_channels,
                                  topology.ll_channel_fill_bytes_per_rank);
@@ -221,24 +238,50 @@ CollectiveEstimate line(const CollectiveRequest& request, const CollectiveTopolo
   return e;
 }
 
+// What every protocol's line of one algorithm shares: its traffic, its steps and each level's
+// bandwidth before the protocol and sharing factors (level_bandwidth), computed once per
+// algorithm by estimate_collective rather than once per (algorithm, protocol) line.
+struct AlgorithmLines {
+  collective_detail::LevelTraffic traffic;
+  Steps steps;
+  std::array<double, kMaxCollectiveLevels> level_bw{};  // set where traffic.bytes > 0
+};
+
+AlgorithmLines algorithm_lines(const CollectiveRequest& request, const CollectiveTopology& topology,
+                               const GroupShape& shape, CollectiveAlgorithm algorithm) {
+  AlgorithmLines a;
+  a.traffic = collective_detail::level_traffic(request.op, algorithm, request.bytes, shape, topology);
+  a.steps = steps(request.op, algorithm, shape, topology);
+  for (int i = 0; i <= shape.top; ++i) {
+    if (a.traffic.bytes[i] > 0) {
+      a.level_bw[i] = collective_detail::level_bandwidth(topology, shape, i, a.traffic.in_network[i]);
+    }
+  }
+  return a;
+}
+
 // The time of one line, the same arithmetic as line() (transfer_time, latency, simple_fill) in
 // the same order, so it returns line(...).time_s to the bit, without filling an estimate's
 // per-level arrays: estimate_collective compares every line by this and builds the full
 // estimate of the winner only (tested: CollectiveAuto.*).
-double line_time(const CollectiveRequest& request, const CollectiveTopology& topology, const GroupShape& shape,
-                 const collective_detail::LevelTraffic& traffic, const Steps& st, CollectiveAlgorithm algorithm,
-                 Protocol protocol) {
-  if (shape.ranks == 1) return 0;
+struct LineTime {
+  double latency_s = 0;  // with Simple's pipeline fill
+  double transfer_s = 0;
+  double time_s() const { return latency_s + transfer_s; }
+};
+
+LineTime line_time(const CollectiveRequest& request, const CollectiveTopology& topology, const GroupShape& shape,
+                   const AlgorithmLines& lines, CollectiveAlgorithm algorithm, Protocol protocol) {
+  if (shape.ranks == 1) return {};
   const double bw_scale = line_bw_scale(request, topology, shape, algorithm, protocol);
   const double level0_scale = request.op == CollectiveOp::all_to_all ? topology.alltoall_bw_fraction : 1.0;
   double transfer_s = 0;
   double in_bw = 0;   // level 0's rate as run (0 when it carries nothing), as simple_fill reads it
   double net_bw = 0;  // the slowest network level's rate as run
   for (int i = 0; i <= shape.top; ++i) {
-    if (traffic.bytes[i] <= 0) continue;
-    const double bw = collective_detail::level_bandwidth(topology, shape, i, traffic.in_network[i]) * bw_scale *
-                      (i == 0 ? level0_scale : 1);
-    const double t = bw > 0 ? traffic.bytes[i] / bw : HUGE_VAL;
+    if (lines.traffic.bytes[i] <= 0) continue;
+    const double bw = lines.level_bw[i] * bw_scale * (i == 0 ? level0_scale : 1);
+    const double t = bw > 0 ? lines.traffic.bytes[i] / bw : HUGE_VAL;
     if (t > transfer_s) transfer_s = t;
     if (i == 0) {
       in_bw = bw;
@@ -246,6 +289,7 @@ double line_time(const CollectiveRequest& request, const CollectiveTopology& top
       net_bw = bw;
     }
   }
+  const Steps& st = lines.steps;
   double latency_s = latency(algorithm, protocol, shape, st, topology);
   if (protocol == Protocol::simple && topology.simple_step_bytes > 0) {
     double fill = 0;
@@ -253,7 +297,41 @@ double line_time(const CollectiveRequest& request, const CollectiveTopology& top
     if (st.inter > 0 && net_bw > 0) fill += st.inter * topology.simple_step_bytes / net_bw;
     latency_s += std::min(fill, transfer_s);
   }
-  return latency_s + transfer_s;
+  return {latency_s, transfer_s};
+}
+
+// The full estimate of the line line_time() costed, from what it and algorithm_lines()
+// computed: the same values as line() (the per-level loop of transfer_time with the
+// bandwidths already looked up), without costing the line a second time.
+CollectiveEstimate chosen_line(const CollectiveRequest& request, const CollectiveTopology& topology,
+                               const GroupShape& shape, const AlgorithmLines& lines, const LineTime& time,
+                               CollectiveAlgorithm algorithm, Protocol protocol) {
+  CollectiveEstimate e;
+  e.algorithm = algorithm;
+  e.protocol = protocol;
+  if (shape.ranks == 1) return e;  // one GPU: nothing to move, nothing to pay
+  const double bw_scale = line_bw_scale(request, topology, shape, algorithm, protocol);
+  const double level0_scale = request.op == CollectiveOp::all_to_all ? topology.alltoall_bw_fraction : 1.0;
+  double slowest = 0;
+  for (int i = 0; i <= shape.top; ++i) {
+    e.level_bytes[i] = lines.traffic.bytes[i];
+    if (lines.traffic.bytes[i] <= 0) continue;
+    const double bw = lines.level_bw[i] * bw_scale * (i == 0 ? level0_scale : 1);
+    e.level_bw_bytes_per_s[i] = bw;
+    e.level_time_s[i] = bw > 0 ? lines.traffic.bytes[i] / bw : HUGE_VAL;
+    if (e.level_time_s[i] > slowest) {
+      slowest = e.level_time_s[i];
+      e.bottleneck_level = i;
+    }
+  }
+  e.transfer_s = time.transfer_s;
+  e.latency_s = time.latency_s;
+  e.time_s = e.latency_s + e.transfer_s;
+  if (e.time_s > 0) {
+    e.algbw_bytes_per_s = request.bytes / e.time_s;
+    e.busbw_bytes_per_s = e.algbw_bytes_per_s * busbw_factor(request.op, shape.ranks);
+  }
+  return e;
 }
 
 }  // namespace
@@ -295,53 +373,81 @@ bool auto_considers(const CollectiveRequest& request, const CollectiveTopology& 
 
 }  // namespace
 
-CollectiveEstimate estimate_collective(const CollectiveRequest& request, const CollectiveTopology& topology) {
-  GroupShape shape;
-  const char* reason = group_problem(request, topology, shape);
-  const bool group_fits = reason == nullptr;
-  if (group_fits) reason = "no algorithm runs this collective here";
-  // Every line is compared by its time alone (line_time); the winner's traffic and steps are
-  // kept and its full estimate built once at the end. The first of equal times wins, as before.
+namespace {
+
+// NCCL's choice for a request: the first cheapest of every line auto_ (or the forced
+// algorithm) may run, compared by time alone (line_time). The winner's traffic, bandwidths
+// and time are kept, from which estimate_collective fills in its full estimate (chosen_line);
+// estimate_collective_time needs the time only.
+struct Choice {
   bool found = false;
-  double best_time = 0;
-  CollectiveAlgorithm best_algorithm = CollectiveAlgorithm::ring;
-  Protocol best_protocol = Protocol::simple;
-  collective_detail::LevelTraffic best_traffic;
-  Steps best_steps;
+  const char* reason = "";  // why not, when nothing was found
+  GroupShape shape;
+  LineTime time;
+  CollectiveAlgorithm algorithm = CollectiveAlgorithm::ring;
+  Protocol protocol = Protocol::simple;
+  AlgorithmLines lines;
+};
+
+void choose(const CollectiveRequest& request, const CollectiveTopology& topology, Choice& c) {
+  const char* reason = group_problem(request, topology, c.shape);
+  if (reason != nullptr) {
+    c.reason = reason;
+    return;
+  }
+  reason = "no algorithm runs this collective here";
+  // An algorithm the group cannot run is rejected once, with the reason each of its protocols
+  // would give (unavailable() checks the algorithm before the protocol). The first of equal
+  // times wins.
   for (CollectiveAlgorithm a : kAlgorithms) {
-    if (!group_fits) break;
     if (!auto_considers(request, topology, a)) continue;
-    bool costed = false;  // traffic and steps depend on the algorithm only: once per algorithm
-    collective_detail::LevelTraffic traffic;
-    Steps st;
+    if (const char* why = algorithm_unavailable(request.op, a, c.shape, topology)) {
+      if (!c.found) reason = why;
+      continue;
+    }
+    const AlgorithmLines lines = algorithm_lines(request, topology, c.shape, a);
+    bool best_is_a = false;  // the winner so far is one of this algorithm's lines
     for (Protocol p : kProtocols) {
-      if (const char* why = unavailable(request.op, a, p, shape, topology)) {
-        if (!found) reason = why;
+      if (const char* why = protocol_unavailable(a, p)) {
+        if (!c.found) reason = why;
         continue;
       }
-      if (!costed) {
-        traffic = collective_detail::level_traffic(request.op, a, request.bytes, shape, topology);
-        st = steps(request.op, a, shape, topology);
-        costed = true;
-      }
-      const double t = line_time(request, topology, shape, traffic, st, a, p);
-      if (!found || t < best_time) {
-        found = true;
-        best_time = t;
-        best_algorithm = a;
-        best_protocol = p;
-        best_traffic = traffic;
-        best_steps = st;
+      const LineTime t = line_time(request, topology, c.shape, lines, a, p);
+      if (!c.found || t.time_s() < c.time.time_s()) {
+        c.found = true;
+        c.time = t;
+        c.algorithm = a;
+        c.protocol = p;
+        best_is_a = true;
       }
     }
+    if (best_is_a) c.lines = lines;
   }
-  if (!found) {
+  if (!c.found) c.reason = reason;
+}
+
+}  // namespace
+
+CollectiveEstimate estimate_collective(const CollectiveRequest& request, const CollectiveTopology& topology) {
+  Choice c;
+  choose(request, topology, c);
+  if (!c.found) {
     CollectiveEstimate none;
     none.feasible = false;
-    none.reason = reason;
+    none.reason = c.reason;
     return none;
   }
-  return line(request, topology, shape, best_traffic, best_steps, best_algorithm, best_protocol);
+  return chosen_line(request, topology, c.shape, c.lines, c.time, c.algorithm, c.protocol);
+}
+
+CollectiveTime estimate_collective_time(const CollectiveRequest& request, const CollectiveTopology& topology) {
+  Choice c;
+  choose(request, topology, c);
+  CollectiveTime t;
+  t.feasible = c.found;
+  t.reason = c.found ? "" : c.reason;
+  t.time_s = c.found ? c.time.time_s() : 0;
+  return t;
 }
 
 std::vector<CollectiveEstimate> collective_candidates(const CollectiveRequest& request,

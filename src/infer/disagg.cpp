@@ -32,7 +32,7 @@ double transfer_s(const InferContext& ctx, double bytes, bool one_domain, std::s
     req.bytes = bytes;
     req.gpus_per_domain = one_domain ? 2 : 1;
     req.domains = one_domain ? 1 : 2;
-    const CollectiveEstimate est = estimate_collective(req, *ctx.topology);
+    const CollectiveTime est = estimate_collective_time(req, *ctx.topology);
     if (est.feasible) {
       fabric = one_domain ? "scale-up domain" : "network";
       return est.time_s;

@@ -33,7 +33,7 @@ double tp_collective_uncached_s(const InferContext& ctx, CollectiveOp op, double
     req.bytes = bytes;
     req.gpus_per_domain = std::min(gpus, topo.domain_gpus);
     req.domains = (gpus + req.gpus_per_domain - 1) / req.gpus_per_domain;
-    const CollectiveEstimate est = estimate_collective(req, topo);
+    const CollectiveTime est = estimate_collective_time(req, topo);
     double t = est.feasible ? est.time_s : 0;
     // Engines' custom AllReduce inside an NVLink domain (TensorRT-LLM, vLLM). One-shot: every
     // rank reads the whole buffer of each of the n−1 others and reduces locally, (n−1)·bytes in

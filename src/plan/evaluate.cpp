@@ -59,7 +59,7 @@ struct Eval {
   // One collective over a group; 0 for a group of one.
   double coll(CollectiveOp op, double bytes, const GroupPlacement& g) {
     if (g.size <= 1 || bytes <= 0) return 0;
-    const CollectiveEstimate e = estimate_collective(collective_request(op, bytes, g), ctx.topology);
+    const CollectiveTime e = estimate_collective_time(collective_request(op, bytes, g), ctx.topology);
     if (!e.feasible) {
       fail("%s over %d GPUs: %s", op_name(op).data(), g.size, e.reason);
       return 0;
@@ -535,10 +535,16 @@ MicroBatchShape micro_batch_shape(const TrainContext& ctx, const Plan& p) {
 // Compute and TP/CP/EP communication of one layer of each kind present, for one micro-batch.
 std::array<KindCost, kLayerKinds> cost_layer_kinds(Eval& ev, const MicroBatchShape& s) {
   std::array<KindCost, kLayerKinds> kinds{};
-  for (std::int64_t i = 0; i < ev.ctx.model->layers; ++i) {
+  // The first layer of each kind the model has; the scan stops once every kind is costed
+  // (a dense model: after its first layer).
+  const auto& in_model = ev.ctx.prefix.back();
+  int left = 0;
+  for (int k = 0; k < kLayerKinds; ++k) left += in_model[static_cast<std::size_t>(k)] > 0 ? 1 : 0;
+  for (std::int64_t i = 0; i < ev.ctx.model->layers && left > 0; ++i) {
     const int kind = ev.ctx.layer_kind[static_cast<std::size_t>(i)];
     if (!kinds[static_cast<std::size_t>(kind)].present) {
       kinds[static_cast<std::size_t>(kind)] = cost_kind(ev, i, s.op, s.placement);
+      --left;
     }
   }
   return kinds;

@@ -213,6 +213,14 @@ double attention_flops_per_token(const ModelSpec& m, std::int64_t seq_len, bool 
   // terms are added in layer order as before, so the sum is the same to the bit.
   std::int64_t last_window = -1;
   double term = 0;
+  if (m.sliding_window <= 0 && m.layer_mixer.empty()) {
+    // Every layer attends over the whole span (no windows, no other mixers): one term, added
+    // once per layer as below (not multiplied: the same sum to the bit) without the per-layer
+    // lookups, which were a twentieth of the training evaluator's time.
+    term = per_key * mean_keys_per_query(seq_len, 0, causal, m.attention_chunked);
+    for (std::int64_t layer_idx = 0; layer_idx < m.layers; ++layer_idx) flops += term;
+    return flops;
+  }
   for (std::int64_t layer_idx = 0; layer_idx < m.layers; ++layer_idx) {
     if (!m.is_attention_layer(layer_idx)) continue;
     const std::int64_t window = window_of(m, layer_idx);

@@ -61,6 +61,11 @@ TEST(CollectiveAuto, IsTheFullEstimateOfTheFirstCheapestLineBitForBit) {
           const CollectiveEstimate best = estimate_collective(r, t);
           const std::string where = std::string(op_name(op)) + " " + std::to_string(g) + "x" + std::to_string(m) +
                                     " " + std::to_string(bytes) + " on " + t.system_id;
+          // The time-only call (the evaluator's) answers the same, to the bit.
+          const CollectiveTime time = estimate_collective_time(r, t);
+          EXPECT_EQ(time.feasible, best.feasible) << where;
+          EXPECT_EQ(time.time_s, best.time_s) << where;
+          EXPECT_STREQ(time.reason, best.reason) << where;
           if (!best.feasible) {
             EXPECT_TRUE(collective_candidates(r, t).empty()) << where;
             continue;
@@ -84,6 +89,23 @@ TEST(CollectiveAuto, IsTheFullEstimateOfTheFirstCheapestLineBitForBit) {
     }
   }
   EXPECT_GT(compared, 1000);
+}
+
+// Requests that cannot run: the time-only call gives estimate_collective's reason, and time 0.
+TEST(CollectiveAuto, TimeOnlyCallRejectsWhatTheEstimateRejects) {
+  const Catalog& cat = default_catalog();
+  const CollectiveTopology t = make_collective_topology(cat, test_node(), nullptr, default_collective_params(cat));
+  CollectiveRequest no_bytes = request(CollectiveOp::all_reduce, 0, 8, 1);
+  CollectiveRequest too_wide = request(CollectiveOp::all_reduce, 1e6, 16, 1);  // 16 GPUs in an 8-GPU domain
+  CollectiveRequest three_way = request(CollectiveOp::send_recv, 1e6, 3, 1);   // SendRecv needs exactly 2
+  for (const CollectiveRequest& r : {no_bytes, too_wide, three_way}) {
+    const CollectiveEstimate e = estimate_collective(r, t);
+    const CollectiveTime time = estimate_collective_time(r, t);
+    ASSERT_FALSE(e.feasible);
+    EXPECT_FALSE(time.feasible);
+    EXPECT_STREQ(time.reason, e.reason);
+    EXPECT_EQ(time.time_s, 0);
+  }
 }
 
 }  // namespace
