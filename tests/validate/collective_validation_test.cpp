@@ -69,6 +69,26 @@ TEST(CollectiveValidation, LeaveOneSourceOutPredictsEachSourceFromTheOthers) {
   EXPECT_THROW(validate_collective_measurements(one, "one", validation_catalog(), validation_params(), options), Error);
 }
 
+// --leave-one-gpu-out holds out every row of one GPU type across sources: here the H100 and
+// B200 8-GPU rows and the GB200 rows, each predicted by a fit on the others.
+TEST(CollectiveValidation, LeaveOneGpuOutHoldsOutEachGpuType) {
+  CollectiveValidationOptions options;
+  options.leave_one_gpu_out = true;
+  const auto rows = synthetic(30e-6, 4e-6);
+  const CollectiveValidation v =
+      validate_collective_measurements(rows, "synthetic", validation_catalog(), validation_params(), options);
+  ASSERT_EQ(v.gpu_folds.size(), 3u);
+  EXPECT_EQ(v.gpu_folds[0].held_out, validation_catalog().system("dgx-h100").gpu);
+  EXPECT_EQ(v.gpu_folds[0].rows, 8);
+  for (const auto& r : v.rows) {
+    EXPECT_TRUE(r.logo_error.has_value());
+    EXPECT_FALSE(r.loso_error.has_value());
+  }
+  int rows_out = 0;
+  for (const auto& [name, s] : v.logo_by_gpu.summaries()) rows_out += s.count;
+  EXPECT_EQ(rows_out, 12);
+}
+
 TEST(CollectiveValidation, ScaleAndSizeBands) {
   CollectiveRequest r;
   r.gpus_per_domain = 8;
