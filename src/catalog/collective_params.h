@@ -51,7 +51,7 @@ struct CollectiveLinkParams {
 // Where a validation fold cannot see a fitted constant (no row of its training sources moves
 // it), the constant takes its prior: a value set before looking at shared/data/collectives.csv,
 // NCCL's own where NCCL has one ([priors] in data/fitted/collectives/nccl.toml, each with its
-// source; src/validate/collective_fit.cpp). `present` is false when the file has no [priors].
+// source; src/validate/collective_constants_fit.cpp). `present` is false when the file has no [priors].
 struct CollectiveFitPriors {
   bool present = false;
   double ll_bw_fraction = 0;

@@ -1,6 +1,6 @@
 // One measured collective (a row of shared/data/collectives.csv or of an nccl-tests log),
 // resolved against the catalog: what `validate collectives` predicts and what its fitter
-// (collective_fit.h) fits to.
+// (collective_constants_fit.h) fits to.
 #pragma once
 
 #include <string>

@@ -11,7 +11,7 @@
 #include "catalog/catalog.h"
 #include "core/csv.h"
 #include "cost/collective.h"
-#include "validate/collective_fit.h"
+#include "validate/collective_constants_fit.h"
 #include "validate/collective_measurement.h"
 #include "validate/error_stats.h"
 
@@ -54,7 +54,7 @@ struct CollectiveValidation {
   ErrorGroups by_op;
   ErrorGroups by_gpu_op;
   // --leave-one-source-out: each source predicted with every fitted constant refitted on the
-  // other sources (collective_fit.h; a constant they cannot see takes its prior).
+  // other sources (collective_constants_fit.h; a constant they cannot see takes its prior).
   bool loso = false;
   std::vector<CollectiveConstantsFit> folds;
   ErrorGroups loso_overall;

@@ -76,7 +76,7 @@ TEST(CollectiveParams, BadFilesNameFileLineAndKey) {
   EXPECT_NE(no_fill.find("ll_channel_fill_bytes_per_rank"), std::string::npos) << no_fill;
 }
 
-// [priors]: the values a validation fold falls back to (validate/collective_fit.h). The shipped
+// [priors]: the values a validation fold falls back to (validate/collective_constants_fit.h). The shipped
 // file has them with a source: NCCL's LL128 0.92 and 4 MiB Simple step, NCCL's NVLink hops.
 // Optional (a file without it parses, present = false); a bad value or an unknown link fails
 // naming the key.

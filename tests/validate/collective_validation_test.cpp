@@ -1,5 +1,5 @@
 // `validate collectives` by scale and size band, its leave-one-source-out folds (the fitter:
-// collective_fit_test.cpp), and nccl-tests logs as measurements.
+// collective_constants_fit_test.cpp), and nccl-tests logs as measurements.
 #include "validate/collective_validation.h"
 
 #include <gtest/gtest.h>

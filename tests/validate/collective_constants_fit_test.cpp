@@ -1,7 +1,7 @@
-// The refit of every fitted collective constant (validate/collective_fit.h): it recovers the
+// The refit of every fitted collective constant (validate/collective_constants_fit.h): it recovers the
 // constants that made synthetic rows, keeps the prior for a constant no row shows, and gives
 // the same answer every run.
-#include "validate/collective_fit.h"
+#include "validate/collective_constants_fit.h"
 
 #include <gtest/gtest.h>
 

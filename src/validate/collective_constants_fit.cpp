@@ -1,4 +1,4 @@
-#include "validate/collective_fit.h"
+#include "validate/collective_constants_fit.h"
 
 #include <fmt/format.h>
 
