@@ -96,9 +96,10 @@ struct CollectiveParams {
   // In-switch reduction (NVLS): fixed cost, and the smallest group NCCL uses it for.
   double nvls_latency_s = 0;
   int nvls_min_gpus = 2;
-  // NVLS fixed cost per GPU of the group in the domain: NCCL's tuner charges NVLS
-  // 2 x (ranks per node - 1) x intraLat on top of its base, so a 72-GPU NVL72 domain pays far
-  // more than an 8-GPU node. Fixed cost = nvls_latency_s + 2 (g - 1) nvls_hop_latency_s.
+  // NVLS fixed cost per GPU of the group in the domain, so a 72-GPU NVL72 domain pays far more
+  // than an 8-GPU node (fitted; NCCL's tuner charges NVLS a fixed 25 us, the 2 (ranks per node
+  // - 1) x intraLat form being its CollNet Chain's). Fixed cost = nvls_latency_s + 2 (g - 1)
+  // nvls_hop_latency_s.
   double nvls_hop_latency_s = 0;
 
   // NICs of one domain that carry the inter-domain phase: NCCL sends each channel through one

@@ -321,7 +321,7 @@ CollectiveConstantsFit fit_collective_constants(const std::vector<CollectiveMeas
   }
   const bool joint_nvls = nvls < knobs.size() && nvls_hop < knobs.size() && free[nvls] && free[nvls_hop];
 
-  for (fit.sweeps = 1; fit.sweeps <= 8; ++fit.sweeps) {
+  for (fit.sweeps = 1; fit.sweeps <= 20; ++fit.sweeps) {
     bool moved = false;
     for (std::size_t i = 0; i < knobs.size(); ++i) {
       if (!free[i] || (joint_nvls && i == nvls_hop)) continue;
@@ -347,7 +347,7 @@ CollectiveConstantsFit fit_collective_constants(const std::vector<CollectiveMeas
     }
     if (!moved) break;
   }
-  fit.sweeps = std::min(fit.sweeps, 8);
+  fit.sweeps = std::min(fit.sweeps, 20);
   for (std::size_t i = 0; i < knobs.size(); ++i) {
     out[i].value = values[i];
     out[i].refitted = free[i];
