@@ -304,7 +304,14 @@ def validate_training(
     file: Path, *, leave_one_source_out: bool = False, fit: bool = False, catalog: CatalogArg = None
 ) -> TrainValidation: ...
 def validate_inference(file: Path, *, catalog: CatalogArg = None) -> InferValidation: ...
-def validate_collectives(file: Path, *, catalog: CatalogArg = None) -> CollectiveValidation: ...
+def validate_collectives(
+    file: Path,
+    *,
+    leave_one_source_out: bool = False,
+    leave_one_gpu_out: bool = False,
+    fit: bool = False,
+    catalog: CatalogArg = None,
+) -> CollectiveValidation: ...
 def import_topology(
     file: Path,
     *,

@@ -133,16 +133,22 @@ void bind_lookup(pyb::module_& m) {
       "`gpuplan validate inference FILE.csv`; .rows is a DataFrame.");
   m.def(
       "validate_collectives",
-      [](const pyb::object& file_arg, const pyb::object& catalog_arg) {
+      [](const pyb::object& file_arg, bool leave_one_source_out, bool leave_one_gpu_out, bool fit,
+         const pyb::object& catalog_arg) {
         const std::string file = path_arg(file_arg, "validate_collectives");
         CatalogPtr catalog = catalog_from(catalog_arg);
         ValidateCollectivesRequest request;
         request.file = file;
+        request.leave_one_source_out = leave_one_source_out;
+        request.leave_one_gpu_out = leave_one_gpu_out;
+        request.fit = fit;
         pyb::gil_scoped_release release;
         return make_result(catalog, answer_validate_collectives(*catalog, request));
       },
-      pyb::arg("file"), pyb::kw_only(), pyb::arg("catalog") = pyb::none(),
-      "`gpuplan validate collectives FILE.csv`; .rows is a DataFrame.");
+      pyb::arg("file"), pyb::kw_only(), pyb::arg("leave_one_source_out") = false,
+      pyb::arg("leave_one_gpu_out") = false, pyb::arg("fit") = false, pyb::arg("catalog") = pyb::none(),
+      "`gpuplan validate collectives FILE.csv [--leave-one-source-out] [--leave-one-gpu-out] [--fit]`; "
+      ".rows is a DataFrame.");
 }
 
 }  // namespace gpuplan::py

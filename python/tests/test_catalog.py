@@ -74,6 +74,25 @@ def test_validation_rows_are_a_table():
     assert len(rows) == len(cli["rows"]) > 0
 
 
+def test_collective_folds_match_the_cli(tmp_path):
+    csv = tmp_path / "coll.csv"
+    lines = ["source,system,num_gpus,op,bytes,measured_time_us"]
+    for source, system, scale in (("a", "dgx-h100", 1.0), ("b", "dgx-a100", 1.6)):
+        for size, us in ((1 << 20, 40.0), (1 << 24, 130.0), (1 << 27, 600.0), (1 << 30, 4100.0)):
+            lines.append(f"{source},{system},8,allreduce,{size},{us * scale}")
+    csv.write_text("\n".join(lines) + "\n")
+    v = gpuplan.validate_collectives(csv, leave_one_source_out=True, leave_one_gpu_out=True)
+    cli = cli_json("validate", "collectives", str(csv), "--leave-one-source-out", "--leave-one-gpu-out")
+    assert v.to_dict() == cli
+    folds = cli["leave_one_source_out"]["folds"]
+    assert [f["held_out"] for f in folds] == ["a", "b"]
+    # Without the A100 rows the NVLink 3 hop scale has no row: it keeps its prior.
+    by_name = {c["name"]: c for c in folds[1]["constants"]}
+    assert by_name["hop_scale nvlink3"]["refitted"] is False
+    assert by_name["hop_scale nvlink3"]["value"] == by_name["hop_scale nvlink3"]["prior"]
+    assert len(cli["leave_one_gpu_out"]["folds"]) == 2
+
+
 def test_stub_names_every_public_function():
     stub = (Path(gpuplan.__file__).parent / "__init__.pyi").read_text()
     for name in gpuplan.__all__:

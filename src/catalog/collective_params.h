@@ -48,6 +48,32 @@ struct CollectiveLinkParams {
   Provenance provenance;
 };
 
+// Where a validation fold cannot see a fitted constant (no row of its training sources moves
+// it), the constant takes its prior: a value set before looking at shared/data/collectives.csv,
+// NCCL's own where NCCL has one ([priors] in data/fitted/collectives/nccl.toml, each with its
+// source; src/validate/collective_constants_fit.cpp). `present` is false when the file has no [priors].
+struct CollectiveFitPriors {
+  bool present = false;
+  double ll_bw_fraction = 0;
+  double ll128_bw_fraction = 0;
+  double simple_step_bytes = 0;
+  double alltoall_bw_fraction = 0;
+  double p2p_latency_s = 0;
+  double nvls_latency_s = 0;
+  double nvls_hop_latency_s = 0;
+  // The fitted per-generation NVLink hop latencies are NCCL's NVLink hops x one scale per
+  // entry of `hop_scale_links`; the prior scale, and NCCL's hops it multiplies.
+  double nvlink_hop_scale = 0;
+  PerProtocol nccl_nvlink_ring_hop_s{};
+  PerProtocol nccl_nvlink_tree_hop_s{};
+  std::vector<std::string> hop_scale_links;
+  // Large-message efficiency of the `bw_efficiency_links` entries (those fitted to nccl-tests,
+  // not measured elsewhere): the prior is the mean of the measured NVLink generations.
+  double nvlink_bw_efficiency = 0;
+  std::vector<std::string> bw_efficiency_links;
+  Provenance provenance;
+};
+
 struct CollectiveParams {
   std::string id;  // "nccl"
   std::vector<std::string> aliases;
@@ -70,9 +96,10 @@ struct CollectiveParams {
   // In-switch reduction (NVLS): fixed cost, and the smallest group NCCL uses it for.
   double nvls_latency_s = 0;
   int nvls_min_gpus = 2;
-  // NVLS fixed cost per GPU of the group in the domain: NCCL's tuner charges NVLS
-  // 2 x (ranks per node - 1) x intraLat on top of its base, so a 72-GPU NVL72 domain pays far
-  // more than an 8-GPU node. Fixed cost = nvls_latency_s + 2 (g - 1) nvls_hop_latency_s.
+  // NVLS fixed cost per GPU of the group in the domain, so a 72-GPU NVL72 domain pays far more
+  // than an 8-GPU node (fitted; NCCL's tuner charges NVLS a fixed 25 us, the 2 (ranks per node
+  // - 1) x intraLat form being its CollNet Chain's). Fixed cost = nvls_latency_s + 2 (g - 1)
+  // nvls_hop_latency_s.
   double nvls_hop_latency_s = 0;
 
   // NICs of one domain that carry the inter-domain phase: NCCL sends each channel through one
@@ -106,6 +133,7 @@ struct CollectiveParams {
   double host_pcie_bw(int gen) const;
 
   std::vector<CollectiveLinkParams> links;
+  CollectiveFitPriors priors;      // [priors]: what a validation fold falls back to
   Provenance provenance;           // the file
   Provenance latency_provenance;   // [latency]: NCCL's constants
   Provenance protocol_provenance;  // [protocols]: the fitted figures

@@ -54,6 +54,32 @@ CollectiveLinkParams parse_link_params(Fields& f, const Provenance& parent) {
   return l;
 }
 
+CollectiveFitPriors parse_fit_priors(Fields& f, const Provenance& parent) {
+  CollectiveFitPriors p;
+  p.present = true;
+  p.provenance = f.provenance(parent);
+  p.ll_bw_fraction = f.fraction("ll_bw_fraction");
+  p.ll128_bw_fraction = f.fraction("ll128_bw_fraction");
+  p.simple_step_bytes = f.pos("simple_step_mb") * 1e6;
+  p.alltoall_bw_fraction = f.fraction("alltoall_bw_fraction");
+  const auto nonneg_us = [&f](std::string_view key) {
+    const std::optional<double> v = f.opt_nonneg(key);
+    if (!v) f.missing(key, "microseconds, >= 0");
+    return *v * 1e-6;
+  };
+  p.p2p_latency_s = nonneg_us("p2p_us");
+  p.nvls_latency_s = nonneg_us("nvls_us");
+  p.nvls_hop_latency_s = nonneg_us("nvls_hop_us");
+  p.nvlink_hop_scale = f.pos("nvlink_hop_scale");
+  p.nccl_nvlink_ring_hop_s = per_protocol_us(f, "nccl_nvlink_ring_hop_us");
+  p.nccl_nvlink_tree_hop_s = per_protocol_us(f, "nccl_nvlink_tree_hop_us");
+  p.hop_scale_links = f.str_list("hop_scale_links");
+  p.nvlink_bw_efficiency = f.fraction("nvlink_bw_efficiency");
+  p.bw_efficiency_links = f.str_list("bw_efficiency_links");
+  f.finish();
+  return p;
+}
+
 }  // namespace
 
 const CollectiveLinkParams* CollectiveParams::find_link(std::string_view link_id, std::string_view family) const {
@@ -129,11 +155,25 @@ CollectiveParams parse_collective_params(Fields& top) {
     host->finish();
   }
 
+  if (std::optional<Fields> pri = top.opt_sub("priors")) c.priors = parse_fit_priors(*pri, c.provenance);
+
   for (Fields& f : top.table_array("link")) c.links.push_back(parse_link_params(f, c.provenance));
   if (c.links.empty()) top.missing("link", "at least one [[link]] table");
   bool has_default = false;
   for (const auto& l : c.links) has_default = has_default || normalize_name(l.link) == "default";
   if (!has_default) top.fail("link", "one [[link]] table must have link = \"default\" (used for unknown links)");
+  for (const auto& [key, names] : {std::pair{"hop_scale_links", &c.priors.hop_scale_links},
+                                   std::pair{"bw_efficiency_links", &c.priors.bw_efficiency_links}}) {
+    for (const std::string& name : *names) {
+      const bool found = std::any_of(c.links.begin(), c.links.end(),
+                                     [&](const CollectiveLinkParams& l) { return normalize_name(l.link) == normalize_name(name); });
+      if (!found) {
+        top.fail("priors", fmt::format("{} names link '{}', which has no [[link]] table in this file; add one or drop "
+                                       "the name",
+                                       key, name));
+      }
+    }
+  }
   return c;
 }
 

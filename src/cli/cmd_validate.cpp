@@ -24,8 +24,12 @@ void add_validate_collectives(CliCommand& validate, CliContext& ctx) {
   cmd->add_option("--system", o->request.system,
                   "nccl-tests output only: the system it ran on (default: the catalog's system for its GPU)");
   cmd->add_flag("--leave-one-source-out", o->request.leave_one_source_out,
-                "Also predict each source with the NVLS constants refitted on the other sources");
-  cmd->add_flag("--fit", o->request.fit, "Refit the NVLS fixed cost (base + per-GPU hop) on every row and print it");
+                "Also predict each source with every fitted constant refitted on the other sources (priors where "
+                "they cannot see one)");
+  cmd->add_flag("--leave-one-gpu-out", o->request.leave_one_gpu_out,
+                "Also predict each GPU type's rows with every fitted constant refitted on the other GPUs' rows");
+  cmd->add_flag("--fit", o->request.fit,
+                "Refit every fitted constant (data/fitted/collectives/nccl.toml) on every row and print them");
   cmd->add_flag("--json", o->json, "Print one JSON object");
   cmd->callback([o, &ctx] {
     const ValidateCollectivesAnswer answer = answer_validate_collectives(ctx.catalog(), o->request);

@@ -67,20 +67,53 @@ std::string to_text(const CollectiveValidation& v) {
                                       {"gpu and operation", &v.by_gpu_op}}) {
     out += fmt::format("\n{}", error_groups_text(title, *groups));
   }
-  const auto fit_line = [](const CollectiveNvlsFit& f) {
-    return fmt::format("NVLS fixed cost {:.0f} us + 2(g-1) x {:.2f} us (8 GPUs: {:.0f} us, 72 GPUs: {:.0f} us) from {} "
-                       "AllReduce rows",
-                       f.nvls_latency_s * 1e6, f.nvls_hop_s * 1e6, (f.nvls_latency_s + 14 * f.nvls_hop_s) * 1e6,
-                       (f.nvls_latency_s + 142 * f.nvls_hop_s) * 1e6, f.rows);
+  // One fit: each constant's value, "(prior: why)" where the rows could not see it.
+  const auto fit_text = [](const CollectiveConstantsFit& f, const std::string& indent) {
+    std::string refit;
+    std::string prior;
+    for (const auto& c : f.constants) {
+      const std::string value = fmt::format("{} {:.4g}{}", c.name, c.value, c.unit.empty() ? "" : " " + c.unit);
+      if (c.refitted) {
+        refit += fmt::format("{}{} ({} rows)", refit.empty() ? "" : ", ", value, c.visible_rows);
+      } else {
+        prior += fmt::format("{}{} ({})", prior.empty() ? "" : ", ", value, c.why_prior);
+      }
+    }
+    return fmt::format("{}{} training rows, mean |log error| {:.4f}, {} sweeps\n{}  refitted: {}\n{}  prior:    {}\n",
+                       indent, f.rows, f.loss, f.sweeps, indent, refit.empty() ? "none" : refit, indent,
+                       prior.empty() ? "none" : prior);
   };
-  if (v.fit) out += fmt::format("\nfit on every row: {}\n", fit_line(*v.fit));
+  if (v.fit) {
+    TextTable ft({"constant", "fitted on every row", "shipped", "prior", "rows that see it"},
+                {A::left, A::right, A::right, A::right, A::right});
+    for (const auto& c : v.fit->constants) {
+      const std::string unit = c.unit.empty() ? "" : " " + c.unit;
+      ft.add_row({c.name, c.refitted ? fmt::format("{:.4g}{}", c.value, unit) : "(prior)",
+                 fmt::format("{:.4g}{}", c.shipped, unit), fmt::format("{:.4g}{}", c.prior, unit),
+                 std::to_string(c.visible_rows)});
+    }
+    out += fmt::format("\n--fit: every fitted constant refitted on all {} rows (mean |log error| {:.4f}, {} sweeps)\n{}",
+                       v.fit->rows, v.fit->loss, v.fit->sweeps, ft.render());
+    out += fmt::format("\n{}", error_groups_text("with the constants fitted on every row", v.fitted_overall));
+    out += fmt::format("\n{}", error_groups_text("fitted, by scale", v.fitted_by_scale));
+  }
   if (v.loso) {
-    out += "\nleave-one-source-out: each source predicted with the NVLS constants refitted on the others\n";
-    for (const auto& f : v.folds) out += fmt::format("  without {}: {}\n", f.held_out, fit_line(f));
+    out += "\nleave-one-source-out: each source predicted with every fitted constant refitted on the others\n";
+    for (const auto& f : v.folds) out += fmt::format("  without {}:\n{}", f.held_out, fit_text(f, "    "));
     for (const auto& [title, groups] : {std::pair<const char*, const ErrorGroups*>{"LOSO all rows", &v.loso_overall},
                                         {"LOSO scale", &v.loso_by_scale},
                                         {"LOSO size band", &v.loso_by_size},
                                         {"LOSO source", &v.loso_by_source}}) {
+      out += fmt::format("\n{}", error_groups_text(title, *groups));
+    }
+  }
+  if (v.logo) {
+    out += "\nleave-one-gpu-out: each GPU type's rows predicted with every fitted constant refitted on the others\n";
+    for (const auto& f : v.gpu_folds) out += fmt::format("  without {}:\n{}", f.held_out, fit_text(f, "    "));
+    for (const auto& [title, groups] : {std::pair<const char*, const ErrorGroups*>{"LOGO all rows", &v.logo_overall},
+                                        {"LOGO scale", &v.logo_by_scale},
+                                        {"LOGO size band", &v.logo_by_size},
+                                        {"LOGO gpu", &v.logo_by_gpu}}) {
       out += fmt::format("\n{}", error_groups_text(title, *groups));
     }
   }
@@ -114,6 +147,7 @@ nlohmann::ordered_json to_json(const CollectiveValidation& v) {
     row["scale_band"] = r.scale_band;
     row["size_band"] = r.size_band;
     if (r.loso_error) row["loso_error"] = *r.loso_error;
+    if (r.logo_error) row["logo_error"] = *r.logo_error;
     j["rows"].push_back(row);
   }
   nlohmann::ordered_json summary;
@@ -125,15 +159,33 @@ nlohmann::ordered_json to_json(const CollectiveValidation& v) {
   summary["by_op"] = error_groups_json(v.by_op);
   summary["by_gpu_op"] = error_groups_json(v.by_gpu_op);
   j["summary"] = summary;
-  const auto fit_json = [](const CollectiveNvlsFit& f) {
+  const auto fit_json = [](const CollectiveConstantsFit& f) {
     nlohmann::ordered_json o;
     if (!f.held_out.empty()) o["held_out"] = f.held_out;
     o["rows"] = f.rows;
-    o["nvls_latency_s"] = f.nvls_latency_s;
-    o["nvls_hop_s"] = f.nvls_hop_s;
+    o["mean_abs_log_error"] = f.loss;
+    o["sweeps"] = f.sweeps;
+    nlohmann::ordered_json cs = nlohmann::ordered_json::array();
+    for (const auto& c : f.constants) {
+      nlohmann::ordered_json x;
+      x["name"] = c.name;
+      x["unit"] = c.unit;
+      x["value"] = c.value;
+      x["refitted"] = c.refitted;
+      x["prior"] = c.prior;
+      x["shipped"] = c.shipped;
+      x["visible_rows"] = c.visible_rows;
+      if (!c.refitted) x["why_prior"] = c.why_prior;
+      cs.push_back(x);
+    }
+    o["constants"] = cs;
     return o;
   };
-  if (v.fit) j["fit"] = fit_json(*v.fit);
+  if (v.fit) {
+    j["fit"] = fit_json(*v.fit);
+    j["fit"]["all"] = error_groups_json(v.fitted_overall)["all"];
+    j["fit"]["by_scale"] = error_groups_json(v.fitted_by_scale);
+  }
   if (v.loso) {
     nlohmann::ordered_json lo;
     lo["folds"] = nlohmann::ordered_json::array();
@@ -143,6 +195,16 @@ nlohmann::ordered_json to_json(const CollectiveValidation& v) {
     lo["by_size_band"] = error_groups_json(v.loso_by_size);
     lo["by_source"] = error_groups_json(v.loso_by_source);
     j["leave_one_source_out"] = lo;
+  }
+  if (v.logo) {
+    nlohmann::ordered_json lo;
+    lo["folds"] = nlohmann::ordered_json::array();
+    for (const auto& f : v.gpu_folds) lo["folds"].push_back(fit_json(f));
+    lo["all"] = error_groups_json(v.logo_overall)["all"];
+    lo["by_scale"] = error_groups_json(v.logo_by_scale);
+    lo["by_size_band"] = error_groups_json(v.logo_by_size);
+    lo["by_gpu"] = error_groups_json(v.logo_by_gpu);
+    j["leave_one_gpu_out"] = lo;
   }
   return j;
 }

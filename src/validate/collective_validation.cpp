@@ -63,18 +63,36 @@ class Topologies {
   std::map<std::string, CollectiveTopology> map_;
 };
 
-// Mean |log(predicted / measured)| of the NVLS-system AllReduce rows for one (base, hop).
-double nvls_fit_loss(const std::vector<const CollectiveMeasurement*>& rows, Topologies& topologies, double base_s,
-                     double hop_s) {
-  double sum = 0;
-  for (const CollectiveMeasurement* m : rows) {
-    CollectiveTopology& t = topologies.get(m->system);
-    t.nvls_latency_s = base_s;
-    t.nvls_hop_s = hop_s;
-    const CollectiveEstimate e = estimate_collective(m->request, t);
-    sum += e.feasible && e.time_s > 0 ? std::fabs(std::log(e.time_s / m->measured_time_s)) : 10.0;
+// Each group of rows (a source, a GPU type) predicted with every fitted constant refitted on
+// the other rows; `add` files each held-out row's error. Throws when there are fewer than 2
+// groups (nothing to learn from).
+template <typename Key, typename Add>
+std::vector<CollectiveConstantsFit> held_out_folds(const std::vector<CollectiveMeasurement>& rows, const std::string& file,
+                                                   const Catalog& catalog, const CollectiveParams& params, Key key,
+                                                   const char* flag, const char* what, Add add) {
+  std::vector<std::string> groups;
+  for (const auto& m : rows) {
+    if (std::find(groups.begin(), groups.end(), key(m)) == groups.end()) groups.push_back(key(m));
   }
-  return rows.empty() ? 0 : sum / static_cast<double>(rows.size());
+  if (groups.size() < 2) {
+    throw Error(fmt::format("{}: {} needs rows from at least 2 {}; this file has {}", file, flag, what, groups.size()));
+  }
+  std::vector<CollectiveConstantsFit> folds;
+  for (const std::string& group : groups) {
+    std::vector<bool> train(rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) train[i] = key(rows[i]) != group;
+    CollectiveConstantsFit fold = fit_collective_constants(rows, train, catalog, params);
+    fold.held_out = group;
+    const CollectiveParams fold_params = with_fitted_constants(params, fold);
+    Topologies topologies(catalog, fold_params);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      if (train[i]) continue;
+      const CollectiveEstimate e = estimate_collective(rows[i].request, topologies.get(rows[i].system));
+      add(i, group, (e.time_s - rows[i].measured_time_s) / rows[i].measured_time_s);
+    }
+    folds.push_back(std::move(fold));
+  }
+  return folds;
 }
 
 }  // namespace
@@ -224,40 +242,6 @@ std::vector<CollectiveMeasurement> nccl_tests_measurements(const NcclTestsLog& l
   return out;
 }
 
-CollectiveNvlsFit fit_nvls_latency(const std::vector<CollectiveMeasurement>& rows, const std::string& held_out,
-                                   const Catalog& catalog, const CollectiveParams& params) {
-  Topologies topologies(catalog, params);
-  std::vector<const CollectiveMeasurement*> seen;
-  for (const auto& m : rows) {
-    if (!held_out.empty() && m.source == held_out) continue;
-    if (m.request.op != CollectiveOp::all_reduce || m.request.algorithm != CollectiveAlgorithm::auto_) continue;
-    if (!topologies.get(m.system).nvls()) continue;
-    seen.push_back(&m);
-  }
-  CollectiveNvlsFit fit;
-  fit.held_out = held_out;
-  fit.rows = static_cast<int>(seen.size());
-  fit.nvls_latency_s = params.nvls_latency_s;
-  fit.nvls_hop_s = params.nvls_hop_latency_s;
-  if (seen.empty()) return fit;
-  double best = HUGE_VAL;
-  // Hop in the outer loop, ascending, and only a strictly better loss moves the optimum: where
-  // the rows cannot separate base from hop (one domain size) the smallest hop wins.
-  for (int h = 0; h <= 200; ++h) {
-    const double hop_s = h * 0.05e-6;
-    for (int b = 0; b <= 200; ++b) {
-      const double base_s = b * 1e-6;
-      const double loss = nvls_fit_loss(seen, topologies, base_s, hop_s);
-      if (loss < best - 1e-12) {
-        best = loss;
-        fit.nvls_latency_s = base_s;
-        fit.nvls_hop_s = hop_s;
-      }
-    }
-  }
-  return fit;
-}
-
 CollectiveValidation validate_collective_measurements(const std::vector<CollectiveMeasurement>& rows,
                                                       const std::string& file, const Catalog& catalog,
                                                       const CollectiveParams& params,
@@ -300,37 +284,42 @@ CollectiveValidation validate_collective_measurements(const std::vector<Collecti
     v.rows.push_back(std::move(r));
   }
 
-  if (options.fit) v.fit = fit_nvls_latency(rows, "", catalog, params);
+  if (options.fit) {
+    v.fit = fit_collective_constants(rows, std::vector<bool>(rows.size(), true), catalog, params);
+    const CollectiveParams fitted_params = with_fitted_constants(params, *v.fit);
+    Topologies fitted(catalog, fitted_params);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const CollectiveEstimate e = estimate_collective(rows[i].request, fitted.get(rows[i].system));
+      const double err = (e.time_s - rows[i].measured_time_s) / rows[i].measured_time_s;
+      v.fitted_overall.add("all", err);
+      v.fitted_by_scale.add(v.rows[i].scale_band, err);
+    }
+  }
   if (options.leave_one_source_out) {
     v.loso = true;
-    std::vector<std::string> sources;
-    for (const auto& m : rows) {
-      if (std::find(sources.begin(), sources.end(), m.source) == sources.end()) sources.push_back(m.source);
-    }
-    if (sources.size() < 2) {
-      throw Error(fmt::format(
-          "{}: --leave-one-source-out needs rows from at least 2 sources (a 'source' column); this file has {}", file,
-          sources.size()));
-    }
-    for (const std::string& source : sources) {
-      const CollectiveNvlsFit fold = fit_nvls_latency(rows, source, catalog, params);
-      v.folds.push_back(fold);
-      Topologies fold_topologies(catalog, params);
-      for (std::size_t i = 0; i < rows.size(); ++i) {
-        if (rows[i].source != source) continue;
-        CollectiveTopology& t = fold_topologies.get(rows[i].system);
-        t.nvls_latency_s = fold.nvls_latency_s;
-        t.nvls_hop_s = fold.nvls_hop_s;
-        const CollectiveEstimate e = estimate_collective(rows[i].request, t);
-        const double err = (e.time_s - rows[i].measured_time_s) / rows[i].measured_time_s;
-        CollectiveValidationRow& r = v.rows[i];
-        r.loso_error = err;
-        v.loso_overall.add("all", err);
-        v.loso_by_scale.add(r.scale_band, err);
-        v.loso_by_size.add(r.size_band, err);
-        v.loso_by_source.add(source.empty() ? std::string("(no source)") : source, err);
-      }
-    }
+    v.folds = held_out_folds(
+        rows, file, catalog, params, [](const CollectiveMeasurement& m) { return m.source; }, "--leave-one-source-out",
+        "sources (a 'source' column)", [&v](std::size_t i, const std::string& source, double err) {
+          CollectiveValidationRow& r = v.rows[i];
+          r.loso_error = err;
+          v.loso_overall.add("all", err);
+          v.loso_by_scale.add(r.scale_band, err);
+          v.loso_by_size.add(r.size_band, err);
+          v.loso_by_source.add(source.empty() ? std::string("(no source)") : source, err);
+        });
+  }
+  if (options.leave_one_gpu_out) {
+    v.logo = true;
+    v.gpu_folds = held_out_folds(
+        rows, file, catalog, params, [](const CollectiveMeasurement& m) { return m.gpu; }, "--leave-one-gpu-out",
+        "GPU types", [&v](std::size_t i, const std::string& gpu, double err) {
+          CollectiveValidationRow& r = v.rows[i];
+          r.logo_error = err;
+          v.logo_overall.add("all", err);
+          v.logo_by_scale.add(r.scale_band, err);
+          v.logo_by_size.add(r.size_band, err);
+          v.logo_by_gpu.add(gpu, err);
+        });
   }
   return v;
 }

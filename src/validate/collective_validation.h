@@ -11,22 +11,11 @@
 #include "catalog/catalog.h"
 #include "core/csv.h"
 #include "cost/collective.h"
+#include "validate/collective_constants_fit.h"
+#include "validate/collective_measurement.h"
 #include "validate/error_stats.h"
 
 namespace gpuplan {
-
-// One measured collective, resolved against the catalog (system id, group shape).
-struct CollectiveMeasurement {
-  int line = 0;
-  std::string id;
-  std::string source;  // "" = one unnamed source
-  std::string gpu;
-  std::string system;  // catalog id
-  int nodes = 1;
-  int gpus = 1;
-  CollectiveRequest request;
-  double measured_time_s = 0;
-};
 
 struct CollectiveValidationRow {
   int line = 0;
@@ -44,21 +33,13 @@ struct CollectiveValidationRow {
   CollectiveEstimate predicted;
   double error = 0;  // (predicted - measured) / measured, on time
   std::optional<double> loso_error;  // with --leave-one-source-out
-};
-
-// The constants this validator refits (leave-one-source-out folds, --fit): NVLS's fixed cost
-// base + 2 (g - 1) x hop, the only ones whose rows differ by domain size. The others were
-// fitted once (data/fitted/collectives/nccl.toml says on which rows) and stay as shipped.
-struct CollectiveNvlsFit {
-  std::string held_out;  // the source left out; "" for the in-sample fit
-  int rows = 0;          // AllReduce rows on NVLS systems the fit saw
-  double nvls_latency_s = 0;
-  double nvls_hop_s = 0;
+  std::optional<double> logo_error;  // with --leave-one-gpu-out
 };
 
 struct CollectiveValidationOptions {
   bool leave_one_source_out = false;
-  bool fit = false;  // refit on every row and report the constants
+  bool leave_one_gpu_out = false;
+  bool fit = false;  // refit every fitted constant on every row and report them
 };
 
 struct CollectiveValidation {
@@ -72,14 +53,25 @@ struct CollectiveValidation {
   ErrorGroups by_gpu;
   ErrorGroups by_op;
   ErrorGroups by_gpu_op;
-  // --leave-one-source-out: each source predicted with the NVLS constants refitted on the others.
+  // --leave-one-source-out: each source predicted with every fitted constant refitted on the
+  // other sources (collective_constants_fit.h; a constant they cannot see takes its prior).
   bool loso = false;
-  std::vector<CollectiveNvlsFit> folds;
+  std::vector<CollectiveConstantsFit> folds;
   ErrorGroups loso_overall;
   ErrorGroups loso_by_scale;
   ErrorGroups loso_by_size;
   ErrorGroups loso_by_source;
-  std::optional<CollectiveNvlsFit> fit;  // --fit
+  // --leave-one-gpu-out: every row of one GPU type (across sources) predicted the same way.
+  bool logo = false;
+  std::vector<CollectiveConstantsFit> gpu_folds;
+  ErrorGroups logo_overall;
+  ErrorGroups logo_by_scale;
+  ErrorGroups logo_by_size;
+  ErrorGroups logo_by_gpu;
+  // --fit: every fitted constant refitted on every row, and the errors with those values.
+  std::optional<CollectiveConstantsFit> fit;
+  ErrorGroups fitted_overall;
+  ErrorGroups fitted_by_scale;
 };
 
 // Reads the rows of a CSV in the schema of shared/data/collectives.csv. Throws Error naming
@@ -108,12 +100,5 @@ CollectiveValidation validate_collectives(const CsvTable& csv, const Catalog& ca
 // The scale and size bands the report groups by.
 std::string collective_scale_band(const CollectiveRequest& request, int domain_gpus);
 std::string collective_size_band(double bytes);
-
-// Fits NVLS base and per-GPU hop to the AllReduce rows on NVLS systems among `rows` (all when
-// `held_out` is empty, else every row of another source), minimising the mean |log(predicted /
-// measured)| on a grid (base 0-200 us by 1, hop 0-10 us by 0.05). Where the rows cannot tell
-// base from hop (one domain size only) it keeps the smallest hop they allow.
-CollectiveNvlsFit fit_nvls_latency(const std::vector<CollectiveMeasurement>& rows, const std::string& held_out,
-                                   const Catalog& catalog, const CollectiveParams& params);
 
 }  // namespace gpuplan

@@ -33,6 +33,7 @@ ValidateCollectivesAnswer answer_validate_collectives(const Catalog& catalog, co
              "a CSV in the schema of shared/data/collectives.csv, or nccl-tests output (all_reduce_perf ...)");
   CollectiveValidationOptions options;
   options.leave_one_source_out = request.leave_one_source_out;
+  options.leave_one_gpu_out = request.leave_one_gpu_out;
   options.fit = request.fit;
   const CollectiveParams& params = default_collective_params(catalog);
   std::ifstream in(request.file, std::ios::binary);

@@ -12,11 +12,12 @@
 
 namespace gpuplan {
 
-// validate collectives FILE [--leave-one-source-out] [--fit]
+// validate collectives FILE [--leave-one-source-out] [--leave-one-gpu-out] [--fit]
 struct ValidateCollectivesRequest {
   std::string file;    // a CSV in the schema of shared/data/collectives.csv, or nccl-tests output
   std::string system;  // nccl-tests output only: the system it ran on ("" = the GPU's own)
   bool leave_one_source_out = false;
+  bool leave_one_gpu_out = false;
   bool fit = false;
 };
 using ValidateCollectivesAnswer = CollectiveValidation;

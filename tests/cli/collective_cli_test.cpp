@@ -100,23 +100,38 @@ TEST(ValidateCli, CollectivesMeetTheTargetOnTheSharedFile) {
   EXPECT_TRUE(j["summary"]["by_op"].contains("alltoall"));
 }
 
-// Issue 15's target, leave one source out: median <= 6% overall and <= 10% on every scale band.
-// Measured 2026-11-24 after the LL channel narrowing and its refit: LOSO 5.998% overall
-// (1 node 6.0%, one NVL72 rack 7.8%, two racks 9.4%; 64 KiB - 16 MiB 7.6%), in-sample 5.79%
-// (before: LOSO 6.39%, in-sample 5.9%, 64 KiB - 16 MiB 9.2%). The bounds are what was measured.
-TEST(ValidateCli, CollectivesLeaveOneSourceOutMeetsIssue15) {
+// Issue 15's held-out error with every fitted constant refitted per fold (the third round's
+// 5.998% refitted the NVLS pair only). Measured 2026-11-24: in-sample 5.79%; leave one source
+// out 22.83% (1 node 23.0%, one NVL72 rack 7.79%, two racks 9.34%); leave one GPU out 11.87%
+// (12.1 / 7.79 / 9.33%). The issue's target (<= 6%, <= 10% per band) is NOT met held out
+// (docs/validation.md says why); the bounds are what was measured, so a change that makes the
+// held-out error worse fails here. The folds must say which constants fell back to a prior:
+// without AIConfigurator no AllToAll row is left, so its fraction and p2p cost keep theirs.
+TEST(ValidateCli, CollectivesHeldOutWithEveryConstantRefitted) {
   const std::string csv = shared_collectives_csv();
   if (!std::filesystem::exists(csv)) GTEST_SKIP() << csv << " not present";
-  const auto r = run({"validate", "collectives", csv, "--leave-one-source-out", "--json"});
+  const auto r = run({"validate", "collectives", csv, "--leave-one-source-out", "--leave-one-gpu-out", "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   const auto median = [](const nlohmann::json& g) { return g["median_abs_error_pct"].get<double>(); };
   EXPECT_LE(median(j["summary"]["all"]), 5.8);
   const auto& loso = j["leave_one_source_out"];
-  EXPECT_LE(median(loso["all"]), 6.0);
+  EXPECT_LE(median(loso["all"]), 22.9);
   ASSERT_EQ(loso["by_scale"].size(), 3u);
-  for (const auto& [band, g] : loso["by_scale"].items()) EXPECT_LE(median(g), 10.0) << band;
-  EXPECT_LE(median(loso["by_size_band"]["64 KiB - 16 MiB"]), 7.6);
+  EXPECT_LE(median(loso["by_scale"]["1 NVLink domain (> 8 GPUs)"]), 7.8);
+  EXPECT_LE(median(loso["by_scale"]["multi-rack"]), 9.4);
+  const auto& logo = j["leave_one_gpu_out"];
+  EXPECT_LE(median(logo["all"]), 11.9);
+  EXPECT_EQ(logo["folds"].size(), 4u);
+  const auto& aic = loso["folds"][0];
+  EXPECT_EQ(aic["rows"], 19);
+  for (const auto& c : aic["constants"]) {
+    const std::string name = c["name"];
+    if (name == "alltoall_bw_fraction" || name == "p2p_us") {
+      EXPECT_FALSE(c["refitted"].get<bool>()) << name;
+      EXPECT_EQ(c["value"], c["prior"]) << name;
+    }
+  }
 }
 
 TEST(ValidateCli, BadRowsNameFileAndLine) {

@@ -76,6 +76,55 @@ TEST(CollectiveParams, BadFilesNameFileLineAndKey) {
   EXPECT_NE(no_fill.find("ll_channel_fill_bytes_per_rank"), std::string::npos) << no_fill;
 }
 
+// [priors]: the values a validation fold falls back to (validate/collective_constants_fit.h). The shipped
+// file has them with a source: NCCL's LL128 0.92 and 4 MiB Simple step, NCCL's NVLink hops.
+// Optional (a file without it parses, present = false); a bad value or an unknown link fails
+// naming the key.
+constexpr const char* kPriors = R"toml([priors]
+source = "test"
+ll_bw_fraction = 0.25
+ll128_bw_fraction = 0.92
+simple_step_mb = 4.194304
+alltoall_bw_fraction = 1.0
+p2p_us = 8.4
+nvls_us = 25
+nvls_hop_us = 0
+nvlink_hop_scale = 1.0
+nccl_nvlink_ring_hop_us = [0.6, 1.9, 3.4]
+nccl_nvlink_tree_hop_us = [0.6, 1.25, 4.0]
+hop_scale_links = ["default"]
+nvlink_bw_efficiency = 0.79
+bw_efficiency_links = ["default"]
+)toml";
+
+TEST(CollectiveParams, PriorsParseWithTheirSource) {
+  const CollectiveParams& shipped = default_collective_params(default_catalog());
+  ASSERT_TRUE(shipped.priors.present);
+  EXPECT_EQ(shipped.priors.ll128_bw_fraction, 0.92);
+  EXPECT_NEAR(shipped.priors.simple_step_bytes, 4.0 * 1024 * 1024, 1e-6);  // 4.194304 MB = 4 MiB
+  EXPECT_NEAR(shipped.priors.nccl_nvlink_ring_hop_s[2], 3.4e-6, 1e-15);
+  EXPECT_EQ(shipped.priors.hop_scale_links.size(), 3u);
+  EXPECT_FALSE(shipped.priors.provenance.source.empty());
+
+  Catalog none;
+  load_catalog_text(none, kGoodParams, "good.toml", false);
+  EXPECT_FALSE(none.collective_params[0].priors.present);
+  Catalog with;
+  load_catalog_text(with, std::string(kGoodParams) + kPriors, "good.toml", false);
+  EXPECT_TRUE(with.collective_params[0].priors.present);
+  EXPECT_NEAR(with.collective_params[0].priors.p2p_latency_s, 8.4e-6, 1e-15);
+
+  const std::string over = catalog_error(std::string(kGoodParams) +
+                                         replaced(kPriors, "ll128_bw_fraction = 0.92", "ll128_bw_fraction = 1.5"));
+  EXPECT_NE(over.find("ll128_bw_fraction"), std::string::npos) << over;
+  const std::string missing =
+      catalog_error(std::string(kGoodParams) + replaced(kPriors, "nvls_hop_us = 0\n", ""));
+  EXPECT_NE(missing.find("nvls_hop_us"), std::string::npos) << missing;
+  const std::string unknown = catalog_error(
+      std::string(kGoodParams) + replaced(kPriors, "hop_scale_links = [\"default\"]", "hop_scale_links = [\"nvlink9\"]"));
+  EXPECT_NE(unknown.find("nvlink9"), std::string::npos) << unknown;
+}
+
 // The serving model's PCIe fallback, moved from code into nccl.toml [host_pcie_ring] with its
 // values unchanged: gen ≤ 3 (and unknown, 0) 12 GB/s, gen 4 25, gen 5 50, gen 6 and newer
 // 100; 10 µs per hop (the double 10e-6 exactly, as the code had it).

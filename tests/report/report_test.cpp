@@ -107,6 +107,42 @@ TEST(Report, CollectiveValidationTextAndJson) {
   EXPECT_NE(text.find("-20.0%"), std::string::npos) << text;
 }
 
+// A fold shows which constants it refitted and which fell back to the prior, and why.
+TEST(Report, CollectiveFoldsNameRefittedAndPriorConstants) {
+  CollectiveValidation v;
+  v.file = "runs.csv";
+  v.params_id = "nccl";
+  v.logo = true;
+  CollectiveConstantsFit fold;
+  fold.held_out = "a100-sxm-80gb";
+  fold.rows = 146;
+  CollectiveFittedConstant refit;
+  refit.name = "ll_bw_fraction";
+  refit.value = 0.4;
+  refit.prior = 0.25;
+  refit.visible_rows = 129;
+  refit.refitted = true;
+  CollectiveFittedConstant prior;
+  prior.name = "hop_scale nvlink3";
+  prior.value = 1.0;
+  prior.prior = 1.0;
+  prior.why_prior = "no training row moves it";
+  fold.constants = {refit, prior};
+  v.gpu_folds.push_back(fold);
+  v.logo_overall.add("all", 0.1);
+  const auto j = to_json(v);
+  const auto& c = j["leave_one_gpu_out"]["folds"][0]["constants"];
+  EXPECT_EQ(j["leave_one_gpu_out"]["folds"][0]["held_out"], "a100-sxm-80gb");
+  EXPECT_EQ(c[0]["refitted"], true);
+  EXPECT_EQ(c[1]["refitted"], false);
+  EXPECT_EQ(c[1]["why_prior"], "no training row moves it");
+  EXPECT_FALSE(j.contains("leave_one_source_out"));
+  const std::string text = to_text(v);
+  EXPECT_NE(text.find("without a100-sxm-80gb"), std::string::npos) << text;
+  EXPECT_NE(text.find("refitted: ll_bw_fraction 0.4 (129 rows)"), std::string::npos) << text;
+  EXPECT_NE(text.find("prior:    hop_scale nvlink3 1 (no training row moves it)"), std::string::npos) << text;
+}
+
 TEST(Report, ErrorGroupsRenderOneRowPerGroup) {
   ErrorGroups groups;
   groups.add("a", 0.05);

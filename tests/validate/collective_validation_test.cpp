@@ -1,5 +1,5 @@
-// `validate collectives` by scale and size band, the NVLS fit behind its leave-one-source-out
-// folds, and nccl-tests logs as measurements.
+// `validate collectives` by scale and size band, its leave-one-source-out folds (the fitter:
+// collective_constants_fit_test.cpp), and nccl-tests logs as measurements.
 #include "validate/collective_validation.h"
 
 #include <gtest/gtest.h>
@@ -42,24 +42,6 @@ std::vector<CollectiveMeasurement> synthetic(double base_s, double hop_s) {
   return rows;
 }
 
-TEST(CollectiveValidation, FitRecoversTheNvlsConstantsThatMadeTheRows) {
-  const auto rows = synthetic(30e-6, 4e-6);
-  const CollectiveNvlsFit fit = fit_nvls_latency(rows, "", validation_catalog(), validation_params());
-  EXPECT_EQ(fit.rows, 12);
-  EXPECT_NEAR(fit.nvls_latency_s, 30e-6, 1e-9);
-  EXPECT_NEAR(fit.nvls_hop_s, 4e-6, 1e-9);
-}
-
-// Without the 72-GPU source the rows see one domain size: base + 14 hop is all they fix, and
-// the fit keeps the smallest hop that matches (base 30 + 14 x 4 = 86 us -> hop 0, base 86).
-TEST(CollectiveValidation, OneDomainSizeCannotSeparateBaseFromHop) {
-  const auto rows = synthetic(30e-6, 4e-6);
-  const CollectiveNvlsFit fit = fit_nvls_latency(rows, "b", validation_catalog(), validation_params());
-  EXPECT_EQ(fit.rows, 8);
-  EXPECT_NEAR(fit.nvls_hop_s, 0, 1e-12);
-  EXPECT_NEAR(fit.nvls_latency_s, 86e-6, 1e-9);
-}
-
 TEST(CollectiveValidation, LeaveOneSourceOutPredictsEachSourceFromTheOthers) {
   CollectiveValidationOptions options;
   options.leave_one_source_out = true;
@@ -69,9 +51,12 @@ TEST(CollectiveValidation, LeaveOneSourceOutPredictsEachSourceFromTheOthers) {
   EXPECT_EQ(v.folds[0].held_out, "a");
   EXPECT_EQ(v.folds[1].held_out, "b");
   for (const auto& r : v.rows) ASSERT_TRUE(r.loso_error.has_value());
-  // Holding out source a leaves only the 72-GPU rows: base and hop are not separable there
-  // either, so its 8-GPU predictions are off; the in-sample errors are what the shipped
-  // constants give. Every row lands in one scale band and one size band.
+  // Holding out source a leaves only the 72-GPU rows: base and per-GPU cost are not separable
+  // there, so the per-GPU cost stays at its prior. Every row lands in one scale band and one
+  // size band.
+  bool hop_prior = false;
+  for (const auto& c : v.folds[0].constants) hop_prior = hop_prior || (c.name == "nvls_hop_us" && !c.refitted);
+  EXPECT_TRUE(hop_prior);
   int bands = 0;
   for (const auto& [name, s] : v.by_scale.summaries()) bands += s.count;
   EXPECT_EQ(bands, 12);
@@ -82,6 +67,26 @@ TEST(CollectiveValidation, LeaveOneSourceOutPredictsEachSourceFromTheOthers) {
   std::vector<CollectiveMeasurement> one = rows;
   for (auto& m : one) m.source = "x";
   EXPECT_THROW(validate_collective_measurements(one, "one", validation_catalog(), validation_params(), options), Error);
+}
+
+// --leave-one-gpu-out holds out every row of one GPU type across sources: here the H100 and
+// B200 8-GPU rows and the GB200 rows, each predicted by a fit on the others.
+TEST(CollectiveValidation, LeaveOneGpuOutHoldsOutEachGpuType) {
+  CollectiveValidationOptions options;
+  options.leave_one_gpu_out = true;
+  const auto rows = synthetic(30e-6, 4e-6);
+  const CollectiveValidation v =
+      validate_collective_measurements(rows, "synthetic", validation_catalog(), validation_params(), options);
+  ASSERT_EQ(v.gpu_folds.size(), 3u);
+  EXPECT_EQ(v.gpu_folds[0].held_out, validation_catalog().system("dgx-h100").gpu);
+  EXPECT_EQ(v.gpu_folds[0].rows, 8);
+  for (const auto& r : v.rows) {
+    EXPECT_TRUE(r.logo_error.has_value());
+    EXPECT_FALSE(r.loso_error.has_value());
+  }
+  int rows_out = 0;
+  for (const auto& [name, s] : v.logo_by_gpu.summaries()) rows_out += s.count;
+  EXPECT_EQ(rows_out, 12);
 }
 
 TEST(CollectiveValidation, ScaleAndSizeBands) {

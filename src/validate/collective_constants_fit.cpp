@@ -1,0 +1,371 @@
+#include "validate/collective_constants_fit.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "core/error.h"
+#include "core/strings.h"
+#include "cost/collective.h"
+
+namespace gpuplan {
+namespace {
+
+enum class KnobKind { ll, ll128, simple_step, alltoall, p2p, nvls, nvls_hop, hop_scale, bw_efficiency };
+
+// One fitted constant: how it is named and shown, where it sits in the parameter set, the
+// range the grid searches and its prior (all in the unit shown).
+struct Knob {
+  KnobKind kind = KnobKind::ll;
+  std::string link;  // hop_scale / bw_efficiency: the [[link]] entry
+  std::string name;
+  std::string unit;
+  double lo = 0;
+  double hi = 1;
+  double prior = 0;
+};
+
+CollectiveLinkParams* find_entry(CollectiveParams& p, const std::string& link) {
+  for (auto& l : p.links) {
+    if (normalize_name(l.link) == normalize_name(link)) return &l;
+  }
+  return nullptr;
+}
+const CollectiveLinkParams* find_entry(const CollectiveParams& p, const std::string& link) {
+  return find_entry(const_cast<CollectiveParams&>(p), link);
+}
+
+void set_knob(CollectiveParams& p, const Knob& k, double v) {
+  switch (k.kind) {
+    case KnobKind::ll: p.ll_bw_fraction = v; break;
+    case KnobKind::ll128: p.ll128_bw_fraction = v; break;
+    case KnobKind::simple_step: p.simple_step_bytes = v * 1e6; break;
+    case KnobKind::alltoall: p.alltoall_bw_fraction = v; break;
+    case KnobKind::p2p: p.p2p_latency_s = v * 1e-6; break;
+    case KnobKind::nvls: p.nvls_latency_s = v * 1e-6; break;
+    case KnobKind::nvls_hop: p.nvls_hop_latency_s = v * 1e-6; break;
+    case KnobKind::hop_scale: {
+      CollectiveLinkParams* l = find_entry(p, k.link);
+      for (int i = 0; i < kProtocolCount; ++i) {
+        l->ring_hop_latency_s[i] = p.priors.nccl_nvlink_ring_hop_s[i] * v;
+        l->tree_hop_latency_s[i] = p.priors.nccl_nvlink_tree_hop_s[i] * v;
+      }
+      break;
+    }
+    case KnobKind::bw_efficiency: find_entry(p, k.link)->bw_efficiency = v; break;
+  }
+}
+
+// The value a parameter set holds (for the "shipped" column).
+double get_knob(const CollectiveParams& p, const Knob& k) {
+  switch (k.kind) {
+    case KnobKind::ll: return p.ll_bw_fraction;
+    case KnobKind::ll128: return p.ll128_bw_fraction;
+    case KnobKind::simple_step: return p.simple_step_bytes / 1e6;
+    case KnobKind::alltoall: return p.alltoall_bw_fraction;
+    case KnobKind::p2p: return p.p2p_latency_s * 1e6;
+    case KnobKind::nvls: return p.nvls_latency_s * 1e6;
+    case KnobKind::nvls_hop: return p.nvls_hop_latency_s * 1e6;
+    case KnobKind::hop_scale: {
+      // The shipped hops are NCCL's x a scale rounded to 0.01 us: read it from the Simple ring hop.
+      const CollectiveLinkParams* l = find_entry(p, k.link);
+      const double nccl = p.priors.nccl_nvlink_ring_hop_s[2];
+      return nccl > 0 ? l->ring_hop_latency_s[2] / nccl : 0;
+    }
+    case KnobKind::bw_efficiency: return find_entry(p, k.link)->bw_efficiency;
+  }
+  return 0;
+}
+
+std::vector<Knob> knobs_of(const CollectiveParams& params) {
+  const CollectiveFitPriors& pr = params.priors;
+  std::vector<Knob> k = {
+      {KnobKind::ll, "", "ll_bw_fraction", "", 0.05, 1.0, pr.ll_bw_fraction},
+      {KnobKind::ll128, "", "ll128_bw_fraction", "", 0.3, 1.0, pr.ll128_bw_fraction},
+      {KnobKind::simple_step, "", "simple_step_mb", "MB", 0.0, 16.0, pr.simple_step_bytes / 1e6},
+      {KnobKind::alltoall, "", "alltoall_bw_fraction", "", 0.3, 1.0, pr.alltoall_bw_fraction},
+      {KnobKind::p2p, "", "p2p_us", "us", 0.0, 50.0, pr.p2p_latency_s * 1e6},
+      {KnobKind::nvls, "", "nvls_us", "us", 0.0, 200.0, pr.nvls_latency_s * 1e6},
+      {KnobKind::nvls_hop, "", "nvls_hop_us", "us", 0.0, 10.0, pr.nvls_hop_latency_s * 1e6},
+  };
+  for (const std::string& link : pr.hop_scale_links) {
+    k.push_back({KnobKind::hop_scale, link, "hop_scale " + link, "", 0.1, 5.0, pr.nvlink_hop_scale});
+  }
+  for (const std::string& link : pr.bw_efficiency_links) {
+    k.push_back({KnobKind::bw_efficiency, link, "bw_efficiency " + link, "", 0.4, 1.0, pr.nvlink_bw_efficiency});
+  }
+  return k;
+}
+
+// The training rows, their topologies rebuilt from a working parameter set after each change.
+class FitProblem {
+ public:
+  FitProblem(const std::vector<CollectiveMeasurement>& rows, const std::vector<bool>& train, const Catalog& catalog,
+             CollectiveParams work)
+      : catalog_(catalog), work_(std::move(work)) {
+    std::map<std::string, int> index;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      if (!train[i]) continue;
+      auto [it, added] = index.emplace(rows[i].system, static_cast<int>(systems_.size()));
+      if (added) systems_.push_back(&catalog.system(rows[i].system));
+      rows_.push_back({&rows[i], it->second});
+    }
+    topologies_.resize(systems_.size());
+  }
+
+  int rows() const { return static_cast<int>(rows_.size()); }
+  CollectiveParams& params() { return work_; }
+
+  // Predicted times of the rows listed in `subset` (all when empty) under the current params.
+  void predict(const std::vector<int>& subset, std::vector<double>& out) {
+    rebuild();
+    out.clear();
+    const auto one = [&](int i) {
+      const Row& r = rows_[static_cast<std::size_t>(i)];
+      const CollectiveEstimate e = estimate_collective(r.m->request, topologies_[static_cast<std::size_t>(r.system)]);
+      out.push_back(e.feasible ? e.time_s : HUGE_VAL);
+    };
+    if (subset.empty()) {
+      for (int i = 0; i < rows(); ++i) one(i);
+    } else {
+      for (int i : subset) one(i);
+    }
+  }
+
+  // Sum of |log(predicted / measured)| over `subset` (all rows when empty).
+  double loss(const std::vector<int>& subset) {
+    predict(subset, scratch_);
+    double sum = 0;
+    for (std::size_t j = 0; j < scratch_.size(); ++j) {
+      const int i = subset.empty() ? static_cast<int>(j) : subset[j];
+      const double measured = rows_[static_cast<std::size_t>(i)].m->measured_time_s;
+      sum += std::isfinite(scratch_[j]) && scratch_[j] > 0 ? std::fabs(std::log(scratch_[j] / measured)) : 10.0;
+    }
+    return sum;
+  }
+
+  int per_domain(int i) const { return rows_[static_cast<std::size_t>(i)].m->request.gpus_per_domain; }
+
+ private:
+  struct Row {
+    const CollectiveMeasurement* m;
+    int system;
+  };
+  void rebuild() {
+    for (std::size_t s = 0; s < systems_.size(); ++s) {
+      topologies_[s] = make_collective_topology(catalog_, *systems_[s], nullptr, work_);
+    }
+  }
+
+  const Catalog& catalog_;
+  CollectiveParams work_;
+  std::vector<const System*> systems_;
+  std::vector<Row> rows_;
+  std::vector<CollectiveTopology> topologies_;
+  std::vector<double> scratch_;
+};
+
+// Rows whose predicted time moves when knob k goes to either end of its range (the others as
+// they are now).
+std::vector<int> visible_rows(FitProblem& problem, const Knob& k, double current) {
+  std::vector<double> base, at_lo, at_hi;
+  problem.predict({}, base);
+  set_knob(problem.params(), k, k.lo);
+  problem.predict({}, at_lo);
+  set_knob(problem.params(), k, k.hi);
+  problem.predict({}, at_hi);
+  set_knob(problem.params(), k, current);
+  std::vector<int> out;
+  for (std::size_t i = 0; i < base.size(); ++i) {
+    const double tol = 1e-9 * std::fabs(base[i]);
+    if (std::fabs(at_lo[i] - base[i]) > tol || std::fabs(at_hi[i] - base[i]) > tol) out.push_back(static_cast<int>(i));
+  }
+  return out;
+}
+
+// A candidate wins with a lower loss, or with the same loss nearer the prior: where the rows
+// cannot tell values apart (a flat stretch of the loss: LL slow enough that no row picks it),
+// the fit stays as close to the prior as they allow instead of running to a grid end.
+bool better(double loss, double best, double prior_distance, double best_prior_distance) {
+  if (loss < best - 1e-12) return true;
+  return loss <= best + 1e-12 && prior_distance < best_prior_distance - 1e-12;
+}
+
+// Grid search of one knob over [lo, hi], refined twice by 10x around the best; the current
+// value is a candidate, so a sweep never raises the loss, and ties resolve the same way every run.
+double search_1d(FitProblem& problem, const Knob& k, double current, const std::vector<int>& rows) {
+  double best_v = current;
+  set_knob(problem.params(), k, current);
+  double best = problem.loss(rows);
+  double lo = k.lo;
+  double hi = k.hi;
+  int points = 41;
+  for (int level = 0; level < 3; ++level) {
+    const double step = (hi - lo) / (points - 1);
+    for (int i = 0; i < points; ++i) {
+      const double v = lo + i * step;
+      set_knob(problem.params(), k, v);
+      const double l = problem.loss(rows);
+      if (better(l, best, std::fabs(v - k.prior), std::fabs(best_v - k.prior))) {
+        best = l;
+        best_v = v;
+      }
+    }
+    lo = std::max(k.lo, best_v - step);
+    hi = std::min(k.hi, best_v + step);
+    points = 21;
+  }
+  set_knob(problem.params(), k, best_v);
+  return best_v;
+}
+
+// NVLS base and per-GPU cost together (they trade off against each other along a valley a
+// coordinate step crawls): a 2-D grid of 21 x 21, refined twice by 10x around the best.
+std::pair<double, double> search_2d(FitProblem& problem, const Knob& kb, const Knob& kh, double base, double hop,
+                                    const std::vector<int>& rows) {
+  set_knob(problem.params(), kb, base);
+  set_knob(problem.params(), kh, hop);
+  const auto prior_distance = [&](double b, double h) {
+    return std::fabs(b - kb.prior) / (kb.hi - kb.lo) + std::fabs(h - kh.prior) / (kh.hi - kh.lo);
+  };
+  double best = problem.loss(rows);
+  double best_b = base;
+  double best_h = hop;
+  double blo = kb.lo, bhi = kb.hi, hlo = kh.lo, hhi = kh.hi;
+  for (int level = 0; level < 3; ++level) {
+    const int points = 21;
+    const double bstep = (bhi - blo) / (points - 1);
+    const double hstep = (hhi - hlo) / (points - 1);
+    for (int i = 0; i < points; ++i) {
+      const double h = hlo + i * hstep;
+      set_knob(problem.params(), kh, h);
+      for (int j = 0; j < points; ++j) {
+        const double b = blo + j * bstep;
+        set_knob(problem.params(), kb, b);
+        const double l = problem.loss(rows);
+        if (better(l, best, prior_distance(b, h), prior_distance(best_b, best_h))) {
+          best = l;
+          best_b = b;
+          best_h = h;
+        }
+      }
+    }
+    blo = std::max(kb.lo, best_b - bstep);
+    bhi = std::min(kb.hi, best_b + bstep);
+    hlo = std::max(kh.lo, best_h - hstep);
+    hhi = std::min(kh.hi, best_h + hstep);
+  }
+  set_knob(problem.params(), kb, best_b);
+  set_knob(problem.params(), kh, best_h);
+  return {best_b, best_h};
+}
+
+}  // namespace
+
+CollectiveConstantsFit fit_collective_constants(const std::vector<CollectiveMeasurement>& rows,
+                                                const std::vector<bool>& train, const Catalog& catalog,
+                                                const CollectiveParams& params) {
+  if (!params.priors.present) {
+    throw Error(fmt::format(
+        "collective parameters '{}' have no [priors] table: refitting them (--fit, --leave-one-source-out, "
+        "--leave-one-gpu-out) needs the value each constant takes where no row shows it; see "
+        "data/fitted/collectives/nccl.toml",
+        params.id));
+  }
+  if (train.size() != rows.size()) throw Error("fit_collective_constants: one train flag per row");
+  const std::vector<Knob> knobs = knobs_of(params);
+  CollectiveParams start = params;
+  std::vector<double> values;
+  for (const Knob& k : knobs) {
+    set_knob(start, k, k.prior);
+    values.push_back(k.prior);
+  }
+  FitProblem problem(rows, train, catalog, std::move(start));
+  if (problem.rows() == 0) throw Error("fit_collective_constants: no training rows");
+
+  CollectiveConstantsFit fit;
+  fit.rows = problem.rows();
+  // Visibility at the priors decides which constants the rows can tell; the NVLS per-GPU cost
+  // also needs two domain sizes among its rows.
+  std::vector<bool> free(knobs.size(), false);
+  std::vector<CollectiveFittedConstant> out(knobs.size());
+  std::size_t nvls = knobs.size(), nvls_hop = knobs.size();
+  for (std::size_t i = 0; i < knobs.size(); ++i) {
+    const Knob& k = knobs[i];
+    const std::vector<int> vis = visible_rows(problem, k, values[i]);
+    CollectiveFittedConstant& c = out[i];
+    c.name = k.name;
+    c.unit = k.unit;
+    c.prior = k.prior;
+    c.shipped = get_knob(params, k);
+    c.visible_rows = static_cast<int>(vis.size());
+    free[i] = !vis.empty();
+    if (vis.empty()) c.why_prior = "no training row moves it";
+    if (k.kind == KnobKind::nvls) nvls = i;
+    if (k.kind == KnobKind::nvls_hop) {
+      nvls_hop = i;
+      std::vector<int> sizes;
+      for (int r : vis) {
+        if (std::find(sizes.begin(), sizes.end(), problem.per_domain(r)) == sizes.end()) {
+          sizes.push_back(problem.per_domain(r));
+        }
+      }
+      if (!vis.empty() && sizes.size() < 2) {
+        free[i] = false;
+        c.why_prior = fmt::format("its {} rows have one domain size ({} GPUs): base and per-GPU cost not separable",
+                                  vis.size(), sizes.front());
+      }
+    }
+  }
+  const bool joint_nvls = nvls < knobs.size() && nvls_hop < knobs.size() && free[nvls] && free[nvls_hop];
+
+  for (fit.sweeps = 1; fit.sweeps <= 20; ++fit.sweeps) {
+    bool moved = false;
+    for (std::size_t i = 0; i < knobs.size(); ++i) {
+      if (!free[i] || (joint_nvls && i == nvls_hop)) continue;
+      const std::vector<int> vis = visible_rows(problem, knobs[i], values[i]);
+      if (joint_nvls && i == nvls) {
+        const std::vector<int> vis_hop = visible_rows(problem, knobs[nvls_hop], values[nvls_hop]);
+        std::vector<int> both = vis;
+        for (int r : vis_hop) {
+          if (std::find(both.begin(), both.end(), r) == both.end()) both.push_back(r);
+        }
+        std::sort(both.begin(), both.end());
+        if (both.empty()) continue;
+        const auto [b, h] = search_2d(problem, knobs[nvls], knobs[nvls_hop], values[nvls], values[nvls_hop], both);
+        moved = moved || b != values[nvls] || h != values[nvls_hop];
+        values[nvls] = b;
+        values[nvls_hop] = h;
+        continue;
+      }
+      if (vis.empty()) continue;
+      const double v = search_1d(problem, knobs[i], values[i], vis);
+      moved = moved || v != values[i];
+      values[i] = v;
+    }
+    if (!moved) break;
+  }
+  fit.sweeps = std::min(fit.sweeps, 20);
+  for (std::size_t i = 0; i < knobs.size(); ++i) {
+    out[i].value = values[i];
+    out[i].refitted = free[i];
+  }
+  fit.loss = problem.loss({}) / problem.rows();
+  fit.constants = std::move(out);
+  return fit;
+}
+
+CollectiveParams with_fitted_constants(const CollectiveParams& params, const CollectiveConstantsFit& fit) {
+  CollectiveParams p = params;
+  const std::vector<Knob> knobs = knobs_of(params);
+  for (const CollectiveFittedConstant& c : fit.constants) {
+    for (const Knob& k : knobs) {
+      if (k.name == c.name) set_knob(p, k, c.value);
+    }
+  }
+  return p;
+}
+
+}  // namespace gpuplan
