@@ -142,24 +142,4 @@ LevelTraffic level_traffic(CollectiveOp op, CollectiveAlgorithm algorithm, doubl
   return t;
 }
 
-double transfer_time(const LevelTraffic& traffic, const GroupShape& shape, const CollectiveTopology& topology,
-                     double bw_scale, double level0_scale, CollectiveEstimate& e) {
-  double slowest = 0;
-  e.bottleneck_level = 0;
-  for (int i = 0; i <= shape.top; ++i) {
-    e.level_bytes[i] = traffic.bytes[i];
-    e.level_time_s[i] = 0;
-    if (traffic.bytes[i] <= 0) continue;
-    const double bw =
-        level_bandwidth(topology, shape, i, traffic.in_network[i]) * bw_scale * (i == 0 ? level0_scale : 1);
-    e.level_bw_bytes_per_s[i] = bw;
-    e.level_time_s[i] = bw > 0 ? traffic.bytes[i] / bw : HUGE_VAL;
-    if (e.level_time_s[i] > slowest) {
-      slowest = e.level_time_s[i];
-      e.bottleneck_level = i;
-    }
-  }
-  return slowest;
-}
-
 }  // namespace gpuplan::collective_detail

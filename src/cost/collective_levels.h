@@ -54,11 +54,4 @@ inline double level_bandwidth(const CollectiveTopology& topology, const GroupSha
   return bw;
 }
 
-// The pipelined bound: the slowest level sets the pace, T = max_i(bytes_i / bw_i), each level's
-// bandwidth scaled by `bw_scale` (protocol fraction / concurrent collectives) and level 0's also
-// by `level0_scale` (AllToAll's share of a ring's rate). Fills the estimate's per-level
-// bandwidth and time and its bottleneck level; returns the bound.
-double transfer_time(const LevelTraffic& traffic, const GroupShape& shape, const CollectiveTopology& topology,
-                     double bw_scale, double level0_scale, CollectiveEstimate& estimate);
-
 }  // namespace gpuplan::collective_detail

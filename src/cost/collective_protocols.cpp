@@ -138,23 +138,6 @@ inline double latency(CollectiveAlgorithm algorithm, Protocol protocol, const Gr
   return 0;
 }
 
-// Simple pipelines each step in chunks; until the pipe is full every step costs one chunk set
-// at the rate of the link it crosses. Never more than the transfer itself (a small buffer goes
-// in smaller chunks).
-double simple_fill(const Steps& s, const CollectiveEstimate& e, const GroupShape& shape,
-                   const CollectiveTopology& topology) {
-  double net_bw = 0;
-  for (int i = 1; i <= shape.top; ++i) {
-    const double bw = e.level_bw_bytes_per_s[i];
-    if (bw > 0 && (net_bw == 0 || bw < net_bw)) net_bw = bw;
-  }
-  const double in_bw = e.level_bw_bytes_per_s[0];
-  double fill = 0;
-  if (s.intra > 0 && in_bw > 0) fill += s.intra * topology.simple_step_bytes / in_bw;
-  if (s.inter > 0 && net_bw > 0) fill += s.inter * topology.simple_step_bytes / net_bw;
-  return std::min(fill, e.transfer_s);
-}
-
 }  // namespace
 
 double ll_channel_share(double bytes, int ranks, int channels, double fill_bytes_per_rank) {
@@ -202,7 +185,7 @@ bool group_ok(const CollectiveRequest& request, const CollectiveTopology& topolo
 
 // The share of the links' rate a line runs at: the protocol's fraction, shared by concurrent
 // collectives; small ring LL messages run on fewer channels (NCCL's narrowing,
-// docs/model/collectives.md). line() and line_time() both take it from here.
+// docs/model/collectives.md). line_time() and chosen_line() both take it from here.
 double line_bw_scale(const CollectiveRequest& request, const CollectiveTopology& topology, const GroupShape& shape,
                      CollectiveAlgorithm algorithm, Protocol protocol) {
   // x / 1 is x: no division for the usual single collective.
@@ -213,29 +196,6 @@ double line_bw_scale(const CollectiveRequest& request, const CollectiveTopology&
                                  topology.ll_channel_fill_bytes_per_rank);
   }
   return bw_scale;
-}
-
-// One (algorithm, protocol) line on a checked group, its traffic and steps already computed.
-CollectiveEstimate line(const CollectiveRequest& request, const CollectiveTopology& topology, const GroupShape& shape,
-                        const collective_detail::LevelTraffic& traffic, const Steps& st, CollectiveAlgorithm algorithm,
-                        Protocol protocol) {
-  CollectiveEstimate e;
-  e.algorithm = algorithm;
-  e.protocol = protocol;
-  if (shape.ranks == 1) return e;  // one GPU: nothing to move, nothing to pay
-  const double bw_scale = line_bw_scale(request, topology, shape, algorithm, protocol);
-  const double level0_scale = request.op == CollectiveOp::all_to_all ? topology.alltoall_bw_fraction : 1.0;
-  e.transfer_s = collective_detail::transfer_time(traffic, shape, topology, bw_scale, level0_scale, e);
-  e.latency_s = latency(algorithm, protocol, shape, st, topology);
-  if (protocol == Protocol::simple && topology.simple_step_bytes > 0) {
-    e.latency_s += simple_fill(st, e, shape, topology);
-  }
-  e.time_s = e.latency_s + e.transfer_s;
-  if (e.time_s > 0) {
-    e.algbw_bytes_per_s = request.bytes / e.time_s;
-    e.busbw_bytes_per_s = e.algbw_bytes_per_s * busbw_factor(request.op, shape.ranks);
-  }
-  return e;
 }
 
 // What every protocol's line of one algorithm shares: its traffic, its steps and each level's
@@ -260,10 +220,11 @@ AlgorithmLines algorithm_lines(const CollectiveRequest& request, const Collectiv
   return a;
 }
 
-// The time of one line, the same arithmetic as line() (transfer_time, latency, simple_fill) in
-// the same order, so it returns line(...).time_s to the bit, without filling an estimate's
-// per-level arrays: estimate_collective compares every line by this and builds the full
-// estimate of the winner only (tested: CollectiveAuto.*).
+// The time of one (algorithm, protocol) line: the pipelined transfer (the slowest level sets
+// the pace, T = max_i bytes_i / bw_i), the latency, and Simple's pipeline fill (until the
+// pipe is full every step costs one chunk set at the rate of the link it crosses, never more
+// than the transfer itself), without filling an estimate's per-level arrays: the choice
+// compares every line by this, and chosen_line() builds the full estimate of one line.
 struct LineTime {
   double latency_s = 0;  // with Simple's pipeline fill
   double transfer_s = 0;
@@ -300,9 +261,10 @@ LineTime line_time(const CollectiveRequest& request, const CollectiveTopology& t
   return {latency_s, transfer_s};
 }
 
-// The full estimate of the line line_time() costed, from what it and algorithm_lines()
-// computed: the same values as line() (the per-level loop of transfer_time with the
-// bandwidths already looked up), without costing the line a second time.
+// The full estimate of a line line_time() costed, from what it and algorithm_lines() computed
+// (each level's bytes, rate and time, the bottleneck), without costing the line a second time.
+// The one place an estimate of a line is built: estimate_collective (the winner) and
+// estimate_collective_with (a forced line) both end here.
 CollectiveEstimate chosen_line(const CollectiveRequest& request, const CollectiveTopology& topology,
                                const GroupShape& shape, const AlgorithmLines& lines, const LineTime& time,
                                CollectiveAlgorithm algorithm, Protocol protocol) {
@@ -348,8 +310,9 @@ CollectiveEstimate estimate_collective_with(const CollectiveRequest& request, co
     e.reason = why;
     return e;
   }
-  const auto traffic = collective_detail::level_traffic(request.op, algorithm, request.bytes, shape, topology);
-  return line(request, topology, shape, traffic, steps(request.op, algorithm, shape, topology), algorithm, protocol);
+  const AlgorithmLines lines = algorithm_lines(request, topology, shape, algorithm);
+  return chosen_line(request, topology, shape, lines, line_time(request, topology, shape, lines, algorithm, protocol),
+                     algorithm, protocol);
 }
 
 namespace {

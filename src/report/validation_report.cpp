@@ -83,6 +83,19 @@ std::string to_text(const CollectiveValidation& v) {
                        indent, f.rows, f.loss, f.sweeps, indent, refit.empty() ? "none" : refit, indent,
                        prior.empty() ? "none" : prior);
   };
+  // One held-out scheme (sources or GPU types): each fold's constants, then its error tables.
+  const auto held_out_text = [&fit_text](const char* intro, const char* tag,
+                                         const std::vector<CollectiveConstantsFit>& folds, const ErrorGroups& overall,
+                                         const ErrorGroups& by_scale, const ErrorGroups& by_size,
+                                         const char* group_name, const ErrorGroups& by_group) {
+    std::string s = fmt::format("\n{}\n", intro);
+    for (const auto& f : folds) s += fmt::format("  without {}:\n{}", f.held_out, fit_text(f, "    "));
+    s += fmt::format("\n{}", error_groups_text(fmt::format("{} all rows", tag), overall));
+    s += fmt::format("\n{}", error_groups_text(fmt::format("{} scale", tag), by_scale));
+    s += fmt::format("\n{}", error_groups_text(fmt::format("{} size band", tag), by_size));
+    s += fmt::format("\n{}", error_groups_text(fmt::format("{} {}", tag, group_name), by_group));
+    return s;
+  };
   if (v.fit) {
     TextTable ft({"constant", "fitted on every row", "shipped", "prior", "rows that see it"},
                 {A::left, A::right, A::right, A::right, A::right});
@@ -98,24 +111,13 @@ std::string to_text(const CollectiveValidation& v) {
     out += fmt::format("\n{}", error_groups_text("fitted, by scale", v.fitted_by_scale));
   }
   if (v.loso) {
-    out += "\nleave-one-source-out: each source predicted with every fitted constant refitted on the others\n";
-    for (const auto& f : v.folds) out += fmt::format("  without {}:\n{}", f.held_out, fit_text(f, "    "));
-    for (const auto& [title, groups] : {std::pair<const char*, const ErrorGroups*>{"LOSO all rows", &v.loso_overall},
-                                        {"LOSO scale", &v.loso_by_scale},
-                                        {"LOSO size band", &v.loso_by_size},
-                                        {"LOSO source", &v.loso_by_source}}) {
-      out += fmt::format("\n{}", error_groups_text(title, *groups));
-    }
+    out += held_out_text("leave-one-source-out: each source predicted with every fitted constant refitted on the others",
+                         "LOSO", v.folds, v.loso_overall, v.loso_by_scale, v.loso_by_size, "source", v.loso_by_source);
   }
   if (v.logo) {
-    out += "\nleave-one-gpu-out: each GPU type's rows predicted with every fitted constant refitted on the others\n";
-    for (const auto& f : v.gpu_folds) out += fmt::format("  without {}:\n{}", f.held_out, fit_text(f, "    "));
-    for (const auto& [title, groups] : {std::pair<const char*, const ErrorGroups*>{"LOGO all rows", &v.logo_overall},
-                                        {"LOGO scale", &v.logo_by_scale},
-                                        {"LOGO size band", &v.logo_by_size},
-                                        {"LOGO gpu", &v.logo_by_gpu}}) {
-      out += fmt::format("\n{}", error_groups_text(title, *groups));
-    }
+    out += held_out_text(
+        "leave-one-gpu-out: each GPU type's rows predicted with every fitted constant refitted on the others", "LOGO",
+        v.gpu_folds, v.logo_overall, v.logo_by_scale, v.logo_by_size, "gpu", v.logo_by_gpu);
   }
   return out;
 }
@@ -181,30 +183,30 @@ nlohmann::ordered_json to_json(const CollectiveValidation& v) {
     o["constants"] = cs;
     return o;
   };
+  const auto held_out_json = [&fit_json](const std::vector<CollectiveConstantsFit>& folds, const ErrorGroups& overall,
+                                         const ErrorGroups& by_scale, const ErrorGroups& by_size,
+                                         const char* group_key, const ErrorGroups& by_group) {
+    nlohmann::ordered_json lo;
+    lo["folds"] = nlohmann::ordered_json::array();
+    for (const auto& f : folds) lo["folds"].push_back(fit_json(f));
+    lo["all"] = error_groups_json(overall)["all"];
+    lo["by_scale"] = error_groups_json(by_scale);
+    lo["by_size_band"] = error_groups_json(by_size);
+    lo[group_key] = error_groups_json(by_group);
+    return lo;
+  };
   if (v.fit) {
     j["fit"] = fit_json(*v.fit);
     j["fit"]["all"] = error_groups_json(v.fitted_overall)["all"];
     j["fit"]["by_scale"] = error_groups_json(v.fitted_by_scale);
   }
   if (v.loso) {
-    nlohmann::ordered_json lo;
-    lo["folds"] = nlohmann::ordered_json::array();
-    for (const auto& f : v.folds) lo["folds"].push_back(fit_json(f));
-    lo["all"] = error_groups_json(v.loso_overall)["all"];
-    lo["by_scale"] = error_groups_json(v.loso_by_scale);
-    lo["by_size_band"] = error_groups_json(v.loso_by_size);
-    lo["by_source"] = error_groups_json(v.loso_by_source);
-    j["leave_one_source_out"] = lo;
+    j["leave_one_source_out"] =
+        held_out_json(v.folds, v.loso_overall, v.loso_by_scale, v.loso_by_size, "by_source", v.loso_by_source);
   }
   if (v.logo) {
-    nlohmann::ordered_json lo;
-    lo["folds"] = nlohmann::ordered_json::array();
-    for (const auto& f : v.gpu_folds) lo["folds"].push_back(fit_json(f));
-    lo["all"] = error_groups_json(v.logo_overall)["all"];
-    lo["by_scale"] = error_groups_json(v.logo_by_scale);
-    lo["by_size_band"] = error_groups_json(v.logo_by_size);
-    lo["by_gpu"] = error_groups_json(v.logo_by_gpu);
-    j["leave_one_gpu_out"] = lo;
+    j["leave_one_gpu_out"] =
+        held_out_json(v.gpu_folds, v.logo_overall, v.logo_by_scale, v.logo_by_size, "by_gpu", v.logo_by_gpu);
   }
   return j;
 }
