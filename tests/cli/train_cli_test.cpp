@@ -321,15 +321,19 @@ TEST(TrainCli, ValidateTrainingOnTheSharedFile) {
   // 0.4 points above. Then (same day) the fp8 recipes, DeepSeek's activation cache and
   // MegaScale's parallel block read from the rows: 4.4% / 6.2%, and no source's median above
   // 25% (MegaScale 25.1% -> 17.4% held out; the largest is now Smith et al. 2022, 23.3%).
-  EXPECT_EQ(j["rows"].size(), 104u);
-  EXPECT_EQ(j["overall"]["rows"].get<int>(), 101);
-  EXPECT_LE(j["overall"]["median_abs_error_pct"].get<double>(), 4.8);
+  // 2026-11-26: the shared file grew to 217 rows (113 new: Megatron-Bridge 26.02/26.02.01 and
+  // MLPerf Training v5.1) and gained columns; 213 scored. Before any model change for them:
+  // in-sample 6.8%, leave-one-source-out 8.0% (Megatron-Bridge held out 14.8%, MLPerf v5.1 8.2%).
+  // The bounds pin that with 0.4 points of room; issue 31 tightens them.
+  EXPECT_EQ(j["rows"].size(), 217u);
+  EXPECT_EQ(j["overall"]["rows"].get<int>(), 213);
+  EXPECT_LE(j["overall"]["median_abs_error_pct"].get<double>(), 7.2);
   for (const auto& [source, s] : j["by_source"].items()) {
     EXPECT_LE(s["median_abs_error_pct"].get<double>(), 25.0) << source;
   }
   if (!loso) return;
-  EXPECT_EQ(j["leave_one_source_out"]["overall"]["rows"].get<int>(), 101);
-  EXPECT_LE(j["leave_one_source_out"]["overall"]["median_abs_error_pct"].get<double>(), 6.6);
+  EXPECT_EQ(j["leave_one_source_out"]["overall"]["rows"].get<int>(), 213);
+  EXPECT_LE(j["leave_one_source_out"]["overall"]["median_abs_error_pct"].get<double>(), 8.4);
   for (const auto& [source, s] : j["leave_one_source_out"]["by_source"].items()) {
     EXPECT_LE(s["median_abs_error_pct"].get<double>(), 25.0) << source;
   }
@@ -343,9 +347,11 @@ TEST(TrainCli, ValidateTrainingOnTheSharedFile) {
       EXPECT_FALSE(row.contains("loso_error")) << row["id"];
     }
   }
-  ASSERT_EQ(held_out.size(), 101u);
-  std::nth_element(held_out.begin(), held_out.begin() + 50, held_out.end());
-  EXPECT_NEAR(100 * held_out[50], j["leave_one_source_out"]["overall"]["median_abs_error_pct"].get<double>(), 1e-9);
+  ASSERT_EQ(held_out.size(), 213u);
+  std::sort(held_out.begin(), held_out.end());
+  const std::size_t n = held_out.size();
+  const double median = n % 2 ? held_out[n / 2] : (held_out[n / 2 - 1] + held_out[n / 2]) / 2;
+  EXPECT_NEAR(100 * median, j["leave_one_source_out"]["overall"]["median_abs_error_pct"].get<double>(), 1e-9);
 }
 
 // DeepSeek-V3 as the report describes its run (arXiv:2412.19437): 2,048 H800, PP 16 with
