@@ -22,9 +22,9 @@ launch_us = 12.5
 kernel_scale = 0.5
 [memory]
 fusion_scale = 0.8
-[validation]
-sources = ["Someone et al."]
-row_ids = ["X-"]
+[defaults]
+sequence_parallel = "with_tp"
+recompute = "none"
 )toml";
 
 TEST(Framework, ParsesTheSoftwareFigures) {
@@ -35,6 +35,19 @@ TEST(Framework, ParsesTheSoftwareFigures) {
   EXPECT_DOUBLE_EQ(f.kernel_launch_s, 12.5e-6);
   EXPECT_DOUBLE_EQ(f.attention_scale, 0.5);
   EXPECT_DOUBLE_EQ(f.memory_scale, 0.8);
+  EXPECT_EQ(f.default_sequence_parallel, "with_tp");
+  EXPECT_EQ(f.default_recompute, "none");
+  EXPECT_EQ(f.default_moe_overlap, "");
+  // A default outside the settings the planner knows is an error naming the key and the choices.
+  std::string bad = kFramework;
+  bad.replace(bad.find("recompute = \"none\""), 18, "recompute = \"some\"");
+  Catalog c2;
+  try {
+    load_catalog_text(c2, bad, "fw.toml", false);
+    ADD_FAILURE() << "recompute = some accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'some': use one of none, selective, full"), std::string::npos) << e.what();
+  }
   // The only entry is the default one; aliases resolve case-insensitively.
   EXPECT_EQ(&resolve_framework(c, ""), &f);
   EXPECT_EQ(&resolve_framework(c, "Other-Name"), &f);
