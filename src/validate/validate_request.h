@@ -26,8 +26,8 @@ using ValidateCollectivesAnswer = CollectiveValidation;
 struct ValidateTrainingRequest {
   std::string file;  // the schema of shared/data/training-runs.csv
   bool leave_one_source_out = false;
-  std::string time_split;  // "YYYY-MM-DD": fit on sources published before it, predict the rest ("" = none)
   bool fit = false;
+  std::string time_split{};  // "YYYY-MM-DD": fit on sources published before it, predict the rest ("" = none)
 };
 using ValidateTrainingAnswer = TrainValidation;
 
