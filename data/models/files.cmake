@@ -7,6 +7,7 @@ list(APPEND GPUPLAN_DATA_FILES
   models/gpt2.toml
   models/gpt3-175b.toml
   models/jamba-v0.1.toml
+  models/kimi-k2.toml
   models/llama2-13b.toml
   models/llama2-70b.toml
   models/llama2-7b.toml
@@ -33,6 +34,7 @@ list(APPEND GPUPLAN_DATA_FILES
   models/mpt-7b.toml
   models/nemotron-4-15b.toml
   models/nemotron-4-340b.toml
+  models/nemotron-3-nano-30b-a3b.toml
   models/nemotron-h-8b.toml
   models/qwen1.5-moe-a2.7b.toml
   models/qwen2-57b-a14b.toml

@@ -1,3 +1,3 @@
 list(APPEND GPUPLAN_DATA_FILES
-  validation/training-runs-readings.toml
+  validation/training-sources.toml
 )

@@ -13,7 +13,7 @@
 #include "catalog/engine.h"
 #include "catalog/framework.h"
 #include "catalog/gpu.h"
-#include "catalog/row_reading.h"
+#include "catalog/source_date.h"
 #include "catalog/tco.h"
 #include "catalog/topology.h"
 #include "workload/model.h"
@@ -34,7 +34,7 @@ struct Catalog {
   std::vector<Framework> frameworks;     // fitted software figures per training framework family
   std::vector<TcoInputs> tco_inputs;      // economics inputs (data/econ/); the commands use id "default"
   std::vector<Engine> engines;  // serving engines: memory budget rules and overheads (data/engines/)
-  std::vector<RowReadings> row_readings;  // readings of validation rows that contradict their source (data/validation/)
+  std::vector<SourceDates> source_dates;  // publication dates of validation sources (data/validation/)
 
   // Lookups by id or alias, case-insensitive ("H100 SXM" finds "h100-sxm").
   // The find_* forms return nullptr; the others throw Error with the nearest names.

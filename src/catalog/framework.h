@@ -30,12 +30,12 @@ struct Framework {
   // Kernel fusion of the memory-bound ops (norms, RoPE, activations, casts), as a factor on
   // the family's achievable HBM fraction: unfused eager kernels move the same tensors more times.
   double memory_scale = 1;
-  // Prefixes of shared/data/training-runs.csv `source` values whose runs used this framework
-  // (`gpuplan validate training` reads each row's framework from here).
-  std::vector<std::string> validation_sources;
-  // Prefixes of row ids that used this framework although their source is mapped to another
-  // (a paper's baseline runs on someone else's framework). Checked before the sources.
-  std::vector<std::string> validation_row_ids;
+  // What the framework does with a setting a run's config leaves unset ([defaults]; "" = no
+  // default: `validate training` then takes the fastest setting that fits). Kept as the data
+  // files spell them (plan/resolve.h turns them into plan settings).
+  std::string default_sequence_parallel;  // "with_tp" (on exactly when tp > 1) or "off"
+  std::string default_recompute;          // "none", "selective" or "full": the lightest tried first
+  std::string default_moe_overlap;        // "none" or "1f1b"
   std::string notes;
   Provenance provenance;
 };
@@ -50,8 +50,8 @@ const Framework* default_framework(const Catalog& catalog);
 // Every name `--framework` accepts, ids first then aliases, for messages and help text.
 std::vector<std::string> framework_names(const Catalog& catalog);
 
-// The framework of a published run: the one whose validation_row_ids prefix `row_id`, else
-// whose validation_sources prefix `source`; nullptr when none does.
-const Framework* framework_for_run(const Catalog& catalog, std::string_view row_id, std::string_view source);
+// The entry `name` names (id or alias, case-insensitive); nullptr when none does (a published
+// run's `framework` cell may name software the catalog has no figures for: meta-internal).
+const Framework* find_framework(const Catalog& catalog, std::string_view name);
 
 }  // namespace gpuplan

@@ -31,15 +31,26 @@ Framework parse_framework(Fields& top) {
     f.memory_scale = m->pos("fusion_scale");
     m->finish();
   }
+  if (auto d = top.opt_sub("defaults")) {
+    auto one_of = [&](const char* key, std::initializer_list<const char*> allowed) {
+      const std::string v = d->opt_str(key).value_or("");
+      if (v.empty()) return v;
+      for (const char* a : allowed) {
+        if (v == a) return v;
+      }
+      std::vector<std::string> names(allowed.begin(), allowed.end());
+      d->fail(key, fmt::format("'{}': use one of {}", v, join(names, ", ")));
+      return v;
+    };
+    f.default_sequence_parallel = one_of("sequence_parallel", {"with_tp", "off"});
+    f.default_recompute = one_of("recompute", {"none", "selective", "full"});
+    f.default_moe_overlap = one_of("moe_overlap", {"none", "1f1b"});
+    d->finish();
+  }
   // A factor above 1 would claim kernels faster than the family's reference figures, and
   // the product with the family's fraction must stay a fraction.
   if (f.attention_scale > 1.5) top.fail("attention.kernel_scale", "at most 1.5 (a factor on the family's fraction)");
   if (f.memory_scale > 1.5) top.fail("memory.fusion_scale", "at most 1.5 (a factor on the family's fraction)");
-  if (auto v = top.opt_sub("validation")) {
-    f.validation_sources = v->str_list("sources");
-    f.validation_row_ids = v->str_list("row_ids");
-    v->finish();
-  }
   return f;
 }
 
@@ -64,28 +75,16 @@ const Framework& resolve_framework(const Catalog& catalog, std::string_view name
     if (const Framework* f = default_framework(catalog)) return *f;
     throw Error("no framework entries in the catalog: add a kind = \"framework\" file (data/fitted/frameworks/)");
   }
-  const std::string key = normalize_name(name);
-  for (const Framework& f : catalog.frameworks) {
-    if (normalize_name(f.id) == key) return f;
-    for (const std::string& a : f.aliases) {
-      if (normalize_name(a) == key) return f;
-    }
-  }
+  if (const Framework* f = find_framework(catalog, name)) return *f;
   throw Error(fmt::format("{} '{}': unknown framework; use one of {}", flag, name, join(framework_names(catalog), ", ")));
 }
 
-const Framework* framework_for_run(const Catalog& catalog, std::string_view row_id, std::string_view source) {
-  auto starts = [](std::string_view text, const std::string& prefix) {
-    return !prefix.empty() && text.substr(0, prefix.size()) == prefix;
-  };
+const Framework* find_framework(const Catalog& catalog, std::string_view name) {
+  const std::string key = normalize_name(name);
   for (const Framework& f : catalog.frameworks) {
-    for (const std::string& prefix : f.validation_row_ids) {
-      if (starts(row_id, prefix)) return &f;
-    }
-  }
-  for (const Framework& f : catalog.frameworks) {
-    for (const std::string& prefix : f.validation_sources) {
-      if (starts(source, prefix)) return &f;
+    if (normalize_name(f.id) == key) return &f;
+    for (const std::string& a : f.aliases) {
+      if (normalize_name(a) == key) return &f;
     }
   }
   return nullptr;

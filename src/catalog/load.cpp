@@ -173,11 +173,11 @@ void load_text(Catalog& catalog, std::string_view text, const std::string& file,
     insert(catalog.tco_inputs, parse_tco_inputs(top), replace, batch, "tco_inputs");
   } else if (kind == "engine") {
     insert(catalog.engines, parse_engine(top), replace, batch, "engine");
-  } else if (kind == "row_readings") {
-    insert(catalog.row_readings, parse_row_readings(top), replace, batch, "row_readings");
+  } else if (kind == "source_dates") {
+    insert(catalog.source_dates, parse_source_dates(top), replace, batch, "source_dates");
   } else {
     top.fail("kind", fmt::format("unknown kind '{}'; use gpu, link, switch, nic, system, fabric, offers, "
-                                 "model, efficiency, framework, engine, collective_params, tco_inputs or row_readings", kind));
+                                 "model, efficiency, framework, engine, collective_params, tco_inputs or source_dates", kind));
   }
   top.finish();
 }

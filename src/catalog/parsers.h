@@ -20,8 +20,8 @@ ModelSpec parse_model(Fields& top);
 CollectiveParams parse_collective_params(Fields& top);
 Efficiency parse_efficiency(Fields& top);
 Framework parse_framework(Fields& top);
-RowReadings parse_row_readings(Fields& top);
 TcoInputs parse_tco_inputs(Fields& top);
 Engine parse_engine(Fields& top);
+SourceDates parse_source_dates(Fields& top);
 
 }  // namespace gpuplan

@@ -13,11 +13,11 @@ list(APPEND GPUPLAN_LIB_SOURCES
   catalog/collective_params_parse.cpp
   catalog/efficiency_parse.cpp
   catalog/framework_parse.cpp
-  catalog/row_reading_parse.cpp
   catalog/tco_parse.cpp
   catalog/engine_parse.cpp
   catalog/system_choice.cpp
   catalog/resolve_model.cpp
+  catalog/source_date_parse.cpp
   catalog/cloud_price.cpp
   catalog/lookup_request.cpp
   catalog/nvidia_smi_topo.cpp

@@ -128,10 +128,17 @@ void retarget(TrainContext& ctx, const Efficiency& efficiency, const Framework* 
 
 FitResult fit_efficiencies(std::vector<FitSample>& samples, const std::vector<Efficiency>& entries,
                            const std::vector<Framework>& frameworks, const std::string& exclude_source) {
+  return fit_efficiencies_if(samples, entries, frameworks,
+                             [&](const FitSample& s) { return s.source != exclude_source; });
+}
+
+FitResult fit_efficiencies_if(std::vector<FitSample>& samples, const std::vector<Efficiency>& entries,
+                              const std::vector<Framework>& frameworks,
+                              const std::function<bool(const FitSample&)>& use) {
   FitResult fit{entries, frameworks};
   std::vector<FitSample*> used;
   for (FitSample& s : samples) {
-    if (s.source != exclude_source) used.push_back(&s);
+    if (use(s)) used.push_back(&s);
   }
   for (int round = 0; round < 2; ++round) {
     // GPU families, each framework at its current figures.
@@ -181,6 +188,49 @@ FitResult fit_efficiencies(std::vector<FitSample>& samples, const std::vector<Ef
     if (const Efficiency* e = by_id(entries, s.efficiency_id)) retarget(s.ctx, *e, by_id(frameworks, s.framework_id));
   }
   return fit;
+}
+
+std::vector<ConstantAtBound> constants_at_bounds(const FitResult& fitted, const std::vector<FitSample>& samples) {
+  static constexpr std::array<const char*, kFamilyParams> kFamilyNames{"gemm_bf16", "gemm_fp8", "attention_fwd", "hbm",
+                                                                       "tp_overlap"};
+  static constexpr std::array<const char*, kFrameworkParams> kFrameworkNames{"kernel_launch_s", "attention_scale",
+                                                                             "fusion_scale"};
+  std::vector<ConstantAtBound> out;
+  // Within 1% of the bound (of the range's width when the bound is 0).
+  auto check = [&](const std::string& entry, const char* name, double value, const Range& r, int rows) {
+    for (const bool upper : {false, true}) {
+      const double bound = upper ? r.hi : r.lo;
+      const double tolerance = 0.01 * (bound != 0 ? std::fabs(bound) : r.hi - r.lo);
+      if (std::fabs(value - bound) <= tolerance) out.push_back({entry, name, value, bound, upper, rows});
+    }
+  };
+  for (const Efficiency& e : fitted.efficiencies) {
+    const int rows = static_cast<int>(
+        std::count_if(samples.begin(), samples.end(), [&](const FitSample& s) { return s.efficiency_id == e.id; }));
+    if (rows == 0) continue;
+    const Params p = family_params(e);
+    // The fp8 fraction is free only where fp8 rows are fitted on.
+    const bool has_fp8 = std::any_of(samples.begin(), samples.end(), [&](const FitSample& s) {
+      return s.efficiency_id == e.id && s.plan.precision == Precision::fp8;
+    });
+    for (int i = 0; i < kFamilyParams; ++i) {
+      if (i == 1 && !has_fp8) continue;
+      check(e.id, kFamilyNames[static_cast<std::size_t>(i)], p[static_cast<std::size_t>(i)],
+            kFamilyRanges[static_cast<std::size_t>(i)], rows);
+    }
+  }
+  for (const Framework& f : fitted.frameworks) {
+    const int rows = static_cast<int>(
+        std::count_if(samples.begin(), samples.end(), [&](const FitSample& s) { return s.framework_id == f.id; }));
+    if (rows == 0) continue;
+    const Params p = framework_params(f);
+    const int free_params = f.is_default ? 1 : kFrameworkParams;
+    for (int i = 0; i < free_params; ++i) {
+      check(f.id, kFrameworkNames[static_cast<std::size_t>(i)], p[static_cast<std::size_t>(i)],
+            kFrameworkRanges[static_cast<std::size_t>(i)], rows);
+    }
+  }
+  return out;
 }
 
 double predict_with(FitSample& sample, const FitResult& fitted) {

@@ -5,6 +5,7 @@
 // Used by `gpuplan validate training --fit` and its leave-one-source-out check.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,26 @@ void retarget(TrainContext& ctx, const Efficiency& efficiency, const Framework* 
 // An entry no remaining sample uses keeps its figures.
 FitResult fit_efficiencies(std::vector<FitSample>& samples, const std::vector<Efficiency>& entries,
                            const std::vector<Framework>& frameworks, const std::string& exclude_source = "");
+
+// The same fit on the samples `use` accepts (a time split, a calibration's own rows, ...).
+FitResult fit_efficiencies_if(std::vector<FitSample>& samples, const std::vector<Efficiency>& entries,
+                              const std::vector<Framework>& frameworks,
+                              const std::function<bool(const FitSample&)>& use);
+
+// A fitted figure at, or within 1% of, one end of its plausible range: a mechanism the model
+// lacks is being absorbed by it (docs/validation.md, "Constants at their bounds").
+struct ConstantAtBound {
+  std::string entry;     // efficiency or framework id
+  std::string constant;  // gemm_bf16, gemm_fp8, attention_fwd, hbm, tp_overlap; kernel_launch_s, attention_scale, fusion_scale
+  double value = 0;
+  double bound = 0;
+  bool upper = false;    // at the upper end (else the lower)
+  int rows = 0;          // samples the entry was fitted on
+};
+
+// The free figures of `fitted` that sit at a bound, for the entries `samples` use (an entry no
+// sample uses was not fitted and is not reported).
+std::vector<ConstantAtBound> constants_at_bounds(const FitResult& fitted, const std::vector<FitSample>& samples);
 
 // Predicted step time of a sample under fitted entries (matched by id to the sample's).
 double predict_with(FitSample& sample, const FitResult& fitted);

@@ -15,17 +15,24 @@ std::vector<int> powers_of_two_dividing(int n, int cap) {
   return out;
 }
 
+struct Fitting {
+  Plan plan;
+  double step_s = 0;
+};
+
 struct Search {
   const TrainContext& ctx;
   Resolved best;
   bool have_fit = false;
   bool have_valid = false;
   double best_memory = 0;
+  std::vector<Fitting> fitting{};  // every candidate that fits, in enumeration order
 
   void consider(const Plan& p) {
     ++best.tried;
     const Estimate e = evaluate(ctx, p);
     if (e.feasible()) {
+      fitting.push_back({p, e.step_time_s});
       if (!have_fit || e.step_time_s < best.estimate.step_time_s) {
         best.plan = p;
         best.estimate = e;
@@ -45,10 +52,8 @@ struct Search {
   }
 };
 
-}  // namespace
-
-Resolved resolve_fastest(const TrainContext& ctx, const Plan& base, const PlanUnknowns& u, int gpus) {
-  Search s{ctx, {}};
+// Every candidate over the unknown fields, fed to `s`.
+void enumerate(Search& s, const TrainContext& ctx, const Plan& base, const PlanUnknowns& u, int gpus) {
   const ModelSpec& m = *ctx.model;
   std::vector<std::array<int, 3>> layouts;  // tp, pp, dp
   if (u.layout) {
@@ -112,7 +117,75 @@ Resolved resolve_fastest(const TrainContext& ctx, const Plan& base, const PlanUn
       }
     }
   }
+}
+
+// The spread over the candidates that differ from the chosen plan only in the settings a
+// framework has defaults for (sequence parallelism, recompute, MoE overlap): what not knowing
+// them costs. Layout, micro-batch, interleaving and ZeRO stay at the chosen (tuned) values; the
+// spread over those would be dominated by settings no one runs (a 2,048-way DP of micro-batch 1).
+void set_spread(Resolved& r, const std::vector<Fitting>& fitting) {
+  for (const Fitting& f : fitting) {
+    const Plan& p = f.plan;
+    const Plan& c = r.plan;
+    if (p.tp != c.tp || p.pp != c.pp || p.dp != c.dp || p.vp != c.vp || p.micro_batch != c.micro_batch ||
+        p.zero != c.zero) {
+      continue;
+    }
+    r.fastest_step_s = r.fastest_step_s > 0 ? std::min(r.fastest_step_s, f.step_s) : f.step_s;
+    r.slowest_step_s = std::max(r.slowest_step_s, f.step_s);
+  }
+}
+
+int recompute_rank(Recompute r) {
+  switch (r) {
+    case Recompute::none: return 0;
+    case Recompute::selective: return 1;
+    case Recompute::full: return 2;
+  }
+  return 0;
+}
+
+}  // namespace
+
+Resolved resolve_fastest(const TrainContext& ctx, const Plan& base, const PlanUnknowns& u, int gpus) {
+  Search s{ctx, {}};
+  enumerate(s, ctx, base, u, gpus);
+  if (s.have_fit) set_spread(s.best, s.fitting);
   return s.best;
+}
+
+Resolved resolve_with_defaults(const TrainContext& ctx, const Plan& base, const PlanUnknowns& u, int gpus,
+                               const SettingDefaults& defaults) {
+  Search s{ctx, {}};
+  enumerate(s, ctx, base, u, gpus);
+  Resolved out = s.best;
+  if (s.fitting.empty()) return out;
+  // Narrow the fitting candidates field by field; a default no fitting candidate has is dropped.
+  std::vector<Fitting> pool = s.fitting;
+  auto keep = [&](auto&& matches) {
+    std::vector<Fitting> kept;
+    for (const Fitting& f : pool) {
+      if (matches(f.plan)) kept.push_back(f);
+    }
+    if (!kept.empty()) pool = std::move(kept);
+  };
+  if (u.sp && defaults.sp_with_tp) keep([&](const Plan& p) { return p.sp == (*defaults.sp_with_tp && p.tp > 1); });
+  if (u.moe_overlap && defaults.moe_overlap) keep([&](const Plan& p) { return p.moe_overlap == *defaults.moe_overlap; });
+  if (u.recompute && defaults.recompute) {
+    // The lightest recompute at or above the default that some candidate fits with.
+    int lightest = 3;
+    for (const Fitting& f : pool) {
+      const int rank = recompute_rank(f.plan.recompute);
+      if (rank >= recompute_rank(*defaults.recompute)) lightest = std::min(lightest, rank);
+    }
+    keep([&](const Plan& p) { return recompute_rank(p.recompute) == lightest; });
+  }
+  const auto chosen = std::min_element(pool.begin(), pool.end(),
+                                       [](const Fitting& a, const Fitting& b) { return a.step_s < b.step_s; });
+  out.plan = chosen->plan;
+  out.estimate = evaluate(ctx, chosen->plan);
+  set_spread(out, s.fitting);
+  return out;
 }
 
 }  // namespace gpuplan

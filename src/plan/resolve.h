@@ -1,7 +1,9 @@
-// Filling in what a plan leaves open the way a well-tuned run would: the fastest setting that
-// fits in memory. Used for the `unknown` fields of published runs (validate training) and for
-// `--micro-batch 0` style questions.
+// Filling in what a plan leaves open: the fastest setting that fits in memory (`--micro-batch 0`
+// style questions), or, for a published run whose source does not say, what its framework does
+// when a config does not say (validate training), with the spread over every setting that fits.
 #pragma once
+
+#include <optional>
 
 #include "plan/evaluate.h"
 
@@ -24,11 +26,32 @@ struct Resolved {
   Plan plan;
   Estimate estimate;
   int tried = 0;  // candidate plans evaluated
+  // Step times of the fastest and slowest candidates that fit and differ from the chosen plan
+  // only in sequence parallelism, recompute and MoE overlap (0 when none fits): the spread
+  // between the plausible settings of the unknown fields, the row's uncertainty.
+  double fastest_step_s = 0;
+  double slowest_step_s = 0;
+};
+
+// What a framework does with a setting its user's config leaves unset (data/fitted/frameworks/
+// [defaults]); a field without a default is resolved to the fastest setting that fits.
+struct SettingDefaults {
+  std::optional<bool> sp_with_tp;         // sequence parallelism on exactly when tp > 1
+  std::optional<Recompute> recompute;     // and the next heavier one when it does not fit
+  std::optional<MoeOverlap> moe_overlap;
 };
 
 // The fastest candidate that fits; when none fits, the valid one needing the least memory
 // (its estimate says why it is infeasible); when none is valid, the first candidate.
 // `gpus` is the total the layout must use (with `layout`).
 Resolved resolve_fastest(const TrainContext& ctx, const Plan& base, const PlanUnknowns& unknowns, int gpus);
+
+// The framework's defaults for the unknown fields that have one: the default sequence
+// parallelism and MoE overlap where a candidate with them fits, the lightest recompute at or
+// above the default that fits (a run that ran fitted in memory); the remaining unknowns take
+// the fastest setting that fits. `fastest_step_s`/`slowest_step_s` span the settings of the
+// defaulted fields that fit, defaults or not. Falls back to resolve_fastest's choice when no candidate fits.
+Resolved resolve_with_defaults(const TrainContext& ctx, const Plan& base, const PlanUnknowns& unknowns, int gpus,
+                               const SettingDefaults& defaults);
 
 }  // namespace gpuplan

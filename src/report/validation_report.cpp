@@ -407,13 +407,11 @@ std::string worst_source_text(const ErrorGroups& groups) {
 std::string to_text(const TrainValidation& v) {
   using A = TextTable::Align;
   TextTable t({"id", "model", "GPUs", "plan", "framework", "chosen for unknowns", "compared on", "measured", "predicted",
-               "error (time)"},
-              {A::left, A::left, A::left, A::left, A::left, A::left, A::left, A::right, A::right, A::right});
+               "error (time)", "unknowns' spread"},
+              {A::left, A::left, A::left, A::left, A::left, A::left, A::left, A::right, A::right, A::right, A::right});
   std::string skipped;
   std::string unscored;
-  std::string readings;
   for (const auto& r : v.rows) {
-    for (const std::string& reading : r.readings) readings += fmt::format("  {} (line {}) {}\n", r.id, r.line, reading);
     if (!r.evaluated) {
       skipped += fmt::format("  {} (line {}): {}\n", r.id, r.line, r.skipped);
       continue;
@@ -429,15 +427,20 @@ std::string to_text(const TrainValidation& v) {
     t.add_row({r.id, r.model, fmt::format("{}×{}", r.gpus, r.gpu), plan, r.framework, r.chosen,
                scored ? compared_on_text(r) : "-", scored ? quantity_text(r.compared_on, r.measured_value) : "-",
                scored ? quantity_text(r.compared_on, r.predicted_value) : format_seconds(r.predicted_step_s),
-               scored ? fmt::format("{:+.1f}%", 100 * r.error) : "-"});
+               scored ? fmt::format("{:+.1f}%", 100 * r.error) : "-",
+               scored && r.slowest_step_s > 0
+                   ? fmt::format("{:+.0f}%..{:+.0f}%", 100 * (r.fastest_step_s / r.measured_step_s - 1),
+                                 100 * (r.slowest_step_s / r.measured_step_s - 1))
+                   : ""});
   }
   std::string out = fmt::format("Training step time, predicted vs measured ({})\n", v.file);
   out += t.render();
   out += "error (time) = predicted / measured step time − 1; for a rate (tokens/s, TFLOP/s, MFU) that is measured / "
          "predicted rate − 1, the rate's step time being the step's work over it (positive: the model is slow). "
          "TFLOP/s and MFU are predicted in the source's FLOP counting (model or hardware FLOPs, causal or full "
-         "attention); MFU against the dense peak of the row's precision.\n";
-  if (!readings.empty()) out += "rows read other than stated (the row contradicts its own source; data/validation/):\n" + readings;
+         "attention); MFU against the dense peak of the row's precision. Unknown fields take the row framework's "
+         "defaults (data/fitted/frameworks/ [defaults]; the fastest setting that fits where it has none); the "
+         "spread is the error over every setting of them that fits.\n";
   if (!skipped.empty()) out += "not predicted:\n" + skipped;
   if (!unscored.empty()) out += "predicted, not scored:\n" + unscored;
   out += error_groups_text("by source", v.by_source);
@@ -471,6 +474,18 @@ std::string to_text(const TrainValidation& v) {
     out += fw.render();
     out += fmt::format("with the fitted figures: median |error| {:.1f}%, within ±15% {:.0f}%\n",
                        v.fitted_overall.median_abs_pct, 100 * v.fitted_within_15_share);
+    if (v.at_bounds.empty()) {
+      out += "no fitted figure at a bound\n";
+    } else {
+      // A figure pinned at the end of its plausible range stands in for a missing mechanism
+      // (docs/validation.md, "Constants at their bounds", gives each one's reason).
+      out += fmt::format("{} fitted figures at or within 1% of a bound (a mechanism missing; docs/validation.md):\n",
+                         v.at_bounds.size());
+      for (const ConstantAtBound& b : v.at_bounds) {
+        out += fmt::format("  {} {} = {:.4g} ({} bound {:.4g}; {} rows)\n", b.entry, b.constant, b.value,
+                           b.upper ? "upper" : "lower", b.bound, b.rows);
+      }
+    }
   }
   if (v.loso) {
     out += error_groups_text("leave one source out (each source predicted with efficiency fitted on the others)",
@@ -478,6 +493,14 @@ std::string to_text(const TrainValidation& v) {
     out += fmt::format("leave-one-source-out, all {} rows: median |error| {:.1f}%, within ±15% {:.0f}%{}\n",
                        v.loso_overall.count, v.loso_overall.median_abs_pct, 100 * v.loso_within_15_share,
                        worst_source_text(v.loso_by_source));
+  }
+  if (!v.time_split.empty()) {
+    out += error_groups_text(fmt::format("time split (fit on the {} rows published before {}, predict the rest)",
+                                         v.time_split_fit_rows, v.time_split),
+                             v.time_split_by_source);
+    out += fmt::format("time split, {} rows published on or after {}: median |error| {:.1f}%, within ±15% {:.0f}%\n",
+                       v.time_split_overall.count, v.time_split, v.time_split_overall.median_abs_pct,
+                       100 * v.time_split_within_15_share);
   }
   return out;
 }
@@ -503,8 +526,18 @@ nlohmann::ordered_json to_json(const TrainValidation& v) {
     }
     row["plan"] = plan_json(r.plan, ModelSpec{}, r.framework);
     row["chosen"] = r.chosen;
+    if (r.slowest_step_s > 0) {
+      // The spread between the plausible settings of the fields the source does not state.
+      nlohmann::ordered_json u;
+      u["fastest_step_time_s"] = r.fastest_step_s;
+      u["slowest_step_time_s"] = r.slowest_step_s;
+      if (r.measured_step_s > 0) {
+        u["error_low"] = r.fastest_step_s / r.measured_step_s - 1;
+        u["error_high"] = r.slowest_step_s / r.measured_step_s - 1;
+      }
+      row["uncertainty"] = u;
+    }
     row["assumptions"] = r.assumptions;
-    row["readings"] = r.readings;
     const bool scored = r.measured_step_s > 0;
     row["compared_on"] = scored ? nlohmann::ordered_json(measured_quantity_name(r.compared_on)) : nullptr;
     if (r.flops_counting != FlopsCounting::not_applicable) row["flops_counting"] = flops_counting_name(r.flops_counting);
@@ -516,6 +549,8 @@ nlohmann::ordered_json to_json(const TrainValidation& v) {
     row["predicted_step_time_s"] = r.predicted_step_s;
     row["error"] = scored ? nlohmann::ordered_json(r.error) : nullptr;
     if (r.loso_error) row["loso_error"] = *r.loso_error;
+    if (!r.published.empty()) row["published"] = r.published;
+    if (r.time_split_error) row["time_split_error"] = *r.time_split_error;
     row["fits"] = r.estimate.fits();
     row["mfu"] = r.estimate.mfu;
     row["memory_per_gpu_bytes"] = r.estimate.memory.total_bytes;
@@ -533,6 +568,30 @@ nlohmann::ordered_json to_json(const TrainValidation& v) {
     nlohmann::ordered_json lo = error_summary_json(v.loso_overall);
     lo["within_15_pct_share"] = v.loso_within_15_share;
     j["leave_one_source_out"]["overall"] = lo;
+  }
+  if (v.fit) {
+    nlohmann::ordered_json fo = error_summary_json(v.fitted_overall);
+    fo["within_15_pct_share"] = v.fitted_within_15_share;
+    j["fit"]["overall"] = fo;
+    j["fit"]["constants_at_bounds"] = nlohmann::ordered_json::array();
+    for (const ConstantAtBound& b : v.at_bounds) {
+      nlohmann::ordered_json c;
+      c["entry"] = b.entry;
+      c["constant"] = b.constant;
+      c["value"] = b.value;
+      c["bound"] = b.bound;
+      c["side"] = b.upper ? "upper" : "lower";
+      c["rows"] = b.rows;
+      j["fit"]["constants_at_bounds"].push_back(c);
+    }
+  }
+  if (!v.time_split.empty()) {
+    j["time_split"]["date"] = v.time_split;
+    j["time_split"]["fit_rows"] = v.time_split_fit_rows;
+    j["time_split"]["by_source"] = error_groups_json(v.time_split_by_source);
+    nlohmann::ordered_json ts = error_summary_json(v.time_split_overall);
+    ts["within_15_pct_share"] = v.time_split_within_15_share;
+    j["time_split"]["overall"] = ts;
   }
   return j;
 }

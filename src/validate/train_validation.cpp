@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <deque>
 #include <nlohmann/json.hpp>
@@ -15,6 +14,7 @@
 #include "core/strings.h"
 #include "core/table.h"
 #include "core/units.h"
+#include "catalog/framework.h"
 #include "plan/fit.h"
 #include "plan/plan_json.h"
 #include "plan/resolve.h"
@@ -25,32 +25,13 @@ namespace {
 
 struct TrainColumns {
   const CsvTable& csv;
-  // This row's readings (data/validation/, catalog/row_reading.h): column -> the cell read instead.
-  std::vector<std::pair<std::string, std::string>> read_as;
   std::optional<std::size_t> get(std::string_view name) const { return csv.find_column(name); }
-  const std::string* reading(std::string_view name) const {
-    for (const auto& [column, value] : read_as) {
-      if (column == name) return &value;
-    }
-    return nullptr;
-  }
   std::string text(const CsvTable::Row& row, std::string_view name) const {
-    if (const std::string* r = reading(name)) return *r;
     const auto c = get(name);
     return c ? std::string(csv.cell(row, *c)) : std::string();
   }
   // A number; nullopt when the column is absent, blank or "unknown".
   std::optional<double> num(const CsvTable::Row& row, std::string_view name) const {
-    if (const std::string* r = reading(name)) {
-      if (r->empty() || to_lower(*r) == "unknown") return std::nullopt;
-      double v = 0;
-      const auto [end, ec] = std::from_chars(r->data(), r->data() + r->size(), v);
-      if (ec != std::errc() || end != r->data() + r->size() || !std::isfinite(v)) {
-        throw Error(fmt::format("{}:{}: reading of column '{}' is '{}', not a number; fix the row_readings file",
-                                csv.file(), row.line, name, *r));
-      }
-      return v;
-    }
     const auto c = get(name);
     if (!c) return std::nullopt;
     const std::string_view cell = csv.cell(row, *c);
@@ -120,16 +101,16 @@ ModelSpec model_from_row(const TrainColumns& c, const CsvTable::Row& row, std::s
     if (m.ffn_hidden == 0) m.ffn_hidden = m.moe.expert_ffn_hidden;
   }
   if (m.ffn_hidden <= 0) throw Error(fmt::format("{}:{}: no ffn_hidden", c.csv.file(), row.line));
-  // No column in the shared file; a reading (or a user's own file) may say the block is parallel.
+  // MegaScale's parallel attention/MLP block (`parallel_block` 1).
   if (const auto parallel = parse_flag(c.text(row, "parallel_block"))) m.parallel_block = *parallel;
-  // Nor for the norm (a LayerNorm unless a reading says RMSNorm: LLaMA).
+  // The norm: a LayerNorm unless the row says RMSNorm (LLaMA).
   if (const std::string norm = to_lower(c.text(row, "norm")); !norm.empty() && norm != "unknown") {
     if (norm != "rmsnorm" && norm != "layernorm") {
       throw Error(fmt::format("{}:{}: norm '{}': use rmsnorm or layernorm", c.csv.file(), row.line, norm));
     }
     m.norm = norm == "rmsnorm" ? NormKind::rmsnorm : NormKind::layernorm;
   }
-  // Nor for the position encoding (RoPE unless a reading says otherwise: MPT's ALiBi).
+  // The position encoding: RoPE unless the row says otherwise (MPT's learned/ALiBi).
   if (const std::string position = to_lower(c.text(row, "position")); !position.empty() && position != "unknown") {
     if (position == "rope") {
       m.position = PositionKind::rope;
@@ -144,6 +125,17 @@ ModelSpec model_from_row(const TrainColumns& c, const CsvTable::Row& row, std::s
   return m;
 }
 
+
+// The framework's settings for fields a run's config leaves unset (data/fitted/frameworks/
+// [defaults]); none for software the catalog has no entry for.
+SettingDefaults defaults_of(const Framework* f) {
+  SettingDefaults d;
+  if (!f) return d;
+  if (!f->default_sequence_parallel.empty()) d.sp_with_tp = f->default_sequence_parallel == "with_tp";
+  if (!f->default_recompute.empty()) d.recompute = parse_recompute(f->default_recompute);
+  if (!f->default_moe_overlap.empty()) d.moe_overlap = parse_moe_overlap(f->default_moe_overlap);
+  return d;
+}
 
 std::string chosen_text(const Plan& p, const PlanUnknowns& u) {
   std::vector<std::string> parts;
@@ -214,37 +206,14 @@ Measured read_measured(const TrainColumns& c, const CsvTable::Row& row, const Mo
   return m;
 }
 
-// The readings of `csv`'s rows (entries whose `file` is the file's name), applied to the row
-// when its stated cell still says what the reading expects; each one is listed with the row.
-TrainColumns with_readings(const TrainColumns& base, const CsvTable::Row& row, const std::string& id,
-                           const Catalog& catalog, std::vector<std::string>& listed) {
-  TrainColumns c{base.csv, {}};
-  const std::string file = base.csv.file().substr(base.csv.file().find_last_of('/') + 1);
-  for (const RowReadings& set : catalog.row_readings) {
-    if (set.file != file) continue;
-    for (const RowReading& rd : set.readings) {
-      if (rd.row_id != id) continue;
-      const std::string stated = base.text(row, rd.column);
-      if (stated != rd.stated) {
-        listed.push_back(fmt::format("{}: not read as '{}': the row states '{}' where {} expects '{}'", rd.column,
-                                     rd.value, stated, set.provenance.file, rd.stated));
-        continue;
-      }
-      c.read_as.emplace_back(rd.column, rd.value);
-      listed.push_back(fmt::format("{}: '{}' read as '{}' ({})", rd.column, stated, rd.value, rd.why));
-    }
-  }
-  return c;
-}
-
-TrainValidationRow predict_row(const TrainColumns& file_columns, const CsvTable::Row& row, const Catalog& catalog,
+TrainValidationRow predict_row(const TrainColumns& c, const CsvTable::Row& row, const Catalog& catalog,
                                std::deque<ModelSpec>& models, std::vector<FitSample>& samples) {
   TrainValidationRow r;
   r.line = row.line;
-  r.id = file_columns.text(row, "id");
-  const TrainColumns c = with_readings(file_columns, row, r.id, catalog, r.readings);
+  r.id = c.text(row, "id");
   const std::string full_source = c.text(row, "source");
   r.source = short_source(full_source);
+  r.published = published_date(catalog.source_dates, full_source);
   r.gpu = c.text(row, "gpu");
   const Gpu* gpu = catalog.find_gpu(r.gpu);
   if (!gpu) {
@@ -324,19 +293,18 @@ TrainValidationRow predict_row(const TrainColumns& file_columns, const CsvTable:
   const auto recompute = parse_recompute(c.text(row, "recompute"));
   p.recompute = recompute.value_or(Recompute::none);
   u.recompute = !recompute.has_value();
-  // The file has no column for a MoE run's AllToAll overlap (a reading may supply one):
-  // otherwise resolved like the other unknowns.
+  // A MoE run's AllToAll overlap (`moe_overlap`); blank: resolved like the other unknowns.
   if (const auto overlap = parse_moe_overlap(to_lower(c.text(row, "moe_overlap")))) {
     p.moe_overlap = *overlap;
   } else {
     u.moe_overlap = model->is_moe() && p.ep > 1;
   }
-  // Plan columns the shared file does not have; a reading (or a user's own file) may supply them.
+  // Llama 3 405B's embedding and head pipeline slots; DeepSeek-V3's 16-bit Adam moments.
   if (const auto slots = parse_flag(c.text(row, "pp_embedding_head_slots"))) p.pp_embedding_head_slots = *slots;
   if (const auto bits = c.integer(row, "optimizer_state_bits")) p.optimizer_state_bits = *bits;
   const auto precision = parse_precision(c.text(row, "precision"));
   p.precision = precision.value_or(Precision::bf16);
-  // The fp8 recipe and DeepSeek's activation cache: no columns in the shared file either.
+  // The fp8 recipe (blank: the precision's default) and DeepSeek's fp8 activation cache.
   p.scaling = default_scaling_recipe(p.precision);
   if (const std::string recipe = c.text(row, "fp8_recipe"); !recipe.empty() && to_lower(recipe) != "unknown") {
     const auto parsed = parse_scaling_recipe(recipe);
@@ -348,8 +316,8 @@ TrainValidationRow predict_row(const TrainColumns& file_columns, const CsvTable:
     p.scaling = *parsed;
   }
   if (const auto cache = parse_flag(c.text(row, "fp8_activation_cache"))) p.low_precision_act_cache = *cache;
-  // Eager (op-by-op) or fused element-wise kernels: no column either; a reading says which
-  // the source ran (torchtitan's tables name torch.compile per row).
+  // Eager (op-by-op) or fused element-wise kernels (torchtitan's tables name torch.compile per
+  // row; llm-foundry and LLaMA ran eager).
   if (const std::string ew = to_lower(c.text(row, "elementwise")); !ew.empty() && ew != "unknown") {
     const auto eager = parse_elementwise(ew);
     if (!eager) {
@@ -378,15 +346,25 @@ TrainValidationRow predict_row(const TrainColumns& file_columns, const CsvTable:
     u.recompute = false;
   }
 
-  // The framework the source ran (data/fitted/frameworks/ [validation]); the default otherwise.
+  // The framework the source ran (`framework`): its entry in data/fitted/frameworks/. Software
+  // the catalog has no figures for (meta-internal, deepseek-internal) or a blank cell runs
+  // under the default entry's figures and fits no framework figure.
   TrainOptions options;
-  options.framework = framework_for_run(catalog, r.id, full_source);
+  const std::string framework_cell = c.text(row, "framework");
+  options.framework = framework_cell.empty() ? nullptr : find_framework(catalog, framework_cell);
   const TrainContext ctx = make_train_context(catalog, *model, *gpu, system, nullptr, options);
-  r.framework = ctx.framework ? ctx.framework->id : "";
-  const Resolved res = resolve_fastest(ctx, p, u, r.gpus);
+  r.framework = options.framework ? options.framework->id : "";
+  if (!options.framework && !framework_cell.empty()) {
+    r.assumptions += fmt::format("framework '{}' not in the catalog: default figures; ", framework_cell);
+  }
+  const Resolved res = resolve_with_defaults(ctx, p, u, r.gpus, defaults_of(options.framework));
   r.plan = res.plan;
   r.estimate = res.estimate;
-  if (u.any()) r.chosen = chosen_text(res.plan, u);
+  if (u.any()) {
+    r.chosen = chosen_text(res.plan, u);
+    r.fastest_step_s = res.fastest_step_s;
+    r.slowest_step_s = res.slowest_step_s;
+  }
   if (recompute_from_counting) r.chosen += std::string(r.chosen.empty() ? "" : ", ") + "full recompute (FLOP count)";
   if (!res.estimate.valid()) {
     r.skipped = fmt::format("infeasible: {}", res.estimate.reason_text());
@@ -402,12 +380,45 @@ TrainValidationRow predict_row(const TrainColumns& file_columns, const CsvTable:
   return r;
 }
 
+// Fits on the rows whose source was published before `date` and predicts the others.
+void time_split(TrainValidation& v, std::vector<FitSample>& samples, const Catalog& catalog, const std::string& date) {
+  v.time_split = date;
+  auto published = [&](const FitSample& s) -> const std::string& {
+    const TrainValidationRow& r = v.rows[static_cast<std::size_t>(s.row_index)];
+    if (r.published.empty()) {
+      throw Error(fmt::format("--time-split: row '{}' (line {}): no publication date for its source '{}'; add a "
+                              "[[publication]] entry matching it to a kind = \"source_dates\" file (data/validation/)",
+                              r.id, r.line, r.source));
+    }
+    return r.published;
+  };
+  for (const FitSample& s : samples) published(s);
+  const FitResult fitted = fit_efficiencies_if(samples, catalog.efficiencies, catalog.frameworks,
+                                               [&](const FitSample& s) { return published(s) < date; });
+  std::vector<double> errors;
+  for (FitSample& s : samples) {
+    if (published(s) < date) {
+      ++v.time_split_fit_rows;
+      continue;
+    }
+    const double e = predict_with(s, fitted) / s.measured_step_s - 1;
+    errors.push_back(e);
+    v.time_split_by_source.add(s.source, e);
+    v.rows[static_cast<std::size_t>(s.row_index)].time_split_error = e;
+  }
+  v.time_split_overall = summarize_errors(errors);
+  v.time_split_within_15_share = within(errors, 0.15);
+}
+
 }  // namespace
 
 TrainValidation validate_training(const CsvTable& csv, const Catalog& catalog, const TrainValidationOptions& options) {
   TrainValidation v;
   v.file = csv.file();
-  const TrainColumns c{csv, {}};
+  if (!options.time_split.empty() && !is_iso_date(options.time_split)) {
+    throw Error(fmt::format("time split '{}': use YYYY-MM-DD", options.time_split));
+  }
+  const TrainColumns c{csv};
   for (const char* required : {"id", "gpu", "num_gpus"}) csv.column(required);
   std::deque<ModelSpec> models;
   std::vector<double> errors;
@@ -444,6 +455,7 @@ TrainValidation validate_training(const CsvTable& csv, const Catalog& catalog, c
       v.fitted_rows.push_back(static_cast<int>(
           std::count_if(samples.begin(), samples.end(), [&](const FitSample& s) { return s.efficiency_id == e.id; })));
     }
+    v.at_bounds = constants_at_bounds(fitted, samples);
     v.fitted_overall = summarize_errors(fitted_errors);
     v.fitted_within_15_share = within(fitted_errors, 0.15);
   }
@@ -467,6 +479,7 @@ TrainValidation validate_training(const CsvTable& csv, const Catalog& catalog, c
     v.loso_overall = summarize_errors(loso_errors);
     v.loso_within_15_share = within(loso_errors, 0.15);
   }
+  if (!options.time_split.empty()) time_split(v, samples, catalog, options.time_split);
   return v;
 }
 

@@ -2,8 +2,10 @@
 // shared/data/README.md, training-runs.csv) and compares it with what the source measured: the
 // step time, or the step time its tokens/s, TFLOP/s, MFU or GPU-hours imply
 // (validate/measured_quantity.h).
-// Unknown fields and blank micro-batches are resolved as a well-tuned run would (the fastest
-// setting that fits, plan/resolve.h), and each row says what was chosen.
+// Unknown fields and blank micro-batches are resolved as the row's framework would
+// (data/fitted/frameworks/ [defaults]; the fastest setting that fits for a field without a
+// default, plan/resolve.h); each row says what was chosen and the spread of step times over
+// every setting of the unknown fields that fits (its uncertainty).
 #pragma once
 
 #include <optional>
@@ -12,6 +14,7 @@
 
 #include "core/csv.h"
 #include "plan/evaluate.h"
+#include "plan/fit.h"
 #include "validate/error_stats.h"
 #include "validate/measured_quantity.h"
 
@@ -24,12 +27,14 @@ struct TrainValidationRow {
   std::string model;   // zoo id, or "row shape" when built from the row's columns
   std::string gpu;
   std::string system;
-  std::string framework;  // the framework entry its source ran (data/fitted/frameworks/ [validation])
+  std::string framework;  // the framework entry its `framework` cell names ("" when the catalog has none)
   int gpus = 0;
   Plan plan;
   std::string chosen;       // what was resolved for unknown fields ("" when nothing was)
+  // With unknown fields: the fastest and slowest step over the settings that fit (0 when none).
+  double fastest_step_s = 0;
+  double slowest_step_s = 0;
   std::string assumptions;  // shape assumptions (MLP kind, vocabulary) for row-built models
-  std::vector<std::string> readings;  // cells read other than stated, with why (catalog/row_reading.h)
   bool evaluated = false;   // a prediction exists
   std::string skipped;      // why not, when not
   double measured_step_s = 0;        // 0 = nothing comparable was measured (see not_scored)
@@ -42,6 +47,8 @@ struct TrainValidationRow {
   double predicted_step_s = 0;
   double error = 0;  // predicted / measured step time − 1 (= measured / predicted rate − 1)
   std::optional<double> loso_error;  // with --leave-one-source-out: with the efficiency refit without its source
+  std::string published;             // its source's publication date (data/validation/, "" when none)
+  std::optional<double> time_split_error;  // with --time-split, for a row published on or after the date
   Estimate estimate;
 };
 
@@ -61,16 +68,25 @@ struct TrainValidation {
   std::vector<int> fitted_framework_rows;
   ErrorSummary fitted_overall;
   double fitted_within_15_share = 0;
+  std::vector<ConstantAtBound> at_bounds;  // fitted figures at or within 1% of a bound
   // Leave-one-source-out: each source predicted with the efficiency refit on the others.
   bool loso = false;
   ErrorGroups loso_by_source;
   ErrorSummary loso_overall;
   double loso_within_15_share = 0;
+  // --time-split DATE: the rows published on or after DATE predicted with every constant fitted
+  // on the rows published before it.
+  std::string time_split;  // the date ("" = not run)
+  int time_split_fit_rows = 0;
+  ErrorGroups time_split_by_source;
+  ErrorSummary time_split_overall;
+  double time_split_within_15_share = 0;
 };
 
 struct TrainValidationOptions {
   bool fit = false;
   bool leave_one_source_out = false;
+  std::string time_split;  // "YYYY-MM-DD" or "" (every scored row then needs a dated source)
 };
 
 // Reads the rows (throws Error on a malformed file) and predicts each; a row the catalog

@@ -8,6 +8,7 @@
 
 #include "calibration/profile.h"
 #include "core/csv.h"
+#include "catalog/source_date.h"
 #include "core/error.h"
 #include "cost/collective.h"
 
@@ -56,6 +57,12 @@ ValidateTrainingAnswer answer_validate_training(const Catalog& catalog, const Va
   TrainValidationOptions options;
   options.leave_one_source_out = request.leave_one_source_out;
   options.fit = request.fit;
+  if (!request.time_split.empty() && !is_iso_date(request.time_split)) {
+    throw Error(fmt::format("--time-split '{}': not a date; use YYYY-MM-DD (e.g. 2026-01-01: fit on sources "
+                            "published before 2026, predict the 2026 rows)",
+                            request.time_split));
+  }
+  options.time_split = request.time_split;
   return validate_training(CsvTable::read(request.file), catalog, options);
 }
 

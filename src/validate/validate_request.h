@@ -22,11 +22,12 @@ struct ValidateCollectivesRequest {
 };
 using ValidateCollectivesAnswer = CollectiveValidation;
 
-// validate training FILE.csv [--leave-one-source-out] [--fit]
+// validate training FILE.csv [--leave-one-source-out] [--time-split DATE] [--fit]
 struct ValidateTrainingRequest {
   std::string file;  // the schema of shared/data/training-runs.csv
   bool leave_one_source_out = false;
   bool fit = false;
+  std::string time_split{};  // "YYYY-MM-DD": fit on sources published before it, predict the rest ("" = none)
 };
 using ValidateTrainingAnswer = TrainValidation;
 

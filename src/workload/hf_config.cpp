@@ -648,7 +648,8 @@ const std::vector<std::string>& supported_hf_model_types() {
                                               "deepseek_v2", "deepseek_v3", "gpt2",    "gpt_oss", "mpt",   "nemotron",
                                               "phi3",        "gemma2",      "gemma3_text", "gemma3",
                                               "qwen2_moe",   "llama4",      "llama4_text", "falcon",
-                                              "RefinedWeb",  "RefinedWebModel", "jamba",     "nemotron_h"};
+                                              "RefinedWeb",  "RefinedWebModel", "jamba",     "nemotron_h",
+                                              "kimi_k2"};
   return types;
 }
 
@@ -697,8 +698,10 @@ ModelSpec model_from_hf_config(const nlohmann::json& config, const std::string& 
   } else if (type == "falcon" || type == "RefinedWeb" || type == "RefinedWebModel") {
     m.family = "falcon";
     read_falcon(r, m, type);
-  } else if (type == "deepseek_v2" || type == "deepseek_v3") {
-    read_deepseek(r, m, type == "deepseek_v3");
+  } else if (type == "deepseek_v2" || type == "deepseek_v3" || type == "kimi_k2") {
+    // Kimi K2 (Moonshot AI 2025, arXiv:2507.20534) is the DeepSeek-V3 architecture
+    // (architectures = DeepseekV3ForCausalLM) with 384 experts, 64 heads and one dense layer.
+    read_deepseek(r, m, type != "deepseek_v2");
   } else if (type == "gpt_oss") {
     read_gpt_oss(r, m);
   } else if (type == "gpt2") {

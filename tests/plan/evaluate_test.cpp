@@ -206,6 +206,63 @@ TEST(Evaluate, ResolverPicksTheFastestPlanThatFits) {
 }
 
 
+// A published run whose source is silent on sequence parallelism and recompute: resolved as its
+// framework would (SP with TP, no recompute while that fits), not as the fastest setting, and the
+// spread over those two fields is reported (plan/resolve.h).
+TEST(Evaluate, ResolverWithDefaultsTakesTheFrameworkSettingsAndReportsTheSpread) {
+  Fixture f;
+  const ModelSpec m = testing::llama3_8b();
+  const TrainContext ctx = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr);
+  Plan p = base_plan(8192);
+  p.tp = 2;
+  p.dp = 4;
+  p.global_batch = 64;
+  PlanUnknowns u;
+  u.sp = true;
+  u.recompute = true;
+  SettingDefaults with_tp;
+  with_tp.sp_with_tp = true;
+  with_tp.recompute = Recompute::none;
+  const Resolved r = resolve_with_defaults(ctx, p, u, 8, with_tp);
+  ASSERT_TRUE(r.estimate.feasible()) << r.estimate.reason_text();
+  EXPECT_TRUE(r.plan.sp);
+  EXPECT_EQ(r.plan.recompute, Recompute::none);
+  // Full recompute (one more forward) is among the settings that fit: the spread covers it.
+  Plan full = r.plan;
+  full.recompute = Recompute::full;
+  const Estimate e_full = evaluate(ctx, full);
+  ASSERT_TRUE(e_full.feasible());
+  EXPECT_DOUBLE_EQ(r.slowest_step_s, std::max(r.slowest_step_s, e_full.step_time_s));
+  EXPECT_GE(r.slowest_step_s, e_full.step_time_s);
+  EXPECT_LE(r.fastest_step_s, r.estimate.step_time_s);
+  EXPECT_GT(r.slowest_step_s, 1.2 * r.fastest_step_s);
+  // A framework without sequence parallelism: off although TP is 2.
+  SettingDefaults off = with_tp;
+  off.sp_with_tp = false;
+  EXPECT_FALSE(resolve_with_defaults(ctx, p, u, 8, off).plan.sp);
+  // A default that does not fit gives way to the lightest recompute that does: micro-batches of
+  // 8 × 8,192 tokens (ZeRO-3 over 8 GPUs) cannot keep every layer's activations.
+  Plan tight = base_plan(8192);
+  tight.tp = 1;
+  tight.dp = 8;
+  tight.zero = 3;
+  tight.micro_batch = 8;
+  tight.global_batch = 64;
+  PlanUnknowns only_recompute;
+  only_recompute.recompute = true;
+  const Resolved t = resolve_with_defaults(ctx, tight, only_recompute, 8, with_tp);
+  ASSERT_TRUE(t.estimate.feasible()) << t.estimate.reason_text();
+  EXPECT_NE(t.plan.recompute, Recompute::none);
+  Plan none = t.plan;
+  none.recompute = Recompute::none;
+  EXPECT_FALSE(evaluate(ctx, none).fits());
+  if (t.plan.recompute == Recompute::full) {
+    Plan selective = t.plan;
+    selective.recompute = Recompute::selective;
+    EXPECT_FALSE(evaluate(ctx, selective).fits());  // the lightest that fits, not the fastest
+  }
+}
+
 // --- MoE expert parallelism: AllToAll overlap, DualPipe, load imbalance (training.md §3-4) ---
 
 TEST(MoeOverlap, PairedFractionPerSchedule) {

@@ -1,0 +1,45 @@
+// Parser for `kind = "source_dates"` files (data/validation/). Schema: docs/data-format.md.
+#include <fmt/format.h>
+
+#include "catalog/parsers.h"
+#include "catalog/source_date.h"
+
+namespace gpuplan {
+
+bool is_iso_date(std::string_view t) {
+  if (t.size() != 10 || t[4] != '-' || t[7] != '-') return false;
+  for (std::size_t i : {0u, 1u, 2u, 3u, 5u, 6u, 8u, 9u}) {
+    if (t[i] < '0' || t[i] > '9') return false;
+  }
+  const int month = (t[5] - '0') * 10 + (t[6] - '0');
+  const int day = (t[8] - '0') * 10 + (t[9] - '0');
+  return month >= 1 && month <= 12 && day >= 1 && day <= 31;
+}
+
+SourceDates parse_source_dates(Fields& top) {
+  SourceDates d;
+  d.id = top.str("id");
+  d.provenance = top.file_provenance();
+  for (Fields& entry : top.table_array("publication")) {
+    SourceDate s;
+    s.match = entry.str("match");
+    s.published = entry.str("published");
+    s.evidence = entry.str("evidence");
+    if (s.match.empty()) entry.fail("match", "empty: give a part of the rows' source cell");
+    if (!is_iso_date(s.published)) entry.fail("published", fmt::format("'{}': use YYYY-MM-DD", s.published));
+    entry.finish();
+    d.sources.push_back(std::move(s));
+  }
+  return d;
+}
+
+std::string published_date(const std::vector<SourceDates>& tables, std::string_view source) {
+  for (const SourceDates& t : tables) {
+    for (const SourceDate& s : t.sources) {
+      if (source.find(s.match) != std::string_view::npos) return s.published;
+    }
+  }
+  return "";
+}
+
+}  // namespace gpuplan
