@@ -5,7 +5,7 @@
 # and reserved peak memory, the optimizer step, and the fit verdict against the runs that ran
 # out of memory. Usage: score-torch-runs.py GPUPLAN FRAMEWORK RUNS.csv... ; the transformers
 # config of each run is read from configs/<model>.json beside the first RUNS.csv (or CONFIGS=dir).
-# EXTRA="--catalog FILE" passes global options. Prints a markdown table and the medians
+# EXTRA="--catalog FILE" passes global options, TRAIN_EXTRA="--calibration FILE" train options. Prints a markdown table and the medians
 # (docs/validation.md, "One-GPU PyTorch training").
 import csv, json, subprocess, sys, statistics
 import os
@@ -14,13 +14,14 @@ CONFIGS = os.environ.get('CONFIGS', os.path.join(os.path.dirname(os.path.abspath
 GiB = 1024**3
 import os
 EXTRA = os.environ.get('EXTRA', '').split()
+TRAIN_EXTRA = os.environ.get('TRAIN_EXTRA', '').split()  # e.g. --calibration FILE
 rows_out = []
 for f in files:
     for r in csv.DictReader(open(f)):
         cfg = os.path.join(CONFIGS, r['model'] + '.json')
         args = [binary] + EXTRA + ['train', '--model', cfg, '--gpu', r['gpu'], '--gpus', '1', '--framework', framework,
                 '--seq-len', r['seq_len'], '--micro-batch', r['micro_batch'], '--global-batch', r['micro_batch'],
-                '--recompute', r['recompute'], '--elementwise', r['elementwise'], '--allow-longer-context', '--json']
+                '--recompute', r['recompute'], '--elementwise', r['elementwise'], '--allow-longer-context', '--json'] + TRAIN_EXTRA
         p = subprocess.run(args, capture_output=True, text=True)
         if p.returncode != 0:
             print('ERR', r['id'], p.stderr[:300]); continue

@@ -767,7 +767,12 @@ double optimizer_bytes_per_param(const StateBytes& state) { return state.grad + 
 
 // Optimizer step on the GPU, at the achievable HBM bandwidth.
 double optimizer_step_s(const TrainContext& ctx, const Plan& p, const StateBytes& state, const RankLoad& worst) {
-  return optimizer_shard_params(p, worst) * optimizer_bytes_per_param(state) / ctx.device.memory_bw_bytes_per_s;
+  // An fp32 model's weights are the master copy, read and written by the step (fused AdamW: the
+  // fp32 weights, m and v read and written, the fp32 gradient read: 28 B per parameter); the
+  // reference's 16-bit working weights are only written.
+  const double master_rw = ctx.framework && ctx.framework->memory.fp32_model ? state.weight : 0;
+  return optimizer_shard_params(p, worst) * (optimizer_bytes_per_param(state) + master_rw) /
+         ctx.device.memory_bw_bytes_per_s;
 }
 
 // Optimizer offload: the same bytes over the host's DRAM at this GPU's share of it (the GPUs of

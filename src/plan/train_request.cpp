@@ -284,9 +284,11 @@ TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
     s.calibrated_framework = std::make_shared<const Framework>(calibrated_framework(*options.framework, *training, s.calibration_notes));
     options.framework = s.calibrated_framework.get();
     if (s.calibration_notes.empty()) {
-      s.calibration_notes.push_back(fmt::format("{} has no constants for {} under {} (it was fitted on {}): nothing changed",
+      s.calibration_notes.push_back(fmt::format("{} has no constants for {} under {} (it was fitted on runs of {}): "
+                                                "nothing changed",
                                                 r.calibration, cluster.gpu->id, options.framework->id,
-                                                fmt::join(training->gpus, ", ")));
+                                                training->gpus.empty() ? std::string("no named GPU")
+                                                                       : fmt::format("{}", fmt::join(training->gpus, ", "))));
     }
   }
   s.ctx = make_train_context(catalog, model, *cluster.gpu, cluster.system, cluster.fabric, options);

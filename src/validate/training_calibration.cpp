@@ -95,7 +95,12 @@ ModelSpec model_from_cells(const Cells& c) {
   m.max_seq_len = c.need_whole("seq_len");
   // The Llama/Qwen2 family a user trains with transformers: RMSNorm, RoPE, SwiGLU unless the
   // row says otherwise.
-  m.mlp = m.ffn_hidden == 4 * m.hidden ? MlpKind::gelu : MlpKind::swiglu;
+  // (Llama-3.2-1B's FFN is exactly 4h and still SwiGLU: the width says nothing.)
+  m.mlp = MlpKind::swiglu;
+  if (const std::string mlp = to_lower(c.text("mlp")); !mlp.empty()) {
+    if (mlp != "swiglu" && mlp != "gelu") throw Error(fmt::format("{}: '{}': use swiglu or gelu", c.where("mlp"), c.text("mlp")));
+    m.mlp = mlp == "swiglu" ? MlpKind::swiglu : MlpKind::gelu;
+  }
   m.norm = NormKind::rmsnorm;
   m.position = PositionKind::rope;
   if (const std::string norm = to_lower(c.text("norm")); !norm.empty()) {
@@ -270,6 +275,18 @@ double sensitivity(std::vector<FitSample>& samples, const FitResult& base, bool 
   return most;
 }
 
+// predict_with leaves each sample pointing at the entries it was given (often a local copy):
+// point every sample back at the catalog's before it is evaluated again.
+void restore(std::vector<FitSample>& samples, const Catalog& catalog) {
+  for (FitSample& s : samples) {
+    const Efficiency* e = nullptr;
+    for (const Efficiency& x : catalog.efficiencies) {
+      if (x.id == s.efficiency_id) e = &x;
+    }
+    retarget(s.ctx, *e, &resolve_framework(catalog, s.framework_id));
+  }
+}
+
 }  // namespace
 
 TrainingCalibrationAnswer calibrate_training(const Catalog& catalog, const CsvTable& runs) {
@@ -323,6 +340,7 @@ TrainingCalibrationAnswer calibrate_training(const Catalog& catalog, const CsvTa
       loro.push_back(relative_error(r.loro_step_s, r.measured_step_s));
     }
   }
+  restore(samples, catalog);
   a.step_before = summarize_errors(before);
   a.step_loro = summarize_errors(loro);
 
@@ -349,6 +367,7 @@ TrainingCalibrationAnswer calibrate_training(const Catalog& catalog, const CsvTa
       const std::string& name = base_values[k].name;
       if (name == "runtime_memory.fragmentation_fraction") continue;  // fitted on the peaks below
       const double moved = sensitivity(samples, catalog_entries, true, id, name);
+      restore(samples, catalog);
       if (moved < kVisible) {
         cal.refused.push_back(fmt::format("{} {}: a 10% change moves no run's step time by {:.1f}% (no run exercises it)",
                                           id, name, 100 * kVisible));
@@ -375,6 +394,7 @@ TrainingCalibrationAnswer calibrate_training(const Catalog& catalog, const CsvTa
         continue;
       }
       const double moved = sensitivity(samples, catalog_entries, false, id, name);
+      restore(samples, catalog);
       if (moved < kVisible) {
         cal.refused.push_back(fmt::format("{} {}: a 10% change moves no run's step time by {:.1f}% (no run exercises it)",
                                           id, name, 100 * kVisible));
@@ -387,6 +407,7 @@ TrainingCalibrationAnswer calibrate_training(const Catalog& catalog, const CsvTa
 
   // Peak memory: the allocator's reserve (a fraction of the tensors) per GPU family, the median
   // of what each run implies; each run's own error with the reserve of the others.
+  restore(samples, catalog);
   std::vector<MemoryBreakdown> breakdowns(samples.size());
   for (std::size_t i = 0; i < samples.size(); ++i) breakdowns[i] = evaluate(samples[i].ctx, samples[i].plan).memory;
   for (const std::string& family : families) {

@@ -14,7 +14,7 @@
 #include "validate/calibration_validation.h"
 
 namespace gpuplan {
-namespace {
+namespace measured_profiles_test {
 
 CalibrationProfile measured(const std::string& gpu) {
   return load_calibration(testing::source_dir() + "/data/calibration/" + gpu + "-2026-11-26.json");
@@ -46,5 +46,5 @@ TEST_P(MeasuredProfile, LoadsAndMatchesTheCatalogReferences) {
 
 INSTANTIATE_TEST_SUITE_P(Committed, MeasuredProfile, ::testing::Values("h100-sxm", "h200-sxm"));
 
-}  // namespace
+}  // namespace measured_profiles_test
 }  // namespace gpuplan

@@ -9,7 +9,7 @@
 #include "plan/evaluate.h"
 
 namespace gpuplan {
-namespace {
+namespace framework_memory_test {
 
 TEST(FrameworkMemory, Fp32ModelMovesTheMasterCopyIntoTheWeights) {
   FrameworkMemory fm;
@@ -159,5 +159,5 @@ TEST(FrameworkMemory, DriverReserveComesOffTheCapacity) {
   EXPECT_DOUBLE_EQ(ctx.usable_memory_bytes, gpu.usable_memory_bytes - ctx.driver_reserved_bytes);
 }
 
-}  // namespace
+}  // namespace framework_memory_test
 }  // namespace gpuplan
