@@ -671,9 +671,10 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
     mi.eager_saved_bytes = r.eager_stored_bytes * in_flight_mb + r.eager_working_bytes;
     const double optimizer_shard = p.zero >= 1 ? std::max(1.0, mi.dense_shard) : 1.0;
     mi.optimizer_temp_bytes = fm.optimizer_temp_bytes * r.params / optimizer_shard;
-    // One process with its gradients set to None between steps; DDP's buckets and sharded
-    // gradient buffers persist.
-    mi.grads_freed_between_steps = fm.grads_freed_between_steps && p.gpus() == 1;
+    // One process with its gradients set to None between steps, and one micro-batch per step
+    // (with gradient accumulation the first micro-batch's gradients are alive through the
+    // others' backward); DDP's buckets and sharded gradient buffers persist.
+    mi.grads_freed_between_steps = fm.grads_freed_between_steps && p.gpus() == 1 && micro_batches == 1;
     // A single GPU has no NCCL communicator, so no NCCL buffers (unless the user set the
     // runtime overhead with --overhead-gib).
     mi.runtime_bytes = ctx.runtime_overhead_bytes -

@@ -150,6 +150,25 @@ TEST(FrameworkMemory, PytorchOnOneGpuNamesEveryTermAndJudgesTheMargin) {
   EXPECT_LT(over.memory_margin_bytes, 0);
 }
 
+// Gradient accumulation keeps the first micro-batch's gradients through the others' backward:
+// with two micro-batches the gradients are in the backward's start again.
+TEST(FrameworkMemory, GradientAccumulationKeepsTheGradients) {
+  const Catalog& cat = default_catalog();
+  TrainOptions o;
+  o.framework = &resolve_framework(cat, "pytorch");
+  o.usable_memory_bytes = 1e12;
+  const TrainContext ctx = make_train_context(cat, *cat.find_model("llama3.1-8b"), cat.gpu("h100-sxm"), nullptr, nullptr, o);
+  Plan p;
+  p.seq_len = 2048;
+  p.global_batch = 1;
+  const MemoryBreakdown one = evaluate(ctx, p).memory;
+  p.global_batch = 2;
+  const MemoryBreakdown two = evaluate(ctx, p).memory;
+  EXPECT_TRUE(one.grads_freed_between_steps);
+  EXPECT_FALSE(two.grads_freed_between_steps);
+  EXPECT_NEAR(two.backward_start_bytes - one.backward_start_bytes, two.gradients_bytes, 1);
+}
+
 // The driver's share comes off the GPU's usable memory (Hopper: 0.47 GiB, measured on an H100).
 TEST(FrameworkMemory, DriverReserveComesOffTheCapacity) {
   const Catalog& cat = default_catalog();
