@@ -6,4 +6,4 @@ list(APPEND GPUPLAN_LIB_SOURCES calibration/profile.cpp calibration/calibrate.cp
 list(APPEND GPUPLAN_LIB_SOURCES calibration/calibration_scale.cpp calibration/collective_calibration.cpp
      calibration/collective_question.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES calibration/gpu_request.cpp calibration/nccl_tests_log.cpp
-     calibration/collective_fit.cpp)
+     calibration/collective_fit.cpp calibration/training_calibration_file.cpp)

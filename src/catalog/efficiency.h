@@ -59,7 +59,10 @@ struct Efficiency {
   // Memory the training runtime holds besides tensors: CUDA context and kernels, NCCL
   // buffers, and the allocator's fragmentation as a fraction of the tensors it holds.
   double cuda_context_bytes = 0;
-  double nccl_buffer_bytes = 0;
+  double nccl_buffer_bytes = 0;  // only a plan of more than one GPU has a communicator
+  // Memory the driver keeps from the card before any process starts: the GPU file's usable
+  // memory (nvidia-smi's total) less what cudaMemGetInfo reports as the total.
+  double driver_reserved_bytes = 0;
   double fragmentation_fraction = 0;
   // Serving (`gpuplan infer`): this architecture's factor, per weight precision, on the serving
   // engines' GEMM and weight-streaming fractions (data/engines/), which were set on Hopper rows

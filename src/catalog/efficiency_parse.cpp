@@ -63,6 +63,7 @@ Efficiency parse_efficiency(Fields& top) {
   if (auto r = top.opt_sub("runtime_memory")) {
     e.cuda_context_bytes = r->opt_nonneg("cuda_context_gib").value_or(0) * kGiB;
     e.nccl_buffer_bytes = r->opt_nonneg("nccl_buffers_gib").value_or(0) * kGiB;
+    e.driver_reserved_bytes = r->opt_nonneg("driver_reserved_gib").value_or(0) * kGiB;
     e.fragmentation_fraction = r->opt_nonneg("fragmentation_fraction").value_or(0);
     if (e.fragmentation_fraction >= 1) r->fail("fragmentation_fraction", "must be below 1");
     r->finish();

@@ -14,6 +14,41 @@ namespace gpuplan {
 
 struct Catalog;
 
+// How the framework holds a training step in memory, beyond the planner's tensor count
+// (docs/model/training.md, "Memory as the allocator sees it"). All zero/false = the reference
+// behaviour (Megatron-Core: bf16 weights and gradients in persistent buffers, fp32 master weights
+// in the optimizer, the loss over vocabulary-parallel logits in fp32, fused element-wise kernels).
+struct FrameworkMemory {
+  // The model itself is kept in fp32 and run under torch.autocast (plain PyTorch, DDP): weights
+  // and their .grad are 4 bytes each and the optimizer has no separate master copy.
+  bool fp32_model = false;
+  // autocast's cached low-precision copy of every matmul weight, bytes per matmul parameter:
+  // made at the weight's first use in the forward, saved by autograd for the backward.
+  double autocast_copy_bytes = 0;
+  // optimizer.zero_grad(set_to_none=True) in one process: no gradient exists when the backward
+  // starts, so the peak is the larger of the backward's start and the optimizer step (DDP's
+  // gradient buckets and Megatron's grad buffers persist: false, or more than one GPU).
+  bool grads_freed_between_steps = false;
+  // Bytes per logit (token × vocabulary / TP) alive at the loss's peak, for element-wise chains
+  // run eagerly (op by op) and fused (torch.compile, Transformer Engine); 0 = the reference
+  // (the activation size + an fp32 copy).
+  double loss_bytes_per_logit_eager = 0;
+  double loss_bytes_per_logit_fused = 0;
+  // Tensors autograd saves when the element-wise chains run op by op, beyond the fused count
+  // (workload/activations.h), per token and layer: bytes per residual-stream element per norm,
+  // and extra copies of q/k (RoPE), of the attention output, and of the FFN-wide SwiGLU output.
+  double eager_norm_bytes = 0;
+  double eager_rope_copies = 0;
+  double eager_attention_output_copies = 0;
+  double eager_swiglu_copies = 0;
+  // Full-size temporaries of the optimizer step, bytes per parameter (fused AdamW: 0; foreach
+  // AdamW: one fp32 tensor the size of the parameters).
+  double optimizer_temp_bytes = 0;
+  // The model's own median error on peak memory, a fraction: a plan whose peak is within it
+  // of the limit is "tight", not "fits".
+  double memory_error_fraction = 0;
+};
+
 struct Framework {
   std::string id;  // "megatron-core"
   std::vector<std::string> aliases;  // names users type for it: "nemo", "torchtitan", ...
@@ -36,6 +71,7 @@ struct Framework {
   std::string default_sequence_parallel;  // "with_tp" (on exactly when tp > 1) or "off"
   std::string default_recompute;          // "none", "selective" or "full": the lightest tried first
   std::string default_moe_overlap;        // "none" or "1f1b"
+  FrameworkMemory memory;
   std::string notes;
   Provenance provenance;
 };

@@ -47,6 +47,22 @@ Framework parse_framework(Fields& top) {
     f.default_moe_overlap = one_of("moe_overlap", {"none", "1f1b"});
     d->finish();
   }
+  if (auto m = top.opt_sub("memory_terms")) {
+    FrameworkMemory& fm = f.memory;
+    fm.fp32_model = m->opt_boolean("fp32_model").value_or(false);
+    fm.autocast_copy_bytes = m->opt_nonneg("autocast_copy_bytes").value_or(0);
+    fm.grads_freed_between_steps = m->opt_boolean("grads_freed_between_steps").value_or(false);
+    fm.loss_bytes_per_logit_eager = m->opt_nonneg("loss_bytes_per_logit_eager").value_or(0);
+    fm.loss_bytes_per_logit_fused = m->opt_nonneg("loss_bytes_per_logit_fused").value_or(0);
+    fm.eager_norm_bytes = m->opt_nonneg("eager_norm_bytes").value_or(0);
+    fm.eager_rope_copies = m->opt_nonneg("eager_rope_copies").value_or(0);
+    fm.eager_attention_output_copies = m->opt_nonneg("eager_attention_output_copies").value_or(0);
+    fm.eager_swiglu_copies = m->opt_nonneg("eager_swiglu_copies").value_or(0);
+    fm.optimizer_temp_bytes = m->opt_nonneg("optimizer_temp_bytes").value_or(0);
+    fm.memory_error_fraction = m->opt_nonneg("memory_error_fraction").value_or(0);
+    if (fm.memory_error_fraction >= 1) m->fail("memory_error_fraction", "must be below 1 (a fraction of the peak)");
+    m->finish();
+  }
   // A factor above 1 would claim kernels faster than the family's reference figures, and
   // the product with the family's fraction must stay a fraction.
   if (f.attention_scale > 1.5) top.fail("attention.kernel_scale", "at most 1.5 (a factor on the family's fraction)");

@@ -32,7 +32,9 @@ void setup_search(CliCommand& cmd, CliContext& ctx) {
   cmd.add_option("--framework", r.framework,
                  "Training framework, which sets the host time per kernel and the attention and fusion kernels: "
                  "megatron-core (default; also nemo, megatron-bridge), megatron-lm (2021-22), pytorch-fsdp (also "
-                 "torchtitan, llm-foundry), deepspeed (also megatron-deepspeed); an unknown name lists every valid one");
+                 "torchtitan, llm-foundry), pytorch (plain PyTorch / DDP with transformers: fp32 weights under autocast, "
+                 "fused AdamW; also ddp, transformers), deepspeed (also megatron-deepspeed); an unknown name lists every "
+                 "valid one");
   cmd.add_option("--top", r.top, "How many plans to show")->capture_default_str();
   cmd.add_option("--objective", r.objective, "Rank by: time (step time), cost ($ per step), mfu")
       ->capture_default_str();

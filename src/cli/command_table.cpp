@@ -8,6 +8,7 @@ std::span<const CommandRow> command_table() {
       {"gpu", "One GPU with the figures derived from its datasheet", setup_gpu},
       {"compare", "Compare GPUs side by side, with ratios to the first", setup_compare},
       {"collective", "Time and bus bandwidth of one collective (or a size sweep) on a system/fabric", setup_collective},
+      {"calibrate", "Fit the model's constants to your own runs: calibrate training RUNS.csv --out FILE (then --calibration FILE)", setup_calibrate},
       {"validate", "Score the models against measured runs: validate collectives|training|inference FILE.csv", setup_validate},
       {"systems", "List nodes, racks and fabrics with their bandwidth per GPU", setup_systems},
       {"system", "One system or fabric: bandwidth per level, node totals, bisection", setup_system},

@@ -62,6 +62,7 @@ void setup_search(CliCommand& command, CliContext& ctx);
 void setup_recommend(CliCommand& command, CliContext& ctx);
 void setup_sweep(CliCommand& command, CliContext& ctx);
 void setup_monitor(CliCommand& command, CliContext& ctx);
+void setup_calibrate(CliCommand& command, CliContext& ctx);
 // The `validate` sub-commands, each added to `validate` by cmd_validate.cpp.
 void add_validate_collectives(CliCommand& validate, CliContext& ctx);
 void add_validate_training(CliCommand& validate, CliContext& ctx);

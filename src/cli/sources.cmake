@@ -19,6 +19,7 @@ list(APPEND GPUPLAN_CLI_SOURCES
   cli/cmd_infer.cpp
   cli/infer_feature_flags.cpp
   cli/cmd_validate_inference.cpp cli/cmd_validate_calibration.cpp
+  cli/cmd_calibrate.cpp
   cli/cmd_econ.cpp
   cli/cmd_search.cpp
   cli/cmd_recommend.cpp

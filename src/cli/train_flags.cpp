@@ -40,7 +40,9 @@ void add_train_flags(CliCommand& cmd, TrainFlags& f) {
   cmd.add_option("--framework", r.framework,
                  "Training framework, which sets the host time per kernel and the attention and fusion kernels: "
                  "megatron-core (default; also nemo, megatron-bridge), megatron-lm (2021-22), pytorch-fsdp (also "
-                 "torchtitan, llm-foundry), deepspeed (also megatron-deepspeed); an unknown name lists every valid one");
+                 "torchtitan, llm-foundry), pytorch (plain PyTorch / DDP with transformers: fp32 weights under autocast, "
+                 "fused AdamW; also ddp, transformers), deepspeed (also megatron-deepspeed); an unknown name lists every "
+                 "valid one");
   cmd.add_flag("!--no-tp-overlap", r.tp_overlap,
                "TP communication fully exposed (default: overlapped as far as the GPU family's software does)");
   cmd.add_option("--moe-overlap", r.moe_overlap,

@@ -31,6 +31,19 @@ StateBytes with_optimizer_state_bits(const StateBytes& base, int bits) {
   return s;
 }
 
+const char* memory_peak_name(MemoryPeak p) {
+  return p == MemoryPeak::optimizer_step ? "optimizer step" : "start of the backward";
+}
+
+MemoryTermsAtPeak memory_terms_at_peak(const MemoryBreakdown& m) {
+  MemoryTermsAtPeak t;
+  const bool step = m.peak == MemoryPeak::optimizer_step;
+  t.gradients = step || !m.grads_freed_between_steps;
+  t.activations = !step;
+  t.optimizer_temp = step;
+  return t;
+}
+
 MemoryBreakdown memory_per_gpu(const MemoryInputs& in) {
   const double dense_shard = std::max(1.0, in.dense_shard);
   const double expert_shard = std::max(1.0, in.expert_shard);
@@ -46,7 +59,19 @@ MemoryBreakdown memory_per_gpu(const MemoryInputs& in) {
   m.gathered_weights_bytes = in.zero_stage >= 3 ? in.gathered_weight_bytes : 0;
   m.activations_bytes = in.stored_activation_bytes + in.working_activation_bytes;
   m.head_buffers_bytes = in.head_buffer_bytes;
-  const double tensors = m.weights_bytes + m.gradients_bytes + m.optimizer_bytes + m.gathered_weights_bytes + m.activations_bytes + m.head_buffers_bytes;
+  m.weight_copies_bytes = in.weight_copy_bytes;
+  m.eager_temporaries_bytes = in.eager_saved_bytes;
+  m.optimizer_temp_bytes = in.optimizer_on_host ? 0 : in.optimizer_temp_bytes;
+  const double states = m.weights_bytes + m.optimizer_bytes + m.gathered_weights_bytes;
+  // Start of the backward: every activation is still saved, the loss's buffers are at their
+  // largest, autocast's copies are alive; the gradients only if they persist across steps.
+  m.backward_start_bytes = states + m.weight_copies_bytes + m.activations_bytes + m.head_buffers_bytes +
+                           m.eager_temporaries_bytes + (in.grads_freed_between_steps ? 0 : m.gradients_bytes);
+  // The optimizer step: the activations and copies are freed, every gradient exists.
+  m.optimizer_step_bytes = states + m.gradients_bytes + m.optimizer_temp_bytes;
+  m.grads_freed_between_steps = in.grads_freed_between_steps;
+  m.peak = m.optimizer_step_bytes > m.backward_start_bytes ? MemoryPeak::optimizer_step : MemoryPeak::backward_start;
+  const double tensors = std::max(m.backward_start_bytes, m.optimizer_step_bytes);
   m.fragmentation_bytes = tensors * in.fragmentation_fraction;
   m.runtime_bytes = in.runtime_bytes;
   m.total_bytes = tensors + m.fragmentation_bytes + m.runtime_bytes;

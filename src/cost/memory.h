@@ -49,20 +49,50 @@ struct MemoryInputs {
   double head_buffer_bytes = 0;        // logits and loss buffers (last stage)
   double runtime_bytes = 0;            // CUDA context, NCCL buffers
   double fragmentation_fraction = 0;   // allocator slack, a fraction of the tensors
+
+  // How the framework holds the step (catalog/framework.h FrameworkMemory), already in bytes:
+  double weight_copy_bytes = 0;        // autocast's low-precision copies of the matmul weights
+  double eager_saved_bytes = 0;        // tensors eager element-wise chains make autograd keep
+  double optimizer_temp_bytes = 0;     // full-size temporaries of the optimizer step
+  // No gradient exists at the start of the backward (zero_grad(set_to_none=True), one process):
+  // the peak is then the larger of the backward's start (everything but the gradients) and the
+  // optimizer step (states + gradients + temporaries; the activations are gone).
+  bool grads_freed_between_steps = false;
 };
+
+// When in the step the peak falls.
+enum class MemoryPeak { backward_start, optimizer_step };
+const char* memory_peak_name(MemoryPeak p);
 
 struct MemoryBreakdown {
   double weights_bytes = 0;
   double gradients_bytes = 0;
   double optimizer_bytes = 0;
   double activations_bytes = 0;  // stored + working
-  double head_buffers_bytes = 0;
+  double head_buffers_bytes = 0;      // the loss: logits in the framework's precision + gradient
   double gathered_weights_bytes = 0;
-  double runtime_bytes = 0;
-  double fragmentation_bytes = 0;
-  double total_bytes = 0;  // on the GPU
+  double weight_copies_bytes = 0;     // autocast's cached bf16 copies of fp32 weights
+  double eager_temporaries_bytes = 0; // saved by op-by-op element-wise chains
+  double optimizer_temp_bytes = 0;    // the optimizer step's temporaries
+  double runtime_bytes = 0;           // CUDA context and kernels, NCCL buffers
+  double fragmentation_bytes = 0;     // the caching allocator's reserve: cached, unused blocks
+  double total_bytes = 0;  // on the GPU, at the peak
   double host_bytes = 0;   // in host memory (optimizer offload); not in total_bytes
+  // The tensors alive at each phase's peak (before the allocator's reserve and the runtime),
+  // and which one is the peak; terms not alive at the peak are listed but not in total_bytes.
+  double backward_start_bytes = 0;
+  double optimizer_step_bytes = 0;
+  MemoryPeak peak = MemoryPeak::backward_start;
+  bool grads_freed_between_steps = false;  // the inputs'
 };
+
+// Whether a term of the breakdown is alive at its peak (and so in total_bytes).
+struct MemoryTermsAtPeak {
+  bool gradients = true;
+  bool activations = true;  // and the loss buffers, eager temporaries and autocast's copies
+  bool optimizer_temp = false;
+};
+MemoryTermsAtPeak memory_terms_at_peak(const MemoryBreakdown& m);
 
 MemoryBreakdown memory_per_gpu(const MemoryInputs& in);
 

@@ -11,6 +11,7 @@
 
 #include "core/error.h"
 #include "core/reason_text.h"
+#include "cost/framework_memory.h"
 #include "workload/params.h"
 #include "workload/size_math.h"
 
@@ -39,6 +40,7 @@ struct KindCost {
   double recompute_flops = 0;
   double stored_bytes = 0;
   double working_bytes = 0;
+  LayerActivations eager;  // what eager element-wise chains add (cost/framework_memory.h)
   double tau() const { return fwd_s + bwd_s + tp_exposed_s + cp_exposed_s + ep_exposed_s; }
 };
 
@@ -397,6 +399,8 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
   const LayerActivations act = layer_activations(m, layer_idx, shape, p.recompute);
   k.stored_bytes = act.stored_bytes;
   k.working_bytes = act.working_bytes;
+  k.eager = eager_saved_activations(ctx.framework ? ctx.framework->memory : FrameworkMemory{}, m, layer_idx, shape,
+                                    p.recompute);
   return k;
 }
 
@@ -412,6 +416,8 @@ struct RankLoad {
   double low_precision_params = 0;
   double stored_bytes = 0;  // one micro-batch, all layers of the rank
   double working_bytes = 0;
+  double eager_stored_bytes = 0;   // one micro-batch, all layers of the rank
+  double eager_working_bytes = 0;
   double max_layer_params = 0;
   double layers = 0;  // decoder layers on the rank (FSDP units)
 };
@@ -459,7 +465,13 @@ TrainContext make_train_context(const Catalog& catalog, const ModelSpec& model, 
                                              : default_collective_params(catalog).find_link(link->id, link->family);
     ctx.host_link_bw_bytes_per_s = link->device_bw_uni_bytes_per_s * (params ? params->bw_efficiency : 1.0);
   }
-  ctx.usable_memory_bytes = options.usable_memory_bytes > 0 ? options.usable_memory_bytes : gpu.usable_memory_bytes;
+  // What the allocator can have: the GPU file's usable memory (nvidia-smi's total) less what the
+  // driver keeps from every process (the family's measured reserve).
+  ctx.usable_memory_bytes = options.usable_memory_bytes > 0
+                                ? options.usable_memory_bytes
+                                : gpu.usable_memory_bytes - ctx.efficiency->driver_reserved_bytes;
+  ctx.driver_reserved_bytes = options.usable_memory_bytes > 0 ? 0 : ctx.efficiency->driver_reserved_bytes;
+  if (ctx.framework) ctx.options.state = framework_state_bytes(ctx.framework->memory, options.state);
   if (!(options.memory_headroom_bytes >= 0)) {
     throw Error("memory headroom " + std::to_string(options.memory_headroom_bytes) +
                 " bytes: must be 0 or more (0 = none)");
@@ -597,6 +609,8 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
       r.low_precision_params += count * k.low_precision_params;
       r.stored_bytes += count * k.stored_bytes;
       r.working_bytes = std::max(r.working_bytes, k.working_bytes);
+      r.eager_stored_bytes += count * k.eager.stored_bytes;
+      r.eager_working_bytes = std::max(r.eager_working_bytes, k.eager.working_bytes);
       r.max_layer_params = std::max(r.max_layer_params, k.params);
       out.hw_flops_per_mb += count * k.hw_flops * p.tp * p.cp;
       out.recompute_flops_per_mb += count * k.recompute_flops * p.tp * p.cp;
@@ -646,8 +660,25 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
     mi.gathered_weight_bytes = 2 * r.max_layer_params * ctx.options.state.weight;
     mi.stored_activation_bytes = r.stored_bytes * in_flight_mb;
     mi.working_activation_bytes = r.working_bytes;
-    if (rank == stages - 1) mi.head_buffer_bytes = s.tokens * d(m.vocab) / p.tp * (s.act_bytes + 4);
-    mi.runtime_bytes = ctx.runtime_overhead_bytes;
+    const FrameworkMemory fm = ctx.framework ? ctx.framework->memory : FrameworkMemory{};
+    if (rank == stages - 1) {
+      mi.head_buffer_bytes = s.tokens * d(m.vocab) / p.tp * loss_bytes_per_logit(fm, p.eager_elementwise, s.act_bytes);
+    }
+    // autocast's copies: every matmul weight of the rank (the output head included), not the
+    // embedding table, which is looked up, not multiplied (a tied table is cast for the head).
+    const bool untied_table = rank == 0 && !m.tied_embeddings;
+    mi.weight_copy_bytes = fm.autocast_copy_bytes * std::max(0.0, r.params - (untied_table ? d(m.vocab) * h / p.tp : 0));
+    mi.eager_saved_bytes = r.eager_stored_bytes * in_flight_mb + r.eager_working_bytes;
+    const double optimizer_shard = p.zero >= 1 ? std::max(1.0, mi.dense_shard) : 1.0;
+    mi.optimizer_temp_bytes = fm.optimizer_temp_bytes * r.params / optimizer_shard;
+    // One process with its gradients set to None between steps, and one micro-batch per step
+    // (with gradient accumulation the first micro-batch's gradients are alive through the
+    // others' backward); DDP's buckets and sharded gradient buffers persist.
+    mi.grads_freed_between_steps = fm.grads_freed_between_steps && p.gpus() == 1 && micro_batches == 1;
+    // A single GPU has no NCCL communicator, so no NCCL buffers (unless the user set the
+    // runtime overhead with --overhead-gib).
+    mi.runtime_bytes = ctx.runtime_overhead_bytes -
+                       (p.gpus() == 1 && ctx.options.runtime_overhead_bytes < 0 ? ctx.efficiency->nccl_buffer_bytes : 0);
     mi.fragmentation_fraction = ctx.fragmentation_fraction;
     const MemoryBreakdown mem = memory_per_gpu(mi);
     out.max_host_bytes = std::max(out.max_host_bytes, mem.host_bytes);
@@ -737,7 +768,12 @@ double optimizer_bytes_per_param(const StateBytes& state) { return state.grad + 
 
 // Optimizer step on the GPU, at the achievable HBM bandwidth.
 double optimizer_step_s(const TrainContext& ctx, const Plan& p, const StateBytes& state, const RankLoad& worst) {
-  return optimizer_shard_params(p, worst) * optimizer_bytes_per_param(state) / ctx.device.memory_bw_bytes_per_s;
+  // An fp32 model's weights are the master copy, read and written by the step (fused AdamW: the
+  // fp32 weights, m and v read and written, the fp32 gradient read: 28 B per parameter); the
+  // reference's 16-bit working weights are only written.
+  const double master_rw = ctx.framework && ctx.framework->memory.fp32_model ? state.weight : 0;
+  return optimizer_shard_params(p, worst) * (optimizer_bytes_per_param(state) + master_rw) /
+         ctx.device.memory_bw_bytes_per_s;
 }
 
 // Optimizer offload: the same bytes over the host's DRAM at this GPU's share of it (the GPUs of
@@ -817,6 +853,13 @@ void assemble(const TrainContext& ctx, const Plan& p, const MicroBatchShape& s, 
     est.host_memory_bytes = load.max_host_bytes;
     est.host_memory_capacity_bytes = ctx.host_memory_bytes / std::max(1, std::min(ctx.host_gpus, p.gpus()));
   }
+  // The verdict's margin, and whether it is inside the model's own memory error (the
+  // framework's measured median error on peak memory): then "tight", not "fits".
+  est.memory_margin_bytes = ctx.usable_memory_bytes - load.worst_memory.total_bytes - ctx.memory_headroom_bytes;
+  est.memory_error_fraction = ctx.framework ? ctx.framework->memory.memory_error_fraction : 0;
+  est.driver_reserved_bytes = ctx.driver_reserved_bytes;
+  est.memory_tight = est.memory_margin_bytes >= 0 &&
+                     load.worst_memory.total_bytes * est.memory_error_fraction > est.memory_margin_bytes;
   if (load.worst_memory.total_bytes + ctx.memory_headroom_bytes > ctx.usable_memory_bytes) {
     est.bottleneck = Bottleneck::memory;
     // Most plans a search evaluates end here: ReasonText writes printf's "%.1f" text without

@@ -43,7 +43,8 @@ struct TrainContext {
   CollectiveTopology topology;
   TrainOptions options;
   int domain_gpus = 1;
-  double usable_memory_bytes = 0;
+  double usable_memory_bytes = 0;    // what the allocator can have: the GPU's less the driver's reserve
+  double driver_reserved_bytes = 0;  // the driver's reserve taken off the GPU's usable memory
   double memory_headroom_bytes = 0;  // the options', checked by make_train_context
   double runtime_overhead_bytes = 0;
   double fragmentation_fraction = 0;
@@ -107,7 +108,13 @@ struct Estimate {
   double hfu = 0;  // with recompute, same peak
   double bubble_fraction = 0;  // (p - 1) / (v·m) (Narayanan et al. 2021)
   MemoryBreakdown memory;      // the most loaded pipeline rank
-  double memory_capacity_bytes = 0;
+  double memory_capacity_bytes = 0;  // what the allocator can have (the driver's reserve taken off)
+  double driver_reserved_bytes = 0;  // the driver's share of the card, not in the capacity
+  // The verdict a user bets a job on: capacity - peak - headroom (negative = out of memory), and
+  // "tight" when that margin is smaller than the framework's own median error on peak memory.
+  double memory_margin_bytes = 0;
+  double memory_error_fraction = 0;
+  bool memory_tight = false;
   int memory_stage = 0;        // which pipeline rank that is
   // Optimizer offload: host memory per GPU (the largest over the pipeline ranks) and the share
   // of the host each GPU may use (0 = the catalog has no host memory for the system: unchecked).

@@ -3,10 +3,12 @@
 #include <cmath>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "calibration/calibration_scale.h"
 #include "calibration/collective_fit.h"
 #include "calibration/nccl_tests_log.h"
+#include "calibration/training_calibration_file.h"
 #include "catalog/resolve_model.h"
 #include "catalog/system_choice.h"
 #include "core/error.h"
@@ -271,10 +273,28 @@ TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
   options.framework = &resolve_framework(catalog, r.framework);
   if (r.overhead_gib >= 0) options.runtime_overhead_bytes = r.overhead_gib * kGiB;
   options.memory_headroom_bytes = headroom_bytes;
+  // A training calibration replaces the GPU family's and the framework's fitted constants.
+  const std::optional<TrainingCalibration> training =
+      r.calibration.empty() ? std::nullopt : read_training_calibration(r.calibration);
+  if (training) {
+    if (const Efficiency* base = efficiency_for(catalog.efficiencies, *cluster.gpu)) {
+      s.calibrated_efficiency = std::make_shared<const Efficiency>(calibrated_efficiency(*base, *training, s.calibration_notes));
+      options.efficiency = s.calibrated_efficiency.get();
+    }
+    s.calibrated_framework = std::make_shared<const Framework>(calibrated_framework(*options.framework, *training, s.calibration_notes));
+    options.framework = s.calibrated_framework.get();
+    if (s.calibration_notes.empty()) {
+      s.calibration_notes.push_back(fmt::format("{} has no constants for {} under {} (it was fitted on runs of {}): "
+                                                "nothing changed",
+                                                r.calibration, cluster.gpu->id, options.framework->id,
+                                                training->gpus.empty() ? std::string("no named GPU")
+                                                                       : fmt::format("{}", fmt::join(training->gpus, ", "))));
+    }
+  }
   s.ctx = make_train_context(catalog, model, *cluster.gpu, cluster.system, cluster.fabric, options);
   check_scaling_hardware(*cluster.gpu, p);
   if (p.offload_optimizer) check_offload_optimizer(catalog, s.ctx);
-  if (!r.calibration.empty()) {
+  if (!r.calibration.empty() && !training) {
     // A gpuplan-bench profile (GEMMs, HBM, collectives) or an nccl-tests log (collectives only).
     const CalibrationProfile profile = load_collective_calibration(r.calibration);
     if (!profile_is_collectives_only(profile)) {

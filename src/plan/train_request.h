@@ -49,7 +49,8 @@ struct TrainRequest {
   int optimizer_state_bits = 32;         // --optimizer-state-bits: 32, 16 or 8 (Plan::optimizer_state_bits)
   bool offload_optimizer = false;        // --offload-optimizer (Plan::offload_optimizer)
   std::string elementwise = "fused";     // --elementwise: fused or eager (Plan::eager_elementwise)
-  std::string calibration;  // gpuplan-bench profile (calibration/calibration_scale.h)
+  std::string calibration;  // gpuplan-bench profile (calibration/calibration_scale.h), nccl-tests log or
+                            // training calibration (calibration/training_calibration_file.h)
 };
 
 // The model, GPU and cluster a request names and its plan, checked; no estimate yet. The plan
@@ -60,6 +61,9 @@ struct TrainSetup {
   Plan plan;
   std::string calibration_profile;             // the request's, echoed in the answer
   std::vector<std::string> calibration_notes;  // what the profile changed, and what it could not
+  // A training calibration (`gpuplan calibrate training`): the calibrated copies ctx points at.
+  std::shared_ptr<const Efficiency> calibrated_efficiency;
+  std::shared_ptr<const Framework> calibrated_framework;
   bool system_defaulted = false;  // ctx.system is the GPU's default (none named); the answer says so
 };
 

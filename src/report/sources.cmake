@@ -3,6 +3,7 @@ list(APPEND GPUPLAN_LIB_SOURCES report/report_json.cpp report/gpu_report.cpp rep
 list(APPEND GPUPLAN_LIB_SOURCES report/model_report.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES report/collective_report.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES report/train_report.cpp report/calibration_report.cpp report/search_report.cpp)
+list(APPEND GPUPLAN_LIB_SOURCES report/training_calibration_report.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES report/rooflines_report.cpp report/sweep_report.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES report/econ_report.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES report/infer_report.cpp report/infer_features_report.cpp)

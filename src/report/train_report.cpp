@@ -9,6 +9,7 @@
 
 #include "core/units.h"
 #include "core/table.h"
+#include "cost/framework_memory.h"
 #include "report/calibration_report.h"
 #include "report/default_system_report.h"
 
@@ -54,9 +55,29 @@ static nlohmann::ordered_json memory_breakdown_json(const MemoryBreakdown& m) {
   j["activations_bytes"] = m.activations_bytes;
   j["head_buffers_bytes"] = m.head_buffers_bytes;
   j["gathered_weights_bytes"] = m.gathered_weights_bytes;
+  j["weight_copies_bytes"] = m.weight_copies_bytes;
+  j["eager_temporaries_bytes"] = m.eager_temporaries_bytes;
+  j["optimizer_temp_bytes"] = m.optimizer_temp_bytes;
   j["runtime_bytes"] = m.runtime_bytes;
   j["fragmentation_bytes"] = m.fragmentation_bytes;
   j["total_bytes"] = m.total_bytes;
+  j["peak"] = memory_peak_name(m.peak);
+  // The terms that make up total_bytes (the others are alive at another point of the step).
+  const MemoryTermsAtPeak at = memory_terms_at_peak(m);
+  nlohmann::ordered_json terms = nlohmann::ordered_json::array();
+  for (const char* t : {"weights_bytes", "optimizer_bytes", "gathered_weights_bytes", "runtime_bytes", "fragmentation_bytes"}) {
+    terms.push_back(t);
+  }
+  if (at.gradients) terms.push_back("gradients_bytes");
+  if (at.activations) {
+    for (const char* t : {"activations_bytes", "head_buffers_bytes", "weight_copies_bytes", "eager_temporaries_bytes"}) {
+      terms.push_back(t);
+    }
+  }
+  if (at.optimizer_temp) terms.push_back("optimizer_temp_bytes");
+  j["peak_terms"] = terms;
+  j["backward_start_bytes"] = m.backward_start_bytes;
+  j["optimizer_step_bytes"] = m.optimizer_step_bytes;
   if (m.host_bytes > 0) j["host_bytes"] = m.host_bytes;  // optimizer offload only
   return j;
 }
@@ -105,6 +126,31 @@ static std::string host_memory_line(const TrainContext& ctx, const Plan& p, cons
                             e.host_memory_bytes <= e.host_memory_capacity_bytes ? "fits" : "DOES NOT FIT");
 }
 
+// "fits", "tight" (the margin is inside the model's own memory error) or "out_of_memory".
+static const char* memory_verdict(const Estimate& e) {
+  if (!e.fits()) return "out_of_memory";
+  return e.memory_tight ? "tight" : "fits";
+}
+
+static std::string memory_verdict_text(const Estimate& e) {
+  if (!e.fits()) return fmt::format("DOES NOT FIT ({})", e.reason_text());
+  if (e.memory_tight) {
+    return fmt::format("TIGHT: {} margin, inside the model's ±{} error on peak memory for this framework",
+                       gib(e.memory_margin_bytes), pct(e.memory_error_fraction));
+  }
+  return e.memory_error_fraction > 0
+             ? fmt::format("fits, {} margin (the model's error on peak memory: ±{})", gib(e.memory_margin_bytes),
+                           pct(e.memory_error_fraction))
+             : fmt::format("fits, {} margin", gib(e.memory_margin_bytes));
+}
+
+static void memory_verdict_json(const Estimate& e, nlohmann::ordered_json& j) {
+  j["memory_verdict"] = memory_verdict(e);
+  j["memory_margin_bytes"] = e.memory_margin_bytes;
+  j["memory_error_fraction"] = e.memory_error_fraction;
+  j["driver_reserved_bytes"] = e.driver_reserved_bytes;
+}
+
 static std::string header(const TrainContext& ctx, const Plan& p) {
   return fmt::format("{} on {} × {}{}\nplan: {}{}\n", ctx.model->id, p.gpus(), ctx.gpu->id,
                      ctx.system ? fmt::format(" ({}{})", ctx.system->id, ctx.fabric ? ", " + ctx.fabric->id : "") : "",
@@ -120,7 +166,7 @@ std::string train_text(const TrainContext& ctx, const Plan& p, const Estimate& e
   out += fmt::format("model FLOP/s   {} TFLOP/s per GPU · MFU {} · HFU {} (of the {} dense peak)\n",
                      fmt_number(e.tflops_per_gpu, 1), pct(e.mfu), pct(e.hfu), precision_name(p.precision));
   out += fmt::format("memory per GPU {} of {} usable: {}\n", gib(e.memory.total_bytes), gib(e.memory_capacity_bytes),
-                     e.fits() ? "fits" : fmt::format("DOES NOT FIT ({})", e.reason_text()));
+                     memory_verdict_text(e));
   out += host_memory_line(ctx, p, e);
   TextTable t({"where the step goes", "total", "exposed", "share"},
               {TextTable::Align::left, TextTable::Align::right, TextTable::Align::right, TextTable::Align::right});
@@ -190,6 +236,7 @@ nlohmann::ordered_json train_json(const TrainContext& ctx, const Plan& p, const 
   j["memory_per_gpu_bytes"] = e.memory.total_bytes;
   j["memory_capacity_bytes"] = e.memory_capacity_bytes;
   j["fits"] = e.fits();
+  memory_verdict_json(e, j);
   j["memory"] = memory_breakdown_json(e.memory);
   const TrainBreakdown& b = e.breakdown;
   nlohmann::ordered_json br;
@@ -244,23 +291,61 @@ std::string memory_text(const TrainContext& ctx, const Plan& p, const Estimate& 
   };
   const char* shard = p.zero >= 3 ? "sharded" : "replicated";
   const StateBytes state = with_optimizer_state_bits(ctx.options.state, p.optimizer_state_bits);
-  row(fmt::format("weights ({}, {} B/param)", shard, state.weight), m.weights_bytes);
-  row(fmt::format("gradients ({} B/param{})", state.grad, p.zero >= 2 ? ", sharded" : ""), m.gradients_bytes);
+  const bool fp32_model = ctx.framework && ctx.framework->memory.fp32_model;
+  row(fmt::format("weights ({}, {} B/param{})", shard, state.weight, fp32_model ? ", fp32: the master copy" : ""),
+      m.weights_bytes);
+  const MemoryTermsAtPeak at = memory_terms_at_peak(m);
   const std::string moments =
       p.optimizer_state_bits == 32 ? "Adam m, v" : fmt::format("{}-bit Adam m, v", p.optimizer_state_bits);
-  row(fmt::format("optimizer: fp32 master + {} ({:g} B/param{}{})", moments, state.optimizer,
+  row(fmt::format("optimizer: {}{} ({:g} B/param{}{})", fp32_model ? "" : "fp32 master + ", moments, state.optimizer,
                   p.zero >= 1 ? ", sharded" : "", p.offload_optimizer ? ", in host memory" : ""),
       m.optimizer_bytes);
-  row(fmt::format("activations ({} recompute, micro-batches in flight)", recompute_name(p.recompute)), m.activations_bytes);
-  if (m.head_buffers_bytes > 0) row("logits and loss buffers", m.head_buffers_bytes);
+  const bool at_step = !at.activations;
+  const bool freed = m.grads_freed_between_steps;
+  // Terms not alive at the peak are listed in brackets and left out of the total.
+  auto phase_row = [&](const std::string& name, double bytes, bool alive) {
+    if (alive) {
+      row(name, bytes);
+    } else {
+      t.add_row({"(" + name + ", not at the peak)", fmt::format("{:.2f}", bytes / kGiB), "-"});
+    }
+  };
+  phase_row(fmt::format("gradients ({} B/param{})", state.grad, p.zero >= 2 ? ", sharded" : ""), m.gradients_bytes,
+            at.gradients);
+  phase_row(fmt::format("activations ({} recompute, micro-batches in flight)", recompute_name(p.recompute)),
+            m.activations_bytes, !at_step);
+  if (m.eager_temporaries_bytes > 0) {
+    phase_row("eager element-wise temporaries autograd keeps (fp32 norm internals, RoPE and SwiGLU copies)",
+              m.eager_temporaries_bytes, !at_step);
+  }
+  if (m.head_buffers_bytes > 0) {
+    const FrameworkMemory fm = ctx.framework ? ctx.framework->memory : FrameworkMemory{};
+    const double per_logit = p.eager_elementwise ? fm.loss_bytes_per_logit_eager : fm.loss_bytes_per_logit_fused;
+    phase_row(per_logit > 0 ? fmt::format("loss: logits, their fp32 upcast, log-softmax and gradient ({:g} B per logit)",
+                                          per_logit)
+                            : std::string("loss: logits and an fp32 softmax buffer"),
+              m.head_buffers_bytes, !at_step);
+  }
+  if (m.weight_copies_bytes > 0) phase_row("autocast's bf16 copies of the fp32 matmul weights", m.weight_copies_bytes, !at_step);
   if (m.gathered_weights_bytes > 0) row("gathered weights (ZeRO-3/FSDP prefetch)", m.gathered_weights_bytes);
-  row("runtime: CUDA context + NCCL buffers", m.runtime_bytes);
-  row("allocator fragmentation", m.fragmentation_bytes);
-  t.add_row({"total", fmt::format("{:.2f}", m.total_bytes / kGiB), "100.0%"});
+  if (m.optimizer_temp_bytes > 0) phase_row("optimizer step temporaries", m.optimizer_temp_bytes, at_step);
+  row(p.gpus() > 1 ? "runtime: CUDA context + NCCL buffers" : "runtime: CUDA context (one GPU: no NCCL)", m.runtime_bytes);
+  row(fmt::format("allocator reserve: cached, unused blocks ({} of the tensors)",
+                  pct(m.fragmentation_bytes / std::max(1.0, std::max(m.backward_start_bytes, m.optimizer_step_bytes)))),
+      m.fragmentation_bytes);
+  t.add_row({"total (peak: " + std::string(memory_peak_name(m.peak)) + ")", fmt::format("{:.2f}", m.total_bytes / kGiB),
+             "100.0%"});
   out += t.render();
-  out += fmt::format("{} usable on {}: {}\n", gib(e.memory_capacity_bytes), ctx.gpu->id,
-                     e.fits() ? fmt::format("fits, {} free", gib(e.memory_capacity_bytes - m.total_bytes))
-                            : fmt::format("DOES NOT FIT, {} short", gib(m.total_bytes - e.memory_capacity_bytes)));
+  if (freed) {
+    out += fmt::format("gradients are set to None between steps: the peak is the larger of the backward's start ({}) "
+                       "and the optimizer step ({}), before the allocator's reserve and the runtime\n",
+                       gib(m.backward_start_bytes), gib(m.optimizer_step_bytes));
+  }
+  if (e.driver_reserved_bytes > 0) {
+    out += fmt::format("{} of {} is kept by the driver (cudaMemGetInfo's total is {} less than nvidia-smi's)\n",
+                       gib(e.driver_reserved_bytes), ctx.gpu->id, gib(e.driver_reserved_bytes));
+  }
+  out += fmt::format("{} usable on {}: {}\n", gib(e.memory_capacity_bytes), ctx.gpu->id, memory_verdict_text(e));
   out += host_memory_line(ctx, p, e);
   return out;
 }
@@ -277,6 +362,7 @@ nlohmann::ordered_json memory_json(const TrainContext& ctx, const Plan& p, const
   j["memory_per_gpu_bytes"] = e.memory.total_bytes;
   j["memory_capacity_bytes"] = e.memory_capacity_bytes;
   j["fits"] = e.fits();
+  memory_verdict_json(e, j);
   j["pipeline_rank"] = e.memory_stage;
   j["memory"] = memory_breakdown_json(e.memory);
   if (p.offload_optimizer) {

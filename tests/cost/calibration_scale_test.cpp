@@ -117,9 +117,17 @@ TEST(CalibrationScale, OtherGpuAndUnreferencedFiguresAreSaid) {
   const CalibrationScale s = calibration_scale(h100, p);
   EXPECT_DOUBLE_EQ(s.gemm[index_of(Precision::fp16)], 1);
   EXPECT_DOUBLE_EQ(s.gemm[index_of(Precision::bf16)], 1);
-  ASSERT_EQ(s.skipped.size(), 2u);
+  ASSERT_EQ(s.skipped.size(), 1u);
   EXPECT_NE(s.skipped[0].find("no reference"), std::string::npos) << s.skipped[0];
-  EXPECT_NE(s.skipped[1].find("HBM bandwidth measured at 3000 GB/s"), std::string::npos) << s.skipped[1];
+  // The H100's HBM reference is the read its committed profile measured (3,087 GB/s): applied.
+  EXPECT_NEAR(s.memory_bw, 3000.0 / 3087.0, 1e-12);
+  // A GPU without an HBM reference (the A100 SXM): said, not applied.
+  CalibrationProfile a100 = profile("a100-sxm-80gb", {});
+  a100.memory_bandwidth.push_back(bw);
+  const CalibrationScale sa = calibration_scale(cat().gpu("a100-sxm-80gb"), a100);
+  EXPECT_DOUBLE_EQ(sa.memory_bw, 1);
+  ASSERT_EQ(sa.skipped.size(), 1u);
+  EXPECT_NE(sa.skipped[0].find("HBM bandwidth measured at 3000 GB/s"), std::string::npos) << sa.skipped[0];
 }
 
 BandwidthPoint hbm(const std::string& op, double gb_per_s, double bytes = 1 << 30) {

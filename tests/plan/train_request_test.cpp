@@ -146,13 +146,13 @@ TEST(TrainRequest, FrameworkIsAPlanFieldUsersCanSet) {
   EXPECT_NE(to_text(titan).find("pytorch-fsdp"), std::string::npos);
   // Same plan, same GPU: the host time per kernel differs by framework, so the step does.
   EXPECT_NE(titan.estimate.step_time_s, mcore.estimate.step_time_s);
-  r.framework = "pytorch";
+  r.framework = "jax";  // not a framework of the catalog
   try {
     answer_train(default_catalog(), r);
     FAIL() << "expected an error";
   } catch (const Error& e) {
     const std::string msg = e.what();
-    EXPECT_NE(msg.find("--framework 'pytorch'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("--framework 'jax'"), std::string::npos) << msg;
     EXPECT_NE(msg.find("megatron-core"), std::string::npos) << msg;
     EXPECT_NE(msg.find("torchtitan"), std::string::npos) << msg;
   }

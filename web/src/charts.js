@@ -79,7 +79,10 @@ export function stepChart(a, label = "") {
 
 export function memoryChart(a, label = "") {
   const m = a.memory;
-  const names = Object.keys(m).filter((k) => k.endsWith("_bytes") && k !== "total_bytes" && m[k] > 0);
+  // Only the terms alive at the peak (peak_terms); the others are alive at another point of the step.
+  const atPeak = m.peak_terms ? new Set(m.peak_terms) : null;
+  const names = Object.keys(m).filter((k) => k.endsWith("_bytes") && k !== "total_bytes" && m[k] > 0 &&
+    (atPeak ? atPeak.has(k) : true));
   const rows = names.map((k) => ({ part: k.replace(/_bytes$/, "").replaceAll("_", " "), gib: m[k] / GiB, row: "per GPU" }));
   const cap = a.memory_capacity_bytes / GiB;
   const plot = Plot.plot({
@@ -95,7 +98,13 @@ export function memoryChart(a, label = "") {
   });
   return section(`Memory per GPU${label}`, "chart-memory",
     el("p", { class: "headline" }, el("strong", { "data-testid": "memory-total" }, `${fmt(m.total_bytes / GiB)} GiB`),
-      ` of ${fmt(cap)} GiB usable · `, a.fits ? "fits" : el("span", { class: "bad" }, "does not fit")), plot);
+      ` of ${fmt(cap)} GiB usable · `,
+      !a.fits ? el("span", { class: "bad" }, "does not fit")
+        : a.memory_verdict === "tight"
+          ? el("span", { class: "bad", "data-testid": "memory-tight" },
+            `tight: ${fmt(a.memory_margin_bytes / GiB)} GiB margin, inside the model's ±${fmt(100 * a.memory_error_fraction)} % error`)
+          : a.memory_margin_bytes !== undefined ? `fits, ${fmt(a.memory_margin_bytes / GiB)} GiB margin` : "fits",
+      m.peak ? ` · peak at the ${m.peak}` : ""), plot);
 }
 
 export function rooflineChart(r) {
