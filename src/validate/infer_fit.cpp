@@ -205,7 +205,14 @@ double InferPredictor::predict(const InferCase& c, const InferOverrides* o, std:
   const bool simulated = c.max_rate_within_slo() || (simulate_ && c.plan.mode == InferMode::concurrency &&
                                                      (c.metric == "ttft_ms" || c.metric == "tpot_ms"));
   // With the refit engine and scales still in place: the simulation costs its steps with them.
-  const double sim = e.feasible && simulated ? predict_simulated(c, ctx, e) : 0;
+  double sim = 0;
+  if (e.feasible && simulated) {
+    const Precision gp = gemm_precision(*c.gpu, c.plan.weights);
+    const auto key = std::make_tuple(&c, ctx.engine->step_overhead_s, ctx.engine->request_overhead_s,
+                                     ctx.serving_gemm_scale[index_of(gp)], ctx.serving_bw_scale[index_of(c.plan.weights)]);
+    const auto hit = simulated_.find(key);
+    sim = hit != simulated_.end() ? hit->second : simulated_.emplace(key, predict_simulated(c, ctx, e)).first->second;
+  }
   ctx.engine = c.engine;
   ctx.serving_gemm_scale = gemm;
   ctx.serving_bw_scale = bw;

@@ -106,6 +106,10 @@ class InferPredictor {
  private:
   const Catalog* catalog_;
   bool simulate_ = false;
+  // Simulated predictions by (case, step overhead, request overhead, GEMM and bandwidth
+  // scales): the only inputs a fit changes, so folds that refit the same constants on the same
+  // rows (every fold leaving out a GPU or source without closed-loop rows) simulate once.
+  std::map<std::tuple<const InferCase*, double, double, double, double>, double> simulated_;
   std::map<std::tuple<const ModelSpec*, const Gpu*, const Engine*>, std::unique_ptr<InferContext>> contexts_;
 };
 
