@@ -33,6 +33,15 @@ struct Engine {
   // are free (TensorRT-LLM GUARANTEED_NO_EVICT); false = blocks allocated as tokens arrive,
   // preempting on overflow (vLLM, SGLang), so the pool holds sequences at their average length.
   bool reserve_full_sequence = false;
+  // How a step is filled when prompts wait (the scheduler simulation, infer/sim_engine.h):
+  // false = running sequences first (their decodes and unfinished prompt chunks), new prompts
+  // in the budget left (vLLM V1, TensorRT-LLM in-flight batching); true = a step of prompts
+  // only whenever one can be admitted, decodes in the steps between (vLLM V0, SGLang).
+  bool prefill_first = false;
+  // Batch sizes the engine captured CUDA graphs for and pads a pure-decode step up to (the next
+  // size at or above the batch; none beyond the last). Empty = no padding (eager, or graphs
+  // used only at their exact size, TensorRT-LLM's default enable_padding = false).
+  std::vector<double> cuda_graph_batch_sizes;
   double runtime_bytes = 0;           // CUDA context, CUDA graphs, NCCL and library workspaces
   double step_overhead_s = 0;         // host time per engine step (scheduling, sampling, detokenize)
   // Fixed cost per request before its first token, outside the GPU steps: HTTP, tokenisation,

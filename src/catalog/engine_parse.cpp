@@ -1,5 +1,8 @@
 // Parser for `kind = "engine"` files (data/engines/). Schema: docs/data-format.md.
 #include "catalog/engine.h"
+
+#include <cmath>
+
 #include "catalog/parsers.h"
 #include "core/units.h"
 
@@ -38,6 +41,17 @@ Engine parse_engine(Fields& top) {
   e.max_num_batched_tokens = sched.pos("max_num_batched_tokens");
   e.chunked_prefill = sched.opt_boolean("chunked_prefill").value_or(true);
   e.reserve_full_sequence = sched.opt_boolean("reserve_full_sequence").value_or(false);
+  if (const auto policy = sched.opt_str("step_policy")) {
+    if (*policy == "prefill_first") e.prefill_first = true;
+    else if (*policy != "running_first") sched.fail("step_policy", "use running_first (vLLM V1, TensorRT-LLM) or prefill_first (vLLM V0, SGLang)");
+  }
+  e.cuda_graph_batch_sizes = sched.num_list("cuda_graph_batch_sizes");
+  for (std::size_t i = 0; i < e.cuda_graph_batch_sizes.size(); ++i) {
+    const double b = e.cuda_graph_batch_sizes[i];
+    if (!(b >= 1 && b == std::floor(b)) || (i > 0 && b <= e.cuda_graph_batch_sizes[i - 1])) {
+      sched.fail("cuda_graph_batch_sizes", "give whole batch sizes >= 1 in increasing order");
+    }
+  }
   sched.finish();
 
   Fields perf = top.sub("performance");

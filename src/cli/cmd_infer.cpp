@@ -26,6 +26,8 @@ void setup_infer(CliCommand& cmd, CliContext& ctx) {
     double batch = 0;
     double concurrency = 0;
     std::string emit;
+    double max_batch_size = 0, max_num_tokens = 0;
+    int sim_requests = 0;
   };
   auto o = std::make_shared<Opts>();
   add_infer_flags(cmd, o->request, o->json);
@@ -46,9 +48,27 @@ void setup_infer(CliCommand& cmd, CliContext& ctx) {
   conc->excludes(maxt);
   add_output_flags(cmd, o->output);
   const auto read_features = add_infer_feature_flags(cmd, o->request.features);
-  cmd.callback([o, gpus, tp, batch, conc, read_features, &ctx] {
+  // Engine scheduler limits and the scheduler simulation (infer/sim_answer.h).
+  auto* mbs = cmd.add_option("--max-batch-size", o->max_batch_size,
+                             "Engine: sequences the scheduler runs at once (max_num_seqs / max_batch_size; default the engine's)");
+  auto* mnt = cmd.add_option("--max-num-tokens", o->max_num_tokens,
+                             "Engine: tokens per step (max_num_batched_tokens / max_num_tokens; default the engine's)");
+  cmd.add_option("--chunked-prefill", o->request.chunked_prefill, "Engine: on or off (default the engine's)");
+  auto* simn = cmd.add_option("--sim-requests", o->sim_requests,
+                              "Simulation (with --concurrency or --request-rate): requests sent (default 10 per client, else 1000)");
+  cmd.add_option("--sim-seed", o->request.simulation.seed, "Simulation: seed of the Poisson arrivals and lengths (default 0)");
+  cmd.add_option("--sim-warmup", o->request.simulation.warmup_requests,
+                 "Simulation: first requests run but not measured (default 0)");
+  cmd.add_option("--input-spread", o->request.simulation.input_spread,
+                 "Simulation: prompt lengths uniform in --input-len x (1 +- s), 0 <= s < 1 (default 0)");
+  cmd.add_option("--output-spread", o->request.simulation.output_spread,
+                 "Simulation: output lengths uniform in --output-len x (1 +- s) (default 0)");
+  cmd.callback([o, gpus, tp, batch, conc, read_features, mbs, mnt, simn, &ctx] {
     InferRequest& r = o->request;
     read_features();
+    if (mbs->count() > 0) r.max_batch_size = o->max_batch_size;
+    if (mnt->count() > 0) r.max_num_tokens = o->max_num_tokens;
+    if (simn->count() > 0) r.simulation.requests = o->sim_requests;
     if (gpus->count() > 0) r.gpus = o->gpus;
     if (tp->count() > 0) r.tp = o->tp;
     if (batch->count() > 0) r.batch = o->batch;

@@ -1,4 +1,4 @@
-// gpuplan validate inference FILE.csv [--json] [--leave-one-gpu-out | --leave-one-source-out] [--fit]: a sub-command of `validate` (cmd_validate.cpp).
+// gpuplan validate inference FILE.csv [--json] [--leave-one-gpu-out | --leave-one-source-out] [--fit] [--simulate]: a sub-command of `validate` (cmd_validate.cpp).
 #include <nlohmann/json.hpp>
 
 #include "cli/args.h"
@@ -22,6 +22,9 @@ void add_validate_inference(CliCommand& validate, CliContext& ctx) {
   cmd->add_flag("--leave-one-source-out", o->request.leave_one_source_out,
                 "Predict each source's rows with the serving constants refit on the other sources' rows");
   cmd->add_flag("--fit", o->request.fit, "Also fit the serving constants on every row and print them");
+  cmd->add_flag("--simulate", o->request.simulate,
+                "Predict closed-loop TTFT/TPOT rows by simulating the engine's scheduler (docs/model/simulation.md) "
+                "instead of the closed-form rules");
   cmd->add_flag("--json", o->json, "Print one JSON object");
   cmd->callback([o, &ctx] {
     const ValidateInferenceAnswer answer = answer_validate_inference(ctx.catalog(), o->request);

@@ -9,6 +9,7 @@ std::vector<InferCurvePoint> infer_curve(const Catalog& catalog, const InferRequ
   r.batch.reset();
   r.max_throughput = false;
   r.concurrency = 1.0;
+  r.simulation.enabled = false;  // the curve is the closed-form one; the simulation answers the plan itself
   std::vector<InferCurvePoint> curve;
   const InferAnswer first = answer_infer(catalog, r);
   // Doubling up to the sequences the KV budget holds; past it the engine queues and the TPOT

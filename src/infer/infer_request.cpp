@@ -1,6 +1,7 @@
 #include "infer/infer_request.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -144,6 +145,36 @@ InferPlan make_plan(const InferRequest& r, const InferSetup& s) {
   return plan;
 }
 
+// --max-batch-size, --max-num-tokens, --chunked-prefill: a copy of the engine with them.
+void apply_engine_limits(InferSetup& s, const InferRequest& r) {
+  if (!r.max_batch_size && !r.max_num_tokens && r.chunked_prefill.empty()) return;
+  auto e = std::make_shared<Engine>(*s.ctx.engine);
+  const auto whole = [](const char* flag, double v, const char* what) {
+    if (!(v >= 1 && v <= 1e7 && v == std::floor(v))) {
+      throw Error(fmt::format("{} {}: {} must be a whole number from 1 to 10,000,000; give one, or leave it out for "
+                              "the engine's default",
+                              flag, v, what));
+    }
+  };
+  if (r.max_batch_size) {
+    whole("--max-batch-size", *r.max_batch_size, "the sequences the scheduler runs at once");
+    e->max_num_seqs = *r.max_batch_size;
+  }
+  if (r.max_num_tokens) {
+    whole("--max-num-tokens", *r.max_num_tokens, "the tokens of one step");
+    e->max_num_batched_tokens = *r.max_num_tokens;
+  }
+  if (r.chunked_prefill == "on") {
+    e->chunked_prefill = true;
+  } else if (r.chunked_prefill == "off") {
+    e->chunked_prefill = false;
+  } else if (!r.chunked_prefill.empty()) {
+    throw Error(fmt::format("--chunked-prefill '{}': use on or off", r.chunked_prefill));
+  }
+  s.owned_engine = e;
+  s.ctx.engine = e.get();
+}
+
 }  // namespace
 
 Precision parse_weight_precision(const std::string& text) {
@@ -166,6 +197,7 @@ Precision parse_kv_precision(const std::string& text) {
 InferAnswer answer_infer(const Catalog& catalog, const InferRequest& request) {
   InferAnswer a;
   a.setup = make_setup(catalog, request);
+  apply_engine_limits(a.setup, request);
   a.plan = make_plan(request, a.setup);
   a.estimate = evaluate_inference(a.setup.ctx, a.plan);
   if (a.plan.attention_dp > 1 && !a.setup.ctx.model->is_moe()) {
@@ -176,6 +208,8 @@ InferAnswer answer_infer(const Catalog& catalog, const InferRequest& request) {
         a.plan.attention_tp()));
   }
   a.features = answer_infer_features(catalog, a.setup.ctx, a.plan, a.estimate, request.features);
+  a.simulation = answer_simulation(a.setup.ctx, a.plan, a.estimate, request.concurrency,
+                                   request.features.request_rate.value_or(0), request.simulation);
   return a;
 }
 

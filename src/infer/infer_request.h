@@ -16,6 +16,7 @@
 #include "infer/infer_features.h"
 #include "infer/infer_plan.h"
 #include "infer/search.h"
+#include "infer/sim_answer.h"
 
 namespace gpuplan {
 
@@ -46,11 +47,20 @@ struct InferRequest : InferCommon {
   // Serving features (speculative decoding, prefix caching, disaggregation, SLOs): all off by
   // default; infer/infer_features.h.
   InferFeatures features;
+  // The engine's scheduler limits instead of its data's (also what the closed-form estimate
+  // and the memory budget use): --max-batch-size (max_num_seqs / max_batch_size),
+  // --max-num-tokens (max_num_batched_tokens / max_num_tokens), --chunked-prefill on|off.
+  std::optional<double> max_batch_size;
+  std::optional<double> max_num_tokens;
+  std::string chunked_prefill;  // "", "on" or "off"
+  // The scheduler simulation (infer/sim_answer.h): run with --concurrency or --request-rate.
+  SimOptions simulation;
 };
 
 // The resolved question: model, GPU, engine, system, precisions and calibration.
 struct InferSetup {
   std::shared_ptr<ModelSpec> owned_model;  // when read from a config.json (ctx.model points into it)
+  std::shared_ptr<Engine> owned_engine;    // the catalog's with the request's scheduler limits (ctx.engine points into it)
   InferContext ctx;
   Precision weights = Precision::bf16;
   Precision kv = Precision::bf16;
@@ -64,6 +74,7 @@ struct InferAnswer {
   InferPlan plan;
   InferEstimate estimate;
   InferFeatureAnswer features;  // the features the request turned on (infer/infer_features.h)
+  std::optional<SimAnswer> simulation;  // --concurrency or --request-rate: the scheduler simulation
   std::vector<std::string> notes;  // what the answer wants the user to know about the plan itself
 };
 

@@ -14,4 +14,8 @@ list(APPEND GPUPLAN_LIB_SOURCES
   infer/disagg.cpp
   infer/slo.cpp
   infer/infer_features.cpp
+  infer/sim_workload.cpp
+  infer/sim_engine.cpp
+  infer/sim_slo.cpp
+  infer/sim_answer.cpp
 )

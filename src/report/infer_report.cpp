@@ -10,6 +10,7 @@
 #include "core/table.h"
 #include "report/default_system_report.h"
 #include "report/infer_features_report.h"
+#include "report/sim_report.h"
 
 namespace gpuplan {
 namespace {
@@ -235,6 +236,7 @@ nlohmann::ordered_json to_json(const InferAnswer& a) {
   nlohmann::ordered_json j = infer_json(a.setup.ctx, a.plan, a.estimate);
   if (!a.notes.empty()) j["notes"] = a.notes;
   add_infer_features_json(j, a.features);
+  if (a.simulation) j["simulation"] = simulation_json(*a.simulation);
   add_calibration(j, a.setup);
   return j;
 }
@@ -243,7 +245,7 @@ std::string to_text(const InferAnswer& a) {
   std::string notes;
   for (const std::string& n : a.notes) notes += "note: " + n + "\n";
   return infer_text(a.setup.ctx, a.plan, a.estimate) + notes + infer_features_text(a.features) +
-         calibration_lines(a.setup);
+         (a.simulation ? simulation_text(*a.simulation) : std::string()) + calibration_lines(a.setup);
 }
 
 nlohmann::ordered_json to_json(const InferSearchAnswer& a) {

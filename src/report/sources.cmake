@@ -6,7 +6,7 @@ list(APPEND GPUPLAN_LIB_SOURCES report/train_report.cpp report/calibration_repor
 list(APPEND GPUPLAN_LIB_SOURCES report/training_calibration_report.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES report/rooflines_report.cpp report/sweep_report.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES report/econ_report.cpp)
-list(APPEND GPUPLAN_LIB_SOURCES report/infer_report.cpp report/infer_features_report.cpp)
+list(APPEND GPUPLAN_LIB_SOURCES report/infer_report.cpp report/infer_features_report.cpp report/sim_report.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES report/recommend_report.cpp report/default_system_report.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES report/validation_report.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES report/web_assets.cpp report/html_report.cpp)

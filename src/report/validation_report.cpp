@@ -282,6 +282,7 @@ std::string to_text(const InferValidation& v) {
                               v.holdout == InferHoldout::none
                                   ? "the catalog's constants, fitted on this file (see --leave-one-gpu-out)"
                                   : "each fold's rows predicted with the constants refit without them");
+  if (v.simulate) s += "Closed-loop TTFT and TPOT from the scheduler simulation (--simulate)\n\n";
   s += t.render() + "\n";
   s += error_groups_text("By metric", v.by_metric) + "\n";
   s += error_groups_text("By engine", v.by_engine) + "\n";
@@ -303,6 +304,7 @@ std::string to_text(const InferValidation& v) {
 nlohmann::ordered_json to_json(const InferValidation& v) {
   nlohmann::ordered_json j;
   j["holdout"] = std::string(holdout_name(v.holdout));
+  if (v.simulate) j["simulate"] = true;
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const auto& r : v.rows) {
     nlohmann::ordered_json x;

@@ -8,6 +8,8 @@
 #include "core/error.h"
 #include "core/strings.h"
 #include "infer/evaluate.h"
+#include "infer/sim_engine.h"
+#include "infer/sim_slo.h"
 #include "infer/step.h"
 
 namespace gpuplan {
@@ -68,6 +70,7 @@ const Engine& resolve_row_engine(const Catalog& catalog, const std::string& text
 }
 
 std::string concurrency_band(double concurrency) {
+  if (concurrency < 0) return "slo";
   if (concurrency <= 0) return "offline";
   if (concurrency <= 8) return "c<=8";
   if (concurrency <= 32) return "c9-32";
@@ -82,6 +85,9 @@ std::vector<InferCase> read_inference_cases(const CsvTable& csv, const Catalog& 
                     c_conc = col("concurrency"), c_engine = col("engine"), c_metric = col("metric"),
                     c_value = col("value");
   const auto c_id = csv.find_column("id");
+  const auto c_slo_ttft = csv.find_column("slo_ttft_ms");
+  const auto c_slo_tpot = csv.find_column("slo_tpot_ms");
+  const auto c_slo_pct = csv.find_column("slo_percentile");
   const auto c_source = csv.find_column("source");
   std::vector<InferCase> out;
   for (const auto& r : csv.rows()) {
@@ -119,8 +125,38 @@ std::vector<InferCase> read_inference_cases(const CsvTable& csv, const Catalog& 
       plan.mode = InferMode::concurrency;
       plan.load = c.concurrency > 0 ? c.concurrency : 1;
       if (c.concurrency <= 0) c.concurrency = 1;
+    } else if (c.max_rate_within_slo()) {
+      // The highest Poisson rate meeting both limits at the percentile (MLPerf Server);
+      // value = output tokens/s at that rate.
+      const auto limit = [&](const std::optional<std::size_t>& column, const char* name) {
+        if (!column) throw Error(fmt::format("{}: mode max_rate_within_slo needs a column {}", csv.where(r, c_mode), name));
+        const double v = csv.number(r, *column);
+        if (!(v > 0)) {
+          throw Error(fmt::format("{}: {} {} must be a positive limit in ms", csv.where(r, *column), name, v));
+        }
+        return v;
+      };
+      c.slo_ttft_ms = limit(c_slo_ttft, "slo_ttft_ms");
+      c.slo_tpot_ms = limit(c_slo_tpot, "slo_tpot_ms");
+      if (c_slo_pct) {
+        if (const auto p = csv.opt_number(r, *c_slo_pct)) {
+          if (!(*p > 0 && *p < 100)) {
+            throw Error(fmt::format("{}: slo_percentile {} must be between 0 and 100 (e.g. 99), or empty for 99",
+                                    csv.where(r, *c_slo_pct), *p));
+          }
+          c.slo_percentile = *p;
+        }
+      }
+      if (c.metric != "output_tokens_per_s_total") {
+        throw Error(fmt::format("{}: mode max_rate_within_slo scores output_tokens_per_s_total (the tokens/s at the "
+                                "highest rate within the limits), not '{}'",
+                                csv.where(r, c_metric), c.metric));
+      }
+      plan.mode = InferMode::max_throughput;
+      c.concurrency = -1;
     } else {
-      throw Error(fmt::format("{}: unknown mode '{}'; use offline_max_throughput, fixed_concurrency or light_load",
+      throw Error(fmt::format("{}: unknown mode '{}'; use offline_max_throughput, fixed_concurrency, light_load or "
+                              "max_rate_within_slo",
                               csv.where(r, c_mode), c.mode));
     }
     out.push_back(std::move(c));
@@ -166,6 +202,17 @@ double InferPredictor::predict(const InferCase& c, const InferOverrides* o, std:
     }
   }
   const InferEstimate e = evaluate_inference(ctx, c.plan);
+  const bool simulated = c.max_rate_within_slo() || (simulate_ && c.plan.mode == InferMode::concurrency &&
+                                                     (c.metric == "ttft_ms" || c.metric == "tpot_ms"));
+  // With the refit engine and scales still in place: the simulation costs its steps with them.
+  double sim = 0;
+  if (e.feasible && simulated) {
+    const Precision gp = gemm_precision(*c.gpu, c.plan.weights);
+    const auto key = std::make_tuple(&c, ctx.engine->step_overhead_s, ctx.engine->request_overhead_s,
+                                     ctx.serving_gemm_scale[index_of(gp)], ctx.serving_bw_scale[index_of(c.plan.weights)]);
+    const auto hit = simulated_.find(key);
+    sim = hit != simulated_.end() ? hit->second : simulated_.emplace(key, predict_simulated(c, ctx, e)).first->second;
+  }
   ctx.engine = c.engine;
   ctx.serving_gemm_scale = gemm;
   ctx.serving_bw_scale = bw;
@@ -173,11 +220,37 @@ double InferPredictor::predict(const InferCase& c, const InferOverrides* o, std:
     if (note) *note = e.reason_text();
     return 0;
   }
+  if (simulated) {
+    if (sim <= 0 && note) *note = "no rate meets the limits";
+    return sim;
+  }
   if (c.metric == "output_tokens_per_s_total") return e.output_tokens_per_s;
   if (c.metric == "ttft_ms") return e.point.ttft_s * 1e3;
   if (c.metric == "tpot_ms") return e.point.tpot_s * 1e3;
   if (note) *note = "unknown metric";
   return 0;
+}
+
+double predict_simulated(const InferCase& c, const InferContext& ctx, const InferEstimate& e) {
+  InferPlan one = c.plan;
+  one.replicas = 1;
+  const SimScheduler sched = sim_scheduler_of(ctx, one, e.memory);
+  SimWorkload w;
+  w.input_len = one.input_len;
+  w.output_len = one.output_len;
+  if (c.max_rate_within_slo()) {
+    SimRateQuestion q;
+    q.ttft_s = c.slo_ttft_ms * 1e-3;
+    q.tpot_s = c.slo_tpot_ms * 1e-3;
+    q.percentile = c.slo_percentile;
+    const SimRateAnswer a = max_rate_within_slo(ctx, one, sched, w, q);
+    return a.feasible ? a.output_tokens_per_s * c.plan.replicas : 0;
+  }
+  // The closed loop as the benchmarks run it: C clients from t = 0, 10 requests each, means.
+  w.arrivals = SimArrivals::closed_loop;
+  w.clients = static_cast<int>(std::ceil(c.plan.load - 1e-9));
+  const SimResult r = simulate_serving(ctx, one, sched, w);
+  return (c.metric == "ttft_ms" ? r.ttft_s.mean : r.tpot_s.mean) * 1e3;
 }
 
 InferFit fit_inference_constants(const std::vector<const InferCase*>& rows, InferPredictor& predictor) {
@@ -235,7 +308,7 @@ InferFit fit_inference_constants(const std::vector<const InferCase*>& rows, Infe
     for (InferFittedScale& f : o.scales) {
       std::vector<const InferCase*> gemm_rows, bw_rows;
       for (const InferCase* c : rows) {
-        if (c->family != f.family || c->plan.weights != f.precision) continue;
+        if (c->family != f.family || c->plan.weights != f.precision || c->max_rate_within_slo()) continue;
         if (c->metric == "output_tokens_per_s_total" || (c->metric == "ttft_ms" && small_concurrency(*c))) {
           gemm_rows.push_back(c);
         }

@@ -33,6 +33,7 @@
 
 #include "catalog/catalog.h"
 #include "core/csv.h"
+#include "infer/evaluate.h"
 #include "infer/infer_context.h"
 #include "infer/infer_plan.h"
 
@@ -48,6 +49,11 @@ struct InferCase {
   InferPlan plan;
   double concurrency = 0;  // 0 = offline
   double measured = 0;
+  // max_rate_within_slo rows: the limits at the percentile (0 = none) the rate must meet.
+  double slo_ttft_ms = 0;
+  double slo_tpot_ms = 0;
+  double slo_percentile = 99;
+  bool max_rate_within_slo() const { return mode == "max_rate_within_slo"; }
 };
 
 struct InferFittedEngine {
@@ -90,15 +96,26 @@ std::vector<InferCase> read_inference_cases(const CsvTable& csv, const Catalog& 
 // swapped in (a refit copy of the catalog's).
 class InferPredictor {
  public:
-  explicit InferPredictor(const Catalog& catalog) : catalog_(&catalog) {}
+  // `simulate`: closed-loop TTFT/TPOT from the scheduler simulation (mean over 10 requests per
+  // client, the benchmarks' protocol) instead of the closed-form rules.
+  explicit InferPredictor(const Catalog& catalog, bool simulate = false) : catalog_(&catalog), simulate_(simulate) {}
   // The case's metric predicted with the overrides (null = the catalog); 0 with `note` set when
   // the plan is infeasible or the metric unknown.
   double predict(const InferCase& c, const InferOverrides* overrides = nullptr, std::string* note = nullptr);
 
  private:
   const Catalog* catalog_;
+  bool simulate_ = false;
+  // Simulated predictions by (case, step overhead, request overhead, GEMM and bandwidth
+  // scales): the only inputs a fit changes, so folds that refit the same constants on the same
+  // rows (every fold leaving out a GPU or source without closed-loop rows) simulate once.
+  std::map<std::tuple<const InferCase*, double, double, double, double>, double> simulated_;
   std::map<std::tuple<const ModelSpec*, const Gpu*, const Engine*>, std::unique_ptr<InferContext>> contexts_;
 };
+
+// The case's TTFT or TPOT (ms) from the scheduler simulation, or, for a max_rate_within_slo row,
+// the output tokens/s at the highest Poisson rate meeting its limits (0 = none does).
+double predict_simulated(const InferCase& c, const InferContext& ctx, const InferEstimate& e);
 
 // The constants above fitted on `rows` (each by a grid search minimising the median
 // |log(predicted / measured)|): one entry per engine entry and per (non-Hopper family, weight
@@ -112,7 +129,7 @@ double pooled_gemm_scale(const std::vector<InferFittedScale>& scales, const std:
 // The overrides that apply `fit` (families not in it at 1) to the engines of `cases`.
 InferOverrides overrides_of(const InferFit& fit, const std::vector<InferCase>& cases);
 
-// "offline", "c<=8", "c9-32" or "c>32".
+// "offline", "c<=8", "c9-32" or "c>32" ("slo" for max_rate_within_slo rows, concurrency < 0).
 std::string concurrency_band(double concurrency);
 
 }  // namespace gpuplan

@@ -47,7 +47,8 @@ InferValidation validate_inference(const CsvTable& csv, const Catalog& catalog, 
   InferValidation v;
   v.holdout = options.holdout;
   const std::vector<InferCase> cases = read_inference_cases(csv, catalog);
-  InferPredictor predictor(catalog);
+  v.simulate = options.simulate;
+  InferPredictor predictor(catalog, options.simulate);
   for (const InferCase& c : cases) v.rows.push_back(row_of(c));
 
   if (options.holdout == InferHoldout::none) {

@@ -46,6 +46,7 @@ struct InferFold {
 
 struct InferValidation {
   InferHoldout holdout = InferHoldout::none;
+  bool simulate = false;
   std::vector<InferValidationRow> rows;
   ErrorGroups by_metric, by_engine, by_gpu, by_model;
   ErrorGroups by_group;  // "engine | gpu | precision | band | metric"
@@ -58,6 +59,9 @@ struct InferValidation {
 struct InferValidationOptions {
   InferHoldout holdout = InferHoldout::none;
   bool fit = false;  // also fit the constants on every row and report them
+  // Closed-loop TTFT/TPOT rows from the scheduler simulation (infer/sim_engine.h) instead of
+  // the closed-form rules, in the fits too. max_rate_within_slo rows always use it.
+  bool simulate = false;
 };
 
 InferValidation validate_inference(const CsvTable& csv, const Catalog& catalog,

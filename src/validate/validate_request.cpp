@@ -77,6 +77,7 @@ ValidateInferenceAnswer answer_validate_inference(const Catalog& catalog, const 
                     : request.leave_one_source_out ? InferHoldout::source
                                                    : InferHoldout::none;
   options.fit = request.fit;
+  options.simulate = request.simulate;
   return validate_inference(CsvTable::read(request.file), catalog, options);
 }
 

@@ -37,6 +37,7 @@ struct ValidateInferenceRequest {
   bool leave_one_gpu_out = false;
   bool leave_one_source_out = false;
   bool fit = false;
+  bool simulate = false;  // --simulate: TTFT/TPOT of closed-loop rows from the scheduler simulation
 };
 using ValidateInferenceAnswer = InferValidation;
 

@@ -47,6 +47,23 @@ TEST(StrictInferInput, InferBadValuesExit2NamingFlagAndValue) {
   for (const BadInput& c : cases) expect_exit_2(infer_base(), c);
 }
 
+// The engine's scheduler limits and the scheduler simulation's options (infer/sim_answer.h).
+TEST(StrictInferInput, SimulationAndEngineFlagsExit2NamingFlagAndValue) {
+  const std::vector<BadInput> cases = {
+      {{"--max-batch-size", "0"}, {"--max-batch-size 0", "whole number"}},
+      {{"--max-batch-size", "2.5"}, {"--max-batch-size 2.5", "whole number"}},
+      {{"--max-num-tokens", "-8"}, {"--max-num-tokens -8", "whole number"}},
+      {{"--chunked-prefill", "yes"}, {"--chunked-prefill 'yes'", "on or off"}},
+      {{"--concurrency", "4", "--sim-requests", "0"}, {"--sim-requests 0", "1 to 1,000,000"}},
+      {{"--concurrency", "4", "--sim-warmup", "-1"}, {"--sim-warmup -1", "0 or more"}},
+      {{"--concurrency", "4", "--sim-warmup", "40"}, {"--sim-warmup 40", "no request to measure"}},
+      {{"--concurrency", "4", "--sim-seed", "-3"}, {"--sim-seed -3", "0 or more"}},
+      {{"--request-rate", "2", "--input-spread", "1"}, {"--input-spread 1", "[0, 1)"}},
+      {{"--request-rate", "2", "--output-spread", "-0.1"}, {"--output-spread -0.1", "[0, 1)"}},
+  };
+  for (const BadInput& c : cases) expect_exit_2(infer_base(), c);
+}
+
 TEST(StrictInferInput, InferSearchBadValuesExit2NamingFlagAndValue) {
   const std::vector<BadInput> cases = {
       {{"--gpus-max", "0"}, {"--gpus-max 0", "at least 1"}},

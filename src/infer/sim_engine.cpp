@@ -1,0 +1,385 @@
+#include "infer/sim_engine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <functional>
+#include <queue>
+
+#include "infer/step.h"
+#include "workload/kv_cache.h"
+
+namespace gpuplan {
+
+std::size_t SimStepMemo::KeyHash::operator()(const Key& k) const {
+  std::uint64_t h = static_cast<std::uint32_t>(k.decodes);
+  h = h * 0x9e3779b97f4a7c15ULL ^ static_cast<std::uint32_t>(k.context);
+  h = h * 0x9e3779b97f4a7c15ULL ^ static_cast<std::uint32_t>(k.prefill);
+  h = h * 0x9e3779b97f4a7c15ULL ^ static_cast<std::uint32_t>(k.span);
+  return static_cast<std::size_t>(h ^ (h >> 29));
+}
+
+double SimStepMemo::cost(const Key& k) {
+  if (const auto it = costs_.find(k); it != costs_.end()) return it->second;
+  // One step of the whole replica passes its pp stages; each stage carries 1/pp of the batch
+  // as a micro-batch (the same split as the closed-form steady state, batching.cpp).
+  const double pp = plan_->pp;
+  StepLoad load;
+  load.decode_seqs = k.decodes / pp;
+  load.decode_context = k.context;
+  load.prefill_tokens = k.prefill / pp;
+  load.prefill_span = k.span;
+  const double t = pp * step_cost(*ctx_, *plan_, load).total_s;
+  costs_.emplace(k, t);
+  return t;
+}
+
+double SimStepMemo::step_s(double decodes, double decode_context, double prefill_tokens, double prefill_span) {
+  const auto d = static_cast<std::int32_t>(decodes);
+  const auto p = static_cast<std::int32_t>(prefill_tokens);
+  const auto s = static_cast<std::int32_t>(std::lround(prefill_span));
+  if (d == 0) return cost({0, 0, p, s});
+  const double c = std::max(1.0, decode_context);
+  const double spacing = std::max(16.0, std::exp2(std::floor(std::log2(c))) / 32);
+  const double lo = std::floor(c / spacing) * spacing;
+  const double f = (c - lo) / spacing;
+  const double a = cost({d, static_cast<std::int32_t>(lo), p, s});
+  if (f <= 0) return a;
+  return a + f * (cost({d, static_cast<std::int32_t>(lo + spacing), p, s}) - a);
+}
+
+SimScheduler sim_scheduler_of(const InferContext& ctx, const InferPlan& plan, const InferMemory& memory) {
+  const Engine& e = *ctx.engine;
+  SimScheduler s;
+  s.max_num_seqs = replica_max_num_seqs(e, plan);
+  s.token_budget = replica_token_budget(e, plan);
+  s.chunked_prefill = e.chunked_prefill;
+  s.prefill_first = e.prefill_first;
+  s.reserve_full_sequence = e.reserve_full_sequence;
+  s.cuda_graph_batch_sizes = e.cuda_graph_batch_sizes;
+  s.block_tokens = e.kv_block_tokens;
+  s.request_overhead_s = e.request_overhead_s;
+  // The pool in blocks: the KV budget of one GPU over one block's bytes on it (every GPU of a
+  // rank holds its share of each block); attention-DP ranks each hold a pool of their own.
+  const int atp = plan.attention_tp();
+  const double block_bytes = kv_bytes_per_seq_per_gpu(ctx.kv, e.kv_block_tokens, plan.kv, atp, plan.pp, e.kv_block_tokens);
+  const double state_bytes = recurrent_state_bytes_per_seq_per_gpu(ctx.kv, atp, plan.pp);
+  if (block_bytes > 0) {
+    s.kv_blocks = std::floor(memory.kv_budget / block_bytes) * std::max(1, plan.attention_dp);
+    s.state_blocks_per_seq = std::ceil(state_bytes / block_bytes);
+  } else {
+    // A pure state-space model: no KV blocks, only per-sequence states.
+    s.block_tokens = 1e18;
+    s.kv_blocks = memory.max_seqs;
+    s.state_blocks_per_seq = 1;
+  }
+  return s;
+}
+
+namespace {
+
+struct Req {
+  double sent = 0;
+  double visible = 0;
+  double first = -1;
+  double last = 0;
+  int in = 0;
+  int out = 0;
+  int target = 0;     // tokens to (re)compute before the next token: the prompt, or prompt + generated after a preemption
+  int computed = 0;   // tokens in the KV cache
+  int generated = 0;
+  double blocks = 0;
+  bool measured = true;
+};
+
+// What one step does to one running sequence.
+struct Work {
+  int req = 0;
+  int tokens = 0;      // prompt tokens (prefill) or 1 (decode)
+  bool prefill = false;
+};
+
+class Simulation {
+ public:
+  Simulation(const SimScheduler& s, const SimWorkload& w, const SimSlo& slo, SimStepMemo& memo)
+      : s_(s), w_(w), slo_(slo), memo_(memo) {}
+
+  SimResult run() {
+    const SimLengths lengths = draw_lengths(w_);
+    const int total = static_cast<int>(lengths.input.size());
+    reqs_.resize(total);
+    for (int i = 0; i < total; ++i) {
+      reqs_[i].in = reqs_[i].target = lengths.input[i];
+      reqs_[i].out = lengths.output[i];
+      reqs_[i].measured = i >= w_.warmup_requests;
+    }
+    free_blocks_ = s_.kv_blocks;
+    if (w_.arrivals == SimArrivals::closed_loop) {
+      const int clients = std::min(std::max(1, w_.clients), total);
+      for (int k = 0; k < clients; ++k) send(sent_++, w_.ramp_s * k / clients);
+    } else {
+      const std::vector<double> times = open_loop_arrivals(w_);
+      for (int i = 0; i < total; ++i) send(i, times[i]);
+      sent_ = total;
+    }
+    double now = 0;
+    int finished = 0;
+    while (finished + dropped_ < total) {
+      while (!arrivals_.empty() && arrivals_.top().first <= now) {
+        waiting_.push_back(arrivals_.top().second);
+        arrivals_.pop();
+      }
+      if (running_.empty() && waiting_.empty()) {
+        if (arrivals_.empty()) break;
+        now = arrivals_.top().first;
+        continue;
+      }
+      work_.clear();
+      build_step();
+      if (work_.empty()) {
+        if (running_.empty() && !waiting_.empty() && (arrivals_.empty() || !fits_ever(waiting_.front()))) {
+          waiting_.pop_front();  // a request larger than the whole pool can never run
+          ++dropped_;
+          continue;
+        }
+        if (arrivals_.empty()) break;
+        now = std::max(now, arrivals_.top().first);
+        continue;
+      }
+      const double d = step_time();
+      const double end = now + d;
+      r_.busy_s += d;
+      running_time_ += d * static_cast<double>(running_.size());
+      r_.peak_running = std::max(r_.peak_running, static_cast<int>(running_.size()));
+      ++r_.steps;
+      finished += complete_step(end);
+      now = end;
+    }
+    return summarize();
+  }
+
+ private:
+  using Arrival = std::pair<double, int>;
+
+  void send(int i, double t) {
+    reqs_[i].sent = t;
+    reqs_[i].visible = t + s_.request_overhead_s;
+    arrivals_.emplace(reqs_[i].visible, i);
+  }
+
+  double blocks_for(int tokens) const {
+    return std::ceil(static_cast<double>(tokens) / s_.block_tokens) + s_.state_blocks_per_seq;
+  }
+  bool fits_ever(int i) const {
+    const Req& r = reqs_[i];
+    return blocks_for(s_.reserve_full_sequence ? r.in + r.out : r.target) <= s_.kv_blocks;
+  }
+
+  // Evicts the most recently admitted running sequence (vLLM's and SGLang's victim under FCFS):
+  // its blocks are freed and it goes back to the head of the queue, to recompute its prompt and
+  // the tokens it generated.
+  void preempt_last() {
+    const int v = running_.back();
+    running_.pop_back();
+    Req& r = reqs_[v];
+    free_blocks_ += r.blocks;
+    r.blocks = 0;
+    r.computed = 0;
+    r.target = r.in + r.generated;
+    waiting_.push_front(v);
+    ++r_.preemptions;
+  }
+
+  // Makes room for `need` more blocks for running_[pos], evicting from the back; false when
+  // running_[pos] itself had to go.
+  bool make_room(std::size_t pos, double need) {
+    while (free_blocks_ < need) {
+      if (running_.size() - 1 == pos) {
+        preempt_last();
+        return false;
+      }
+      preempt_last();
+    }
+    return true;
+  }
+
+  void build_step() {
+    budget_ = s_.token_budget;
+    prompt_tokens_ = 0;
+    bool prompts_only = false;
+    if (s_.prefill_first) {
+      bool partial = false;
+      for (int i : running_) partial = partial || reqs_[i].computed < reqs_[i].target;
+      prompts_only = partial || can_admit();
+    }
+    // Running sequences first: unfinished prompts continue, the others decode one token.
+    for (std::size_t pos = 0; pos < running_.size(); ++pos) {
+      Req& r = reqs_[running_[pos]];
+      const bool prefilling = r.computed < r.target;
+      if (prompts_only && !prefilling) continue;
+      if (!prompts_only && s_.prefill_first && prefilling) continue;
+      int tokens = prefilling ? r.target - r.computed : 1;
+      if (prefilling && s_.chunked_prefill) tokens = static_cast<int>(std::min<double>(tokens, budget_));
+      if (tokens <= 0 || (budget_ < tokens && !(prefilling && prompt_tokens_ == 0 && !s_.chunked_prefill))) continue;
+      if (!s_.reserve_full_sequence) {
+        const double need = blocks_for(r.computed + tokens) - r.blocks;
+        if (need > 0 && !make_room(pos, need)) break;
+        if (need > 0) {
+          free_blocks_ -= need;
+          r.blocks += need;
+        }
+      }
+      work_.push_back({running_[pos], tokens, prefilling});
+      budget_ -= tokens;
+      if (prefilling) prompt_tokens_ += tokens;
+    }
+    if (s_.prefill_first && !prompts_only) return;
+    // Then waiting requests, first come first served, while the caps, the budget and the pool allow.
+    while (!waiting_.empty() && static_cast<double>(running_.size()) < s_.max_num_seqs && budget_ > 0) {
+      Req& r = reqs_[waiting_.front()];
+      int tokens = r.target - r.computed;
+      if (s_.chunked_prefill) {
+        tokens = static_cast<int>(std::min<double>(tokens, budget_));
+      } else if (tokens > budget_ && prompt_tokens_ > 0) {
+        break;  // a whole prompt beyond the budget left waits for a step of its own
+      }
+      const double need = s_.reserve_full_sequence ? blocks_for(r.in + r.out) : blocks_for(tokens);
+      if (need > free_blocks_) break;
+      free_blocks_ -= need;
+      r.blocks = need;
+      running_.push_back(waiting_.front());
+      waiting_.pop_front();
+      work_.push_back({running_.back(), tokens, true});
+      budget_ -= tokens;
+      prompt_tokens_ += tokens;
+    }
+  }
+
+  bool can_admit() const {
+    if (waiting_.empty() || static_cast<double>(running_.size()) >= s_.max_num_seqs) return false;
+    const Req& r = reqs_[waiting_.front()];
+    const int tokens = s_.chunked_prefill ? static_cast<int>(std::min<double>(r.target, s_.token_budget)) : r.target;
+    return (s_.reserve_full_sequence ? blocks_for(r.in + r.out) : blocks_for(tokens)) <= free_blocks_;
+  }
+
+  double step_time() {
+    double decodes = 0, context = 0, prompt = 0, span = 0;
+    for (const Work& w : work_) {
+      const Req& r = reqs_[w.req];
+      if (w.prefill) {
+        prompt += w.tokens;
+        span += static_cast<double>(w.tokens) * r.target;  // token-weighted prompt length
+      } else {
+        decodes += 1;
+        context += r.computed + 1;
+      }
+    }
+    if (decodes > 0) context /= decodes;
+    if (prompt > 0) span /= prompt;
+    if (prompt == 0 && !s_.cuda_graph_batch_sizes.empty() && decodes <= s_.cuda_graph_batch_sizes.back()) {
+      decodes = *std::lower_bound(s_.cuda_graph_batch_sizes.begin(), s_.cuda_graph_batch_sizes.end(), decodes);
+    }
+    return memo_.step_s(decodes, context, prompt, span);
+  }
+
+  // Applies the step's work at `end`; returns the requests that finished.
+  int complete_step(double end) {
+    int finished = 0;
+    for (const Work& w : work_) {
+      Req& r = reqs_[w.req];
+      r.computed += w.tokens;
+      if (r.computed < r.target) continue;  // a prompt chunk: no token yet
+      ++r.generated;
+      if (r.first < 0) {
+        r.first = end;
+      } else if (r.measured) {
+        itl_.push_back(end - r.last);
+      }
+      r.last = end;
+      if (r.generated >= r.out) {
+        free_blocks_ += r.blocks;
+        r.blocks = 0;
+        running_.erase(std::find(running_.begin(), running_.end(), w.req));
+        ++finished;
+        if (w_.arrivals == SimArrivals::closed_loop && sent_ < static_cast<int>(reqs_.size())) send(sent_++, end);
+      }
+    }
+    return finished;
+  }
+
+  SimResult summarize() {
+    SimResult& out = r_;
+    std::vector<double> ttft, tpot, e2e;
+    double first_sent = 1e300, last_token = 0, tokens = 0;
+    int good = 0;
+    for (const Req& r : reqs_) {
+      if (!r.measured || r.generated < r.out) continue;
+      ttft.push_back(r.first - r.sent);
+      e2e.push_back(r.last - r.sent);
+      const double t = r.out > 1 ? (r.last - r.first) / (r.out - 1) : 0;
+      if (r.out > 1) tpot.push_back(t);
+      first_sent = std::min(first_sent, r.sent);
+      last_token = std::max(last_token, r.last);
+      tokens += r.out;
+      good += (slo_.ttft_s <= 0 || r.first - r.sent <= slo_.ttft_s) && (slo_.tpot_s <= 0 || t <= slo_.tpot_s);
+    }
+    out.requests = static_cast<int>(ttft.size());
+    const auto pct = [](std::vector<double>& v) {
+      SimPercentiles p;
+      if (v.empty()) return p;
+      double sum = 0;
+      for (double x : v) sum += x;
+      p.mean = sum / static_cast<double>(v.size());
+      p.p50 = percentile(v, 50);
+      p.p90 = percentile(v, 90);
+      p.p99 = percentile(v, 99);
+      return p;
+    };
+    out.ttft_at_percentile_s = percentile(ttft, slo_.percentile);
+    out.tpot_at_percentile_s = percentile(tpot, slo_.percentile);
+    out.ttft_s = pct(ttft);
+    out.tpot_s = pct(tpot);
+    out.itl_s = pct(itl_);
+    out.e2e_s = pct(e2e);
+    if (out.requests > 0) {
+      out.duration_s = last_token - first_sent;
+      if (out.duration_s > 0) {
+        out.output_tokens_per_s = tokens / out.duration_s;
+        out.requests_per_s = out.requests / out.duration_s;
+        out.goodput_requests_per_s = good / out.duration_s;
+      }
+    }
+    out.mean_running = out.busy_s > 0 ? running_time_ / out.busy_s : 0;
+    out.step_costs = static_cast<int>(memo_.size());
+    return out;
+  }
+
+  const SimScheduler& s_;
+  const SimWorkload& w_;
+  const SimSlo& slo_;
+  SimStepMemo& memo_;
+  std::vector<Req> reqs_;
+  std::priority_queue<Arrival, std::vector<Arrival>, std::greater<>> arrivals_;
+  std::deque<int> waiting_;
+  std::vector<int> running_;  // in admission order
+  std::vector<Work> work_;
+  std::vector<double> itl_;
+  double free_blocks_ = 0;
+  double budget_ = 0;
+  double prompt_tokens_ = 0;
+  double running_time_ = 0;
+  int sent_ = 0;
+  int dropped_ = 0;
+  SimResult r_;
+};
+
+}  // namespace
+
+SimResult simulate_serving(const InferContext& ctx, const InferPlan& plan, const SimScheduler& sched,
+                           const SimWorkload& workload, const SimSlo& slo, SimStepMemo* memo) {
+  SimStepMemo local(ctx, plan);
+  Simulation sim(sched, workload, slo, memo ? *memo : local);
+  return sim.run();
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,69 @@
+#include "infer/sim_workload.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+namespace gpuplan {
+namespace {
+
+// A uniform draw in [0, 1) from the top 53 bits (the same on every platform).
+double unit(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
+
+std::int32_t spread_length(std::mt19937_64& rng, std::int64_t mean, double spread) {
+  if (spread <= 0) return static_cast<std::int32_t>(mean);
+  // vLLM's RandomDataset draws integers in [⌊L(1 − r)⌋, ⌈L(1 + r)⌉]; at least one token.
+  const auto lo = static_cast<std::int64_t>(std::floor(static_cast<double>(mean) * (1 - spread)));
+  const auto hi = static_cast<std::int64_t>(std::ceil(static_cast<double>(mean) * (1 + spread)));
+  const auto v = lo + static_cast<std::int64_t>(std::floor(unit(rng) * static_cast<double>(hi - lo + 1)));
+  return static_cast<std::int32_t>(std::max<std::int64_t>(1, std::min(v, hi)));
+}
+
+}  // namespace
+
+int sim_request_count(const SimWorkload& w) {
+  if (w.requests > 0) return w.requests;
+  return w.arrivals == SimArrivals::closed_loop ? 10 * std::max(1, w.clients) : 1000;
+}
+
+SimLengths draw_lengths(const SimWorkload& w) {
+  const int n = sim_request_count(w);
+  SimLengths l;
+  l.input.resize(n);
+  l.output.resize(n);
+  std::mt19937_64 rng(w.seed ^ 0x9e3779b97f4a7c15ULL);
+  for (int i = 0; i < n; ++i) {
+    l.input[i] = spread_length(rng, w.input_len, w.input_spread);
+    l.output[i] = spread_length(rng, w.output_len, w.output_spread);
+  }
+  return l;
+}
+
+std::vector<double> open_loop_arrivals(const SimWorkload& w) {
+  if (w.arrivals == SimArrivals::closed_loop) return {};
+  const int n = sim_request_count(w);
+  std::vector<double> t(n, 0.0);
+  if (w.arrivals == SimArrivals::offline) return t;
+  // Poisson process: exponential gaps −ln(1 − u) / λ, the first request at t = 0 as
+  // benchmark_serving sends it before its first sleep.
+  std::mt19937_64 rng(w.seed);
+  double now = 0;
+  for (int i = 1; i < n; ++i) {
+    now += -std::log1p(-unit(rng)) / w.rate_per_s;
+    t[i] = now;
+  }
+  return t;
+}
+
+double percentile(std::vector<double>& v, double p) {
+  if (v.empty()) return 0;
+  const double pos = std::clamp(p, 0.0, 100.0) / 100.0 * static_cast<double>(v.size() - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(pos));
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(lo), v.end());
+  const double a = v[lo];
+  if (lo + 1 >= v.size()) return a;
+  const double b = *std::min_element(v.begin() + static_cast<std::ptrdiff_t>(lo) + 1, v.end());
+  return a + (pos - static_cast<double>(lo)) * (b - a);
+}
+
+}  // namespace gpuplan

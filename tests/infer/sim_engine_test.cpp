@@ -1,0 +1,227 @@
+// The scheduler simulation (infer/sim_engine.h): each case against a derivation by hand from
+// step costs, plus determinism and conservation properties.
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "catalog/catalog.h"
+#include "catalog_util.h"
+#include "infer/evaluate.h"
+#include "infer/sim_engine.h"
+#include "infer/sim_slo.h"
+#include "infer/step.h"
+
+namespace gpuplan {
+namespace {
+
+using testing::cat;
+
+InferPlan sim_plan(std::int64_t in, std::int64_t out) {
+  InferPlan p;
+  p.weights = Precision::fp8;
+  p.kv = Precision::fp8;
+  p.input_len = in;
+  p.output_len = out;
+  p.mode = InferMode::concurrency;
+  return p;
+}
+
+InferContext ctx_of(const char* engine, const char* model = "llama3.1-8b") {
+  return make_infer_context(cat(), cat().model(model), cat().gpu("h200-sxm"), cat().engine(engine));
+}
+
+SimScheduler sched_of(const InferContext& ctx, const InferPlan& plan) {
+  return sim_scheduler_of(ctx, plan, infer_memory(ctx, plan));
+}
+
+SimWorkload closed(int clients, std::int64_t in, std::int64_t out) {
+  SimWorkload w;
+  w.arrivals = SimArrivals::closed_loop;
+  w.clients = clients;
+  w.input_len = in;
+  w.output_len = out;
+  return w;
+}
+
+TEST(SimWorkload, PercentileInterpolatesAsNumpy) {
+  std::vector<double> v{4, 1, 3, 2};
+  EXPECT_DOUBLE_EQ(percentile(v, 50), 2.5);  // numpy.percentile([1,2,3,4], 50)
+  EXPECT_DOUBLE_EQ(percentile(v, 90), 3.7);  // position 0.9 × 3 = 2.7
+  EXPECT_DOUBLE_EQ(percentile(v, 100), 4);
+  std::vector<double> none;
+  EXPECT_EQ(percentile(none, 99), 0);
+}
+
+TEST(SimWorkload, PoissonIsSeededAndHasTheRate) {
+  SimWorkload w;
+  w.arrivals = SimArrivals::poisson;
+  w.rate_per_s = 5;
+  w.requests = 4000;
+  w.seed = 7;
+  const auto a = open_loop_arrivals(w);
+  EXPECT_EQ(a, open_loop_arrivals(w));
+  w.seed = 8;
+  EXPECT_NE(a, open_loop_arrivals(w));
+  EXPECT_EQ(a.front(), 0);
+  // 3,999 gaps of mean 1/5 s: the mean is within 5 standard errors (0.2 / √3999 each).
+  EXPECT_NEAR(a.back() / 3999, 0.2, 5 * 0.2 / std::sqrt(3999.0));
+}
+
+TEST(SimWorkload, SpreadLengthsStayInTheRange) {
+  SimWorkload w;
+  w.requests = 500;
+  w.input_len = 1000;
+  w.input_spread = 0.5;
+  const SimLengths l = draw_lengths(w);
+  double sum = 0;
+  for (auto x : l.input) {
+    EXPECT_GE(x, 500);
+    EXPECT_LE(x, 1500);
+    sum += x;
+  }
+  EXPECT_NEAR(sum / 500, 1000, 40);
+  for (auto x : l.output) EXPECT_EQ(x, 256);
+}
+
+// TensorRT-LLM (no context chunking, running first), 4 clients of 1,024-token prompts and 8
+// output tokens: the four prompts fit one 8,192-token step, so every wave is one prefill step
+// of 4 × 1,024 tokens then 7 decode steps of 4, in lockstep. TTFT = request overhead + that
+// prefill step (the next wave is sent when the last finishes and seen an overhead later).
+TEST(SimEngine, LockstepWavesMatchTheStepCosts) {
+  InferContext ctx = ctx_of("trtllm");
+  const InferPlan plan = sim_plan(1024, 8);
+  const SimScheduler s = sched_of(ctx, plan);
+  ASSERT_FALSE(s.chunked_prefill);
+  const SimResult r = simulate_serving(ctx, plan, s, closed(4, 1024, 8));
+  const double prefill = step_cost(ctx, plan, {0, 0, 4 * 1024, 1024}).total_s;
+  EXPECT_EQ(r.requests, 40);
+  EXPECT_EQ(r.steps, 10 * 8);
+  EXPECT_NEAR(r.ttft_s.p50, ctx.engine->request_overhead_s + prefill, 1e-12);
+  EXPECT_NEAR(r.ttft_s.p99, r.ttft_s.p50, 1e-12);
+  double decodes = 0;
+  for (int k = 1; k <= 7; ++k) decodes += step_cost(ctx, plan, {4, 1024.0 + k, 0, 0}).total_s;
+  EXPECT_NEAR(r.tpot_s.mean, decodes / 7, 1e-3 * decodes / 7);  // context interpolated on the memo's grid
+  EXPECT_EQ(r.preemptions, 0);
+  EXPECT_EQ(r.peak_running, 4);
+}
+
+// A prompt longer than the step budget is prefilled in chunks: 10,000 tokens under vLLM's
+// 8,192 take two steps (8,192 then 1,808), and the first token comes at the end of the second.
+TEST(SimEngine, ChunkedPrefillSplitsALongPrompt) {
+  InferContext ctx = ctx_of("vllm");
+  const InferPlan plan = sim_plan(10000, 2);
+  const SimScheduler s = sched_of(ctx, plan);
+  SimWorkload w = closed(1, 10000, 2);
+  w.requests = 1;
+  const SimResult r = simulate_serving(ctx, plan, s, w);
+  const double t = step_cost(ctx, plan, {0, 0, 8192, 10000}).total_s + step_cost(ctx, plan, {0, 0, 1808, 10000}).total_s;
+  EXPECT_NEAR(r.ttft_s.mean, ctx.engine->request_overhead_s + t, 1e-12);
+  EXPECT_EQ(r.steps, 3);
+}
+
+// vLLM pads a pure-decode step of 3 sequences to its CUDA graph of 4: the step costs as 4.
+TEST(SimEngine, DecodeStepsArePaddedToACapturedGraph) {
+  InferContext ctx = ctx_of("vllm");
+  InferPlan plan = sim_plan(16, 3);
+  SimScheduler s = sched_of(ctx, plan);
+  ASSERT_FALSE(s.cuda_graph_batch_sizes.empty());
+  SimWorkload w = closed(3, 16, 3);
+  w.requests = 3;
+  const SimResult padded = simulate_serving(ctx, plan, s, w);
+  s.cuda_graph_batch_sizes.clear();
+  const SimResult exact = simulate_serving(ctx, plan, s, w);
+  // Two decode steps each (tokens 2 and 3); the padded ones cost as 4 sequences.
+  const double four = step_cost(ctx, plan, {4, 17, 0, 0}).total_s + step_cost(ctx, plan, {4, 18, 0, 0}).total_s;
+  const double three = step_cost(ctx, plan, {3, 17, 0, 0}).total_s + step_cost(ctx, plan, {3, 18, 0, 0}).total_s;
+  EXPECT_NEAR(padded.e2e_s.mean - exact.e2e_s.mean, four - three, 1e-6 * four);
+  EXPECT_GT(four, three);
+}
+
+// A pool of few blocks under vLLM (no reservation): sequences grow into it and the newest is
+// evicted and recomputed, yet every request finishes with all its tokens. With TensorRT-LLM's
+// reservation of prompt + output no sequence is ever evicted, and no more run than fit whole.
+TEST(SimEngine, PreemptionWhenBlocksRunOutAndNoneWithReservation) {
+  InferContext ctx = ctx_of("vllm");
+  const InferPlan plan = sim_plan(100, 400);
+  SimScheduler s = sched_of(ctx, plan);
+  s.kv_blocks = 4 * 32;  // 32 blocks of 16 tokens hold one 500-token sequence
+  SimWorkload w = closed(8, 100, 400);
+  w.requests = 16;
+  const SimResult r = simulate_serving(ctx, plan, s, w);
+  EXPECT_EQ(r.requests, 16);
+  EXPECT_GT(r.preemptions, 0);
+  s.reserve_full_sequence = true;
+  const SimResult reserved = simulate_serving(ctx, plan, s, w);
+  EXPECT_EQ(reserved.requests, 16);
+  EXPECT_EQ(reserved.preemptions, 0);
+  EXPECT_EQ(reserved.peak_running, 4);
+}
+
+// Conservation and determinism: offline and Poisson runs finish every request, output tokens/s
+// = requests × output / duration, and the same seed gives the same answer.
+TEST(SimEngine, PoissonRunsAreDeterministicAndConserveTokens) {
+  InferContext ctx = ctx_of("sglang");
+  const InferPlan plan = sim_plan(512, 128);
+  const SimScheduler s = sched_of(ctx, plan);
+  ASSERT_TRUE(s.prefill_first);
+  SimWorkload w;
+  w.arrivals = SimArrivals::poisson;
+  w.rate_per_s = 20;
+  w.requests = 300;
+  w.input_len = 512;
+  w.output_len = 128;
+  w.input_spread = 0.3;
+  w.seed = 3;
+  const SimResult a = simulate_serving(ctx, plan, s, w);
+  const SimResult b = simulate_serving(ctx, plan, s, w);
+  EXPECT_EQ(a.requests, 300);
+  EXPECT_EQ(a.ttft_s.p99, b.ttft_s.p99);
+  EXPECT_EQ(a.tpot_s.p50, b.tpot_s.p50);
+  EXPECT_NEAR(a.output_tokens_per_s, 300.0 * 128 / a.duration_s, 1e-9);
+  EXPECT_LE(a.ttft_s.p50, a.ttft_s.p90);
+  EXPECT_LE(a.ttft_s.p90, a.ttft_s.p99);
+  EXPECT_GT(a.itl_s.p99, 0);
+  // Heavier load, longer waits.
+  w.rate_per_s = 80;
+  const SimResult heavy = simulate_serving(ctx, plan, s, w);
+  EXPECT_GT(heavy.ttft_s.p90, a.ttft_s.p90);
+}
+
+// Warm-up requests run but are not measured.
+TEST(SimEngine, WarmupRequestsAreNotMeasured) {
+  InferContext ctx = ctx_of("vllm");
+  const InferPlan plan = sim_plan(256, 32);
+  const SimScheduler s = sched_of(ctx, plan);
+  SimWorkload w = closed(4, 256, 32);
+  w.warmup_requests = 8;
+  EXPECT_EQ(simulate_serving(ctx, plan, s, w).requests, 32);
+}
+
+// The highest Poisson rate within the limits: tighter limits give a lower rate, and the answer
+// meets them at the percentile; a limit below one unloaded step is infeasible.
+TEST(SimSlo, MaxRateWithinSloMeetsTheLimits) {
+  InferContext ctx = ctx_of("vllm");
+  const InferPlan plan = sim_plan(512, 64);
+  const SimScheduler s = sched_of(ctx, plan);
+  SimWorkload w;
+  w.input_len = 512;
+  w.output_len = 64;
+  SimRateQuestion q;
+  q.requests = 400;
+  q.ttft_s = 0.25;
+  q.tpot_s = 0.05;
+  const SimRateAnswer loose = max_rate_within_slo(ctx, plan, s, w, q);
+  ASSERT_TRUE(loose.feasible) << loose.reason;
+  EXPECT_LE(loose.ttft_s, q.ttft_s);
+  EXPECT_LE(loose.tpot_s, q.tpot_s);
+  EXPECT_DOUBLE_EQ(loose.output_tokens_per_s, loose.rate_per_s * 64);
+  q.ttft_s = 0.08;
+  const SimRateAnswer tight = max_rate_within_slo(ctx, plan, s, w, q);
+  ASSERT_TRUE(tight.feasible) << tight.reason;
+  EXPECT_LT(tight.rate_per_s, loose.rate_per_s);
+  q.tpot_s = 1e-5;
+  EXPECT_FALSE(max_rate_within_slo(ctx, plan, s, w, q).feasible);
+}
+
+}  // namespace
+}  // namespace gpuplan
