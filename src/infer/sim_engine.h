@@ -4,7 +4,7 @@
 // under the step's token budget, decode one token per step, are preempted (recomputed) when a
 // pool without reservations runs out of blocks, and finish. Each step's time is the analytic
 // step model's (step.h) for that step's batch, memoized by the batch's composition, so 10,000
-// requests simulate in milliseconds (bench/bench_sim.cpp). Answers latency distributions
+// requests simulate in about 0.2 s of CPU (bench/sim_bench.cpp). Answers latency distributions
 // (TTFT, TPOT, ITL, end to end), throughput and goodput under an SLO.
 #pragma once
 
