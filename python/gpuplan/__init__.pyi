@@ -206,6 +206,7 @@ def infer(
     tp: Optional[int] = None,
     pp: int = 1,
     ep: int = 1,
+    attention_dp: int = 1,
     batch: Optional[float] = None,
     concurrency: Optional[float] = None,
     max_throughput: bool = False,

@@ -14,4 +14,5 @@ list(APPEND GPUPLAN_LIB_SOURCES
   infer/disagg.cpp
   infer/slo.cpp
   infer/infer_features.cpp
+  infer/infer_fields.cpp
 )

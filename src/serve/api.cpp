@@ -11,6 +11,9 @@
 #include "core/error.h"
 #include "core/json_fields.h"
 #include "core/strings.h"
+#include "infer/infer_fields.h"
+#include "plan/train_fields.h"
+#include "search/search_fields.h"
 #include "workload/hf_config.h"
 
 namespace gpuplan {
@@ -39,49 +42,41 @@ constexpr std::array<EndpointRow, 12> kEndpoints{{
     {"/api/models", "models", false, false},
 }};
 
-// The keys a request body may set, per command: an allowlist, so that a flag added to the CLI
-// later is refused here until it is listed. No key that names a file on the server is listed
+// The keys a request body may set, per command: an allowlist built from the request's field
+// table (core/field_spec.h), so a field is settable here when its table entry says so and a
+// flag added to the CLI by hand is refused. No key that names a file on the server is listed
 // (--calibration, --catalog, --from, --html): those are kPathKeys, refused with their fix. A
 // model is a key here but only as a zoo id (checked below); "model_config" uploads one.
 struct CommandKeys {
   const char* command;
-  std::vector<std::string_view> keys;
+  std::vector<std::string> keys;
 };
 
-const std::vector<std::string_view>& train_plan_keys() {
-  static const std::vector<std::string_view> keys{
-      "model", "gpu", "gpus", "system", "fabric", "tp", "pp", "vp", "dp", "cp", "ep", "sp", "zero", "dp_shard",
-      "micro_batch", "global_batch", "seq_len", "allow_longer_context", "recompute", "precision", "framework",
-      "no_tp_overlap", "moe_overlap", "moe_imbalance", "overhead_gib", "memory_headroom_gib",
-      "pp_embedding_head_slots", "optimizer_state_bits", "fp8_recipe", "fp8_activation_cache", "offload_optimizer",
-      "elementwise"};
+// The HTTP keys of a field table: every field but those that take a path or use the machine's
+// resources (core/field_spec.h: field_over_http), plus the interface's own `extra` keys.
+template <class R>
+std::vector<std::string> table_keys(const std::vector<FieldSpec<R>>& fields, std::initializer_list<const char*> extra) {
+  std::vector<std::string> keys;
+  for (const FieldSpec<R>& f : fields) {
+    if (field_over_http(f)) keys.push_back(field_http_key(f));
+  }
+  keys.insert(keys.end(), extra.begin(), extra.end());
   return keys;
 }
 
-std::vector<std::string_view> with(std::vector<std::string_view> keys, std::initializer_list<std::string_view> more) {
-  keys.insert(keys.end(), more.begin(), more.end());
-  return keys;
-}
-
+// train, memory, search, infer and infer-search come from their field tables; recommend and
+// collective have no table yet and list their keys here.
 const std::vector<CommandKeys>& command_keys() {
-  static const std::vector<std::string_view> infer_common{"model", "gpu", "engine", "system", "weights", "kv",
-                                                          "input_len", "output_len", "allow_longer_context"};
   static const std::vector<CommandKeys> table{
-      {"train", with(train_plan_keys(), {"emit"})},
-      {"memory", with(train_plan_keys(), {"rule_of_thumb"})},
-      {"search",
-       {"model", "gpu", "gpus", "global_batch", "seq_len", "allow_longer_context", "system", "fabric", "precision",
-        "framework", "top", "objective", "usd_per_gpu_hour", "time_limit", "no_prune", "memory_headroom_gib",
-        "optimizer_state_bits", "offload_optimizer", "fp8_recipe", "fp8_activation_cache", "elementwise"}},
+      {"train", table_keys(train_fields(), {"emit"})},
+      {"memory", table_keys(train_fields(), {"rule_of_thumb"})},
+      {"search", table_keys(search_fields(), {})},
       {"recommend",
        {"model", "tokens", "deadline", "deadline_days", "budget", "budget_usd", "cost_tolerance", "gpus_max",
         "gpus_list", "providers", "global_batch", "seq_len", "precision", "time_limit", "serve", "input_len",
         "output_len", "rate", "ttft_ms", "tpot_ms", "engine", "weights"}},
-      {"infer", with(infer_common, {"gpus", "tp", "pp", "ep", "attention_dp", "batch", "concurrency",
-                                    "max_throughput", "emit", "spec_draft_tokens", "spec_acceptance", "spec_draft",
-                                    "prefix_hit_rate", "shared_prefix_tokens", "disagg", "disagg_prefill_tp",
-                                    "disagg_decode_tp", "slo_ttft_ms", "slo_tpot_ms", "request_rate"})},
-      {"infer-search", with(infer_common, {"gpus_max", "ttft_ms", "tpot_ms", "rate", "objective"})},
+      {"infer", table_keys(infer_fields(), {"emit"})},
+      {"infer-search", table_keys(infer_search_fields(), {})},
       {"collective",
        {"op", "bytes", "gpus", "system", "nodes", "node_stride", "fabric", "algorithm", "dtype", "concurrent", "ideal",
         "sweep"}},
@@ -89,7 +84,7 @@ const std::vector<CommandKeys>& command_keys() {
   return table;
 }
 
-const std::vector<std::string_view>* keys_of(std::string_view command) {
+const std::vector<std::string>* keys_of(std::string_view command) {
   for (const CommandKeys& row : command_keys()) {
     if (command == row.command) return &row.keys;
   }
@@ -110,7 +105,7 @@ constexpr std::array<PathKey, 5> kPathKeys{{
     {"html", "POST to /api/report/COMMAND for the report's data"},
 }};
 
-// Model fields: a zoo id only (the CLI would read a path as a config.json from disk), or one
+// Model fields (kModelId in the tables): a zoo id only (the CLI would read a path as a config.json from disk), or one
 // of the field's own words ("mtp" for spec_draft).
 bool zoo_model_key(std::string_view key) { return key == "model" || key == "spec_draft"; }
 
@@ -160,9 +155,8 @@ ApiEndpoint api_endpoint(std::string_view path) {
 }
 
 std::vector<std::string> api_keys(std::string_view command) {
-  const std::vector<std::string_view>* keys = keys_of(command);
-  if (keys == nullptr) return {};
-  return {keys->begin(), keys->end()};
+  const std::vector<std::string>* keys = keys_of(command);
+  return keys == nullptr ? std::vector<std::string>{} : *keys;
 }
 
 const std::vector<std::string>& api_paths() {
@@ -188,7 +182,7 @@ ApiCall api_call_from_json(const Catalog& catalog, const ApiEndpoint& endpoint, 
   // last value silently kept.
   const nlohmann::json j = parse_json_strict(body.empty() ? std::string_view("{}") : body, "request body");
   if (!j.is_object()) throw Error("request body: expected one JSON object whose keys are the command's flags");
-  const std::vector<std::string_view>* keys = keys_of(endpoint.command);
+  const std::vector<std::string>* keys = keys_of(endpoint.command);
   GP_ASSERT(keys != nullptr, "an endpoint that takes a body has its command's keys in command_keys()");
   if (j.contains("model") && j.contains("model_config")) {
     throw Error("request body: give either \"model\" (a zoo id) or \"model_config\" (a config.json object), not both");
@@ -215,7 +209,7 @@ ApiCall api_call_from_json(const Catalog& catalog, const ApiEndpoint& endpoint, 
       continue;
     }
     if (std::find(keys->begin(), keys->end(), key) == keys->end()) {
-      std::vector<std::string> names(keys->begin(), keys->end());
+      const std::vector<std::string>& names = *keys;
       const std::vector<std::string> near = close_names(key, names);
       throw Error(fmt::format("request body: '{}' is not a field of {}{}; the fields are {}", key, endpoint.command,
                               near.empty() ? "" : fmt::format(" (did you mean {}?)", join(near, ", ")),
