@@ -206,6 +206,7 @@ def infer(
     tp: Optional[int] = None,
     pp: int = 1,
     ep: int = 1,
+    attention_dp: int = 1,
     batch: Optional[float] = None,
     concurrency: Optional[float] = None,
     max_throughput: bool = False,
@@ -220,6 +221,14 @@ def infer(
     slo_ttft_ms: Optional[float] = None,
     slo_tpot_ms: Optional[float] = None,
     request_rate: Optional[float] = None,
+    max_batch_size: Optional[float] = None,
+    max_num_tokens: Optional[float] = None,
+    chunked_prefill: str = "",
+    sim_requests: Optional[int] = None,
+    sim_seed: int = 0,
+    sim_warmup: int = 0,
+    input_spread: float = 0.0,
+    output_spread: float = 0.0,
     catalog: CatalogArg = None,
 ) -> InferResult: ...
 def infer_search(

@@ -6,29 +6,13 @@
 #include "core/error.h"
 #include "emit/launch_config.h"
 #include "infer/infer_request.h"
+#include "fields.h"
+#include "infer/infer_fields.h"
 #include "kwargs.h"
 #include "report/infer_report.h"
 
 namespace gpuplan::py {
 namespace {
-
-void read_common(Kwargs& k, InferCommon& r) {
-  k.get("model", r.model);
-  k.get("gpu", r.gpu);
-  k.get("engine", r.engine);
-  k.get("system", r.system);
-  k.get("weights", r.weights);
-  k.get("kv", r.kv);
-  k.get("input_len", r.input_len);
-  k.get("output_len", r.output_len);
-  k.get("calibration", r.calibration);
-  k.get("allow_longer_context", r.allow_longer_context);
-}
-
-void require_model_gpu(const InferCommon& r) {
-  if (r.model.empty()) throw Error("--model is required: a model id or alias, or a config.json path");
-  if (r.gpu.empty()) throw Error("--gpu is required: a GPU id (see gpuplan.gpus())");
-}
 
 CatalogPtr split_catalog(pyb::dict& kwargs) {
   if (!kwargs.contains("catalog")) return builtin_catalog();
@@ -69,31 +53,9 @@ void bind_infer(pyb::module_& m) {
         CatalogPtr catalog = split_catalog(kwargs);
         InferRequest r;
         Kwargs k("infer", kwargs);
-        read_common(k, r);
-        k.get("gpus", r.gpus);
-        k.get("tp", r.tp);
-        k.get("pp", r.pp);
-        k.get("ep", r.ep);
-        k.get("attention_dp", r.attention_dp);
-        k.get("batch", r.batch);
-        k.get("concurrency", r.concurrency);
-        k.get("max_throughput", r.max_throughput);
-        // Serving features (infer/infer_features.h), one field at a time.
-        k.get("spec_draft_tokens", r.features.spec_draft_tokens);
-        k.get("spec_acceptance", r.features.spec_acceptance);
-        k.get("spec_draft", r.features.spec_draft);
-        k.get("prefix_hit_rate", r.features.prefix_hit_rate);
-        k.get("shared_prefix_tokens", r.features.shared_prefix_tokens);
-        k.get("disagg", r.features.disagg);
-        k.get("disagg_prefill_tp", r.features.disagg_prefill_tp);
-        k.get("disagg_decode_tp", r.features.disagg_decode_tp);
-        k.get("slo_ttft_ms", r.features.slo_ttft_ms);
-        k.get("slo_tpot_ms", r.features.slo_tpot_ms);
-        k.get("request_rate", r.features.request_rate);
+        read_fields(k, r, infer_fields());
         k.finish();
-        require_model_gpu(r);
-        const int loads = (r.batch ? 1 : 0) + (r.concurrency ? 1 : 0) + (r.max_throughput ? 1 : 0);
-        if (loads > 1) throw Error("--batch, --concurrency and --max-throughput exclude each other: give one");
+        require_fields(k, "infer", infer_fields());
         pyb::gil_scoped_release release;
         return make_result(catalog, answer_infer(*catalog, r));
       },
@@ -114,14 +76,9 @@ void bind_infer(pyb::module_& m) {
         InferSearchRequest r;
         r.weights_given = kwargs.contains("weights") && !kwargs["weights"].is_none();
         Kwargs k("infer_search", kwargs);
-        read_common(k, r);
-        k.get("gpus_max", r.gpus_max);
-        k.get("ttft_ms", r.ttft_ms);
-        k.get("tpot_ms", r.tpot_ms);
-        k.get("rate", r.rate);
-        k.get("objective", r.objective);
+        read_fields(k, r, infer_search_fields());
         k.finish();
-        require_model_gpu(r);
+        require_fields(k, "infer_search", infer_search_fields());
         pyb::gil_scoped_release release;
         return make_result(catalog, answer_infer_search(*catalog, r));
       },

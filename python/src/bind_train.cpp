@@ -11,55 +11,26 @@
 #include "core/error.h"
 #include "econ/recommend_request.h"
 #include "emit/launch_config.h"
+#include "fields.h"
 #include "kwargs.h"
+#include "plan/train_fields.h"
 #include "report/recommend_report.h"
 #include "report/search_report.h"
 #include "report/train_report.h"
+#include "search/search_fields.h"
 #include "search/search_request.h"
 
 namespace gpuplan::py {
 namespace {
 
-// The keywords of train() and memory(): the CLI's flags with '-' as '_' (--no-tp-overlap is
-// tp_overlap=False).
+// The keywords of train() and memory(): the fields of plan/train_fields.h (tp_overlap=False
+// for --no-tp-overlap).
 TrainRequest train_request(const char* function, const pyb::dict& kwargs) {
   TrainRequest r;
   Kwargs k(function, kwargs);
-  k.get("model", r.model);
-  k.get("gpu", r.gpu);
-  k.get("system", r.system);
-  k.get("fabric", r.fabric);
-  k.get("gpus", r.gpus);
-  k.get("tp", r.tp);
-  k.get("pp", r.pp);
-  k.get("vp", r.vp);
-  k.get("dp", r.dp);
-  k.get("cp", r.cp);
-  k.get("ep", r.ep);
-  k.get("sp", r.sp);
-  k.get("zero", r.zero);
-  k.get("dp_shard", r.dp_shard);
-  k.get("micro_batch", r.micro_batch);
-  k.get("global_batch", r.global_batch);
-  k.get("seq_len", r.seq_len);
-  k.get("allow_longer_context", r.allow_longer_context);
-  k.get("recompute", r.recompute);
-  k.get("precision", r.precision);
-  k.get("tp_overlap", r.tp_overlap);
-  k.get("moe_overlap", r.moe_overlap);
-  k.get("moe_imbalance", r.moe_imbalance);
-  k.get("framework", r.framework);
-  k.get("overhead_gib", r.overhead_gib);
-  k.get("memory_headroom_gib", r.memory_headroom_gib);
-  k.get("pp_embedding_head_slots", r.pp_embedding_head_slots);
-  k.get("optimizer_state_bits", r.optimizer_state_bits);
-  k.get("offload_optimizer", r.offload_optimizer);
-  k.get("elementwise", r.elementwise);
-  k.get("fp8_recipe", r.fp8_recipe);
-  k.get("fp8_activation_cache", r.fp8_activation_cache);
-  k.get("calibration", r.calibration);
+  read_fields(k, r, train_fields());
   k.finish();
-  if (r.model.empty()) throw Error("--model is required: a model id or alias (see gpuplan.models()), or a config.json path");
+  require_fields(k, function, train_fields());
   return r;
 }
 
@@ -232,30 +203,9 @@ void bind_train(pyb::module_& m) {
         CatalogPtr catalog = take_catalog(kwargs);
         SearchRequest r;
         Kwargs k("search", kwargs);
-        k.get("model", r.model);
-        k.get("gpu", r.gpu);
-        k.get("system", r.system);
-        k.get("fabric", r.fabric);
-        k.get("gpus", r.gpus);
-        k.get("global_batch", r.global_batch);
-        k.get("seq_len", r.seq_len);
-        k.get("allow_longer_context", r.allow_longer_context);
-        k.get("precision", r.precision);
-        k.get("framework", r.framework);
-        k.get("top", r.top);
-        k.get("objective", r.objective);
-        k.get("threads", r.threads);
-        k.get("usd_per_gpu_hour", r.usd_per_gpu_hour);
-        k.get("no_prune", r.no_prune);
-        k.get("time_limit_s", r.time_limit_s);
-        k.get("calibration", r.calibration);
-        k.get("memory_headroom_gib", r.memory_headroom_gib);
-        k.get("optimizer_state_bits", r.optimizer_state_bits);
-        k.get("offload_optimizer", r.offload_optimizer);
-        k.get("elementwise", r.elementwise);
-        k.get("fp8_recipe", r.fp8_recipe);
-        k.get("fp8_activation_cache", r.fp8_activation_cache);
+        read_fields(k, r, search_fields());
         k.finish();
+        require_fields(k, "search", search_fields());
         pyb::gil_scoped_release release;  // the search runs on its own threads
         return make_result(catalog, answer_search(*catalog, r));
       },
@@ -285,7 +235,6 @@ void bind_train(pyb::module_& m) {
         k.get("time_limit_s", r.time_limit_s);
         k.get("threads", r.threads);
         k.finish();
-        if (r.tokens <= 0) throw Error("--tokens is required (training tokens, e.g. tokens='100B')");
         for (auto& p : r.providers) std::transform(p.begin(), p.end(), p.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
         pyb::gil_scoped_release release;
         return make_result(catalog, answer_recommend(*catalog, r));

@@ -88,7 +88,7 @@ def test_int_keywords_are_strict(value):
 
 
 def test_model_is_required():
-    with pytest.raises(gpuplan.Error, match="--model is required"):
+    with pytest.raises(gpuplan.Error, match=r"train\(\): model is required"):
         gpuplan.train(gpu="h100-sxm")
 
 

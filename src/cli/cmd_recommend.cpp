@@ -12,7 +12,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
-#include "cli/infer_flags.h"
+#include "infer/infer_request.h"
 #include "cli/output_flags.h"
 #include "core/error.h"
 #include "core/strings.h"

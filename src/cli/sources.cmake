@@ -15,9 +15,7 @@ list(APPEND GPUPLAN_CLI_SOURCES
   cli/cmd_train.cpp
   cli/cmd_rooflines.cpp
   cli/cmd_validate_training.cpp
-  cli/infer_flags.cpp
   cli/cmd_infer.cpp
-  cli/infer_feature_flags.cpp
   cli/cmd_validate_inference.cpp cli/cmd_validate_calibration.cpp
   cli/cmd_calibrate.cpp
   cli/cmd_econ.cpp

@@ -12,10 +12,8 @@ struct TrainFlags {
   bool json = false;
 };
 
-// Adds the shared options to `cmd`, storing into `flags`.
+// Adds the shared options to `cmd`, storing into `flags`: the fields of plan/train_fields.h
+// and --json.
 void add_train_flags(CliCommand& cmd, TrainFlags& flags);
-
-// --fp8-recipe and --fp8-activation-cache (train, memory, search).
-void add_fp8_recipe_flags(CliCommand& cmd, std::string& recipe, bool& activation_cache);
 
 }  // namespace gpuplan

@@ -32,6 +32,8 @@ std::string why(const RecommendPoint& p, const ModelSpec& m) {
 }
 
 void check_request(const Catalog& cat, const RecommendRequest& o) {
+  // The field's name, not a flag: the CLI and Python each say it their own way before this.
+  if (o.tokens == 0) throw Error("tokens is required: the training tokens (e.g. 100B)");
   if (!(o.tokens > 0 && std::isfinite(o.tokens)))
     throw Error(fmt::format("--tokens {}: must be a positive token count (e.g. 100B)", o.tokens));
   require_positive(o.deadline_days, "--deadline");

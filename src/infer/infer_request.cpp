@@ -126,6 +126,10 @@ InferPlan make_plan(const InferRequest& r, const InferSetup& s) {
   plan.kv = s.kv;
   plan.input_len = r.input_len;
   plan.output_len = r.output_len;
+  // One load at most, for every interface (the CLI and Python used to check it each their own way).
+  if ((r.batch ? 1 : 0) + (r.concurrency ? 1 : 0) + (r.max_throughput ? 1 : 0) > 1) {
+    throw Error("batch, concurrency and max_throughput exclude each other: give one");
+  }
   if (r.batch && !(*r.batch >= 1)) {
     throw Error(fmt::format("--batch {}: a batch holds at least 1 request; use --batch 1 or more", *r.batch));
   }

@@ -40,7 +40,7 @@ struct InferRequest : InferCommon {
   int pp = 1;               // --pp
   int ep = 1;               // --ep
   int attention_dp = 1;     // --attention-dp: attention data-parallel ranks inside the TP group (infer_plan.h)
-  // The load: at most one of the three (the CLI enforces it); none = a static batch of 1.
+  // The load: at most one of the three (answer_infer refuses two); none = a static batch of 1.
   std::optional<double> batch;        // --batch
   std::optional<double> concurrency;  // --concurrency
   bool max_throughput = false;        // --max-throughput

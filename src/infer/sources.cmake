@@ -18,4 +18,5 @@ list(APPEND GPUPLAN_LIB_SOURCES
   infer/sim_engine.cpp
   infer/sim_slo.cpp
   infer/sim_answer.cpp
+  infer/infer_fields.cpp
 )

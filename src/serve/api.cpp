@@ -1,6 +1,8 @@
 #include "serve/api.h"
 
+#include <algorithm>
 #include <array>
+#include <initializer_list>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -9,6 +11,9 @@
 #include "core/error.h"
 #include "core/json_fields.h"
 #include "core/strings.h"
+#include "infer/infer_fields.h"
+#include "plan/train_fields.h"
+#include "search/search_fields.h"
 #include "workload/hf_config.h"
 
 namespace gpuplan {
@@ -37,14 +42,84 @@ constexpr std::array<EndpointRow, 12> kEndpoints{{
     {"/api/models", "models", false, false},
 }};
 
-// Flags a request may not set: they read files (--calibration, --catalog), write them (--html),
-// or choose the output form, which the endpoint fixes.
-bool forbidden_key(std::string_view key) {
-  for (std::string_view bad : {"calibration", "catalog", "no_builtin", "html", "report_data", "json", "help",
-                               "version", "serve", "threads"}) {
-    if (key == bad) return true;
+// The keys a request body may set, per command: an allowlist built from the request's field
+// table (core/field_spec.h), so a field is settable here when its table entry says so and a
+// flag added to the CLI by hand is refused. No key that names a file on the server is listed
+// (--calibration, --catalog, --from, --html): those are kPathKeys, refused with their fix. A
+// model is a key here but only as a zoo id (checked below); "model_config" uploads one.
+struct CommandKeys {
+  const char* command;
+  std::vector<std::string> keys;
+};
+
+// The HTTP keys of a field table: every field but those that take a path or use the machine's
+// resources (core/field_spec.h: field_over_http), plus the interface's own `extra` keys.
+template <class R>
+std::vector<std::string> table_keys(const std::vector<FieldSpec<R>>& fields, std::initializer_list<const char*> extra) {
+  std::vector<std::string> keys;
+  for (const FieldSpec<R>& f : fields) {
+    if (field_over_http(f)) keys.push_back(field_http_key(f));
   }
-  return false;
+  keys.insert(keys.end(), extra.begin(), extra.end());
+  return keys;
+}
+
+// train, memory, search, infer and infer-search come from their field tables; recommend and
+// collective have no table yet and list their keys here.
+const std::vector<CommandKeys>& command_keys() {
+  static const std::vector<CommandKeys> table{
+      {"train", table_keys(train_fields(), {"emit"})},
+      {"memory", table_keys(train_fields(), {"rule_of_thumb"})},
+      {"search", table_keys(search_fields(), {})},
+      {"recommend",
+       {"model", "tokens", "deadline", "deadline_days", "budget", "budget_usd", "cost_tolerance", "gpus_max",
+        "gpus_list", "providers", "global_batch", "seq_len", "precision", "time_limit", "serve", "input_len",
+        "output_len", "rate", "ttft_ms", "tpot_ms", "engine", "weights"}},
+      {"infer", table_keys(infer_fields(), {"emit"})},
+      {"infer-search", table_keys(infer_search_fields(), {})},
+      {"collective",
+       {"op", "bytes", "gpus", "system", "nodes", "node_stride", "fabric", "algorithm", "dtype", "concurrent", "ideal",
+        "sweep"}},
+  };
+  return table;
+}
+
+const std::vector<std::string>* keys_of(std::string_view command) {
+  for (const CommandKeys& row : command_keys()) {
+    if (command == row.command) return &row.keys;
+  }
+  return nullptr;
+}
+
+// Keys that name a file on the server, with the fix. The message never contains the value, so
+// the answer is the same whether the path exists or not.
+struct PathKey {
+  std::string_view key;
+  std::string_view fix;
+};
+constexpr std::array<PathKey, 5> kPathKeys{{
+    {"calibration", "calibrate with the CLI (gpuplan COMMAND --calibration FILE)"},
+    {"catalog", "the server's catalog is fixed when it starts (gpuplan --catalog DIR serve)"},
+    {"no_builtin", "the server's catalog is fixed when it starts (gpuplan --no-builtin --catalog DIR serve)"},
+    {"from", "give the plan's fields as keys of the body instead"},
+    {"html", "POST to /api/report/COMMAND for the report's data"},
+}};
+
+// Model fields (kModelId in the tables): a zoo id only (the CLI would read a path as a config.json from disk), or one
+// of the field's own words ("mtp" for spec_draft).
+bool zoo_model_key(std::string_view key) { return key == "model" || key == "spec_draft"; }
+
+void check_zoo_model(const Catalog& catalog, std::string_view key, const nlohmann::json& value) {
+  if (value.is_string() && catalog.find_model(value.get<std::string>()) != nullptr) return;
+  if (key == "spec_draft" && value == "mtp") return;
+  const std::string name = value.is_string() ? value.get<std::string>() : value.dump();
+  std::vector<std::string> ids;
+  for (const ModelSpec& m : catalog.models) ids.push_back(m.id);
+  const std::vector<std::string> near = close_names(name, ids);
+  throw Error(fmt::format("{} '{}': not a model of the zoo{}; {}", key == "model" ? "model" : "request body: spec_draft",
+                          name.substr(0, 200), near.empty() ? "" : fmt::format(" (did you mean {}?)", join(near, ", ")),
+                          key == "model" ? "upload a config.json as \"model_config\" for any other model"
+                                         : "the API reads no file: name a zoo model or mtp"));
 }
 
 bool plain_key(std::string_view key) {
@@ -79,6 +154,11 @@ ApiEndpoint api_endpoint(std::string_view path) {
   return {};
 }
 
+std::vector<std::string> api_keys(std::string_view command) {
+  const std::vector<std::string>* keys = keys_of(command);
+  return keys == nullptr ? std::vector<std::string>{} : *keys;
+}
+
 const std::vector<std::string>& api_paths() {
   static const std::vector<std::string> paths = [] {
     std::vector<std::string> p;
@@ -102,6 +182,8 @@ ApiCall api_call_from_json(const Catalog& catalog, const ApiEndpoint& endpoint, 
   // last value silently kept.
   const nlohmann::json j = parse_json_strict(body.empty() ? std::string_view("{}") : body, "request body");
   if (!j.is_object()) throw Error("request body: expected one JSON object whose keys are the command's flags");
+  const std::vector<std::string>* keys = keys_of(endpoint.command);
+  GP_ASSERT(keys != nullptr, "an endpoint that takes a body has its command's keys in command_keys()");
   if (j.contains("model") && j.contains("model_config")) {
     throw Error("request body: give either \"model\" (a zoo id) or \"model_config\" (a config.json object), not both");
   }
@@ -111,12 +193,13 @@ ApiCall api_call_from_json(const Catalog& catalog, const ApiEndpoint& endpoint, 
                               "(seq_len for --seq-len)",
                               key.substr(0, 64)));
     }
-    if (forbidden_key(key)) {
-      throw Error(fmt::format("request body: '{}' cannot be set through the API (it reads or writes files, "
-                              "or fixes the output form)",
-                              key));
+    for (const PathKey& path_key : kPathKeys) {
+      if (key == path_key.key) {
+        throw Error(fmt::format("request body: '{}' names a file on the server, which the API never reads; {}", key,
+                                path_key.fix));
+      }
     }
-    if (key == "model_config") {
+    if (key == "model_config" && std::find(keys->begin(), keys->end(), "model") != keys->end()) {
       if (!value.is_object()) throw Error("request body: model_config: expected a Hugging Face config.json object");
       auto model = std::make_shared<ModelSpec>(model_from_hf_config(value, "config.json"));
       model->id = kUploadedModelId;
@@ -125,18 +208,14 @@ ApiCall api_call_from_json(const Catalog& catalog, const ApiEndpoint& endpoint, 
       call.args.push_back(fmt::format("--model={}", kUploadedModelId));
       continue;
     }
-    if (key == "model") {
-      // Only zoo ids: the CLI would read a path as a config.json from disk.
-      if (!value.is_string() || catalog.find_model(value.get<std::string>()) == nullptr) {
-        const std::string name = value.is_string() ? value.get<std::string>() : value.dump();
-        std::vector<std::string> ids;
-        for (const ModelSpec& m : catalog.models) ids.push_back(m.id);
-        const std::vector<std::string> near = close_names(name, ids);
-        throw Error(fmt::format("model '{}': not a model of the zoo{}; upload a config.json as \"model_config\" "
-                                "for any other model",
-                                name.substr(0, 200), near.empty() ? "" : fmt::format(" (did you mean {}?)", join(near, ", "))));
-      }
+    if (std::find(keys->begin(), keys->end(), key) == keys->end()) {
+      const std::vector<std::string>& names = *keys;
+      const std::vector<std::string> near = close_names(key, names);
+      throw Error(fmt::format("request body: '{}' is not a field of {}{}; the fields are {}", key, endpoint.command,
+                              near.empty() ? "" : fmt::format(" (did you mean {}?)", join(near, ", ")),
+                              join(names, ", ")));
     }
+    if (zoo_model_key(key)) check_zoo_model(catalog, key, value);
     const std::string flag = flag_of(key);
     if (value.is_boolean()) {
       if (value.get<bool>()) call.args.push_back(flag);
@@ -149,6 +228,19 @@ ApiCall api_call_from_json(const Catalog& catalog, const ApiEndpoint& endpoint, 
     }
   }
   return call;
+}
+
+ApiReply api_answer(const Catalog& catalog, const ApiEndpoint& endpoint, std::string_view body,
+                    const ApiRunner& runner) {
+  try {
+    ApiCall call = api_call_from_json(catalog, endpoint, body);
+    if (endpoint.report_data) call.args.emplace_back("--report-data");
+    return runner(call);
+  } catch (const Error& e) {
+    return {400, api_error_body(e.what(), 2)};
+  } catch (const std::exception& e) {
+    return {500, api_error_body(fmt::format("internal error: {}", e.what()), 1)};
+  }
 }
 
 }  // namespace gpuplan

@@ -2,9 +2,10 @@
 // whose keys are the command's flags, seq_len for --seq-len) becomes the command's words, the
 // ones the CLI parses into its request struct. The server never builds a request struct of its
 // own: the CLI's flag parsing (cli/) is the one mapping, and the answer is the one `gpuplan
-// COMMAND --json` prints, byte for byte. Safety lives here: only the commands below, no flag
-// that takes a file-system path (--calibration, --catalog), a model only as a zoo id or an
-// uploaded config.json (parsed in memory by the same strict reader as `--model config.json`).
+// COMMAND --json` prints, byte for byte. Safety lives here: only the commands below, only the
+// keys each command lists (an allowlist), none that takes a file-system path (--calibration,
+// --catalog, --from, --html), a model only as a zoo id or an uploaded config.json (parsed in
+// memory by the same strict reader as `--model config.json`).
 #pragma once
 
 #include <functional>
@@ -47,14 +48,24 @@ struct ApiEndpoint {
 };
 ApiEndpoint api_endpoint(std::string_view path);
 
+// The keys a body may set for `command` (the allowlist; empty for a command with no body).
+std::vector<std::string> api_keys(std::string_view command);
+
 // The endpoints, for the 404 message and the docs.
 const std::vector<std::string>& api_paths();
 
 // Body → call. Throws Error (HTTP 400) naming the key: not an object, a key that is not
-// a-z, 0-9 and _, a flag that takes a path, a value that is not a string, number or boolean,
-// a model that is not a zoo id, a model_config the config reader rejects, both model and
-// model_config.
+// a-z, 0-9 and _, a key that names a file on the server (calibration, catalog, from, html: the
+// message never depends on the value, so it tells nothing about the server's files), a key
+// that is not one of the command's fields (an allowlist), a value that is not a string, number
+// or boolean, a model that is not a zoo id, a model_config the config reader rejects, both
+// model and model_config. Reads no file.
 ApiCall api_call_from_json(const Catalog& catalog, const ApiEndpoint& endpoint, std::string_view body);
+
+// A POST to `endpoint`: the call built from the body, run by `runner` (with --report-data for
+// /api/report/...); a bad body is 400 with {"error": ...}, and `runner` is not called.
+ApiReply api_answer(const Catalog& catalog, const ApiEndpoint& endpoint, std::string_view body,
+                    const ApiRunner& runner);
 
 // {"error": {"message": ..., "exit_code": 2}}: the CLI's --json error object.
 std::string api_error_body(const std::string& message, int exit_code);

@@ -81,15 +81,7 @@ void run_server(const ServeOptions& options, const ApiRunner& runner, const Cata
       reply(res, {405, api_error_body(fmt::format("{} takes {}", req.path, endpoint.takes_body ? "POST with a JSON body" : "GET"), 2)});
       return;
     }
-    try {
-      ApiCall call = api_call_from_json(catalog, endpoint, req.body);
-      if (endpoint.report_data) call.args.emplace_back("--report-data");
-      reply(res, runner(call));
-    } catch (const Error& e) {
-      reply(res, {400, api_error_body(e.what(), 2)});
-    } catch (const std::exception& e) {
-      reply(res, {500, api_error_body(fmt::format("internal error: {}", e.what()), 1)});
-    }
+    reply(res, api_answer(catalog, endpoint, req.body, runner));
   };
   server.Get(R"(/api/.*)", handle);
   server.Post(R"(/api/.*)", handle);

@@ -40,6 +40,26 @@ TEST(InferRequest, DefaultsAreTheCliDefaults) {
   EXPECT_EQ(a.estimate.point.tpot_s, direct.point.tpot_s);
 }
 
+// The rule lives in the library, so the CLI, Python and the web API all refuse two loads.
+TEST(InferRequest, OneLoadAtMost) {
+  InferRequest r = base();
+  r.batch = 4;
+  r.concurrency = 8;
+  EXPECT_THROW(answer_infer(cat(), r), Error);
+  r = base();
+  r.concurrency = 8;
+  r.max_throughput = true;
+  try {
+    answer_infer(cat(), r);
+    ADD_FAILURE() << "two loads accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("exclude each other"), std::string::npos) << e.what();
+  }
+  r = base();
+  r.batch = 4;
+  EXPECT_NO_THROW(answer_infer(cat(), r));
+}
+
 TEST(InferRequest, DegreesAndLoadFromTheFlags) {
   InferRequest r = base();
   r.gpus = 8;

@@ -56,6 +56,22 @@ TEST(Recommend, DeadlineAndBudgetFilter) {
   EXPECT_DOUBLE_EQ(b.pick.time_s, b.front.front().time_s);  // a budget: the fastest it buys
 }
 
+// The library holds the rule and names the field; the CLI says it with its flag and --serve.
+TEST(Recommend, TokensAreRequired) {
+  RecommendRequest o = small();
+  o.tokens = 0;
+  try {
+    answer_recommend(default_catalog(), o);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("tokens is required", 0), 0U) << e.what();
+  }
+  const auto r = testing::run({"recommend", "--model", "llama3-8b"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--tokens is required"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--serve"), std::string::npos) << r.err;
+}
+
 TEST(Recommend, UnknownProviderListsTheKnownOnes) {
   const Catalog& cat = default_catalog();
   RecommendRequest o = small();

@@ -1,6 +1,11 @@
 // gpuplan serve's JSON API without sockets: body → CLI words, the safety rules, and the answer
 // the CLI runner gives (the same bytes as `gpuplan COMMAND --json`). The HTTP layer itself is
 // tested end to end by tests/serve/serve_http.sh and the browser tests (web/tests/).
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -46,10 +51,16 @@ TEST(ServeApi, RefusesPathsFilesAndStrangeKeys) {
   EXPECT_NE(api_error_of("/api/train", R"({"model": "/etc/passwd"})").find("not a model of the zoo"), std::string::npos);
   EXPECT_NE(api_error_of("/api/train", R"({"model": "../config.json"})").find("model_config"), std::string::npos);
   EXPECT_NE(api_error_of("/api/train", R"({"model": "llama3.1-8b", "calibration": "/tmp/p.json"})")
-                .find("'calibration' cannot be set"),
+                .find("'calibration' names a file on the server"),
             std::string::npos);
-  EXPECT_NE(api_error_of("/api/train", R"({"catalog": "/"})").find("'catalog' cannot be set"), std::string::npos);
-  EXPECT_NE(api_error_of("/api/train", R"({"html": "/tmp/x.html"})").find("'html' cannot be set"), std::string::npos);
+  EXPECT_NE(api_error_of("/api/train", R"({"catalog": "/"})").find("'catalog' names a file"), std::string::npos);
+  EXPECT_NE(api_error_of("/api/train", R"({"html": "/tmp/x.html"})").find("'html' names a file"), std::string::npos);
+  EXPECT_NE(api_error_of("/api/train", R"({"json": true})").find("'json' is not a field of train"), std::string::npos);
+  EXPECT_NE(api_error_of("/api/search", R"({"threads": 64})").find("'threads' is not a field of search"),
+            std::string::npos);
+  EXPECT_NE(api_error_of("/api/train", R"({"seq_lenn": 4096})").find("did you mean seq_len"), std::string::npos);
+  EXPECT_NE(api_error_of("/api/collective", R"({"model_config": {}})").find("not a field of collective"),
+            std::string::npos);
   EXPECT_NE(api_error_of("/api/train", R"({"--model": "x"})").find("keys are flag names"), std::string::npos);
   EXPECT_NE(api_error_of("/api/train", R"({"tp": [1, 2]})").find("'tp': expected a string"), std::string::npos);
   EXPECT_NE(api_error_of("/api/train", R"([1])").find("one JSON object"), std::string::npos);
@@ -59,6 +70,91 @@ TEST(ServeApi, RefusesPathsFilesAndStrangeKeys) {
             std::string::npos);
   // A typo gets the CLI's kind of suggestion.
   EXPECT_NE(api_error_of("/api/train", R"({"model": "llama3.1-8"})").find("did you mean"), std::string::npos);
+}
+
+// The hole of issue 33: a key that names a file on the server answered 200 ("from") or told
+// whether the path exists. Every path-taking key of every endpoint is now 400 before anything
+// runs; the answer is the same for an existing file, a missing one and a FIFO (which would
+// block this test forever if anything opened it for reading).
+TEST(ServeApi, PathKeysAre400AndReadNothing) {
+  const auto dir = testing::scratch_dir("serve-paths");
+  const std::string fifo = (dir / "fifo").string();
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string existing = testing::write_file(dir / "exists.json", "{}").string();
+  int runs = 0;
+  const ApiRunner runner = [&runs](const ApiCall&) {
+    ++runs;
+    return ApiReply{200, "{}"};
+  };
+  const auto answer = [&runner](const std::string& endpoint, const std::string& key, const std::string& path) {
+    // One valid key beside the one tried (keys are checked in sorted order, and each of these
+    // sorts before the path keys, or is valid for the command).
+    nlohmann::json body{{"model", "llama3.1-8b"}};
+    if (endpoint == "/api/collective") body = {{"op", "allreduce"}};
+    body[key] = path;
+    return api_answer(serve_catalog(), api_endpoint(endpoint), body.dump(), runner);
+  };
+  for (const std::string& endpoint : api_paths()) {
+    if (!api_endpoint(endpoint).takes_body) continue;
+    for (const std::string key : {"from", "catalog", "calibration", "html", "no_builtin"}) {
+      const ApiReply a = answer(endpoint, key, existing);
+      SCOPED_TRACE(endpoint + " " + key);
+      EXPECT_EQ(a.status, 400);
+      const auto j = nlohmann::json::parse(a.body);
+      EXPECT_NE(j["error"]["message"].get<std::string>().find("'" + key + "' names a file on the server"),
+                std::string::npos)
+          << a.body;
+      EXPECT_EQ(j["error"]["exit_code"], 2);
+      EXPECT_EQ(answer(endpoint, key, "/etc/hostname").body, a.body);
+      EXPECT_EQ(answer(endpoint, key, "/nonexistent").body, a.body);
+      EXPECT_EQ(answer(endpoint, key, fifo).body, a.body);
+    }
+    // Model fields take zoo ids only: a path is refused in words that do not depend on
+    // whether it exists (the name is echoed, nothing else).
+    for (const std::string key : {"model", "spec_draft"}) {
+      const auto keys = api_keys(api_endpoint(endpoint).command);
+      if (std::find(keys.begin(), keys.end(), key) == keys.end()) continue;
+      SCOPED_TRACE(endpoint + " " + key);
+      const ApiReply a = answer(endpoint, key, existing);
+      EXPECT_EQ(a.status, 400);
+      for (const std::string& other : {std::string("/etc/hostname"), std::string("/nonexistent"), fifo}) {
+        std::string want = a.body;
+        want.replace(want.find(existing), existing.size(), other);
+        EXPECT_EQ(answer(endpoint, key, other).body, want);
+      }
+    }
+  }
+  EXPECT_EQ(runs, 0);
+  // Unknown keys and a bad model never reach the CLI either, and a good body does.
+  EXPECT_EQ(answer("/api/train", "no_such_key", "x").status, 400);
+  EXPECT_EQ(answer("/api/infer", "spec_draft", "mtp").status, 200);
+  EXPECT_EQ(runs, 1);
+}
+
+// Each key the API lets through is a flag of the command (no stale entry in the allowlist),
+// and none of them takes a path.
+TEST(ServeApi, AllowlistNamesTheCommandsFlags) {
+  for (const std::string& endpoint : api_paths()) {
+    const ApiEndpoint e = api_endpoint(endpoint);
+    if (!e.takes_body || e.report_data) continue;
+    const auto help = testing::run({e.command, "--help"});
+    ASSERT_EQ(help.code, 0) << e.command;
+    for (const std::string& key : api_keys(e.command)) {
+      std::string flag = "--";
+      for (char c : key) flag += c == '_' ? '-' : c;
+      // "  --seq-len INT", "--budget,--budget-usd", "--no-tp-overlap{false}"
+      bool listed = false;
+      for (std::size_t at = help.out.find(flag); at != std::string::npos && !listed; at = help.out.find(flag, at + 1)) {
+        const char next = at + flag.size() < help.out.size() ? help.out[at + flag.size()] : '\n';
+        listed = next == ' ' || next == ',' || next == '{' || next == '\n';
+      }
+      EXPECT_TRUE(listed) << e.command << " has no flag " << flag;
+      for (const std::string path_key : {"from", "catalog", "calibration", "html", "no_builtin"}) {
+        EXPECT_NE(key, path_key) << e.command;
+      }
+    }
+  }
 }
 
 TEST(ServeApi, UploadedConfigIsReadByTheStrictConfigReader) {

@@ -1,0 +1,88 @@
+// A request's fields as data: one FieldSpec per field of a request struct (plan/train_fields.h,
+// search/search_fields.h, infer/infer_fields.h), from which the CLI adds its flags, the Python
+// module reads its keywords and the web API builds its allowlist, and against which docs/cli.md
+// and the .pyi stubs are checked (tests/core/field_tables_test.cpp). Adding a field to a
+// question is one entry in its table.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace gpuplan {
+
+// Where the value lives in the request: a function returning a reference to the member, so that
+// nested members (InferRequest::features.spec_draft) are fields like any other. The types are
+// the ones the interfaces know how to read.
+template <class Request>
+using FieldRef = std::variant<std::string& (*)(Request&), int& (*)(Request&), std::int64_t& (*)(Request&),
+                              double& (*)(Request&), bool& (*)(Request&), std::optional<int>& (*)(Request&),
+                              std::optional<double>& (*)(Request&)>;
+
+// A FieldRef to `member` of R (a path such as features.spec_draft works too).
+#define GP_FIELD(R, member) (+[](R& r) -> decltype((r.member)) { return r.member; })
+
+// What a field is, beyond its type: bits of FieldSpec::traits.
+enum FieldTrait : unsigned {
+  kRequired = 1U << 0,         // the question cannot be asked without it
+  kTakesPath = 1U << 1,        // names a file that is read: never settable over HTTP
+  kLocalOnly = 1U << 2,        // a resource of the machine (threads): not settable over HTTP
+  kSearchDimension = 1U << 3,  // `gpuplan search` chooses it (search/enumerate.h); here it fixes it
+  kShowDefault = 1U << 4,      // --help prints the default
+  kNegated = 1U << 5,          // a switch that is on by default: the CLI flag is --no-NAME
+  kModelId = 1U << 6,          // a model id; the CLI and Python also take a config.json path
+};
+
+template <class Request>
+struct FieldSpec {
+  std::string_view name;  // "seq_len": the Python keyword; the CLI flag and HTTP key derive from it
+  FieldRef<Request> ref;
+  std::string_view unit;     // "tokens", "GiB", "requests/s"; "" for a name or a count of things
+  std::string_view allowed;  // "none, selective, full"; "" = any value of the type
+  std::string_view help;     // the --help line (docs/cli.md says more)
+  unsigned traits = 0;
+  std::string_view cli_name = "";  // the flag without "--" when it is not `name` with '-' for '_'
+};
+
+// The flag's name without "--" ("seq-len", "no-tp-overlap", "time-limit").
+template <class Request>
+std::string field_flag(const FieldSpec<Request>& f) {
+  std::string flag = f.traits & kNegated ? "no-" : "";
+  if (!f.cli_name.empty()) return flag + std::string(f.cli_name);
+  for (char c : f.name) flag += c == '_' ? '-' : c;
+  return flag;
+}
+
+// The web API's key: the CLI flag with '_' for '-' (the API runs the CLI on these words).
+template <class Request>
+std::string field_http_key(const FieldSpec<Request>& f) {
+  std::string key;
+  for (char c : field_flag(f)) key += c == '-' ? '_' : c;
+  return key;
+}
+
+template <class Request>
+bool field_over_http(const FieldSpec<Request>& f) {
+  return (f.traits & (kTakesPath | kLocalOnly)) == 0;
+}
+
+std::string field_value_text(const std::string& v);  // the string itself
+std::string field_value_text(int v);
+std::string field_value_text(std::int64_t v);
+std::string field_value_text(double v);  // shortest round trip: 1, 0.5, -1
+std::string field_value_text(bool v);    // true, false
+std::string field_value_text(const std::optional<int>& v);     // "" when unset
+std::string field_value_text(const std::optional<double>& v);  // "" when unset
+
+// The field's value in a default-constructed request, as text: the default every interface
+// shows (the request struct's initialiser is the one place it is written).
+template <class Request>
+std::string field_default_text(const FieldSpec<Request>& f) {
+  Request request{};
+  return std::visit([&request](auto get) { return field_value_text(get(request)); }, f.ref);
+}
+
+}  // namespace gpuplan
