@@ -19,12 +19,12 @@ namespace {
 
 using testing::cat;
 
-const char* kHeader =
+const char* kSloModeHeader =
     "id,source,model_ref,gpu,num_gpus,tp,pp,ep,weight_precision,kv_precision,input_len,output_len,mode,"
     "concurrency,engine,metric,value,notes,slo_ttft_ms,slo_tpot_ms,slo_percentile\n";
 
 std::string row(const std::string& tail) {
-  return std::string(kHeader) + "r1,own,llama3.1-8b,h100-sxm,2,1,1,1,fp8,fp8,512,128,max_rate_within_slo,,vllm," + tail +
+  return std::string(kSloModeHeader) + "r1,own,llama3.1-8b,h100-sxm,2,1,1,1,fp8,fp8,512,128,max_rate_within_slo,,vllm," + tail +
          "\n";
 }
 
