@@ -6,6 +6,9 @@
 #   scripts/gpu-session.sh quick            # ctest's cuda.bench_quick: the first run of every kernel
 #   scripts/gpu-session.sh measure [--quick] # gpuplan-bench: the full profile (a few minutes)
 #   scripts/gpu-session.sh compare PROFILE  # measured vs predicted, before and after calibration
+#   scripts/gpu-session.sh torch [ARGS]     # PyTorch + transformers training steps on one GPU (issue 28):
+#                                           # rows in the training-runs schema with peak memory, into $OUT
+#                                           # (needs only python3 with torch and transformers; no build)
 #
 # The device image has nvcc, CMake and ninja but not necessarily the Debian -dev packages, and it
 # cannot fetch any. So the benchmark can instead be built HERE and carried:
@@ -102,8 +105,13 @@ case "$stage" in
     "$dir/gpuplan-bench" --gpu "$id" --quick --out "$out/$id-quick.json" 2>&1 | tee "$out/bench-quick.log"
     "$dir/gpuplan-bench" --gpu "$id" --out "$out/$id-$(date -u +%F).json" "$@" 2>&1 | tee "$out/bench.log"
     ;;
+  torch)
+    facts
+    python3 -c 'import torch, transformers; print("torch", torch.__version__, "cuda", torch.version.cuda, "transformers", transformers.__version__)' 2>&1 | tee -a "$out/facts.txt"
+    python3 scripts/torch_train_steps.py --out "$out" --gpu "$(gpu_id)" "$@" 2>&1 | tee "$out/torch.log"
+    ;;
   *)
-    sed -n '2,20p' "$0" >&2
+    sed -n '2,23p' "$0" >&2
     exit 2
     ;;
 esac
