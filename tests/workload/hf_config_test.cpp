@@ -37,7 +37,7 @@ const std::vector<std::string> kFixtures = {"llama-3.1-8b.json",     "mistral-7b
                                             "qwen2-57b-a14b.json",   "llama-4-scout-17b-16e.json",
                                             "llama-4-maverick-17b-128e.json", "falcon-7b.json",
                                             "falcon-7b-refinedwebmodel.json", "falcon-40b-refinedweb.json",
-                                            "jamba-v0.1.json",       "nemotron-h-8b.json"};
+                                            "jamba-v0.1.json",       "nemotron-h-8b.json",   "kimi-k2.json"};
 
 std::string hf_error(const json& config, bool strict = false) {
   try {
