@@ -98,6 +98,11 @@ std::string simulation_text(const SimAnswer& a) {
                      "{} steps\n",
                      fmt_number(r.output_tokens_per_s * a.replicas), fmt_number(r.requests_per_s * a.replicas, 2),
                      fmt_number(r.mean_running, 1), r.preemptions, r.steps);
+  // Said with every simulated answer until the simulation beats the closed form held out
+  // (docs/validation.md, "Scheduler simulation": leave-one-GPU-out TTFT 31% against 11.6%; the
+  // replayed clients stay in lockstep where vLLM's measured requests spread out).
+  out += "note: the simulated TTFT is not yet validated (held out it misses more than the closed-form TTFT above, "
+         "most on vLLM); its TPOT and throughput are within the closed form's error\n";
   return out;
 }
 
