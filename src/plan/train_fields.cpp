@@ -37,13 +37,9 @@ const std::vector<FieldSpec<TrainRequest>>& train_fields() {
       {"recompute", GP_FIELD(R, recompute), "", "none, selective, full",
        "Activation recomputation: none, selective, full", kSearchDimension | kShowDefault},
       {"precision", GP_FIELD(R, precision), "", "bf16, fp16, fp8, fp4, tf32, fp32",
-       "Precision of the linear layers: bf16, fp16, fp8, fp4 (NVFP4), tf32, fp32", kShowDefault},
+       kPrecisionHelp, kShowDefault},
       {"framework", GP_FIELD(R, framework), "", "",
-       "Training framework, which sets the host time per kernel and the attention and fusion kernels: "
-       "megatron-core (default; also nemo, megatron-bridge), megatron-lm (2021-22), pytorch-fsdp (also "
-       "torchtitan, llm-foundry), pytorch (plain PyTorch / DDP with transformers: fp32 weights under autocast, "
-       "fused AdamW; also ddp, transformers), deepspeed (also megatron-deepspeed); an unknown name lists every "
-       "valid one"},
+       kFrameworkHelp},
       {"tp_overlap", GP_FIELD(R, tp_overlap), "", "",
        "TP communication fully exposed (default: overlapped as far as the GPU family's software does)", kNegated},
       {"moe_overlap", GP_FIELD(R, moe_overlap), "", "none, 1f1b, dualpipe",

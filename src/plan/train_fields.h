@@ -13,6 +13,16 @@ namespace gpuplan {
 
 const std::vector<FieldSpec<TrainRequest>>& train_fields();
 
+// --framework and --precision: the same words for train, memory and search.
+inline constexpr std::string_view kFrameworkHelp =
+    "Training framework, which sets the host time per kernel and the attention and fusion kernels: "
+    "megatron-core (default; also nemo, megatron-bridge), megatron-lm (2021-22), pytorch-fsdp (also "
+    "torchtitan, llm-foundry), pytorch (plain PyTorch / DDP with transformers: fp32 weights under autocast, "
+    "fused AdamW; also ddp, transformers), deepspeed (also megatron-deepspeed); an unknown name lists every "
+    "valid one";
+inline constexpr std::string_view kPrecisionHelp =
+    "Precision of the linear layers: bf16, fp16, fp8, fp4 (NVFP4), tf32, fp32";
+
 // --fp8-recipe and --fp8-activation-cache: the same words for train, memory and search.
 inline constexpr std::string_view kFp8RecipeHelp =
     "Scaling of fp8 linear layers: delayed (per-tensor, amax history; default), tensorwise (per-tensor, "

@@ -18,13 +18,9 @@ const std::vector<FieldSpec<SearchRequest>>& search_fields() {
       {"system", GP_FIELD(R, system), "", "", "Node or rack (default: the catalog's system for the GPU)"},
       {"fabric", GP_FIELD(R, fabric), "", "", "Scale-out fabric above the systems"},
       {"precision", GP_FIELD(R, precision), "", "bf16, fp16, fp8, fp4, tf32, fp32",
-       "Precision of the linear layers: bf16, fp16, fp8, fp4 (NVFP4), tf32, fp32", kShowDefault},
+       kPrecisionHelp, kShowDefault},
       {"framework", GP_FIELD(R, framework), "", "",
-       "Training framework, which sets the host time per kernel and the attention and fusion kernels: "
-       "megatron-core (default; also nemo, megatron-bridge), megatron-lm (2021-22), pytorch-fsdp (also "
-       "torchtitan, llm-foundry), pytorch (plain PyTorch / DDP with transformers: fp32 weights under autocast, "
-       "fused AdamW; also ddp, transformers), deepspeed (also megatron-deepspeed); an unknown name lists every "
-       "valid one"},
+       kFrameworkHelp},
       {"top", GP_FIELD(R, top), "plans", "", "How many plans to show", kShowDefault},
       {"objective", GP_FIELD(R, objective), "", "time, cost, mfu", "Rank by: time (step time), cost ($ per step), mfu",
        kShowDefault},
