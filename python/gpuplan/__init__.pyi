@@ -79,6 +79,34 @@ class InferSearchResult(InferResult):
 class CollectiveResult(_Result):
     rows: Table
 
+class GpuResult(_Result):
+    id: str
+    calibrated: bool
+
+class CompareResult(_Result):
+    ids: list[str]
+
+class SystemResult(_Result):
+    id: str
+    kind: str  # "system" or "fabric"
+
+class CloudsResult(_Result):
+    rows: Table
+
+class RooflinesResult(_Result): ...
+
+class EnergyResult(_Result):
+    facility_kwh: float
+    kg_co2: float
+    usd: float
+
+class TrainingCalibration(_Result):
+    calibration: dict[str, Any]
+    out: str
+    runs: Table
+
+class CalibrationValidation(_Result): ...
+
 class CostResult(_Result):
     rows: Table
 
@@ -331,3 +359,35 @@ def import_topology(
     nic_gbit: float = ...,
     catalog: CatalogArg = None,
 ) -> dict[str, Any]: ...
+def gpu(*, name: str, calibration: Path = ..., catalog: CatalogArg = None) -> GpuResult: ...
+def compare(*, names: Sequence[str], catalog: CatalogArg = None) -> CompareResult: ...
+def systems(*, catalog: CatalogArg = None) -> dict[str, Any]: ...
+def system(*, name: str, catalog: CatalogArg = None) -> SystemResult: ...
+def clouds(*, gpu: str = "", provider: str = "", all: bool = False, catalog: CatalogArg = None) -> CloudsResult: ...
+def rooflines(
+    *,
+    gpu: str = ...,
+    system: str = ...,
+    fabric: str = ...,
+    precision: str = "bf16",
+    ffn: float = ...,
+    experts: float = ...,
+    topk: float = ...,
+    ep: int = ...,
+    catalog: CatalogArg = None,
+) -> RooflinesResult: ...
+def energy(
+    *,
+    gpu: str,
+    gpus: int,
+    hours: Optional[float] = None,
+    days: Optional[float] = None,
+    utilization: Optional[float] = None,
+    watts_per_gpu: Optional[float] = None,
+    pue: Optional[float] = None,
+    kg_co2_per_kwh: Optional[float] = None,
+    usd_per_kwh: Optional[float] = None,
+    catalog: CatalogArg = None,
+) -> EnergyResult: ...
+def calibrate_training(runs: Path, *, out: Optional[Path] = None, catalog: CatalogArg = None) -> TrainingCalibration: ...
+def validate_calibration(file: Path, *, system: str = "", catalog: CatalogArg = None) -> CalibrationValidation: ...

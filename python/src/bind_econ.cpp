@@ -6,6 +6,7 @@
 #include "common.h"
 #include "core/error.h"
 #include "econ/cost_request.h"
+#include "econ/energy_request.h"
 #include "econ/tco_request.h"
 #include "kwargs.h"
 #include "report/collective_report.h"
@@ -14,19 +15,13 @@
 namespace gpuplan::py {
 namespace {
 
-CatalogPtr econ_catalog(pyb::dict& kwargs) {
-  if (!kwargs.contains("catalog")) return builtin_catalog();
-  pyb::object value = kwargs["catalog"];
-  PyDict_DelItemString(kwargs.ptr(), "catalog");
-  return catalog_from(value);
-}
-
 // A token count given as a number, written so that parse_count reads it back exactly.
 std::string fmt_count(double tokens) { return fmt::format("{:.17g}", tokens); }
 
 using CollectiveResult = Result<CollectiveAnswer>;
 using CostResult = Result<CostAnswer>;
 using TcoResult = Result<TcoAnswer>;
+using EnergyResult = Result<EnergyAnswer>;
 
 }  // namespace
 
@@ -37,7 +32,7 @@ void bind_econ(pyb::module_& m) {
   m.def(
       "collective",
       [](pyb::kwargs kwargs) {
-        CatalogPtr catalog = econ_catalog(kwargs);
+        CatalogPtr catalog = take_catalog(kwargs);
         CollectiveCommandRequest r;
         Kwargs k("collective", kwargs);
         k.get("op", r.op);
@@ -75,7 +70,7 @@ void bind_econ(pyb::module_& m) {
   m.def(
       "cost",
       [](pyb::kwargs kwargs) {
-        CatalogPtr catalog = econ_catalog(kwargs);
+        CatalogPtr catalog = take_catalog(kwargs);
         CostRequest r;
         Kwargs k("cost", kwargs);
         k.get("gpu", r.gpu);
@@ -116,7 +111,7 @@ void bind_econ(pyb::module_& m) {
   m.def(
       "tco",
       [](pyb::kwargs kwargs) {
-        CatalogPtr catalog = econ_catalog(kwargs);
+        CatalogPtr catalog = take_catalog(kwargs);
         TcoRequest r;
         Kwargs k("tco", kwargs);
         k.get("gpu", r.gpu);
@@ -138,6 +133,34 @@ void bind_econ(pyb::module_& m) {
       },
       "tco(*, gpu, gpus=None, system=None, years=5, ...): total cost of ownership and the break-even\n"
       "use against the cloud (`gpuplan tco`).");
+
+  result_class<EnergyAnswer>(m, "EnergyResult", "A run's energy, CO2 and electricity cost (gpuplan energy).")
+      .def_property_readonly("facility_kwh", [](const EnergyResult& r) { return r.get().energy.facility_kwh; })
+      .def_property_readonly("kg_co2", [](const EnergyResult& r) { return r.get().energy.kg_co2; })
+      .def_property_readonly("usd", [](const EnergyResult& r) { return r.get().energy.usd; });
+  m.def(
+      "energy",
+      [](pyb::kwargs kwargs) {
+        CatalogPtr catalog = take_catalog(kwargs);
+        EnergyRequest r;
+        Kwargs k("energy", kwargs);
+        k.get("gpu", r.gpu);
+        k.get("gpus", r.gpus);
+        k.get("hours", r.hours);
+        k.get("days", r.days);
+        k.get("utilization", r.utilization);
+        k.get("watts_per_gpu", r.watts_per_gpu);
+        k.get("pue", r.pue);
+        k.get("kg_co2_per_kwh", r.kg_co2_per_kwh);
+        k.get("usd_per_kwh", r.usd_per_kwh);
+        k.finish();
+        if (r.gpu.empty()) throw Error("--gpu is required: a GPU id (see gpuplan.gpus())");
+        pyb::gil_scoped_release release;
+        return make_result(catalog, answer_energy(*catalog, r));
+      },
+      "energy(*, gpu, gpus, hours=None, days=None, utilization=None, watts_per_gpu=None, pue=None,\n"
+      "kg_co2_per_kwh=None, usd_per_kwh=None, catalog=None): a run's energy, CO2 and electricity cost\n"
+      "(`gpuplan energy`).");
 }
 
 }  // namespace gpuplan::py

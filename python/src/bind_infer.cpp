@@ -14,13 +14,6 @@
 namespace gpuplan::py {
 namespace {
 
-CatalogPtr split_catalog(pyb::dict& kwargs) {
-  if (!kwargs.contains("catalog")) return builtin_catalog();
-  pyb::object value = kwargs["catalog"];
-  PyDict_DelItemString(kwargs.ptr(), "catalog");
-  return catalog_from(value);
-}
-
 using InferResult = Result<InferAnswer>;
 using InferSearchResultPy = Result<InferSearchAnswer>;
 
@@ -50,7 +43,7 @@ void bind_infer(pyb::module_& m) {
   m.def(
       "infer",
       [](pyb::kwargs kwargs) {
-        CatalogPtr catalog = split_catalog(kwargs);
+        CatalogPtr catalog = take_catalog(kwargs);
         InferRequest r;
         Kwargs k("infer", kwargs);
         read_fields(k, r, infer_fields());
@@ -72,7 +65,7 @@ void bind_infer(pyb::module_& m) {
   m.def(
       "infer_search",
       [](pyb::kwargs kwargs) {
-        CatalogPtr catalog = split_catalog(kwargs);
+        CatalogPtr catalog = take_catalog(kwargs);
         InferSearchRequest r;
         r.weights_given = kwargs.contains("weights") && !kwargs["weights"].is_none();
         Kwargs k("infer_search", kwargs);

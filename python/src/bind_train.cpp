@@ -34,14 +34,6 @@ TrainRequest train_request(const char* function, const pyb::dict& kwargs) {
   return r;
 }
 
-// Splits catalog= from the question's keywords.
-CatalogPtr take_catalog(pyb::dict& kwargs) {
-  if (!kwargs.contains("catalog")) return builtin_catalog();
-  pyb::object value = kwargs["catalog"];
-  PyDict_DelItemString(kwargs.ptr(), "catalog");
-  return catalog_from(value);
-}
-
 using TrainResult = Result<TrainAnswer>;
 
 // The "plan" object of the answer's JSON (plan/plan_json.h, with the framework as written there).

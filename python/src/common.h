@@ -31,6 +31,9 @@ CatalogPtr builtin_catalog();
 // The `catalog=` keyword: None = the built-in one, a Catalog object, a path or a list of paths
 // (added to the built-in data, like `gpuplan --catalog`).
 CatalogPtr catalog_from(const pyb::handle& value);
+// Splits catalog= from a question's keywords (removing it from `kwargs`): the built-in catalog
+// when absent.
+CatalogPtr take_catalog(pyb::dict& kwargs);
 
 // Report JSON → Python (dict, list, str, int, float, bool, None), keys in the writer's order.
 pyb::object json_to_py(const nlohmann::ordered_json& value);
@@ -80,5 +83,7 @@ void bind_infer(pyb::module_& m);
 void bind_econ(pyb::module_& m);
 void bind_lookup(pyb::module_& m);
 void bind_topology(pyb::module_& m);
+void bind_hardware(pyb::module_& m);
+void bind_calibrate(pyb::module_& m);
 
 }  // namespace gpuplan::py

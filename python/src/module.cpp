@@ -55,4 +55,6 @@ PYBIND11_MODULE(_gpuplan, m) {
   py::bind_econ(m);
   py::bind_lookup(m);
   py::bind_topology(m);
+  py::bind_hardware(m);
+  py::bind_calibrate(m);
 }

@@ -33,4 +33,11 @@ CatalogPtr catalog_from(const pyb::handle& value) {
   return std::make_shared<const Catalog>(load_catalog(options));
 }
 
+CatalogPtr take_catalog(pyb::dict& kwargs) {
+  if (!kwargs.contains("catalog")) return builtin_catalog();
+  pyb::object value = kwargs["catalog"];
+  PyDict_DelItemString(kwargs.ptr(), "catalog");
+  return catalog_from(value);
+}
+
 }  // namespace gpuplan::py

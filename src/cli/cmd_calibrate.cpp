@@ -1,24 +1,18 @@
 // gpuplan calibrate training RUNS.csv --out FILE [--json]: fits the GPU-family and framework
 // constants a user's own runs can identify (validate/training_calibration.h) and writes them to
 // FILE, which `gpuplan train|search --calibration FILE` reads back.
-#include <fstream>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
-#include "core/csv.h"
-#include "core/error.h"
 #include "report/training_calibration_report.h"
 
 namespace gpuplan {
 
 void setup_calibrate(CliCommand& command, CliContext& ctx) {
   struct Opts {
-    std::string runs;
-    std::string out;
+    CalibrateTrainingRequest request;
     bool json = false;
   };
   auto o = std::make_shared<Opts>();
@@ -26,19 +20,14 @@ void setup_calibrate(CliCommand& command, CliContext& ctx) {
   CliCommand* cmd = command.add_subcommand(
       "training",
       "Fit the GPU-family and framework constants your own training runs can identify; write them for --calibration");
-  cmd->add_option("runs", o->runs,
+  cmd->add_option("runs", o->request.runs,
                   "RUNS.csv: the columns of ../shared/data/training-runs.csv (one row per run), plus optional "
                   "measured_peak_memory_gib and tied_embeddings (docs/cli.md, calibrate)")
       ->required();
-  cmd->add_option("--out", o->out, "Calibration file to write (JSON); pass it to train|search --calibration")->required();
+  cmd->add_option("--out", o->request.out, "Calibration file to write (JSON); pass it to train|search --calibration")->required();
   cmd->add_flag("--json", o->json, "Print one JSON object");
   cmd->callback([o, &ctx] {
-    CalibrateTrainingAnswer a;
-    a.fit = calibrate_training(ctx.catalog(), CsvTable::read(o->runs));
-    std::ofstream file(o->out);
-    if (!file) throw Error(fmt::format("--out {}: cannot write the file; give a path in a folder that exists", o->out));
-    file << training_calibration_json(a.fit.calibration).dump(2) << "\n";
-    a.out = o->out;
+    const CalibrateTrainingAnswer a = answer_calibrate_training(ctx.catalog(), o->request);
     ctx.print(a, o->json);
   });
 }

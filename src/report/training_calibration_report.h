@@ -6,14 +6,9 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "validate/training_calibration.h"
+#include "validate/calibrate_request.h"
 
 namespace gpuplan {
-
-struct CalibrateTrainingAnswer {
-  TrainingCalibrationAnswer fit;
-  std::string out;  // the calibration file written ("" = none)
-};
 
 std::string to_text(const CalibrateTrainingAnswer& a);
 nlohmann::ordered_json to_json(const CalibrateTrainingAnswer& a);

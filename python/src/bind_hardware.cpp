@@ -1,0 +1,143 @@
+// The hardware questions: gpu (one accelerator, datasheet against a gpuplan-bench profile),
+// compare, systems, system, clouds and rooflines — the library calls of `gpuplan gpu`,
+// `compare`, `systems`, `system`, `clouds` and `rooflines` (catalog/lookup_request.h,
+// calibration/gpu_request.h, cost/rooflines_request.h), written by report/'s one writer each.
+#include <pybind11/stl.h>
+
+#include "calibration/gpu_request.h"
+#include "catalog/lookup_request.h"
+#include "common.h"
+#include "core/error.h"
+#include "cost/rooflines_request.h"
+#include "kwargs.h"
+#include "report/gpu_report.h"
+#include "report/rooflines_report.h"
+#include "report/system_report.h"
+
+namespace gpuplan::py {
+namespace {
+
+using GpuResult = Result<GpuAnswer>;
+using CompareResult = Result<CompareAnswer>;
+using SystemResult = Result<SystemAnswer>;
+using CloudsResult = Result<CloudsAnswer>;
+using RooflinesResult = Result<RooflinesAnswer>;
+
+}  // namespace
+
+void bind_hardware(pyb::module_& m) {
+  result_class<GpuAnswer>(m, "GpuResult", "One accelerator's datasheet, and what a profile measured (gpuplan gpu).")
+      .def_property_readonly("id", [](const GpuResult& r) { return r.get().gpu->id; })
+      .def_property_readonly("calibrated", [](const GpuResult& r) { return r.get().calibrated.has_value(); },
+                             "Whether a gpuplan-bench profile was applied (calibration=).");
+  m.def(
+      "gpu",
+      [](pyb::kwargs kwargs) {
+        CatalogPtr catalog = take_catalog(kwargs);
+        GpuRequest request;
+        Kwargs k("gpu", kwargs);
+        k.get("name", request.name);
+        k.get("calibration", request.calibration);
+        k.finish();
+        if (request.name.empty()) throw Error("name is required: a GPU id or alias (see gpuplan.gpus())");
+        pyb::gil_scoped_release release;
+        return make_result(catalog, answer_gpu(*catalog, request));
+      },
+      "gpu(*, name, calibration=None, catalog=None): one GPU's datasheet (`gpuplan gpu NAME`); with\n"
+      "calibration= a gpuplan-bench profile, the measured figures beside it.");
+
+  result_class<CompareAnswer>(m, "CompareResult", "GPUs side by side, ratios to the first (gpuplan compare).")
+      .def_property_readonly("ids", [](const CompareResult& r) {
+        std::vector<std::string> ids;
+        for (const Gpu* g : r.get().gpus) ids.push_back(g->id);
+        return ids;
+      });
+  m.def(
+      "compare",
+      [](pyb::kwargs kwargs) {
+        CatalogPtr catalog = take_catalog(kwargs);
+        CompareRequest request;
+        Kwargs k("compare", kwargs);
+        k.get("names", request.names);
+        k.finish();
+        if (request.names.empty()) throw Error("names is required: two or more GPU ids (see gpuplan.gpus())");
+        pyb::gil_scoped_release release;
+        return make_result(catalog, answer_compare(*catalog, request));
+      },
+      "compare(*, names, catalog=None): two or more GPUs side by side (`gpuplan compare A B ...`).");
+
+  m.def(
+      "systems",
+      [](const pyb::object& catalog_arg) {
+        CatalogPtr catalog = catalog_from(catalog_arg);
+        return json_to_py(systems_json(*catalog));
+      },
+      pyb::kw_only(), pyb::arg("catalog") = pyb::none(),
+      "Every system and fabric in the catalog (`gpuplan systems --json`): a dict with 'systems' and 'fabrics'.");
+
+  result_class<SystemAnswer>(m, "SystemResult", "A node, rack or fabric (gpuplan system).")
+      .def_property_readonly("id", [](const SystemResult& r) {
+        const SystemAnswer& a = r.get();
+        return a.system ? a.system->id : a.fabric->id;
+      })
+      .def_property_readonly("kind", [](const SystemResult& r) {
+        return std::string(r.get().system ? "system" : "fabric");
+      });
+  m.def(
+      "system",
+      [](pyb::kwargs kwargs) {
+        CatalogPtr catalog = take_catalog(kwargs);
+        SystemRequest request;
+        Kwargs k("system", kwargs);
+        k.get("name", request.name);
+        k.finish();
+        if (request.name.empty()) throw Error("name is required: a system or fabric id (see gpuplan.systems())");
+        pyb::gil_scoped_release release;
+        return make_result(catalog, answer_system(*catalog, request));
+      },
+      "system(*, name, catalog=None): a system (node, rack) or a fabric by id or alias (`gpuplan system NAME`).");
+
+  result_class<CloudsAnswer>(m, "CloudsResult", "Cloud offers and their prices (gpuplan clouds).")
+      .def_property_readonly("rows", [](const CloudsResult& r) { return table(to_json(r.get())["offers"]); },
+                             "One row per offer: a DataFrame where pandas is installed.");
+  m.def(
+      "clouds",
+      [](pyb::kwargs kwargs) {
+        CatalogPtr catalog = take_catalog(kwargs);
+        CloudsRequest request;
+        Kwargs k("clouds", kwargs);
+        k.get("gpu", request.gpu);
+        k.get("provider", request.provider);
+        k.get("all", request.all);
+        k.finish();
+        pyb::gil_scoped_release release;
+        return make_result(catalog, answer_clouds(*catalog, request));
+      },
+      "clouds(*, gpu='', provider='', all=False, catalog=None): cloud offers (`gpuplan clouds`).");
+
+  result_class<RooflinesAnswer>(m, "RooflinesResult",
+                                "The parallelism rooflines of a GPU on a system (gpuplan rooflines).");
+  m.def(
+      "rooflines",
+      [](pyb::kwargs kwargs) {
+        CatalogPtr catalog = take_catalog(kwargs);
+        RooflinesRequest request;
+        Kwargs k("rooflines", kwargs);
+        k.get("gpu", request.gpu);
+        k.get("system", request.system);
+        k.get("fabric", request.fabric);
+        k.get("precision", request.precision);
+        k.get("ffn", request.ffn);
+        k.get("experts", request.experts);
+        k.get("topk", request.topk);
+        k.get("ep", request.ep);
+        k.finish();
+        pyb::gil_scoped_release release;
+        return make_result(catalog, answer_rooflines(*catalog, request));
+      },
+      "rooflines(*, gpu='', system='', fabric='', precision='bf16', ffn=..., experts=..., topk=..., ep=...,\n"
+      "catalog=None): the arithmetic intensity each parallelism needs against what the GPU and links\n"
+      "give (`gpuplan rooflines`).");
+}
+
+}  // namespace gpuplan::py
