@@ -46,8 +46,13 @@ struct Efficiency {
   // whose SFUs differ says so (Gpu::sfu_exp_per_clk_per_sm). 0 = no softmax term.
   double attention_exp_per_clk_per_sm = 0;
   double attention_tensor_flops_per_clk_per_sm = 0;
-  // Memory-bound kernels (norms, element-wise, optimizer): achieved / HBM bandwidth.
+  // Memory-bound kernels (norms, element-wise): achieved / HBM bandwidth.
   double memory_bw_fraction = 0;
+  // The optimizer step, one fused multi-tensor kernel streaming the weights, gradients and
+  // moments (fused AdamW, Apex/TE FusedAdam): achieved / HBM bandwidth, measured where a source
+  // timed the step alone. 0 = not measured for this family: memory_bw_fraction (with the
+  // framework's memory_scale), as for any memory-bound kernel.
+  double optimizer_bw_fraction = 0;
   // Share of tensor-parallel communication hidden behind GEMMs on this architecture
   // (Transformer Engine's userbuffers overlap on Hopper and later). The host time per kernel
   // is the framework's (catalog/framework.h), not the silicon's.

@@ -49,6 +49,8 @@ Efficiency parse_efficiency(Fields& top) {
 
   Fields mem = top.sub("memory");
   e.memory_bw_fraction = mem.fraction("bw_fraction");
+  e.optimizer_bw_fraction = mem.opt_nonneg("optimizer_bw_fraction").value_or(0);
+  if (e.optimizer_bw_fraction > 1) mem.fail("optimizer_bw_fraction", "a fraction in (0, 1]");
   mem.finish();
 
   if (auto k = top.opt_sub("kernel")) {

@@ -52,6 +52,9 @@ RooflineDevice make_roofline_device(const Gpu& gpu, const Efficiency& e, const F
   RooflineDevice dev;
   dev.sm_count = std::max(1, gpu.sm_count);
   dev.memory_bw_bytes_per_s = gpu.memory_bw_bytes_per_s * memory_fraction;
+  // Measured on the fused kernel itself, so no framework factor: every framework we model steps
+  // with a fused multi-tensor Adam.
+  if (e.optimizer_bw_fraction > 0) dev.optimizer_bw_bytes_per_s = gpu.memory_bw_bytes_per_s * e.optimizer_bw_fraction;
   for (Precision p : kAllPrecisions) {
     const double peak = gpu.dense(p);
     dev.gemm_flops_per_s[index_of(p)] = peak * gemm_peak_fraction(gpu, e, p);

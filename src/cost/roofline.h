@@ -25,6 +25,9 @@ double roofline_time_s(double memory_s, double compute_s, double p_norm = 0);
 struct RooflineDevice {
   double sm_count = 1;
   double memory_bw_bytes_per_s = 0;  // achievable: datasheet × bw_fraction
+  // The fused optimizer step's streaming bandwidth (Efficiency::optimizer_bw_fraction);
+  // 0 = memory_bw_bytes_per_s.
+  double optimizer_bw_bytes_per_s = 0;
   PerPrecision gemm_flops_per_s{};   // achievable on large GEMMs: dense peak × peak fraction
   PerPrecision attention_fwd_flops_per_s{};
   PerPrecision attention_bwd_flops_per_s{};

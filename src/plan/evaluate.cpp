@@ -766,14 +766,16 @@ double optimizer_shard_params(const Plan& p, const RankLoad& worst) {
 // moments, writes them back and the 16-bit weight (memory-bound, on the GPU or the host).
 double optimizer_bytes_per_param(const StateBytes& state) { return state.grad + 2 * state.optimizer + state.weight; }
 
-// Optimizer step on the GPU, at the achievable HBM bandwidth.
+// Optimizer step on the GPU: one fused streaming kernel, at its measured share of the HBM
+// bandwidth where the family has one (cost/roofline.h), else the memory-bound kernels'.
 double optimizer_step_s(const TrainContext& ctx, const Plan& p, const StateBytes& state, const RankLoad& worst) {
   // An fp32 model's weights are the master copy, read and written by the step (fused AdamW: the
   // fp32 weights, m and v read and written, the fp32 gradient read: 28 B per parameter); the
   // reference's 16-bit working weights are only written.
   const double master_rw = ctx.framework && ctx.framework->memory.fp32_model ? state.weight : 0;
-  return optimizer_shard_params(p, worst) * (optimizer_bytes_per_param(state) + master_rw) /
-         ctx.device.memory_bw_bytes_per_s;
+  const double bw = ctx.device.optimizer_bw_bytes_per_s > 0 ? ctx.device.optimizer_bw_bytes_per_s
+                                                             : ctx.device.memory_bw_bytes_per_s;
+  return optimizer_shard_params(p, worst) * (optimizer_bytes_per_param(state) + master_rw) / bw;
 }
 
 // Optimizer offload: the same bytes over the host's DRAM at this GPU's share of it (the GPUs of

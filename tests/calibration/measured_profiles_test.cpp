@@ -39,9 +39,12 @@ TEST_P(MeasuredProfile, LoadsAndMatchesTheCatalogReferences) {
   const CalibrationValidation v = validate_calibration(p, default_catalog());
   EXPECT_EQ(v.layers.size(), 2u);
   ASSERT_EQ(v.steps.size(), 1u);
-  // The training evaluator on the bench's 1B-class step, one GPU: within 15% (docs: -10.4% H100,
-  // -10.6% H200).
-  EXPECT_NEAR(v.steps[0].train_before_s / v.steps[0].measured_step_s, 0.9, 0.06);
+  // The training evaluator on the bench's 1B-class step, one GPU: -16.3% on the H100, -15.4% on
+  // the H200 (docs/validation.md, Calibration). It was -10.4% and -10.6% before the optimizer step
+  // ran at the fused AdamW's measured bandwidth (optimizer_bw_fraction, from PyTorch's fused
+  // AdamW): the bench's own AdamW kernel moves fp32 gradients (34 B per parameter, not the
+  // modelled 28) in a plain grid-stride loop, slower than the kernel users step with.
+  EXPECT_NEAR(v.steps[0].train_before_s / v.steps[0].measured_step_s, 0.84, 0.03);
 }
 
 INSTANTIATE_TEST_SUITE_P(Committed, MeasuredProfile, ::testing::Values("h100-sxm", "h200-sxm"));
