@@ -293,7 +293,7 @@ class Simulation {
       if (r.first < 0) {
         r.first = end;
       } else if (r.measured) {
-        itl_.push_back(end - r.last);
+        itl_.add(end - r.last);
       }
       r.last = end;
       if (r.generated >= r.out) {
@@ -339,7 +339,12 @@ class Simulation {
     out.tpot_at_percentile_s = percentile(tpot, slo_.percentile);
     out.ttft_s = pct(ttft);
     out.tpot_s = pct(tpot);
-    out.itl_s = pct(itl_);
+    out.itl_s.mean = itl_.mean();
+    if (itl_.size() > 0) {
+      out.itl_s.p50 = itl_.percentile(50);
+      out.itl_s.p90 = itl_.percentile(90);
+      out.itl_s.p99 = itl_.percentile(99);
+    }
     out.e2e_s = pct(e2e);
     if (out.requests > 0) {
       out.duration_s = last_token - first_sent;
@@ -363,7 +368,7 @@ class Simulation {
   std::deque<int> waiting_;
   std::vector<int> running_;  // in admission order
   std::vector<Work> work_;
-  std::vector<double> itl_;
+  ValueRuns itl_;  // runs of equal gaps: a step gives each sequence it decodes the same one
   double free_blocks_ = 0;
   double budget_ = 0;
   double prompt_tokens_ = 0;
