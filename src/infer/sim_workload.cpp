@@ -77,6 +77,13 @@ double ValueRuns::value_at_rank(std::size_t rank) const {
 
 double ValueRuns::percentile(double p) {
   if (count_ == 0) return 0;
+  if (!sorted_ && runs_.size() * 8 > static_cast<std::size_t>(count_)) {
+    if (expanded_.empty()) {
+      expanded_.reserve(static_cast<std::size_t>(count_));
+      for (const Run& r : runs_) expanded_.insert(expanded_.end(), static_cast<std::size_t>(r.count), r.value);
+    }
+    return gpuplan::percentile(expanded_, p);
+  }
   if (!sorted_) {
     // Sorted by value, equal values merged: the order statistics of the expanded list.
     std::sort(runs_.begin(), runs_.end(), [](const Run& a, const Run& b) { return a.value < b.value; });

@@ -57,6 +57,7 @@ class ValueRuns {
   void add(double value) {
     sum_ += value;
     ++count_;
+    expanded_.clear();
     if (!runs_.empty() && runs_.back().value == value) {
       ++runs_.back().count;
     } else {
@@ -76,6 +77,9 @@ class ValueRuns {
   };
   double value_at_rank(std::size_t rank) const;  // the rank-th smallest (0-based), runs sorted
   std::vector<Run> runs_;
+  // Where the runs are short (a light load decodes few sequences per step), the list itself,
+  // selected in linear time as percentile() does, is faster than sorting the runs.
+  std::vector<double> expanded_;
   double sum_ = 0;
   std::int64_t count_ = 0;
   bool sorted_ = true;

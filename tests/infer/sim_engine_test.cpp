@@ -67,23 +67,26 @@ TEST(SimWorkload, ValueRunsMatchTheExpandedList) {
   EXPECT_DOUBLE_EQ(runs.percentile(25), 2.5);  // position 1.5: between 2 and 3
   EXPECT_DOUBLE_EQ(runs.mean(), 20.0 / 7);
 
-  std::mt19937_64 rng(11);
-  std::uniform_int_distribution<int> value(1, 40), repeat(1, 300);
-  ValueRuns drawn;
-  std::vector<double> expanded;
-  for (int i = 0; i < 2000; ++i) {
-    const double x = value(rng) * 0.0137;
-    for (int k = repeat(rng); k > 0; --k) {
-      drawn.add(x);
-      expanded.push_back(x);
+  // Long runs (the runs are sorted) and runs of one or two (the list is selected from).
+  for (const int longest : {300, 2}) {
+    std::mt19937_64 rng(11);
+    std::uniform_int_distribution<int> value(1, 40), repeat(1, longest);
+    ValueRuns drawn;
+    std::vector<double> expanded;
+    for (int i = 0; i < 2000; ++i) {
+      const double x = value(rng) * 0.0137;
+      for (int k = repeat(rng); k > 0; --k) {
+        drawn.add(x);
+        expanded.push_back(x);
+      }
     }
-  }
-  double sum = 0;
-  for (double x : expanded) sum += x;
-  EXPECT_EQ(drawn.mean(), sum / static_cast<double>(expanded.size()));
-  for (double p : {0.0, 1.0, 50.0, 90.0, 99.0, 99.9, 100.0}) {
-    std::vector<double> copy = expanded;
-    EXPECT_EQ(drawn.percentile(p), percentile(copy, p)) << p;
+    double sum = 0;
+    for (double x : expanded) sum += x;
+    EXPECT_EQ(drawn.mean(), sum / static_cast<double>(expanded.size()));
+    for (double p : {0.0, 1.0, 50.0, 90.0, 99.0, 99.9, 100.0}) {
+      std::vector<double> copy = expanded;
+      EXPECT_EQ(drawn.percentile(p), percentile(copy, p)) << longest << " " << p;
+    }
   }
 }
 
