@@ -10,13 +10,11 @@ root="${1:-$(cd "$(dirname "$0")/.." && pwd)}"
 
 layers=(core workload catalog cost calibration plan infer search econ sweep validate report emit monitor serve cli bench_support)
 
-rank_of() {
-  local i
-  for i in "${!layers[@]}"; do
-    if [ "${layers[$i]}" = "$1" ]; then echo "$i"; return; fi
-  done
-  echo -1
-}
+# Each folder's rank, looked up in the shell itself: no process per include line (the check
+# runs in every `make test`; forking sed and a subshell per line took a minute on a busy
+# machine).
+declare -A rank_of=()
+for i in "${!layers[@]}"; do rank_of["${layers[$i]}"]="$i"; done
 
 bad=0
 dirs=()
@@ -24,7 +22,7 @@ for d in "$root"/src/*/; do [ -d "$d" ] && dirs+=("$d"); done
 [ -d "$root/cuda/bench_support" ] && dirs+=("$root/cuda/bench_support/")
 for d in "${dirs[@]}"; do
   folder="$(basename "$d")"
-  own="$(rank_of "$folder")"
+  own="${rank_of[$folder]:--1}"
   if [ "$own" -lt 0 ]; then
     echo "check-layers: folder '$folder' has no place in the layer order (scripts/check-layers.sh, docs/architecture.md)"
     bad=1
@@ -34,10 +32,11 @@ for d in "${dirs[@]}"; do
     file="${hit%%:*}"
     rest="${hit#*:}"
     line="${rest%%:*}"
-    inc="$(sed -E 's/^[^"]*"([^"]+)".*$/\1/' <<<"${rest#*:}")"
+    [[ "${rest#*:}" =~ ^[^\"]*\"([^\"]+)\" ]] || continue
+    inc="${BASH_REMATCH[1]}"
     [[ "$inc" == */* ]] || continue
     target="${inc%%/*}"
-    trank="$(rank_of "$target")"
+    trank="${rank_of[$target]:--1}"
     [ "$trank" -lt 0 ] && continue  # not a project folder (e.g. a third-party path)
     if [ "$trank" -gt "$own" ]; then
       echo "${file#"$root"/}:$line: '$folder' includes \"$inc\" from '$target', a folder above it"

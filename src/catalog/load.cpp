@@ -1,8 +1,17 @@
 #include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <exception>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <mutex>
+#include <optional>
+#include <span>
 #include <sstream>
+#include <thread>
+#include <type_traits>
+#include <variant>
 
 #include <fmt/format.h>
 
@@ -15,11 +24,24 @@
 namespace gpuplan {
 namespace {
 
+// normalize_name(name) == key, without building the normalized string: loading the catalog
+// compares every new id and alias with every earlier one, and every lookup scans a table, so
+// the allocating form cost about a tenth of a simple command's time (docs/performance.md).
+bool normalized_equals(std::string_view name, std::string_view key) {
+  if (name.size() != key.size()) return false;  // normalize_name keeps the length
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    char c = static_cast<char>(std::tolower(static_cast<unsigned char>(name[i])));
+    if (c == ' ' || c == '_') c = '-';
+    if (c != key[i]) return false;
+  }
+  return true;
+}
+
 template <typename T>
 bool matches(const T& entry, const std::string& key) {
-  if (normalize_name(entry.id) == key) return true;
+  if (normalized_equals(entry.id, key)) return true;
   return std::any_of(entry.aliases.begin(), entry.aliases.end(),
-                     [&](const std::string& a) { return normalize_name(a) == key; });
+                     [&](const std::string& a) { return normalized_equals(a, key); });
 }
 
 template <typename T>
@@ -143,54 +165,119 @@ void load_catalog_text(Catalog& catalog, std::string_view text, const std::strin
 
 namespace {
 
+// One data file's entry (or, for kind = "offers", its list of offers), parsed but not yet in
+// the catalog: parsing is independent per file and runs on several threads at start
+// (load_embedded), entering the catalog is in file order.
+using ParsedEntry = std::variant<Gpu, Link, Switch, Nic, System, Fabric, std::vector<CloudOffer>, ModelSpec,
+                                 CollectiveParams, Efficiency, Framework, TcoInputs, Engine, SourceDates>;
+
+ParsedEntry parse_entry(Fields& top) {
+  const std::string kind = top.str("kind");
+  if (kind == "gpu") return parse_gpu(top);
+  if (kind == "link") return parse_link(top);
+  if (kind == "switch") return parse_switch(top);
+  if (kind == "nic") return parse_nic(top);
+  if (kind == "system") return parse_system(top);
+  if (kind == "fabric") return parse_fabric(top);
+  if (kind == "offers") return parse_offers(top);
+  if (kind == "model") return parse_model(top);
+  if (kind == "collective_params") return parse_collective_params(top);
+  if (kind == "efficiency") return parse_efficiency(top);
+  if (kind == "framework") return parse_framework(top);
+  if (kind == "tco_inputs") return parse_tco_inputs(top);
+  if (kind == "engine") return parse_engine(top);
+  if (kind == "source_dates") return parse_source_dates(top);
+  top.fail("kind", fmt::format("unknown kind '{}'; use gpu, link, switch, nic, system, fabric, offers, "
+                               "model, efficiency, framework, engine, collective_params, tco_inputs or source_dates", kind));
+  throw Error("unreachable");  // fail() throws
+}
+
+void insert_entry(Catalog& catalog, ParsedEntry&& parsed, bool replace, const Batch& batch) {
+  std::visit(
+      [&](auto&& e) {
+        using T = std::decay_t<decltype(e)>;
+        if constexpr (std::is_same_v<T, Gpu>) insert(catalog.gpus, std::move(e), replace, batch, "GPU");
+        if constexpr (std::is_same_v<T, Link>) insert(catalog.links, std::move(e), replace, batch, "link");
+        if constexpr (std::is_same_v<T, Switch>) insert(catalog.switches, std::move(e), replace, batch, "switch");
+        if constexpr (std::is_same_v<T, Nic>) insert(catalog.nics, std::move(e), replace, batch, "NIC");
+        if constexpr (std::is_same_v<T, System>) insert(catalog.systems, std::move(e), replace, batch, "system");
+        if constexpr (std::is_same_v<T, Fabric>) insert(catalog.fabrics, std::move(e), replace, batch, "fabric");
+        if constexpr (std::is_same_v<T, std::vector<CloudOffer>>) {
+          for (auto& offer : e) catalog.offers.push_back(std::move(offer));
+        }
+        if constexpr (std::is_same_v<T, ModelSpec>) insert(catalog.models, std::move(e), replace, batch, "model");
+        if constexpr (std::is_same_v<T, CollectiveParams>) {
+          insert(catalog.collective_params, std::move(e), replace, batch, "collective_params");
+        }
+        if constexpr (std::is_same_v<T, Efficiency>) {
+          insert(catalog.efficiencies, std::move(e), replace, batch, "efficiency");
+        }
+        if constexpr (std::is_same_v<T, Framework>) insert(catalog.frameworks, std::move(e), replace, batch, "framework");
+        if constexpr (std::is_same_v<T, TcoInputs>) insert(catalog.tco_inputs, std::move(e), replace, batch, "tco_inputs");
+        if constexpr (std::is_same_v<T, Engine>) insert(catalog.engines, std::move(e), replace, batch, "engine");
+        if constexpr (std::is_same_v<T, SourceDates>) {
+          insert(catalog.source_dates, std::move(e), replace, batch, "source_dates");
+        }
+      },
+      std::move(parsed));
+}
+
 void load_text(Catalog& catalog, std::string_view text, const std::string& file, bool replace, const Batch& batch) {
   const toml::table table = parse_toml(text, file);
   Fields top(table, file, "");
-  const std::string kind = top.str("kind");
-  if (kind == "gpu") {
-    insert(catalog.gpus, parse_gpu(top), replace, batch, "GPU");
-  } else if (kind == "link") {
-    insert(catalog.links, parse_link(top), replace, batch, "link");
-  } else if (kind == "switch") {
-    insert(catalog.switches, parse_switch(top), replace, batch, "switch");
-  } else if (kind == "nic") {
-    insert(catalog.nics, parse_nic(top), replace, batch, "NIC");
-  } else if (kind == "system") {
-    insert(catalog.systems, parse_system(top), replace, batch, "system");
-  } else if (kind == "fabric") {
-    insert(catalog.fabrics, parse_fabric(top), replace, batch, "fabric");
-  } else if (kind == "offers") {
-    for (auto& offer : parse_offers(top)) catalog.offers.push_back(std::move(offer));
-  } else if (kind == "model") {
-    insert(catalog.models, parse_model(top), replace, batch, "model");
-  } else if (kind == "collective_params") {
-    insert(catalog.collective_params, parse_collective_params(top), replace, batch, "collective_params");
-  } else if (kind == "efficiency") {
-    insert(catalog.efficiencies, parse_efficiency(top), replace, batch, "efficiency");
-  } else if (kind == "framework") {
-    insert(catalog.frameworks, parse_framework(top), replace, batch, "framework");
-  } else if (kind == "tco_inputs") {
-    insert(catalog.tco_inputs, parse_tco_inputs(top), replace, batch, "tco_inputs");
-  } else if (kind == "engine") {
-    insert(catalog.engines, parse_engine(top), replace, batch, "engine");
-  } else if (kind == "source_dates") {
-    insert(catalog.source_dates, parse_source_dates(top), replace, batch, "source_dates");
-  } else {
-    top.fail("kind", fmt::format("unknown kind '{}'; use gpu, link, switch, nic, system, fabric, offers, "
-                                 "model, efficiency, framework, engine, collective_params, tco_inputs or source_dates", kind));
-  }
+  insert_entry(catalog, parse_entry(top), replace, batch);
   top.finish();
+}
+
+// A file parsed on a worker thread: its table (which `top` points into), its entry, or what
+// the parse threw.
+struct ParsedFile {
+  std::string file;
+  toml::table table;
+  std::optional<Fields> top;
+  std::optional<ParsedEntry> entry;
+  std::exception_ptr failure;
+};
+
+// The embedded files, as load_text one after the other would load them, with the parsing (nine
+// tenths of the time; docs/performance.md, "Start-up") spread over up to four threads. The
+// entries enter the catalog in file order, and the first file that fails (in that order) throws
+// what it would have thrown loading alone.
+void load_embedded(Catalog& catalog) {
+  const std::span<const EmbeddedFile> files = embedded_data_files();
+  std::vector<std::unique_ptr<ParsedFile>> parsed(files.size());
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i = next++; i < files.size(); i = next++) {
+      auto p = std::make_unique<ParsedFile>();
+      p->file = std::string("<embedded>/") + files[i].path;
+      try {
+        p->table = parse_toml(files[i].content, p->file);
+        p->top.emplace(p->table, p->file, "");
+        p->entry.emplace(parse_entry(*p->top));
+      } catch (...) {
+        p->failure = std::current_exception();
+      }
+      parsed[i] = std::move(p);
+    }
+  };
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::thread> helpers;
+  for (unsigned t = 1; t < std::min(cores, 4u); ++t) helpers.emplace_back(work);
+  work();
+  for (std::thread& t : helpers) t.join();
+  for (auto& p : parsed) {
+    if (p->failure) std::rethrow_exception(p->failure);
+    insert_entry(catalog, std::move(*p->entry), false, {});
+    p->top->finish();
+  }
 }
 
 }  // namespace
 
 Catalog load_catalog(const CatalogOptions& options) {
   Catalog catalog;
-  if (options.embedded) {
-    for (const auto& file : embedded_data_files()) {
-      load_catalog_text(catalog, file.content, std::string("<embedded>/") + file.path, false);
-    }
-  }
+  if (options.embedded) load_embedded(catalog);
   for (const auto& path : options.user_paths) load_user_path(catalog, path);
   validate_catalog(catalog);
   return catalog;

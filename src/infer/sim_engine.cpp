@@ -206,6 +206,7 @@ class Simulation {
   void build_step() {
     budget_ = s_.token_budget;
     prompt_tokens_ = 0;
+    step_decodes_ = step_context_ = step_prompt_ = step_span_ = 0;
     bool prompts_only = false;
     if (s_.prefill_first) {
       bool partial = false;
@@ -229,7 +230,7 @@ class Simulation {
           r.blocks += need;
         }
       }
-      work_.push_back({running_[pos], tokens, prefilling});
+      add_work(running_[pos], tokens, prefilling);
       budget_ -= tokens;
       if (prefilling) prompt_tokens_ += tokens;
     }
@@ -249,7 +250,7 @@ class Simulation {
       r.blocks = need;
       running_.push_back(waiting_.front());
       waiting_.pop_front();
-      work_.push_back({running_.back(), tokens, true});
+      add_work(running_.back(), tokens, true);
       budget_ -= tokens;
       prompt_tokens_ += tokens;
     }
@@ -262,18 +263,22 @@ class Simulation {
     return (s_.reserve_full_sequence ? blocks_for(r.in + r.out) : blocks_for(tokens)) <= free_blocks_;
   }
 
-  double step_time() {
-    double decodes = 0, context = 0, prompt = 0, span = 0;
-    for (const Work& w : work_) {
-      const Req& r = reqs_[w.req];
-      if (w.prefill) {
-        prompt += w.tokens;
-        span += static_cast<double>(w.tokens) * r.target;  // token-weighted prompt length
-      } else {
-        decodes += 1;
-        context += r.computed + 1;
-      }
+  // Queues one sequence's work for the step and adds it to the step's shape, in the order
+  // step_time() once summed the queue (all whole numbers, so the sums are exact either way).
+  void add_work(int req, int tokens, bool prefill) {
+    work_.push_back({req, tokens, prefill});
+    const Req& r = reqs_[req];
+    if (prefill) {
+      step_prompt_ += tokens;
+      step_span_ += static_cast<double>(tokens) * r.target;  // token-weighted prompt length
+    } else {
+      step_decodes_ += 1;
+      step_context_ += r.computed + 1;
     }
+  }
+
+  double step_time() {
+    double decodes = step_decodes_, context = step_context_, prompt = step_prompt_, span = step_span_;
     if (decodes > 0) context /= decodes;
     if (prompt > 0) span /= prompt;
     if (prompt == 0 && !s_.cuda_graph_batch_sizes.empty() && decodes <= s_.cuda_graph_batch_sizes.back()) {
@@ -293,7 +298,7 @@ class Simulation {
       if (r.first < 0) {
         r.first = end;
       } else if (r.measured) {
-        itl_.push_back(end - r.last);
+        itl_.add(end - r.last);
       }
       r.last = end;
       if (r.generated >= r.out) {
@@ -339,7 +344,12 @@ class Simulation {
     out.tpot_at_percentile_s = percentile(tpot, slo_.percentile);
     out.ttft_s = pct(ttft);
     out.tpot_s = pct(tpot);
-    out.itl_s = pct(itl_);
+    out.itl_s.mean = itl_.mean();
+    if (itl_.size() > 0) {
+      out.itl_s.p50 = itl_.percentile(50);
+      out.itl_s.p90 = itl_.percentile(90);
+      out.itl_s.p99 = itl_.percentile(99);
+    }
     out.e2e_s = pct(e2e);
     if (out.requests > 0) {
       out.duration_s = last_token - first_sent;
@@ -363,10 +373,12 @@ class Simulation {
   std::deque<int> waiting_;
   std::vector<int> running_;  // in admission order
   std::vector<Work> work_;
-  std::vector<double> itl_;
+  ValueRuns itl_;  // runs of equal gaps: a step gives each sequence it decodes the same one
   double free_blocks_ = 0;
   double budget_ = 0;
   double prompt_tokens_ = 0;
+  // The step's shape, summed as its work is queued (add_work).
+  double step_decodes_ = 0, step_context_ = 0, step_prompt_ = 0, step_span_ = 0;
   double running_time_ = 0;
   int sent_ = 0;
   int dropped_ = 0;

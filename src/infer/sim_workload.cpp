@@ -66,4 +66,45 @@ double percentile(std::vector<double>& v, double p) {
   return a + (pos - static_cast<double>(lo)) * (b - a);
 }
 
+double ValueRuns::value_at_rank(std::size_t rank) const {
+  std::size_t seen = 0;
+  for (const Run& r : runs_) {
+    seen += static_cast<std::size_t>(r.count);
+    if (rank < seen) return r.value;
+  }
+  return runs_.back().value;
+}
+
+double ValueRuns::percentile(double p) {
+  if (count_ == 0) return 0;
+  if (!sorted_ && runs_.size() * 8 > static_cast<std::size_t>(count_)) {
+    if (expanded_.empty()) {
+      expanded_.reserve(static_cast<std::size_t>(count_));
+      for (const Run& r : runs_) expanded_.insert(expanded_.end(), static_cast<std::size_t>(r.count), r.value);
+    }
+    return gpuplan::percentile(expanded_, p);
+  }
+  if (!sorted_) {
+    // Sorted by value, equal values merged: the order statistics of the expanded list.
+    std::sort(runs_.begin(), runs_.end(), [](const Run& a, const Run& b) { return a.value < b.value; });
+    std::size_t out = 0;
+    for (std::size_t i = 1; i < runs_.size(); ++i) {
+      if (runs_[i].value == runs_[out].value) {
+        runs_[out].count += runs_[i].count;
+      } else {
+        runs_[++out] = runs_[i];
+      }
+    }
+    runs_.resize(out + 1);
+    sorted_ = true;
+  }
+  const auto n = static_cast<std::size_t>(count_);
+  const double pos = std::clamp(p, 0.0, 100.0) / 100.0 * static_cast<double>(n - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(pos));
+  const double a = value_at_rank(lo);
+  if (lo + 1 >= n) return a;
+  const double b = value_at_rank(lo + 1);
+  return a + (pos - static_cast<double>(lo)) * (b - a);
+}
+
 }  // namespace gpuplan

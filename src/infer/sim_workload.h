@@ -48,4 +48,41 @@ std::vector<double> open_loop_arrivals(const SimWorkload& w);
 // (numpy.percentile's default, which benchmark_serving reports); 0 when empty. Reorders `values`.
 double percentile(std::vector<double>& values, double p);
 
+// Values recorded as runs of equal values: a step gives every sequence it decodes the same
+// inter-token gap, so a 10,000-request run's millions of gaps are tens of thousands of runs.
+// mean() and percentile() return exactly what the same calls on the expanded list return (the
+// sum is taken in recording order, the order statistics are the same values).
+class ValueRuns {
+ public:
+  void add(double value) {
+    sum_ += value;
+    ++count_;
+    expanded_.clear();
+    if (!runs_.empty() && runs_.back().value == value) {
+      ++runs_.back().count;
+    } else {
+      runs_.push_back({value, 1});
+      sorted_ = false;
+    }
+  }
+  std::size_t size() const { return static_cast<std::size_t>(count_); }
+  double mean() const { return count_ > 0 ? sum_ / static_cast<double>(count_) : 0; }
+  // As percentile() on the expanded values; 0 when empty.
+  double percentile(double p);
+
+ private:
+  struct Run {
+    double value;
+    std::int64_t count;
+  };
+  double value_at_rank(std::size_t rank) const;  // the rank-th smallest (0-based), runs sorted
+  std::vector<Run> runs_;
+  // Where the runs are short (a light load decodes few sequences per step), the list itself,
+  // selected in linear time as percentile() does, is faster than sorting the runs.
+  std::vector<double> expanded_;
+  double sum_ = 0;
+  std::int64_t count_ = 0;
+  bool sorted_ = true;
+};
+
 }  // namespace gpuplan

@@ -1,4 +1,5 @@
 # Sources of src/serve (paths relative to src/): `gpuplan serve`, above report, below cli.
-# server.cpp is the only file that includes cpp-httplib; it is built in gpuplan_serve
-# (src/CMakeLists.txt), so libgpuplan itself never links it.
-list(APPEND GPUPLAN_SERVE_SOURCES serve/api.cpp serve/server.cpp)
+# server.cpp is the only file that includes cpp-httplib; it is built into the plugin
+# gpuplan-serve.so (src/CMakeLists.txt), so neither libgpuplan nor the binary links it. The
+# binary holds the API and server_plugin.cpp, which loads the plugin.
+list(APPEND GPUPLAN_SERVE_SOURCES serve/server_plugin.cpp)  # serve/api.cpp: gpuplan_serve_api

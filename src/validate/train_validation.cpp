@@ -3,10 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <deque>
+#include <exception>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <thread>
 #include <utility>
 
 #include "catalog/system_choice.h"
@@ -465,14 +469,43 @@ TrainValidation validate_training(const CsvTable& csv, const Catalog& catalog, c
     for (const FitSample& s : samples) {
       if (std::find(sources.begin(), sources.end(), s.source) == sources.end()) sources.push_back(s.source);
     }
+    // The folds are independent (a fit retargets every sample it evaluates, and leaves them on
+    // the catalog's entries), so they run on the machine's cores, each worker on its own copy of
+    // the samples; the errors are then taken in source order, the same numbers as one by one.
+    std::vector<std::vector<double>> fold_errors(sources.size());
+    std::atomic<std::size_t> next_fold{0};
+    std::exception_ptr fold_failure;
+    std::mutex fold_failure_mutex;
+    auto fold_worker = [&] {
+      try {
+        std::vector<FitSample> mine = samples;
+        for (std::size_t i = next_fold++; i < sources.size(); i = next_fold++) {
+          const FitResult fitted = fit_efficiencies(mine, catalog.efficiencies, catalog.frameworks, sources[i]);
+          for (FitSample& s : mine) {
+            if (s.source == sources[i]) fold_errors[i].push_back(predict_with(s, fitted) / s.measured_step_s - 1);
+          }
+        }
+      } catch (...) {
+        const std::lock_guard<std::mutex> lock(fold_failure_mutex);
+        if (!fold_failure) fold_failure = std::current_exception();
+        next_fold = sources.size();
+      }
+    };
+    const std::size_t workers =
+        std::min<std::size_t>(sources.size(), std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> pool;
+    for (std::size_t w = 1; w < workers; ++w) pool.emplace_back(fold_worker);
+    fold_worker();
+    for (std::thread& t : pool) t.join();
+    if (fold_failure) std::rethrow_exception(fold_failure);
     std::vector<double> loso_errors;
-    for (const std::string& source : sources) {
-      const FitResult fitted = fit_efficiencies(samples, catalog.efficiencies, catalog.frameworks, source);
-      for (FitSample& s : samples) {
-        if (s.source != source) continue;
-        const double e = predict_with(s, fitted) / s.measured_step_s - 1;
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+      std::size_t k = 0;
+      for (const FitSample& s : samples) {
+        if (s.source != sources[i]) continue;
+        const double e = fold_errors[i][k++];
         loso_errors.push_back(e);
-        v.loso_by_source.add(source, e);
+        v.loso_by_source.add(sources[i], e);
         if (s.row_index >= 0) v.rows[static_cast<std::size_t>(s.row_index)].loso_error = e;
       }
     }

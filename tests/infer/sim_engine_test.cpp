@@ -1,6 +1,8 @@
 // The scheduler simulation (infer/sim_engine.h): each case against a derivation by hand from
 // step costs, plus determinism and conservation properties.
 #include <cmath>
+#include <random>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -50,6 +52,42 @@ TEST(SimWorkload, PercentileInterpolatesAsNumpy) {
   EXPECT_DOUBLE_EQ(percentile(v, 100), 4);
   std::vector<double> none;
   EXPECT_EQ(percentile(none, 99), 0);
+}
+
+// Runs of equal values answer exactly what the expanded list answers: hand-checked, then on
+// values drawn with many repeats (as a step's inter-token gaps are), compared bit for bit.
+TEST(SimWorkload, ValueRunsMatchTheExpandedList) {
+  ValueRuns runs;
+  EXPECT_EQ(runs.percentile(99), 0);
+  EXPECT_EQ(runs.mean(), 0);
+  for (double x : {4.0, 4.0, 1.0, 3.0, 3.0, 3.0, 2.0}) runs.add(x);  // sorted: 1 2 3 3 3 4 4
+  EXPECT_EQ(runs.size(), 7u);
+  EXPECT_DOUBLE_EQ(runs.percentile(50), 3);    // rank 3
+  EXPECT_DOUBLE_EQ(runs.percentile(90), 4);    // position 5.4: between 4 and 4
+  EXPECT_DOUBLE_EQ(runs.percentile(25), 2.5);  // position 1.5: between 2 and 3
+  EXPECT_DOUBLE_EQ(runs.mean(), 20.0 / 7);
+
+  // Long runs (the runs are sorted) and runs of one or two (the list is selected from).
+  for (const int longest : {300, 2}) {
+    std::mt19937_64 rng(11);
+    std::uniform_int_distribution<int> value(1, 40), repeat(1, longest);
+    ValueRuns drawn;
+    std::vector<double> expanded;
+    for (int i = 0; i < 2000; ++i) {
+      const double x = value(rng) * 0.0137;
+      for (int k = repeat(rng); k > 0; --k) {
+        drawn.add(x);
+        expanded.push_back(x);
+      }
+    }
+    double sum = 0;
+    for (double x : expanded) sum += x;
+    EXPECT_EQ(drawn.mean(), sum / static_cast<double>(expanded.size()));
+    for (double p : {0.0, 1.0, 50.0, 90.0, 99.0, 99.9, 100.0}) {
+      std::vector<double> copy = expanded;
+      EXPECT_EQ(drawn.percentile(p), percentile(copy, p)) << longest << " " << p;
+    }
+  }
 }
 
 TEST(SimWorkload, PoissonIsSeededAndHasTheRate) {
