@@ -52,7 +52,7 @@ std::string serving_load_words(const InferPlan& plan, double running) {
     case InferMode::batch:
       return plan.load == 1 ? "one request at a time" : fmt::format("a batch of {}", human_count(plan.load));
     case InferMode::concurrency:
-      return fmt::format("{} requests in flight", human_count(plan.load));
+      return fmt::format("{} request{} in flight", human_count(plan.load), plan.load == 1 ? "" : "s");
     case InferMode::max_throughput:
       break;
   }

@@ -142,8 +142,8 @@ export function rooflineChart(r) {
     marks: [
       Plot.line(ceilings.filter((d) => d.name === "datasheet"), { x: "x", y: "y", stroke: "currentColor" }),
       Plot.line(ceilings.filter((d) => d.name === "achievable"), { x: "x", y: "y", stroke: "currentColor", strokeDasharray: "6,4" }),
-      Plot.dot(ops, { x: "intensity", y: "tflops", fill: "kind", r: 5, title: (o) => `${o.name} (${o.kind}): ${fmt(o.intensity)} FLOP/B, ${fmt(o.tflops)} TFLOP/s, ${fmt(o.time_s * 1e3)} ms` }),
-      Plot.text(ops, { x: "intensity", y: "tflops", text: "name", dy: -9, fontSize: 9 }),
+      Plot.dot(ops, { x: "intensity", y: "tflops", fill: "kind", r: 5, title: (o) => `${o.name.replaceAll("_", " ")} (${o.kind}): ${fmt(o.intensity)} FLOP/B, ${fmt(o.tflops)} TFLOP/s, ${fmt(o.time_s * 1e3)} ms` }),
+      Plot.text(ops, { x: "intensity", y: "tflops", text: (o) => o.name.replaceAll("_", " "), dy: -9, fontSize: 9 }),
     ],
   });
   return section(`Roofline of ${r.gpu} (${r.precision}) with layer ${r.layer}'s ops (forward, one micro-batch)`, "chart-roofline",
@@ -311,8 +311,12 @@ export function servingFrontChart(data, onSelect) {
       Plot.line(pts, { x: "output_tokens_per_s_per_user", y: "output_tokens_per_s_per_gpu", stroke: "currentColor", strokeOpacity: 0.35 }),
       slo.tpot_ms ? Plot.ruleX([1000 / slo.tpot_ms], { stroke: SLO, strokeWidth: 2, strokeDasharray: "6,4" }) : null,
       slo.tpot_ms ? Plot.text([1000 / slo.tpot_ms], { x: (d) => d, frameAnchor: "top", text: () => `TPOT ≤ ${fmt(slo.tpot_ms)} ms`, dx: 6, textAnchor: "start", fill: SLO }) : null,
-      Plot.dot(pts, { x: "output_tokens_per_s_per_user", y: "output_tokens_per_s_per_gpu", r: 6, stroke: (p) => `${p.weights} / ${p.kv}`,
-        fill: (p) => (p.meets_targets ? `${p.weights} / ${p.kv}` : "none"), strokeWidth: 2, title: tip, className: "front-point" }),
+      // Filled where the plan meets the targets, hollow where it misses one: the shape, not only
+      // the colour, says which.
+      Plot.dot(pts.filter((p) => p.meets_targets), { x: "output_tokens_per_s_per_user", y: "output_tokens_per_s_per_gpu", r: 6,
+        fill: (p) => `${p.weights} / ${p.kv}`, title: tip, className: "front-point" }),
+      Plot.dot(pts.filter((p) => !p.meets_targets), { x: "output_tokens_per_s_per_user", y: "output_tokens_per_s_per_gpu", r: 6,
+        stroke: (p) => `${p.weights} / ${p.kv}`, fill: "none", strokeWidth: 2, title: tip, className: "front-point" }),
       Plot.dot(pts.filter((p) => p.chosen), { x: "output_tokens_per_s_per_user", y: "output_tokens_per_s_per_gpu", r: 11, stroke: "currentColor", strokeWidth: 2.5 }),
       Plot.text(pts.filter((p) => p.chosen), { x: "output_tokens_per_s_per_user", y: "output_tokens_per_s_per_gpu", text: () => "chosen", dy: -18, fontWeight: "bold" }),
       Plot.tip(pts, Plot.pointer({ x: "output_tokens_per_s_per_user", y: "output_tokens_per_s_per_gpu", title: tip })),

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { env, shots, fmt3, fmt4, cliReport, assertReadable, assertNoOverlap } from "./harness.mjs";
 
 async function openPage(name, query = "") {
-  const page = await env.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  const page = await env.browser.newPage({ viewport: { width: 1400, height: 1100 } });
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(`${env.base}/?page=${name}${query}`);
@@ -55,8 +55,9 @@ test("serve, best plan: the Pareto front of the search, each point a plan one ca
   await assertReadable(page, "#current-report");
   await assertNoOverlap(page, "#current-report");
   if (shots) {
-    await front.locator("summary").click();
-    await page.screenshot({ path: join(shots, "ui-serve-pareto.png"), fullPage: false });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.mouse.move(0, 0);
+    await page.screenshot({ path: join(shots, "ui-serve-pareto.png"), clip: { x: 0, y: 0, width: 1400, height: 1050 } });
   }
   // The URL is the question: opening it answers the same.
   const url = page.url();
@@ -69,6 +70,7 @@ test("serve, best plan: the Pareto front of the search, each point a plan one ca
   assert.equal(await again.locator("#current-report [data-testid=answer]").textContent(), want.headline);
   await again.close();
   // The link of a point opens the serve page with that plan, answered.
+  await front.locator("details").evaluate((d) => { d.open = true; });
   await page.click(`[data-testid=front-${last}]`);
   await page.click("[data-testid=front-open]");
   await page.locator("#current-report [data-testid=chart-serving]").waitFor({ timeout: 60000 });
