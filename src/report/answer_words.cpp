@@ -130,10 +130,12 @@ std::string answer_words(const SearchAnswer& a) {
   const char* rank = a.ranker.objective == Objective::cost  ? "cheapest"
                      : a.ranker.objective == Objective::mfu ? "highest-MFU"
                                                             : "fastest";
-  return fmt::format("The {} plan to train {} is {}: {} per step, {} tokens/s ({} MFU), {} per GPU; {} of {} plans fit{}.",
+  // The space's size, not the count that fit: with pruning, how many fit among those evaluated
+  // depends on the order the threads met them.
+  return fmt::format("The {} plan to train {} is {}: {} per step, {} tokens/s ({} MFU), {} per GPU; the best of {} plans{}.",
                      rank, where, training_plan_words(best.plan), human_seconds(e.step_time_s),
                      human_number(e.tokens_per_s), human_percent(e.mfu), human_bytes(e.memory.total_bytes),
-                     human_count(r.feasible), human_count(r.space), r.complete ? "" : " (the time limit stopped the search)");
+                     human_count(r.space), r.complete ? "" : " (the time limit stopped the search)");
 }
 
 std::string answer_words(const RecommendAnswer& a) {
