@@ -260,8 +260,12 @@ export function headline(data) {
 // value with its unit; a heading row where the group changes.
 export function assumptionsTable(rows, title = "Inputs and assumptions") {
   const t = el("table", { class: "inputs" });
+  // One heading per group, the groups in the order they first appear (the answer's top-level
+  // figures sit before and after its plan in the JSON).
+  const order = [...new Set((rows || []).map((r) => r.group))];
+  const grouped = order.flatMap((g) => rows.filter((r) => r.group === g));
   let group = null;
-  for (const r of rows || []) {
+  for (const r of grouped) {
     if (r.group !== group) {
       group = r.group;
       t.append(el("tr", { class: "group" }, el("th", { colspan: "2" }, group)));
