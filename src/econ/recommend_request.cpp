@@ -186,7 +186,7 @@ RecommendAnswer answer_recommend(const Catalog& cat, const ModelSpec& model, con
   }
   if (r.over_capacity > 0) {
     r.notes.push_back(fmt::format("{} (offer, GPU count) points dropped: more GPUs than the offer can supply "
-                                  "(max_gpus in data/clouds)",
+                                  "(each offer's largest cluster, in data/clouds/)",
                                   r.over_capacity));
   }
   r.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

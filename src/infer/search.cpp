@@ -82,6 +82,21 @@ std::vector<InferPlan> infer_search_space(const InferContext& ctx, const InferSe
   return out;
 }
 
+void add_to_front(std::vector<InferFrontPoint>& front, const InferFrontPoint& p) {
+  const auto dominates = [](const InferFrontPoint& a, const InferFrontPoint& b) {
+    const bool no_worse = a.output_tokens_per_s_per_gpu >= b.output_tokens_per_s_per_gpu && a.tpot_s <= b.tpot_s;
+    const bool better = a.output_tokens_per_s_per_gpu > b.output_tokens_per_s_per_gpu || a.tpot_s < b.tpot_s;
+    return no_worse && better;
+  };
+  for (const InferFrontPoint& q : front) {
+    if (dominates(q, p) || (q.output_tokens_per_s_per_gpu == p.output_tokens_per_s_per_gpu && q.tpot_s == p.tpot_s)) return;
+  }
+  std::erase_if(front, [&](const InferFrontPoint& q) { return dominates(p, q); });
+  const auto at = std::lower_bound(front.begin(), front.end(), p,
+                                   [](const InferFrontPoint& a, const InferFrontPoint& b) { return a.tpot_s < b.tpot_s; });
+  front.insert(at, p);
+}
+
 InferSearchResult infer_search(const InferContext& shared_ctx, const InferSearchSpec& spec) {
   // A copy of the context with this search's own collective memo (infer/tp_collective_memo.h):
   // the plans repeat the same TP collectives, and the memo is this thread's alone.
@@ -102,6 +117,7 @@ InferSearchResult infer_search(const InferContext& shared_ctx, const InferSearch
     InferEstimate e = evaluate_inference(ctx, plan);
     if (!e.feasible) continue;
     ++r.feasible;
+    add_to_front(r.front, {plan, e.output_tokens_per_s_per_gpu, e.point.tpot_s, e.point.ttft_s, meets_targets(spec, e)});
     best_ttft = std::min(best_ttft, e.point.ttft_s);
     best_tpot = std::min(best_tpot, e.point.tpot_s);
     if (!meets_targets(spec, e)) continue;

@@ -26,6 +26,17 @@ struct InferSearchSpec {
   std::vector<Precision> kvs;      // empty = bf16, fp8
 };
 
+// A plan on the search's Pareto front (one replica): no other plan that fits gives more output
+// tokens/s per GPU and more tokens/s per user (1 / TPOT) at once.
+struct InferFrontPoint {
+  InferPlan plan;  // mode = concurrency, load = requests in flight, replicas = 1
+  double output_tokens_per_s_per_gpu = 0;
+  double tpot_s = 0;
+  double ttft_s = 0;
+  bool meets_targets = false;
+  double tokens_per_s_per_user() const { return tpot_s > 0 ? 1 / tpot_s : 0; }
+};
+
 struct InferSearchResult {
   bool found = false;
   std::string reason;      // when !found: what to relax
@@ -35,7 +46,14 @@ struct InferSearchResult {
   long long evaluated = 0; // plans evaluated
   long long feasible = 0;  // plans that fit
   long long meeting = 0;   // plans that fit and meet the targets
+  // Every plan that fits, kept where no other dominates it: fastest per user first. What the
+  // serving report's Pareto chart draws (AIConfigurator's throughput per GPU against per user).
+  std::vector<InferFrontPoint> front;
 };
+
+// Adds `p` to `front` unless a point there dominates it (as fast per GPU and per user, one
+// strictly faster), dropping the points `p` dominates; keeps `front` sorted by TPOT.
+void add_to_front(std::vector<InferFrontPoint>& front, const InferFrontPoint& p);
 
 // The precisions the search tries on this GPU by default.
 std::vector<Precision> default_search_weights(const Gpu& gpu);

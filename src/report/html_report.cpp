@@ -6,6 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/precision.h"
+#include "report/answer_words.h"
+#include "report/assumptions.h"
 #include "report/infer_report.h"
 #include "report/recommend_report.h"
 #include "report/search_report.h"
@@ -40,7 +43,9 @@ nlohmann::ordered_json to_json(const OpRoofline& r) {
 nlohmann::ordered_json report_data(const TrainAnswer& answer) {
   nlohmann::ordered_json j;
   j["kind"] = "train";
+  j["headline"] = answer_words(answer);
   j["answer"] = to_json(answer);
+  j["assumptions"] = to_json(assumption_rows(j["answer"]));
   j["roofline"] = to_json(op_roofline(answer.ctx(), answer.plan()));
   return j;
 }
@@ -48,7 +53,9 @@ nlohmann::ordered_json report_data(const TrainAnswer& answer) {
 nlohmann::ordered_json report_data(const SearchAnswer& answer) {
   nlohmann::ordered_json j;
   j["kind"] = "search";
+  j["headline"] = answer_words(answer);
   j["answer"] = to_json(answer);
+  j["assumptions"] = to_json(assumption_rows(j["answer"]));
   if (!answer.result.top.empty()) j["roofline"] = to_json(op_roofline(answer.setup.ctx, answer.result.top.front().plan));
   return j;
 }
@@ -56,7 +63,9 @@ nlohmann::ordered_json report_data(const SearchAnswer& answer) {
 nlohmann::ordered_json report_data(const RecommendAnswer& answer) {
   nlohmann::ordered_json j;
   j["kind"] = "recommend";
+  j["headline"] = answer_words(answer);
   j["answer"] = to_json(answer);
+  j["assumptions"] = to_json(assumption_rows(j["answer"]));
   return j;
 }
 
@@ -77,12 +86,39 @@ nlohmann::ordered_json curve_json(const std::vector<InferCurvePoint>& points) {
   return curve;
 }
 
+// The search's Pareto front, each point with its plan in words (the chart's labels and tips).
+nlohmann::ordered_json infer_front_json(const InferSearchResult& r) {
+  nlohmann::ordered_json front = nlohmann::ordered_json::array();
+  for (const InferFrontPoint& p : r.front) {
+    const bool chosen = r.found && p.plan.tp == r.plan.tp && p.plan.pp == r.plan.pp && p.plan.ep == r.plan.ep &&
+                        p.plan.attention_dp == r.plan.attention_dp && p.plan.weights == r.plan.weights &&
+                        p.plan.kv == r.plan.kv && p.plan.load == r.plan.load;
+    front.push_back({{"tp", p.plan.tp},
+                     {"pp", p.plan.pp},
+                     {"ep", p.plan.ep},
+                     {"attention_dp", p.plan.attention_dp},
+                     {"weights", precision_name(p.plan.weights)},
+                     {"kv", precision_name(p.plan.kv)},
+                     {"concurrency", p.plan.load},
+                     {"output_tokens_per_s_per_gpu", p.output_tokens_per_s_per_gpu},
+                     {"output_tokens_per_s_per_user", p.tokens_per_s_per_user()},
+                     {"tpot_s", p.tpot_s},
+                     {"ttft_s", p.ttft_s},
+                     {"meets_targets", p.meets_targets},
+                     {"chosen", chosen},
+                     {"words", serving_plan_words(p.plan)}});
+  }
+  return front;
+}
+
 }  // namespace
 
 nlohmann::ordered_json report_data(const InferReport& report) {
   nlohmann::ordered_json j;
   j["kind"] = "infer";
+  j["headline"] = answer_words(report.answer);
   j["answer"] = to_json(report.answer);
+  j["assumptions"] = to_json(assumption_rows(j["answer"]));
   j["curve"] = curve_json(report.curve);
   return j;
 }
@@ -93,8 +129,11 @@ std::string to_text(const InferSearchReport& report) { return to_text(report.ans
 nlohmann::ordered_json report_data(const InferSearchReport& report) {
   nlohmann::ordered_json j;
   j["kind"] = "infer-search";
+  j["headline"] = answer_words(report.answer);
   j["answer"] = to_json(report.answer);
+  j["assumptions"] = to_json(assumption_rows(j["answer"]));
   j["curve"] = curve_json(report.curve);
+  j["front"] = infer_front_json(report.answer.result);
   nlohmann::ordered_json slo = nlohmann::ordered_json::object();
   if (report.answer.spec.tpot_s > 0) slo["tpot_ms"] = report.answer.spec.tpot_s * 1e3;
   if (report.answer.spec.ttft_s > 0) slo["ttft_ms"] = report.answer.spec.ttft_s * 1e3;

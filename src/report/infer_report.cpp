@@ -8,6 +8,7 @@
 
 #include "core/units.h"
 #include "core/table.h"
+#include "report/answer_words.h"
 #include "report/default_system_report.h"
 #include "report/infer_features_report.h"
 #include "report/sim_report.h"
@@ -255,7 +256,8 @@ nlohmann::ordered_json to_json(const InferSearchAnswer& a) {
 }
 
 std::string to_text(const InferSearchAnswer& a) {
-  return infer_search_text(a.setup.ctx, a.spec, a.result) + calibration_lines(a.setup);
+  // The answer in words first (report/answer_words.h), then the search's figures.
+  return answer_words(a) + "\n" + infer_search_text(a.setup.ctx, a.spec, a.result) + calibration_lines(a.setup);
 }
 
 }  // namespace gpuplan

@@ -10,4 +10,5 @@ list(APPEND GPUPLAN_LIB_SOURCES report/infer_report.cpp report/infer_features_re
 list(APPEND GPUPLAN_LIB_SOURCES report/recommend_report.cpp report/default_system_report.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES report/validation_report.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES report/web_assets.cpp report/html_report.cpp)
+list(APPEND GPUPLAN_LIB_SOURCES report/human_units.cpp report/answer_words.cpp report/assumptions.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES report/topology_import_report.cpp)

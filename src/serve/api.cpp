@@ -27,7 +27,7 @@ struct EndpointRow {
   bool takes_body;
 };
 
-constexpr std::array<EndpointRow, 12> kEndpoints{{
+constexpr std::array<EndpointRow, 14> kEndpoints{{
     {"/api/train", "train", false, true},
     {"/api/memory", "memory", false, true},
     {"/api/search", "search", false, true},
@@ -38,6 +38,8 @@ constexpr std::array<EndpointRow, 12> kEndpoints{{
     {"/api/report/train", "train", true, true},
     {"/api/report/search", "search", true, true},
     {"/api/report/recommend", "recommend", true, true},
+    {"/api/report/infer", "infer", true, true},
+    {"/api/report/infer-search", "infer-search", true, true},
     {"/api/gpus", "gpus", false, false},
     {"/api/models", "models", false, false},
 }};

@@ -44,6 +44,11 @@ TEST(ServeApi, BodyKeysBecomeTheCommandsFlags) {
   EXPECT_EQ(call.args, want);
   EXPECT_EQ(api_endpoint("/api/report/train").command, "train");
   EXPECT_TRUE(api_endpoint("/api/report/train").report_data);
+  // The serving pages of the web UI draw these (web/src/app.js).
+  EXPECT_EQ(api_endpoint("/api/report/infer").command, "infer");
+  EXPECT_TRUE(api_endpoint("/api/report/infer").report_data);
+  EXPECT_EQ(api_endpoint("/api/report/infer-search").command, "infer-search");
+  EXPECT_TRUE(api_endpoint("/api/report/infer-search").report_data);
   EXPECT_TRUE(api_endpoint("/api/nothing").command.empty());
 }
 

@@ -5,10 +5,19 @@ import * as Plot from "@observablehq/plot";
 
 const GiB = 1024 ** 3;
 
+// Okabe and Ito's palette ("Color Universal Design", 2008): eight colours told apart with each
+// kind of colour blindness; black left out so that every colour reads on light and dark pages.
+export const PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#999999"];
+const SLO = "#D55E00"; // the targets' lines (vermillion)
+
+// `digits` significant figures, digits grouped, never scientific notation: 72,500; 0.0123;
+// from a billion on in words (the C++ report's human_number says the same).
 export function fmt(x, digits = 3) {
   if (x === undefined || x === null || Number.isNaN(x)) return "–";
-  if (Math.abs(x) >= 1e4 || (Math.abs(x) < 1e-3 && x !== 0)) return x.toExponential(2);
-  return Number(x.toPrecision(digits)).toString();
+  const a = Math.abs(x);
+  if (a >= 1e12) return `${fmt(x / 1e12, digits)} trillion`;
+  if (a >= 1e9) return `${fmt(x / 1e9, digits)} billion`;
+  return Number(x.toPrecision(digits)).toLocaleString("en-US", { maximumFractionDigits: 20 });
 }
 
 function el(tag, attrs = {}, ...children) {
@@ -58,7 +67,7 @@ export function stepChart(a, label = "") {
     marginLeft: 90, width: 760, height: 170,
     x: { label: "time per step (s) →", grid: true },
     y: { label: null, domain: ["step time", "hidden comm"] },
-    color: { legend: true, type: "ordinal", scheme: "tableau10", domain: rows.map((d) => d.part) },
+    color: { legend: true, type: "ordinal", range: PALETTE, domain: rows.map((d) => d.part) },
     marks: [
       Plot.barX(rows, Plot.stackX({ x: "s", y: "row", fill: "part", title: (d) => `${d.part}: ${fmt(d.s)} s`, inset: 0.5 })),
       Plot.ruleX([0]),
@@ -89,7 +98,7 @@ export function memoryChart(a, label = "") {
     marginLeft: 70, width: 760, height: 150,
     x: { label: "memory per GPU (GiB) →", grid: true, domain: [0, Math.max(cap, m.total_bytes / GiB) * 1.05] },
     y: { label: null },
-    color: { legend: true, type: "ordinal", scheme: "set2" },
+    color: { legend: true, type: "ordinal", range: PALETTE },
     marks: [
       Plot.barX(rows, Plot.stackX({ x: "gib", y: "row", fill: "part", title: (d) => `${d.part}: ${fmt(d.gib)} GiB`, inset: 0.5 })),
       Plot.ruleX([cap], { stroke: "currentColor", strokeWidth: 2, strokeDasharray: "4,3" }),
@@ -129,12 +138,12 @@ export function rooflineChart(r) {
     width: 760, height: 380, marginLeft: 60,
     x: { type: "log", label: "arithmetic intensity (FLOP/byte) →", grid: true },
     y: { type: "log", label: "↑ rate (TFLOP/s)", grid: true },
-    color: { legend: true, domain: ["gemm", "attention", "memory"], scheme: "category10" },
+    color: { legend: true, domain: ["gemm", "attention", "memory"], range: PALETTE },
     marks: [
       Plot.line(ceilings.filter((d) => d.name === "datasheet"), { x: "x", y: "y", stroke: "currentColor" }),
       Plot.line(ceilings.filter((d) => d.name === "achievable"), { x: "x", y: "y", stroke: "currentColor", strokeDasharray: "6,4" }),
-      Plot.dot(ops, { x: "intensity", y: "tflops", fill: "kind", r: 5, title: (o) => `${o.name} (${o.kind}): ${fmt(o.intensity)} FLOP/B, ${fmt(o.tflops)} TFLOP/s, ${fmt(o.time_s * 1e3)} ms` }),
-      Plot.text(ops, { x: "intensity", y: "tflops", text: "name", dy: -9, fontSize: 9 }),
+      Plot.dot(ops, { x: "intensity", y: "tflops", fill: "kind", r: 5, title: (o) => `${o.name.replaceAll("_", " ")} (${o.kind}): ${fmt(o.intensity)} FLOP/B, ${fmt(o.tflops)} TFLOP/s, ${fmt(o.time_s * 1e3)} ms` }),
+      Plot.text(ops, { x: "intensity", y: "tflops", text: (o) => o.name.replaceAll("_", " "), dy: -9, fontSize: 9 }),
     ],
   });
   return section(`Roofline of ${r.gpu} (${r.precision}) with layer ${r.layer}'s ops (forward, one micro-batch)`, "chart-roofline",
@@ -148,7 +157,7 @@ export function scalingChart(rows, note) {
     width: 370, height: 260, marginLeft: 60,
     x: { type: "log", label: "GPUs →", grid: true },
     y: { type: "log", label: "↑ tokens/s", grid: true },
-    color: { legend: true },
+    color: { legend: true, type: "ordinal", range: PALETTE },
     marks: [Plot.line(rows, { x: "gpus", y: "tokens_per_s", stroke: "gpu", sort: "gpus" }),
       Plot.dot(rows, { x: "gpus", y: "tokens_per_s", fill: "gpu", title: (d) => `${d.gpus} × ${d.gpu}: ${fmt(d.tokens_per_s)} tokens/s` })],
   });
@@ -156,7 +165,7 @@ export function scalingChart(rows, note) {
     width: 370, height: 260, marginLeft: 50,
     x: { type: "log", label: "GPUs →", grid: true },
     y: { label: "↑ MFU (%)", grid: true, domain: [0, 100] },
-    color: { legend: false },
+    color: { legend: false, type: "ordinal", range: PALETTE },
     marks: [Plot.line(rows, { x: "gpus", y: (d) => 100 * d.mfu, stroke: "gpu", sort: "gpus" }),
       Plot.dot(rows, { x: "gpus", y: (d) => 100 * d.mfu, fill: "gpu", title: (d) => `${d.gpus} × ${d.gpu}: MFU ${fmt(100 * d.mfu)} %` })],
   });
@@ -173,7 +182,7 @@ export function paretoChart(rec) {
     width: 760, height: 360, marginLeft: 70,
     x: { type: wide("days") ? "log" : "linear", label: "time to train (days) →", grid: true },
     y: { type: wide("cost_usd") ? "log" : "linear", label: "↑ cost (USD)", grid: true, tickFormat: "~s" },
-    color: { legend: true },
+    color: { legend: true, type: "ordinal", range: PALETTE },
     marks: [
       Plot.line(pts, { x: "days", y: "cost_usd", sort: "days", stroke: "currentColor", strokeOpacity: 0.4 }),
       Plot.dot(pts, { x: "days", y: "cost_usd", fill: "gpu", r: 5,
@@ -200,8 +209,8 @@ export function servingChart(data) {
       Plot.dot(pts, { x: "tpot_ms", y: "output_tokens_per_s_per_gpu", fill: "currentColor", r: 3,
         title: (p) => `${p.concurrency} in flight: ${fmt(p.tpot_ms)} ms TPOT, ${fmt(p.output_tokens_per_s_per_gpu)} tokens/s/GPU, TTFT ${fmt(p.ttft_ms)} ms` }),
       Plot.text(pts, { x: "tpot_ms", y: "output_tokens_per_s_per_gpu", text: (p) => `${p.concurrency}`, dy: -8, fontSize: 9 }),
-      slo.tpot_ms ? Plot.ruleX([slo.tpot_ms], { stroke: "#d62728", strokeDasharray: "5,3" }) : null,
-      Plot.dot([a], { x: (d) => d.tpot_s * 1e3, y: "output_tokens_per_s_per_gpu", r: 7, stroke: "#d62728", strokeWidth: 2 }),
+      slo.tpot_ms ? Plot.ruleX([slo.tpot_ms], { stroke: SLO, strokeDasharray: "5,3" }) : null,
+      Plot.dot([a], { x: (d) => d.tpot_s * 1e3, y: "output_tokens_per_s_per_gpu", r: 7, stroke: SLO, strokeWidth: 2 }),
     ],
   });
   const lat = Plot.plot({
@@ -211,14 +220,14 @@ export function servingChart(data) {
     marks: [
       Plot.line(pts, { x: "concurrency", y: "ttft_ms", stroke: "currentColor" }),
       Plot.dot(pts, { x: "concurrency", y: "ttft_ms", fill: "currentColor", r: 3, title: (p) => `${p.concurrency} in flight: TTFT ${fmt(p.ttft_ms)} ms` }),
-      slo.ttft_ms ? Plot.ruleY([slo.ttft_ms], { stroke: "#d62728", strokeDasharray: "5,3" }) : null,
+      slo.ttft_ms ? Plot.ruleY([slo.ttft_ms], { stroke: SLO, strokeDasharray: "5,3" }) : null,
     ],
   });
   return section("Serving: throughput against latency", "chart-serving",
     el("p", { class: "headline" }, "TPOT ", el("strong", { "data-testid": "tpot" }, `${fmt(a.tpot_s * 1e3, 4)} ms`),
       ` · ${fmt(a.output_tokens_per_s_per_gpu)} output tokens/s per GPU · bottleneck: `, el("strong", { "data-testid": "bottleneck" }, a.bottleneck)),
     el("p", { class: "note" }, "The plan at 1, 2, 4, … requests in flight (labels), up to what its KV cache holds; the ringed point is the answer's own load." +
-      (slo.tpot_ms || slo.ttft_ms ? " Dashed red: the SLO targets." : " No SLO targets were given.")),
+      (slo.tpot_ms || slo.ttft_ms ? " Dashed orange: the SLO targets." : " No SLO targets were given.")),
     el("div", { class: "row" }, tput, lat));
 }
 
@@ -231,7 +240,7 @@ export function servingMemoryChart(a) {
     marginLeft: 70, width: 760, height: 150,
     x: { label: "memory per GPU (GiB) →", grid: true, domain: [0, cap * 1.05] },
     y: { label: null },
-    color: { legend: true, type: "ordinal", scheme: "set2" },
+    color: { legend: true, type: "ordinal", range: PALETTE },
     marks: [
       Plot.barX(rows, Plot.stackX({ x: "gib", y: "row", fill: "part", title: (d) => `${d.part}: ${fmt(d.gib)} GiB`, inset: 0.5 })),
       Plot.ruleX([cap], { stroke: "currentColor", strokeWidth: 2, strokeDasharray: "4,3" }),
@@ -241,63 +250,161 @@ export function servingMemoryChart(a) {
     el("p", { class: "headline" }, `KV cache budget holds ${fmt(m.max_seqs)} sequences of ${a.plan.input_len + a.plan.output_len} tokens; capacity ${fmt(cap)} GiB`), plot);
 }
 
-// Every scalar input and assumption of the answer, flattened ("plan.tp" = 8).
-export function inputsTable(obj, title = "Inputs and assumptions") {
-  const rows = [];
-  const skip = new Set(["breakdown", "memory", "placement", "front", "top", "closest", "roofline", "best", "best_unvalidated", "decode_step", "prefill_step", "memory_per_gpu"]);
-  const walk = (o, prefix) => {
-    for (const [k, v] of Object.entries(o)) {
-      if (skip.has(k) && prefix === "") continue;
-      if (v !== null && typeof v === "object" && !Array.isArray(v)) walk(v, `${prefix}${k}.`);
-      else if (Array.isArray(v)) { if (v.every((x) => typeof x !== "object")) rows.push([prefix + k, v.join("; ")]); }
-      else rows.push([prefix + k, typeof v === "number" ? fmt(v, 6) : String(v)]);
+// The answer in one sentence: report_data's "headline", written by the library
+// (report/answer_words.h), shown as it is.
+export function headline(data) {
+  return el("p", { class: "answer", "data-testid": "answer" }, data.headline || "");
+}
+
+// Inputs and assumptions as the library formatted them (report/assumptions.h): group, label,
+// value with its unit; a heading row where the group changes.
+export function assumptionsTable(rows, title = "Inputs and assumptions") {
+  const t = el("table", { class: "inputs" });
+  // One heading per group, the groups in the order they first appear (the answer's top-level
+  // figures sit before and after its plan in the JSON).
+  const order = [...new Set((rows || []).map((r) => r.group))];
+  const grouped = order.flatMap((g) => rows.filter((r) => r.group === g));
+  let group = null;
+  for (const r of grouped) {
+    if (r.group !== group) {
+      group = r.group;
+      t.append(el("tr", { class: "group" }, el("th", { colspan: "2" }, group)));
     }
-  };
-  walk(obj, "");
-  const t = el("table", { class: "inputs" }, el("tr", {}, el("th", {}, "field"), el("th", {}, "value")));
-  for (const [k, v] of rows) t.append(el("tr", {}, el("td", {}, k), el("td", {}, v)));
+    t.append(el("tr", {}, el("td", {}, r.label), el("td", {}, r.value)));
+  }
   return section(title, "table-inputs", t);
 }
 
+const trainPlanText = (q) => `tp ${q.tp} · pp ${q.pp} · dp ${q.dp} · cp ${q.cp} · zero ${q.zero} · mb ${q.micro_batch} · ${q.recompute}`;
+
+// The search's ranked plans: throughput against memory per GPU, the best plan ringed.
+export function searchScatter(s) {
+  const pts = (s.top || []).map((p, i) => ({ ...p, rank: i + 1, gib: p.memory_per_gpu_bytes / GiB, label: trainPlanText(p.plan) }));
+  if (pts.length === 0) return null;
+  const cap = s.best ? s.best.memory_capacity_bytes / GiB : null;
+  const plot = Plot.plot({
+    width: 760, height: 340, marginLeft: 70,
+    x: { label: "memory per GPU (GiB) →", grid: true, domain: [0, Math.max(cap || 0, ...pts.map((p) => p.gib)) * 1.05] },
+    y: { label: "↑ tokens/s", grid: true, tickFormat: "~s" },
+    color: { legend: true, type: "ordinal", range: PALETTE, label: "pipeline stages" },
+    marks: [
+      cap ? Plot.ruleX([cap], { stroke: "currentColor", strokeDasharray: "4,3" }) : null,
+      Plot.dot(pts, { x: "gib", y: "tokens_per_s", fill: (p) => `pp ${p.plan.pp}`, r: 5,
+        title: (p) => `#${p.rank}: ${p.label}\n${fmt(p.tokens_per_s)} tokens/s · ${fmt(p.gib)} GiB/GPU · ${fmt(p.step_time_s, 4)} s/step` }),
+      Plot.dot(pts.slice(0, 1), { x: "gib", y: "tokens_per_s", r: 10, stroke: "currentColor", strokeWidth: 2.5 }),
+      Plot.text(pts.slice(0, 1), { x: "gib", y: "tokens_per_s", text: () => "best", dy: -16, fontWeight: "bold" }),
+    ],
+  });
+  return section("Ranked plans: throughput against memory", "chart-search", el("p", { class: "note" },
+    `The ${pts.length} best plans of ${fmt(s.feasible)} that fit; the ringed point is the best. Dashed: usable memory per GPU.`), plot);
+}
+
+// infer-search's Pareto front: output tokens/s per GPU against tokens/s per user (1 / TPOT),
+// every point a plan (click it, or its row); dashed: the TPOT target as tokens/s per user.
+export function servingFrontChart(data, onSelect) {
+  const front = data.front || [];
+  const slo = data.slo || {};
+  const pts = front.map((p, i) => ({ ...p, i, tpot_ms: p.tpot_s * 1e3, ttft_ms: p.ttft_s * 1e3 }));
+  const tip = (p) => `${p.words}\n${fmt(p.output_tokens_per_s_per_gpu)} tokens/s per GPU · ${fmt(p.output_tokens_per_s_per_user)} tokens/s per user\nTPOT ${fmt(p.tpot_ms)} ms · TTFT ${fmt(p.ttft_ms)} ms${p.meets_targets ? "" : " · misses a target"}`;
+  const plot = Plot.plot({
+    width: 760, height: 380, marginLeft: 70,
+    x: { type: "log", label: "output tokens/s per user (1 / TPOT) →", grid: true },
+    y: { type: "log", label: "↑ output tokens/s per GPU", grid: true },
+    color: { legend: true, type: "ordinal", range: PALETTE, label: "weights / KV" },
+    marks: [
+      Plot.line(pts, { x: "output_tokens_per_s_per_user", y: "output_tokens_per_s_per_gpu", stroke: "currentColor", strokeOpacity: 0.35 }),
+      slo.tpot_ms ? Plot.ruleX([1000 / slo.tpot_ms], { stroke: SLO, strokeWidth: 2, strokeDasharray: "6,4" }) : null,
+      slo.tpot_ms ? Plot.text([1000 / slo.tpot_ms], { x: (d) => d, frameAnchor: "top", text: () => `TPOT ≤ ${fmt(slo.tpot_ms)} ms`, dx: 6, textAnchor: "start", fill: SLO }) : null,
+      // Filled where the plan meets the targets, hollow where it misses one: the shape, not only
+      // the colour, says which.
+      Plot.dot(pts.filter((p) => p.meets_targets), { x: "output_tokens_per_s_per_user", y: "output_tokens_per_s_per_gpu", r: 6,
+        fill: (p) => `${p.weights} / ${p.kv}`, title: tip, className: "front-point" }),
+      Plot.dot(pts.filter((p) => !p.meets_targets), { x: "output_tokens_per_s_per_user", y: "output_tokens_per_s_per_gpu", r: 6,
+        stroke: (p) => `${p.weights} / ${p.kv}`, fill: "none", strokeWidth: 2, title: tip, className: "front-point" }),
+      Plot.dot(pts.filter((p) => p.chosen), { x: "output_tokens_per_s_per_user", y: "output_tokens_per_s_per_gpu", r: 11, stroke: "currentColor", strokeWidth: 2.5 }),
+      Plot.text(pts.filter((p) => p.chosen), { x: "output_tokens_per_s_per_user", y: "output_tokens_per_s_per_gpu", text: () => "chosen", dy: -18, fontWeight: "bold" }),
+      Plot.tip(pts, Plot.pointer({ x: "output_tokens_per_s_per_user", y: "output_tokens_per_s_per_gpu", title: tip })),
+    ],
+  });
+  plot.addEventListener("click", () => { if (plot.value && onSelect) onSelect(plot.value); });
+  const rows = el("table", { class: "parts front" }, el("tr", {}, ...["plan", "tokens/s per GPU", "tokens/s per user", "TPOT (ms)", "TTFT (ms)", "targets", ""].map((h) => el("th", {}, h))));
+  for (const p of pts) {
+    const b = el("button", { type: "button", "data-testid": `front-${p.i}` }, "show");
+    b.addEventListener("click", () => onSelect && onSelect(p));
+    rows.append(el("tr", p.chosen ? { class: "chosen" } : {}, el("td", {}, p.words), el("td", {}, fmt(p.output_tokens_per_s_per_gpu)),
+      el("td", {}, fmt(p.output_tokens_per_s_per_user)), el("td", {}, fmt(p.tpot_ms)), el("td", {}, fmt(p.ttft_ms)),
+      el("td", {}, p.meets_targets ? "met" : "missed"), el("td", {}, b)));
+  }
+  const detail = el("p", { class: "selected", "data-testid": "front-selected", "aria-live": "polite" },
+    "Click a point (or a row's button) to see its plan.");
+  return section("The Pareto front: throughput per GPU against speed per user", "chart-front",
+    el("p", { class: "note" }, `${front.length} plans no other plan beats on both axes, of ${fmt(data.answer.feasible)} that fit. Filled: meets the targets; hollow: misses one.` +
+      (slo.tpot_ms ? " Dashed: the TPOT target; plans right of it are fast enough per user." : " No TPOT target was given.")),
+    plot, detail, el("details", {}, el("summary", {}, "Every plan of the front"), rows));
+}
+
+// Hides a chart's text labels (Plot's text marks) that would overlap a label already drawn,
+// first come first kept; the hidden label's point keeps its tip. Runs once the charts are in
+// the page (sizes need layout).
+export function declutter(root) {
+  const overlaps = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  for (const svg of root.querySelectorAll("svg")) {
+    const texts = [...svg.querySelectorAll("text")].filter((t) => !t.closest("[aria-label=tip]"));
+    const isMark = (t) => t.closest("g[aria-label=text]") !== null;
+    // The axes' labels first (they always show), then the marks' labels in order.
+    const kept = texts.filter((t) => !isMark(t)).map((t) => t.getBoundingClientRect()).filter((b) => b.width > 0);
+    for (const t of texts.filter(isMark)) {
+      const box = t.getBoundingClientRect();
+      if (box.width === 0) continue;
+      if (kept.some((k) => overlaps(k, box))) { t.setAttribute("visibility", "hidden"); continue; }
+      kept.push(box);
+    }
+  }
+}
+
+// The ranked plans as a table, best first.
 export function searchTable(s) {
   const t = el("table", { class: "parts" }, el("tr", {}, ...["rank", "plan", "step (s)", "tokens/s", "MFU (%)", "GiB/GPU", "bottleneck"].map((h) => el("th", {}, h))));
   (s.top || []).forEach((p, i) => {
     const q = p.plan;
-    t.append(el("tr", {}, el("td", {}, i + 1), el("td", {}, `tp ${q.tp} · pp ${q.pp} · dp ${q.dp} · cp ${q.cp} · zero ${q.zero} · mb ${q.micro_batch} · ${q.recompute}`),
+    t.append(el("tr", {}, el("td", {}, i + 1), el("td", {}, trainPlanText(q)),
       el("td", {}, fmt(p.step_time_s, 4)), el("td", {}, fmt(p.tokens_per_s)), el("td", {}, fmt(100 * p.mfu)), el("td", {}, fmt(p.memory_per_gpu_bytes / GiB)), el("td", {}, p.bottleneck)));
   });
-  return section(`Search: ${s.feasible} plans that fit of ${s.space} (${s.evaluated} evaluated)`, "table-search", t);
+  return section(`Search: ${fmt(s.feasible)} plans that fit of ${fmt(s.space)} (${fmt(s.evaluated)} evaluated)`, "table-search", t);
 }
 
-// The charts of one report object {kind, answer, roofline?} into `root`.
-export function renderReport(root, data) {
+// The page of one report object {kind, headline, answer, assumptions, ...} into `root`: the
+// answer in words first, then the charts, then the inputs and assumptions. `opts.onSelect`:
+// what a click on a point of infer-search's front does.
+export function renderReport(root, data, opts = {}) {
   const a = data.answer;
-  root.replaceChildren();
+  root.replaceChildren(headline(data));
+  const add = (...nodes) => root.append(...nodes.filter((n) => n));
   if (data.kind === "train") {
-    root.append(stepChart(a), memoryChart(a));
-    if (data.roofline) root.append(rooflineChart(data.roofline));
-    root.append(inputsTable(a));
+    add(stepChart(a), memoryChart(a));
+    if (data.roofline) add(rooflineChart(data.roofline));
   } else if (data.kind === "search") {
-    if (a.best) {
-      root.append(stepChart(a.best, " (best plan)"), memoryChart(a.best, " (best plan)"));
-      if (data.roofline) root.append(rooflineChart(data.roofline));
-    }
-    root.append(searchTable(a), inputsTable(a));
+    if (a.best) add(searchScatter(a), stepChart(a.best, " (best plan)"), memoryChart(a.best, " (best plan)"));
+    add(searchTable(a));
+    if (a.best && data.roofline) add(rooflineChart(data.roofline));
   } else if (data.kind === "recommend") {
-    root.append(paretoChart(a),
+    add(paretoChart(a),
       scalingChart(a.front.map((p) => ({ gpu: p.gpu, gpus: p.gpus, tokens_per_s: p.tokens_per_s, mfu: p.mfu })),
-        "Points of the Pareto front, by GPU type: each is that GPU count's best plan."),
-      inputsTable(a));
+        "Points of the Pareto front, by GPU type: each is that GPU count's best plan."));
   } else if (data.kind === "infer") {
-    root.append(servingChart(data), servingMemoryChart(a), inputsTable(a));
+    add(servingChart(data), servingMemoryChart(a));
   } else if (data.kind === "infer-search") {
     if (a.best) {
-      root.append(servingChart({ answer: a.best, curve: data.curve, slo: data.slo }), servingMemoryChart(a.best));
-    } else {
-      root.append(section("No plan meets the targets", "no-plan", el("p", { class: "bad" }, a.reason)));
+      const select = opts.onSelect || ((p) => showFrontPoint(root, p));
+      add(servingFrontChart(data, select), servingChart({ answer: a.best, curve: data.curve, slo: data.slo }), servingMemoryChart(a.best));
     }
-    root.append(inputsTable(a));
-  } else {
-    root.append(inputsTable(a));
   }
+  add(assumptionsTable(data.assumptions));
+  if (root.isConnected) declutter(root);
+}
+
+// What a click on a front point shows in the offline report: its plan and figures.
+export function showFrontPoint(root, p) {
+  const out = root.querySelector("[data-testid=front-selected]");
+  if (out) out.textContent = `${p.words}: ${fmt(p.output_tokens_per_s_per_gpu)} output tokens/s per GPU, ${fmt(p.output_tokens_per_s_per_user)} tokens/s per user (TPOT ${fmt(p.tpot_s * 1e3)} ms, TTFT ${fmt(p.ttft_s * 1e3)} ms)${p.meets_targets ? "" : "; misses a target"}.`;
 }

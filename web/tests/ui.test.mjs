@@ -1,78 +1,29 @@
-// Browser tests of `gpuplan serve` and of the offline HTML report, in Debian's Chromium driven
-// by playwright-core (node --test; scripts/test-browser.sh runs them from ctest as web.browser).
-// Environment: GPUPLAN (the binary), CHROMIUM (default /usr/bin/chromium), SCREENSHOTS (a folder:
-// write one PNG per chart there, for docs/img/).
-import { test, before, after } from "node:test";
+// Browser tests of the train page of `gpuplan serve` and of the offline HTML reports, in
+// Debian's Chromium (node --test; scripts/test-browser.sh runs them from ctest as web.browser).
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
-
-const gpuplan = process.env.GPUPLAN;
-assert.ok(gpuplan, "set GPUPLAN to the gpuplan binary");
-const shots = process.env.SCREENSHOTS || "";
-const work = mkdtempSync(join(tmpdir(), "gpuplan-browser-"));
-let server;
-let base;
-let browser;
-
-// The page's number format (web/src/charts.js fmt with 4 digits).
-const fmt4 = (x) => Number(x.toPrecision(4)).toString();
-
-const plan70b = ["--model", "llama3.1-70b", "--gpu", "h100-sxm", "--gpus", "64", "--tp", "8", "--pp", "2", "--sp",
-  "--zero", "1", "--global-batch", "256", "--seq-len", "8192", "--recompute", "selective"];
-
-function cli(args) {
-  return JSON.parse(execFileSync(gpuplan, [...args, "--json"], { encoding: "utf8" }));
-}
-
-before(async () => {
-  server = spawn(gpuplan, ["serve", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
-  base = await new Promise((resolve, reject) => {
-    let seen = "";
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${seen}`)), 20000);
-    server.stdout.on("data", (chunk) => {
-      seen += chunk;
-      const m = /gpuplan serve: (http:\/\/127\.0\.0\.1:\d+)\//.exec(seen);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
-    });
-    server.on("exit", (code) => reject(new Error(`serve exited ${code}: ${seen}`)));
-  });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-    headless: true,
-    // Without the background-networking flags Chromium's own connections get refused in a
-    // sandboxed CI and slow the start; --no-sandbox because CI runs as root.
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill("SIGTERM");
-  rmSync(work, { recursive: true, force: true });
-});
+import { env, gpuplan, shots, work, fmt4, plan70b, cli, cliReport, assertReadable, assertNoOverlap } from "./harness.mjs";
 
 async function openUi() {
-  const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
+  const page = await env.browser.newPage({ viewport: { width: 1500, height: 1000 } });
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
-  await page.goto(`${base}/`);
+  await page.goto(`${env.base}/?page=train`);
   await page.locator("[data-testid=ready]").waitFor({ state: "attached" });
   await page.locator("#current-report [data-testid=step-time]").waitFor();
   return { page, errors };
 }
 
 async function choosePlan(page, p) {
-  await page.selectOption("#model", p.model);
-  await page.selectOption("#gpu", p.gpu);
-  for (const f of ["gpus", "tp", "pp", "global_batch", "seq_len"]) await page.fill(`#${f}`, String(p[f]));
-  await page.selectOption("#zero", String(p.zero));
-  await page.selectOption("#recompute", p.recompute);
-  await page.setChecked("#sp", p.sp);
+  await page.selectOption("#f-model", p.model);
+  await page.selectOption("#f-gpu", p.gpu);
+  for (const f of ["gpus", "tp", "pp", "global_batch", "seq_len"]) await page.fill(`#f-${f}`, String(p[f]));
+  await page.selectOption("#f-zero", String(p.zero));
+  await page.selectOption("#f-recompute", p.recompute);
+  await page.setChecked("#f-sp", p.sp);
   await page.click("#run");
 }
 
@@ -93,12 +44,11 @@ test("the page shows the CLI's step time and bottleneck for a chosen plan", asyn
   assert.match(await page.locator("#current-report [data-testid=chart-step]").textContent(), /time per step \(s\)/);
   assert.match(await page.locator("#current-report [data-testid=chart-memory]").textContent(), /memory per GPU \(GiB\)/);
   assert.match(await page.locator("#current-report [data-testid=chart-roofline]").textContent(), /FLOP\/byte/);
-  if (shots) {
-    for (const id of ["chart-step", "chart-memory", "chart-roofline", "table-inputs"]) {
-      await page.locator(`#current-report [data-testid=${id}]`).screenshot({ path: join(shots, `ui-${id}.png`) });
-    }
-    await page.screenshot({ path: join(shots, "ui.png") });
-  }
+  const words = cliReport(["train", ...plan70b]).headline;
+  assert.equal(await page.locator("#current-report [data-testid=answer]").textContent(), words);
+  await assertReadable(page, "#current-report");
+  await assertNoOverlap(page, "#current-report");
+  if (shots) await page.screenshot({ path: join(shots, "ui-train.png"), fullPage: true });
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -142,7 +92,7 @@ test("the offline HTML report draws every chart with no network request", async 
   const file = join(work, "report.html");
   execFileSync(gpuplan, ["train", ...plan70b, "--html", file]);
   const want = cli(["train", ...plan70b]);
-  const context = await browser.newContext({ offline: true, viewport: { width: 1000, height: 900 } });
+  const context = await env.browser.newContext({ offline: true, viewport: { width: 1000, height: 900 } });
   const page = await context.newPage();
   const requests = [];
   page.on("request", (r) => requests.push(r.url()));
@@ -154,6 +104,9 @@ test("the offline HTML report draws every chart with no network request", async 
   assert.equal(await page.locator("[data-testid=bottleneck]").textContent(), want.bottleneck);
   assert.deepEqual(requests.filter((u) => !u.startsWith("file://") && !u.startsWith("data:")), []);
   assert.deepEqual(errors, []);
+  assert.equal(await page.locator("[data-testid=answer]").textContent(), cliReport(["train", ...plan70b]).headline);
+  await assertReadable(page, "#report");
+  await assertNoOverlap(page, "#report");
   // Dark mode and print render too (the text colour follows the scheme).
   await page.emulateMedia({ colorScheme: "dark" });
   const dark = await page.evaluate(() => getComputedStyle(document.body).color);
@@ -175,12 +128,15 @@ test("the offline HTML report draws every chart with no network request", async 
 test("the recommend report draws the Pareto front and scaling", async () => {
   const file = join(work, "recommend.html");
   execFileSync(gpuplan, ["recommend", "--model", "llama3-8b", "--tokens", "100B", "--gpus-max", "64", "--html", file]);
-  const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+  const page = await env.browser.newPage({ viewport: { width: 1000, height: 900 } });
   await page.goto(`file://${file}`);
   await page.locator("[data-testid=chart-pareto] svg").first().waitFor();
   await page.locator("[data-testid=chart-scaling] svg").first().waitFor();
   assert.match(await page.locator("[data-testid=chart-pareto]").textContent(), /cost \(USD\)/);
   assert.match(await page.locator("[data-testid=chart-scaling]").textContent(), /MFU \(%\)/);
+  assert.match(await page.locator("[data-testid=answer]").textContent(), /^Train Llama 3 8B on 100 billion tokens with /);
+  await assertReadable(page, "#report");
+  await assertNoOverlap(page, "#report");
   if (shots) {
     await page.locator("[data-testid=chart-pareto]").screenshot({ path: join(shots, "report-chart-pareto.png") });
     await page.locator("[data-testid=chart-scaling]").screenshot({ path: join(shots, "report-chart-scaling.png") });
@@ -193,11 +149,14 @@ test("the infer report draws the throughput–latency curve", async () => {
   const args = ["infer", "--model", "llama3.1-8b", "--gpu", "h200-sxm", "--input-len", "2048", "--output-len", "256", "--concurrency", "64"];
   execFileSync(gpuplan, [...args, "--html", file]);
   const want = cli(args);
-  const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+  const page = await env.browser.newPage({ viewport: { width: 1000, height: 900 } });
   await page.goto(`file://${file}`);
   await page.locator("[data-testid=chart-serving] svg").first().waitFor();
   assert.equal(await page.locator("[data-testid=tpot]").textContent(), `${fmt4(want.tpot_s * 1e3)} ms`);
   assert.match(await page.locator("[data-testid=chart-serving]").textContent(), /TPOT \(ms per output token\)/);
+  assert.equal(await page.locator("[data-testid=answer]").textContent(), cliReport(args).headline);
+  await assertReadable(page, "#report");
+  await assertNoOverlap(page, "#report");
   if (shots) await page.locator("[data-testid=chart-serving]").screenshot({ path: join(shots, "report-chart-serving.png") });
   await page.close();
 });
@@ -207,11 +166,20 @@ test("the infer-search report draws the best plan's curve with the SLO lines", a
   const args = ["infer-search", "--model", "llama3.1-70b", "--gpu", "h100-sxm", "--input-len", "2048", "--output-len", "256", "--tpot-ms", "50", "--ttft-ms", "2000"];
   execFileSync(gpuplan, [...args, "--html", file]);
   const want = cli(args);
-  const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+  const page = await env.browser.newPage({ viewport: { width: 1000, height: 900 } });
   await page.goto(`file://${file}`);
   await page.locator("[data-testid=chart-serving] svg").first().waitFor();
   assert.equal(await page.locator("[data-testid=tpot]").textContent(), `${fmt4(want.best.tpot_s * 1e3)} ms`);
-  assert.match(await page.locator("[data-testid=chart-serving]").textContent(), /Dashed red: the SLO targets/);
+  assert.match(await page.locator("[data-testid=chart-serving]").textContent(), /Dashed orange: the SLO targets/);
+  const data = cliReport(args);
+  assert.equal(await page.locator("[data-testid=answer]").textContent(), data.headline);
+  // The front: one dot per plan of the JSON's front; a row's button names its plan.
+  assert.equal(await page.locator("[data-testid=chart-front] g.front-point circle").count(), data.front.length);
+  await page.click("[data-testid=chart-front] summary");
+  await page.click("[data-testid=front-0]");
+  assert.match(await page.locator("[data-testid=front-selected]").textContent(), new RegExp(`^${data.front[0].words.replace(/[()×]/g, ".")}`));
+  await assertReadable(page, "#report");
+  await assertNoOverlap(page, "#report");
   if (shots) await page.locator("[data-testid=chart-serving]").screenshot({ path: join(shots, "report-chart-serving-slo.png") });
   await page.close();
 });
