@@ -1,5 +1,5 @@
-// Scale-out transports as data ([[transport]] in data/fitted/collectives/nccl.toml): which one
-// each catalog system runs, the protocols and algorithms a multi-node group may use over it, and
+// Scale-out transports as data ([[transport]] in data/fitted/collectives/nccl.toml), and RCCL's
+// one-shot AllReduce on the xGMI mesh (issue 32). Transports: which one each catalog system runs, the protocols and algorithms a multi-node group may use over it, and
 // per transport one latency-bound and one bandwidth-bound size checked by hand arithmetic.
 // NCCL's terms (tuning.cc): ring Simple fixed cost = 8.4 us base + intra steps x NVLink hop +
 // inter steps x 14 us NET hop x 1.9 (multi-node Simple factor); ring AllGather over M nodes of
@@ -221,6 +221,37 @@ TEST(CollectiveTransport, CloudProfilesPinTheAlgorithms) {
   }
   // AllToAll is point-to-point: NCCL_ALGO does not apply.
   EXPECT_TRUE(estimate_collective(request(CollectiveOp::all_to_all, 1 << 20, 8, 2), high).feasible);
+}
+
+// RCCL's one-shot AllReduce on the full xGMI mesh (MI300X: 7 peers, 64 GB/s x 0.75 = 48 GB/s
+// each): one step at RCCL's base + one xGMI hop, each GPU pulling the buffer from every peer
+// over that peer's link: (g - 1) x bytes at (g - 1) x 48 GB/s x the protocol's fraction. For
+// 8 KiB on 8 GPUs with LL128: 12 + 2.3 = 14.3 us fixed (the ring's is 12 + 14 x 2.3 = 44.2 us).
+TEST(CollectiveRccl, OneShotAllReduceOnTheMeshByHand) {
+  const CollectiveTopology t = transport_test_topology("mi300x-8");
+  ASSERT_TRUE(t.one_shot_allreduce);
+  const int ll128 = static_cast<int>(Protocol::ll128);
+  for (int g : {8, 4}) {
+    const auto e = estimate_collective_with(request(CollectiveOp::all_reduce, 8192, g), t, Algo::direct, Protocol::ll128);
+    ASSERT_TRUE(e.feasible) << e.reason;
+    EXPECT_NEAR(e.latency_s, 12e-6 + 2.3e-6, 1e-12) << g;
+    EXPECT_NEAR(e.level_bytes[0], (g - 1) * 8192.0, 1e-9) << g;
+    EXPECT_NEAR(e.transfer_s, 8192.0 / (64e9 * 0.75 * t.protocol_bw_fraction[ll128]), 1e-15) << g;
+  }
+  const auto small = estimate_collective(request(CollectiveOp::all_reduce, 8192, 8), t);
+  EXPECT_EQ(small.algorithm, Algo::direct);
+  const auto ring = estimate_collective_with(request(CollectiveOp::all_reduce, 8192, 8), t, Algo::ring, Protocol::ll128);
+  EXPECT_GT(ring.time_s / small.time_s, 2.5);  // the issue's "3x too slow" at small sizes
+  // Above RCCL_MSCCLPP_THRESHOLD (1 MB) RCCL does not run it; large messages take the ring.
+  EXPECT_FALSE(estimate_collective_with(request(CollectiveOp::all_reduce, 2e6, 8), t, Algo::direct, Protocol::simple)
+                   .feasible);
+  EXPECT_EQ(estimate_collective(request(CollectiveOp::all_reduce, 1 << 30, 8), t).algorithm, Algo::ring);
+  // One mesh domain only, and not on NVSwitch nodes (NCCL has no one-shot AllReduce).
+  EXPECT_FALSE(estimate_collective_with(request(CollectiveOp::all_reduce, 8192, 8, 2), t, Algo::direct, Protocol::ll)
+                   .feasible);
+  EXPECT_FALSE(estimate_collective_with(request(CollectiveOp::all_reduce, 8192, 8), transport_test_topology("dgx-h100"),
+                                        Algo::direct, Protocol::ll)
+                   .feasible);
 }
 
 }  // namespace
