@@ -43,7 +43,40 @@ struct CollectiveLinkParams {
   std::optional<PerProtocol> ring_base_latency_s;
   std::optional<PerProtocol> tree_base_latency_s;
   std::string library;  // "rccl"; "" = the parameter set's library (NCCL)
+  // One-shot AllReduce on a fully connected mesh of this link (RCCL on xGMI): every GPU reads
+  // the whole buffer from each peer over its own link and reduces locally, one step at the
+  // library's base latency + one hop, instead of a ring's 2 (g - 1) steps. Single domain only.
+  bool one_shot_allreduce = false;
+  double one_shot_max_bytes = 0;  // the library uses it up to this size (RCCL_MSCCLPP_THRESHOLD)
   PerProtocol tree_hop_latency_s{};  // one tree step over this link
+  std::string notes;
+  Provenance provenance;
+};
+
+// How a scale-out transport (InfiniBand, RoCE, AWS EFA, GCP GPUDirect-TCPX/TCPXO, Ethernet
+// sockets) carries collectives across the network: its per-step latencies, the wire protocols
+// the collective library may run across it (a net plugin that cannot guarantee 8-byte ordered
+// writes forces NCCL_PROTO=Simple), the share of the NIC's line rate it delivers, and the fixed
+// cost a collective pays once it leaves the domain (a host-assisted data path). A system names
+// its transport ([scaleout] transport = "..."); otherwise the entry listing its NIC, else the
+// entry for its NIC's link family. Every figure carries its source in the data file.
+struct CollectiveTransportParams {
+  std::string id;    // "infiniband", "roce", "efa", "tcpxo", ...
+  std::string name;  // "GCP GPUDirect-TCPXO (host-assisted TCP, FasTrak plugin)"
+  std::string family;  // report group: "InfiniBand", "RoCE", "cloud", "Ethernet/TCP"
+  std::vector<std::string> nics;  // NIC ids that use it unless the system says otherwise
+  std::string link_family;        // NIC link family it is the default for ("infiniband"), or ""
+  std::array<bool, kProtocolCount> net_protocols{true, true, true};  // LL, LL128, Simple across it
+  // Algorithms a multi-domain group may run over it ("ring", "tree", "nvls", "direct"; the
+  // cloud profiles set NCCL_ALGO and NCCL_NVLS_ENABLE=0). Empty = all.
+  std::vector<std::string> net_algorithms;
+  PerProtocol ring_hop_latency_s{};
+  PerProtocol tree_hop_latency_s{};
+  double bw_efficiency = 1.0;   // delivered / line rate, large messages
+  double base_latency_s = 0;    // extra fixed cost per collective that crosses the network
+  // Simple pipeline chunk where the transport's profile sets its own (GCP: NCCL_DYNAMIC_CHUNK_SIZE
+  // = NCCL_P2P_NET_CHUNKSIZE = 512 KiB); 0 = the parameter set's simple_step_bytes.
+  double simple_step_bytes = 0;
   std::string notes;
   Provenance provenance;
 };
@@ -133,6 +166,7 @@ struct CollectiveParams {
   double host_pcie_bw(int gen) const;
 
   std::vector<CollectiveLinkParams> links;
+  std::vector<CollectiveTransportParams> transports;  // [[transport]]; empty = NICs use their [[link]]
   CollectiveFitPriors priors;      // [priors]: what a validation fold falls back to
   Provenance provenance;           // the file
   Provenance latency_provenance;   // [latency]: NCCL's constants
@@ -140,6 +174,10 @@ struct CollectiveParams {
 
   // The entry for `link_id`, else for `family`, else "default"; nullptr when none matches.
   const CollectiveLinkParams* find_link(std::string_view link_id, std::string_view family) const;
+  // The transport with this id; nullptr when none.
+  const CollectiveTransportParams* find_transport(std::string_view id) const;
+  // The transport whose `nics` lists `nic_id`, else whose link_family is `link_family`; nullptr when none.
+  const CollectiveTransportParams* transport_for_nic(std::string_view nic_id, std::string_view link_family) const;
 };
 
 // Line rate, zero latency, every protocol at full rate: the idealised bounds the seed

@@ -48,10 +48,65 @@ CollectiveLinkParams parse_link_params(Fields& f, const Provenance& parent) {
            "give ring_base_us and tree_base_us together (the library's fixed cost for both algorithms)");
   }
   l.library = f.opt_str("library").value_or("");
+  l.one_shot_allreduce = f.opt_boolean("one_shot_allreduce").value_or(false);
+  l.one_shot_max_bytes = f.opt_nonneg("one_shot_max_mb").value_or(0) * 1e6;
+  if (l.one_shot_allreduce && !(l.one_shot_max_bytes > 0)) {
+    f.missing("one_shot_max_mb", "the largest message the library sends one-shot, in MB (RCCL_MSCCLPP_THRESHOLD)");
+  }
   l.notes = f.opt_str("notes").value_or("");
   l.provenance = f.provenance(parent);
   f.finish();
   return l;
+}
+
+// `net_protocols = ["LL", "LL128", "Simple"]`: the protocols a collective may run once it
+// crosses this transport; at least Simple.
+std::array<bool, kProtocolCount> parse_net_protocols(Fields& f) {
+  std::array<bool, kProtocolCount> out{false, false, false};
+  const std::vector<std::string> names = f.str_list("net_protocols");
+  if (!f.has("net_protocols")) f.missing("net_protocols", "a list of \"LL\", \"LL128\", \"Simple\"");
+  for (const std::string& name : names) {
+    const std::string key = normalize_name(name);
+    if (key == "ll") {
+      out[static_cast<int>(Protocol::ll)] = true;
+    } else if (key == "ll128") {
+      out[static_cast<int>(Protocol::ll128)] = true;
+    } else if (key == "simple") {
+      out[static_cast<int>(Protocol::simple)] = true;
+    } else {
+      f.fail("net_protocols", fmt::format("unknown protocol '{}'; use LL, LL128 or Simple", name));
+    }
+  }
+  if (!out[static_cast<int>(Protocol::simple)]) {
+    f.fail("net_protocols", "must include \"Simple\" (every transport carries it)");
+  }
+  return out;
+}
+
+CollectiveTransportParams parse_transport_params(Fields& f, const Provenance& parent) {
+  CollectiveTransportParams t;
+  t.id = f.str("id");
+  t.name = f.str("name");
+  t.family = f.str("family");
+  t.nics = f.str_list("nics");
+  t.link_family = f.opt_str("link_family").value_or("");
+  t.net_protocols = parse_net_protocols(f);
+  t.net_algorithms = f.str_list("net_algorithms");
+  for (const std::string& a : t.net_algorithms) {
+    const std::string key = normalize_name(a);
+    if (key != "ring" && key != "tree" && key != "nvls" && key != "direct") {
+      f.fail("net_algorithms", fmt::format("unknown algorithm '{}'; use ring, tree, nvls or direct", a));
+    }
+  }
+  t.ring_hop_latency_s = per_protocol_us(f, "ring_hop_us");
+  t.tree_hop_latency_s = per_protocol_us(f, "tree_hop_us");
+  t.bw_efficiency = f.fraction("bw_efficiency");
+  t.base_latency_s = f.opt_nonneg("base_us").value_or(0) * 1e-6;
+  t.simple_step_bytes = f.opt_nonneg("simple_step_mb").value_or(0) * 1e6;
+  t.notes = f.opt_str("notes").value_or("");
+  t.provenance = f.provenance(parent);
+  f.finish();
+  return t;
 }
 
 CollectiveFitPriors parse_fit_priors(Fields& f, const Provenance& parent) {
@@ -94,6 +149,28 @@ const CollectiveLinkParams* CollectiveParams::find_link(std::string_view link_id
     if (key == "default" && !fallback) fallback = &l;
   }
   return by_family ? by_family : fallback;
+}
+
+const CollectiveTransportParams* CollectiveParams::find_transport(std::string_view transport_id) const {
+  const std::string key = normalize_name(transport_id);
+  for (const auto& t : transports) {
+    if (normalize_name(t.id) == key) return &t;
+  }
+  return nullptr;
+}
+
+const CollectiveTransportParams* CollectiveParams::transport_for_nic(std::string_view nic_id,
+                                                                     std::string_view link_family) const {
+  const std::string nic_key = normalize_name(nic_id);
+  const std::string family_key = normalize_name(link_family);
+  const CollectiveTransportParams* by_family = nullptr;
+  for (const auto& t : transports) {
+    for (const std::string& n : t.nics) {
+      if (!nic_key.empty() && normalize_name(n) == nic_key) return &t;
+    }
+    if (!by_family && !family_key.empty() && normalize_name(t.link_family) == family_key) by_family = &t;
+  }
+  return by_family;
 }
 
 CollectiveParams parse_collective_params(Fields& top) {
@@ -158,6 +235,11 @@ CollectiveParams parse_collective_params(Fields& top) {
   if (std::optional<Fields> pri = top.opt_sub("priors")) c.priors = parse_fit_priors(*pri, c.provenance);
 
   for (Fields& f : top.table_array("link")) c.links.push_back(parse_link_params(f, c.provenance));
+  for (Fields& f : top.table_array("transport")) {
+    CollectiveTransportParams t = parse_transport_params(f, c.provenance);
+    if (c.find_transport(t.id)) top.fail("transport", fmt::format("two [[transport]] tables have id '{}'", t.id));
+    c.transports.push_back(std::move(t));
+  }
   if (c.links.empty()) top.missing("link", "at least one [[link]] table");
   bool has_default = false;
   for (const auto& l : c.links) has_default = has_default || normalize_name(l.link) == "default";

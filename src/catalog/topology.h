@@ -78,6 +78,9 @@ struct System {
   bool in_network_reduction = false;  // NVLS (NVSwitch 3+) available inside the domain
   std::string nic;                    // nic id for scale-out
   int nics = 0;                       // per scale-up domain
+  // The transport its NICs run collectives over ("infiniband", "roce", "efa", "tcpxo"; an id of
+  // data/fitted/collectives [[transport]]); "" = the one listing its NIC, else its link family's.
+  std::string scaleout_transport;
   double nic_bw_uni_bytes_per_s = 0;  // one NIC, one direction (line rate)
   // The CPU side of one host (OS instance, `gpus_per_host` GPUs), where the file has a [host]
   // table; 0 / empty = not in the catalog. Used by optimizer offload.

@@ -177,6 +177,7 @@ System parse_system(Fields& top) {
   if (auto out = top.opt_sub("scaleout")) {
     s.nics = count(*out, "nics");
     s.nic = out->opt_str("nic").value_or("");
+    s.scaleout_transport = out->opt_str("transport").value_or("");
     if (auto gbit = out->opt_pos("nic_gbit_per_s")) s.nic_bw_uni_bytes_per_s = *gbit * kGbitPerS;
     if (s.nics > 0) {
       if (s.nic.empty()) out->missing("nic", "NIC id, required when nics > 0");

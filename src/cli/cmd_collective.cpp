@@ -27,7 +27,7 @@ void setup_collective(CliCommand& cmd, CliContext& ctx) {
                  "Consecutive nodes of the group are this many nodes apart (a data-parallel group under model "
                  "parallelism); default 1");
   cmd.add_option("--fabric", r.fabric, "Fabric id above the nodes (see 'gpuplan systems'); default: NICs only");
-  cmd.add_option("--algorithm", r.algorithm, "auto (cheapest, as NCCL picks), ring, tree or nvls");
+  cmd.add_option("--algorithm", r.algorithm, "auto (cheapest, as NCCL picks), ring, tree, nvls or direct (AllToAll, SendRecv; one-shot AllReduce on an xGMI mesh)");
   cmd.add_option("--dtype", r.dtype, "bf16, fp16 or fp32 (element size)");
   cmd.add_option("--concurrent", r.concurrent, "Collectives sharing the same links at once (each gets 1/K)");
   cmd.add_flag("--ideal", r.ideal, "Line rate and no latency: the seed documents' idealised bounds");

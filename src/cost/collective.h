@@ -86,12 +86,31 @@ struct CollectiveTopology {
   int ll_channels = 0;  // ring LL channel narrowing (ll_channel_share); 0 = none
   double ll_channel_fill_bytes_per_rank = 0;
 
+  // The scale-out transport (data/fitted/collectives [[transport]]): the protocols a group
+  // that spans domains may run (a net plugin that forces NCCL_PROTO=Simple leaves LL and LL128
+  // out of the whole collective), and the fixed cost it adds once it crosses the network.
+  std::array<bool, kProtocolCount> net_protocols{true, true, true};
+  // Algorithms a multi-domain group may run over the transport (indexed by CollectiveAlgorithm;
+  // auto_'s slot unused): the cloud profiles pin NCCL_ALGO and disable NVLS.
+  std::array<bool, 5> net_algorithms{true, true, true, true, true};
+  double net_base_s = 0;
+  // The Simple pipeline chunk of a multi-domain group where the transport's profile sets one
+  // (0 = simple_step_bytes).
+  double net_simple_step_bytes = 0;
+  // A mesh domain whose library runs a one-shot AllReduce (RCCL on xGMI): `direct` then also
+  // runs AllReduce inside one domain (docs/model/collectives.md, "RCCL").
+  bool one_shot_allreduce = false;
+  double one_shot_max_bytes = 0;
+
   // For reports only (never read by estimate_collective).
   std::array<std::string, kMaxCollectiveLevels> level_names;
   std::string system_id;
   std::string fabric_id;
   std::string params_id;
   std::string library;  // the collective library costed: "nccl", or the scale-up link's ("rccl")
+  std::string transport;         // [[transport]] id the NIC levels use ("" = none: [[link]] figures)
+  std::string transport_name;    // its description
+  std::string transport_family;  // "InfiniBand", "RoCE", "cloud", "Ethernet/TCP"
 
   bool nvls() const { return levels[0].reduction_bw_bytes_per_s > 0; }
   bool sharp() const { return level_count > 1 && levels[1].reduction_bw_bytes_per_s > 0; }

@@ -104,9 +104,11 @@ LevelTraffic level_traffic(CollectiveOp op, CollectiveAlgorithm algorithm, doubl
       // Across domains one shard per "head": NCCL sends the domain's reduced data through one
       // NIC per NVLS channel (at most nvls_tree_heads of them), so a 72-NIC rack with 16 heads
       // pushes its shards through 16 NICs. The fabric's switches reduce them when they can
-      // (SHARP: c = 1); else NVLS_TREE runs a tree among the children: with two children one
-      // exchange each way (NCCL doubles interBw for <= 2 nodes), with more an interior child
-      // sends and receives two shards (c = 2), through every level below as well.
+      // (SHARP: c = 1); else NVLS_TREE runs a tree among the N children: with two, one exchange
+      // each way; with more, NCCL's tuner (src/graph/tuning.cc) halves the inter-node bandwidth
+      // (bw = min(bwIntra, nNodes <= 2 ? bwInter : bwInter / 2)) and converts bus to algorithm
+      // bandwidth by nNodes / (2 (nNodes - 1)), so each head carries c = 2 x 2(N-1)/N shards
+      // (3 racks 2.67, 20 racks 3.8), through every level below as well.
       const double crowd =
           nic_crowding(shape, topology, topology.nvls() ? topology.nvls_tree_heads : topology.net_channels);
       for (int i = 1; i <= top; ++i) {
@@ -115,13 +117,20 @@ LevelTraffic level_traffic(CollectiveOp op, CollectiveAlgorithm algorithm, doubl
           t.bytes[i] += shard;
           t.in_network[i] = true;
         } else {
-          const double tree = (shape.children[i] <= 2 ? 1.0 : 2.0) * shard;
+          const double n_children = shape.children[i];
+          const double tree = (n_children <= 2 ? 1.0 : 2.0 * 2.0 * (n_children - 1) / n_children) * shard;
           for (int j = 1; j <= i; ++j) t.bytes[j] += tree;
         }
       }
       break;
     }
     case CollectiveAlgorithm::direct: {
+      if (op == CollectiveOp::all_reduce) {
+        // One-shot on a full mesh (single domain): each GPU pulls the whole buffer from each of
+        // its g - 1 peers, one link per peer, so (g - 1) x bytes at (g - 1) x the per-peer rate.
+        t.bytes[0] = (g - 1) * bytes;
+        break;
+      }
       if (op == CollectiveOp::send_recv) {
         if (shape.per_domain > 1) t.bytes[0] = bytes;
         for (int i = 1; i <= top; ++i) t.bytes[i] = bytes;

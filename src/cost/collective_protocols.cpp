@@ -29,7 +29,12 @@ bool is_reduction_ring_op(CollectiveOp op) {
 // Which algorithms may run `op` on this group, whatever the protocol: NCCL runs Tree and NVLS
 // for AllReduce only, and AllToAll/SendRecv point-to-point.
 const char* algorithm_unavailable(CollectiveOp op, CollectiveAlgorithm algorithm, const GroupShape& shape,
-                                  const CollectiveTopology& topology) {
+                                  const CollectiveTopology& topology, double bytes) {
+  if (shape.domains > 1 && algorithm != CollectiveAlgorithm::auto_ &&
+      !topology.net_algorithms[static_cast<int>(algorithm)]) {
+    return "the scale-out transport's profile does not run this algorithm across domains (NCCL_ALGO / "
+           "NCCL_NVLS_ENABLE as its cloud sets them)";
+  }
   switch (algorithm) {
     case CollectiveAlgorithm::ring:
       return is_reduction_ring_op(op) ? nullptr : "ring does not run AllToAll or SendRecv";
@@ -46,6 +51,12 @@ const char* algorithm_unavailable(CollectiveOp op, CollectiveAlgorithm algorithm
       return nullptr;
     case CollectiveAlgorithm::direct:
       if (op == CollectiveOp::send_recv) return shape.ranks == 2 ? nullptr : "SendRecv is between exactly 2 GPUs";
+      if (op == CollectiveOp::all_reduce && topology.one_shot_allreduce) {
+        if (shape.domains > 1) return "the one-shot AllReduce runs inside one mesh domain only";
+        return bytes <= topology.one_shot_max_bytes ? nullptr
+                                                    : "the library runs the one-shot AllReduce only for small messages "
+                                                      "(RCCL_MSCCLPP_THRESHOLD)";
+      }
       return op == CollectiveOp::all_to_all ? nullptr : "direct runs AllToAll and SendRecv only";
     case CollectiveAlgorithm::auto_:
       return "auto is not an algorithm";
@@ -53,18 +64,27 @@ const char* algorithm_unavailable(CollectiveOp op, CollectiveAlgorithm algorithm
   return "unknown algorithm";
 }
 
-// The protocols an available algorithm may use: NVLS (and SHARP) runs Simple only.
-const char* protocol_unavailable(CollectiveAlgorithm algorithm, Protocol protocol) {
-  return algorithm == CollectiveAlgorithm::nvls && protocol != Protocol::simple
-             ? "in-network reduction runs the Simple protocol only"
-             : nullptr;
+// The protocols an available algorithm may use: NVLS (and SHARP) runs Simple only, and a group
+// that spans domains runs only the protocols its scale-out transport carries. NCCL_PROTO is
+// per communicator, not per hop: where a net plugin forces Simple (AWS EFA on p4d, GCP
+// TCPX/TCPXO), LL and LL128 leave the whole collective, the NVLink part included.
+const char* protocol_unavailable(CollectiveAlgorithm algorithm, Protocol protocol, const GroupShape& shape,
+                                 const CollectiveTopology& topology) {
+  if (algorithm == CollectiveAlgorithm::nvls && protocol != Protocol::simple) {
+    return "in-network reduction runs the Simple protocol only";
+  }
+  if (shape.domains > 1 && !topology.net_protocols[static_cast<int>(protocol)]) {
+    return protocol == Protocol::ll ? "the scale-out transport does not carry LL (its net plugin sets NCCL_PROTO)"
+                                    : "the scale-out transport does not carry LL128 (its net plugin sets NCCL_PROTO)";
+  }
+  return nullptr;
 }
 
 // Which (algorithm, protocol) pairs may run `op` on this group: the algorithm's reason first.
 const char* unavailable(CollectiveOp op, CollectiveAlgorithm algorithm, Protocol protocol, const GroupShape& shape,
-                        const CollectiveTopology& topology) {
-  if (const char* why = algorithm_unavailable(op, algorithm, shape, topology)) return why;
-  return protocol_unavailable(algorithm, protocol);
+                        const CollectiveTopology& topology, double bytes) {
+  if (const char* why = algorithm_unavailable(op, algorithm, shape, topology, bytes)) return why;
+  return protocol_unavailable(algorithm, protocol, shape, topology);
 }
 
 // Sequential steps of one line inside the domain and across domains, with NCCL's counts
@@ -73,6 +93,7 @@ const char* unavailable(CollectiveOp op, CollectiveAlgorithm algorithm, Protocol
 struct Steps {
   int intra = 0;
   int inter = 0;
+  bool one_shot = false;  // direct AllReduce on a mesh: a collective kernel, the library's base
 };
 
 Steps steps(CollectiveOp op, CollectiveAlgorithm algorithm, const GroupShape& shape, const CollectiveTopology& t) {
@@ -102,6 +123,7 @@ Steps steps(CollectiveOp op, CollectiveAlgorithm algorithm, const GroupShape& sh
     case CollectiveAlgorithm::direct:
       s.intra = g > 1 ? 1 : 0;
       s.inter = m > 1 ? 1 : 0;
+      s.one_shot = op == CollectiveOp::all_reduce;
       break;
     case CollectiveAlgorithm::auto_:
       break;
@@ -109,13 +131,11 @@ Steps steps(CollectiveOp op, CollectiveAlgorithm algorithm, const GroupShape& sh
   return s;
 }
 
-// The fixed part of one (algorithm, protocol) line: base + steps x per-hop latency.
-inline double latency(CollectiveAlgorithm algorithm, Protocol protocol, const GroupShape& shape, const Steps& s,
-                      const CollectiveTopology& topology) {
+// The library's terms of one line's fixed part (NCCL's tuner: base + steps x per-hop latency).
+inline double latency_in_library(CollectiveAlgorithm algorithm, Protocol protocol, const GroupShape& shape,
+                                 const Steps& s, const CollectiveTopology& topology, const CollectiveLevel& in,
+                                 const CollectiveLevel& net, double net_factor) {
   const int p = static_cast<int>(protocol);
-  const CollectiveLevel& in = topology.levels[0];
-  const CollectiveLevel& net = topology.levels[topology.level_count > 1 ? 1 : 0];
-  const double net_factor = protocol == Protocol::simple && shape.domains > 1 ? topology.net_ring_simple_factor : 1.0;
   switch (algorithm) {
     case CollectiveAlgorithm::ring:
       return topology.ring_base_s[p] + s.intra * in.ring_hop_s[p] + s.inter * net.ring_hop_s[p] * net_factor;
@@ -131,11 +151,25 @@ inline double latency(CollectiveAlgorithm algorithm, Protocol protocol, const Gr
       return inside + s.inter * net.tree_hop_s[p];
     }
     case CollectiveAlgorithm::direct:
-      return topology.p2p_latency_s + s.intra * in.ring_hop_s[p] + s.inter * net.ring_hop_s[p];
+      // A one-shot AllReduce is one collective kernel (the library's base, one hop to every
+      // peer at once); AllToAll and SendRecv are grouped point-to-point calls.
+      return (s.one_shot ? topology.ring_base_s[p] : topology.p2p_latency_s) + s.intra * in.ring_hop_s[p] +
+             s.inter * net.ring_hop_s[p];
     case CollectiveAlgorithm::auto_:
       break;
   }
   return 0;
+}
+
+// The fixed part of one (algorithm, protocol) line: base + steps x per-hop latency.
+inline double latency(CollectiveAlgorithm algorithm, Protocol protocol, const GroupShape& shape, const Steps& s,
+                      const CollectiveTopology& topology) {
+  const CollectiveLevel& in = topology.levels[0];
+  const CollectiveLevel& net = topology.levels[topology.level_count > 1 ? 1 : 0];
+  const double net_factor = protocol == Protocol::simple && shape.domains > 1 ? topology.net_ring_simple_factor : 1.0;
+  // The transport's own fixed cost, once per collective that leaves the domain.
+  const double net_base = shape.domains > 1 ? topology.net_base_s : 0.0;
+  return net_base + latency_in_library(algorithm, protocol, shape, s, topology, in, net, net_factor);
 }
 
 }  // namespace
@@ -254,8 +288,11 @@ LineTime line_time(const CollectiveRequest& request, const CollectiveTopology& t
   double latency_s = latency(algorithm, protocol, shape, st, topology);
   if (protocol == Protocol::simple && topology.simple_step_bytes > 0) {
     double fill = 0;
-    if (st.intra > 0 && in_bw > 0) fill += st.intra * topology.simple_step_bytes / in_bw;
-    if (st.inter > 0 && net_bw > 0) fill += st.inter * topology.simple_step_bytes / net_bw;
+    // A multi-domain group pipelines in the transport's chunk where its profile sets one.
+    const double step = shape.domains > 1 && topology.net_simple_step_bytes > 0 ? topology.net_simple_step_bytes
+                                                                                : topology.simple_step_bytes;
+    if (st.intra > 0 && in_bw > 0) fill += st.intra * step / in_bw;
+    if (st.inter > 0 && net_bw > 0) fill += st.inter * step / net_bw;
     latency_s += std::min(fill, transfer_s);
   }
   return {latency_s, transfer_s};
@@ -305,7 +342,7 @@ CollectiveEstimate estimate_collective_with(const CollectiveRequest& request, co
   e.protocol = protocol;
   GroupShape shape;
   if (!group_ok(request, topology, shape, e)) return e;
-  if (const char* why = unavailable(request.op, algorithm, protocol, shape, topology)) {
+  if (const char* why = unavailable(request.op, algorithm, protocol, shape, topology, request.bytes)) {
     e.feasible = false;
     e.reason = why;
     return e;
@@ -364,14 +401,14 @@ void choose(const CollectiveRequest& request, const CollectiveTopology& topology
   // times wins.
   for (CollectiveAlgorithm a : kAlgorithms) {
     if (!auto_considers(request, topology, a)) continue;
-    if (const char* why = algorithm_unavailable(request.op, a, c.shape, topology)) {
+    if (const char* why = algorithm_unavailable(request.op, a, c.shape, topology, request.bytes)) {
       if (!c.found) reason = why;
       continue;
     }
     const AlgorithmLines lines = algorithm_lines(request, topology, c.shape, a);
     bool best_is_a = false;  // the winner so far is one of this algorithm's lines
     for (Protocol p : kProtocols) {
-      if (const char* why = protocol_unavailable(a, p)) {
+      if (const char* why = protocol_unavailable(a, p, c.shape, topology)) {
         if (!c.found) reason = why;
         continue;
       }

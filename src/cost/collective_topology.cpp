@@ -103,8 +103,47 @@ CollectiveTopology make_collective_topology(const Catalog& catalog, const System
   } else {
     const Nic* nic = catalog.find_nic(system.nic);
     const std::string nic_link = nic ? nic->link : std::string();
-    const CollectiveLinkParams& net =
+    const CollectiveLinkParams& link_net =
         link_params(catalog, params, nic_link, fmt::format("NIC '{}' of system '{}'", system.nic, system.id));
+    // The transport the NICs run (its hops, delivered rate, protocols and fixed cost) replaces
+    // the NIC link family's figures where the parameter set has one.
+    CollectiveLinkParams net = link_net;
+    const Link* nic_link_data = catalog.find_link(nic_link);
+    const CollectiveTransportParams* transport = nullptr;
+    if (!system.scaleout_transport.empty()) {
+      transport = params.find_transport(system.scaleout_transport);
+      if (!transport && !params.transports.empty()) {
+        std::string known;
+        for (const auto& tp : params.transports) {
+          if (!known.empty()) known += ", ";
+          known += tp.id;
+        }
+        throw Error(fmt::format("system '{}' names scale-out transport '{}', which collective parameters '{}' do "
+                                "not have; use one of: {}",
+                                system.id, system.scaleout_transport, params.id, known));
+      }
+    } else {
+      transport = params.transport_for_nic(system.nic, nic_link_data ? nic_link_data->family : std::string_view{});
+    }
+    if (transport) {
+      net.bw_efficiency = transport->bw_efficiency;
+      net.ring_hop_latency_s = transport->ring_hop_latency_s;
+      net.tree_hop_latency_s = transport->tree_hop_latency_s;
+      t.transport = transport->id;
+      t.transport_name = transport->name;
+      t.transport_family = transport->family;
+      t.net_protocols = transport->net_protocols;
+      t.net_base_s = transport->base_latency_s;
+      t.net_simple_step_bytes = transport->simple_step_bytes;
+      if (!transport->net_algorithms.empty()) {
+        t.net_algorithms.fill(false);
+        for (const std::string& name : transport->net_algorithms) {
+          if (const auto a = parse_algorithm(name)) t.net_algorithms[static_cast<int>(*a)] = true;
+        }
+        // NCCL_ALGO picks among collective algorithms; AllToAll and SendRecv are point-to-point.
+        t.net_algorithms[static_cast<int>(CollectiveAlgorithm::direct)] = true;
+      }
+    }
     const double reduction_eff = net.reduction_bw_efficiency.value_or(net.bw_efficiency);
     if (!fabric) {
       CollectiveLevel& l = t.levels[1];
@@ -147,6 +186,8 @@ CollectiveTopology make_collective_topology(const Catalog& catalog, const System
   t.ring_base_s = up_params.ring_base_latency_s.value_or(params.ring_base_latency_s);
   t.tree_base_s = up_params.tree_base_latency_s.value_or(params.tree_base_latency_s);
   t.library = up_params.library.empty() ? params.id : up_params.library;
+  t.one_shot_allreduce = up_params.one_shot_allreduce && t.scaleup == ScaleupKind::mesh;
+  t.one_shot_max_bytes = up_params.one_shot_max_bytes;
   t.protocol_bw_fraction = {params.ll_bw_fraction, params.ll128_bw_fraction, 1.0};
   t.simple_step_bytes = params.simple_step_bytes;
   t.net_ring_simple_factor = params.net_ring_simple_latency_factor;

@@ -83,6 +83,39 @@ nlohmann::ordered_json levels_json(const CollectiveEstimate& e, const Collective
   return levels;
 }
 
+// "LL128, Simple": the protocols a multi-domain group may run over the transport.
+std::string net_protocols_text(const CollectiveTopology& t) {
+  std::string out;
+  for (Protocol p : {Protocol::ll, Protocol::ll128, Protocol::simple}) {
+    if (!t.net_protocols[static_cast<int>(p)]) continue;
+    out += fmt::format("{}{}", out.empty() ? "" : ", ", protocol_name(p));
+  }
+  return out;
+}
+
+bool net_protocols_restricted(const CollectiveTopology& t) {
+  return !(t.net_protocols[0] && t.net_protocols[1] && t.net_protocols[2]);
+}
+
+nlohmann::ordered_json transport_json(const CollectiveTopology& t) {
+  if (t.transport.empty()) return nlohmann::ordered_json();
+  nlohmann::ordered_json j;
+  j["id"] = t.transport;
+  j["name"] = t.transport_name;
+  j["family"] = t.transport_family;
+  j["net_protocols"] = nlohmann::ordered_json::array();
+  for (Protocol p : {Protocol::ll, Protocol::ll128, Protocol::simple}) {
+    if (t.net_protocols[static_cast<int>(p)]) j["net_protocols"].push_back(protocol_name(p));
+  }
+  j["net_algorithms"] = nlohmann::ordered_json::array();
+  for (CollectiveAlgorithm a : {CollectiveAlgorithm::ring, CollectiveAlgorithm::tree, CollectiveAlgorithm::nvls,
+                                CollectiveAlgorithm::direct}) {
+    if (t.net_algorithms[static_cast<int>(a)]) j["net_algorithms"].push_back(algorithm_name(a));
+  }
+  j["base_latency_s"] = t.net_base_s;
+  return j;
+}
+
 }  // namespace
 
 std::string collective_why(const CollectiveQuery& q, const CollectiveTopology& t, const CollectiveEstimate& chosen,
@@ -108,6 +141,9 @@ std::string collective_why(const CollectiveQuery& q, const CollectiveTopology& t
   if ((r.op == CollectiveOp::all_gather || r.op == CollectiveOp::reduce_scatter) && t.nvls()) {
     why += "; in-switch reduction (NVLS) does not speed up AllGather/ReduceScatter";
   }
+  if (r.op == CollectiveOp::all_reduce && chosen.algorithm == CollectiveAlgorithm::direct) {
+    why += fmt::format("; one-shot on the full mesh ({}): each GPU reads the buffer from every peer in one step", t.library);
+  }
   if (r.op == CollectiveOp::all_to_all) {
     why += r.domains > 1 ? "; point-to-point, bound by the NICs across domains" : "; point-to-point over the switch";
   }
@@ -116,6 +152,14 @@ std::string collective_why(const CollectiveQuery& q, const CollectiveTopology& t
   }
   if (chosen.algorithm == CollectiveAlgorithm::nvls && t.sharp() && r.domains > 1) {
     why += "; the fabric's switches reduce across domains (SHARP / CollNet)";
+  }
+  if (r.domains > 1 && net_protocols_restricted(t)) {
+    why += fmt::format("; across the network the {} transport carries {} only (its net plugin sets NCCL_PROTO)",
+                       t.transport, net_protocols_text(t));
+  }
+  if (r.domains > 1 && t.net_base_s > 0) {
+    why += fmt::format("; the {} transport adds {} per collective that leaves the domain", t.transport,
+                       format_seconds(t.net_base_s));
   }
   if (chosen.bottleneck_level > 0 && chosen.bottleneck_level < t.level_count) {
     why += fmt::format("; limited by the scale-out network ({})", t.level_names[chosen.bottleneck_level]);
@@ -148,6 +192,8 @@ nlohmann::ordered_json collective_json(const CollectiveQuery& q, const Collectiv
   j["fabric"] = t.fabric_id.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(t.fabric_id);
   j["collective_params"] = t.params_id;
   j["collective_library"] = t.library;
+  j["transport"] = transport_json(t);
+  j["transport_used"] = r.domains > 1 && !t.transport.empty();
   j["ideal"] = q.ideal;
   j["algorithm_requested"] = algorithm_name(r.algorithm);
   j["algorithm"] = r.gpus() > 1 ? algorithm_name(e.algorithm) : "none";
@@ -193,6 +239,10 @@ std::string collective_text(const CollectiveQuery& q, const CollectiveTopology& 
     out += fmt::format("  library     {} (its own fixed cost per collective; {} constants otherwise)\n", t.library,
                        t.params_id);
   }
+  if (!t.transport.empty()) {
+    out += fmt::format("  transport   {} ({}){}: protocols across the network {}\n", t.transport, t.transport_name,
+                       r.domains > 1 ? "" : ", not used inside one domain", net_protocols_text(t));
+  }
   if (r.gpus() > 1) {
     out += fmt::format("  bottleneck  {}\n\n", t.level_names[e.bottleneck_level]);
     using A = TextTable::Align;
@@ -226,9 +276,14 @@ std::string collective_sweep_text(const CollectiveQuery& q, const CollectiveTopo
                    fmt::format("{:.2f}", e.busbw_bytes_per_s / kGiga), candidate_name(e),
                    t.level_names[e.bottleneck_level]});
   }
-  return fmt::format("{} sweep over {} on {}{}: {} ({}){}\n", op_title(r.op), gpus_text(r.gpus()), t.system_id,
-                     fabric_suffix(t), shape_text(r, t), q.dtype, q.ideal ? " [idealised]" : "") +
-         table.render();
+  std::string head = fmt::format("{} sweep over {} on {}{}: {} ({}){}\n", op_title(r.op), gpus_text(r.gpus()),
+                                 t.system_id, fabric_suffix(t), shape_text(r, t), q.dtype,
+                                 q.ideal ? " [idealised]" : "");
+  if (r.domains > 1 && !t.transport.empty()) {
+    head += fmt::format("transport {} ({}): protocols across the network {}\n", t.transport, t.transport_name,
+                        net_protocols_text(t));
+  }
+  return head + table.render();
 }
 
 nlohmann::ordered_json collective_sweep_json(const CollectiveQuery& q, const CollectiveTopology& t) {
@@ -240,6 +295,8 @@ nlohmann::ordered_json collective_sweep_json(const CollectiveQuery& q, const Col
   j["gpus_per_node"] = r.gpus_per_domain;
   j["system"] = t.system_id;
   j["fabric"] = t.fabric_id.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(t.fabric_id);
+  j["collective_library"] = t.library;
+  j["transport"] = transport_json(t);
   j["dtype"] = q.dtype;
   j["ideal"] = q.ideal;
   j["rows"] = nlohmann::ordered_json::array();

@@ -62,6 +62,7 @@ std::string to_text(const CollectiveValidation& v) {
                                       {"message size", &v.by_band},
                                       {"scale", &v.by_scale},
                                       {"size band", &v.by_size},
+                                      {"fabric family", &v.by_family},
                                       {"gpu", &v.by_gpu},
                                       {"operation", &v.by_op},
                                       {"gpu and operation", &v.by_gpu_op}}) {
@@ -113,6 +114,7 @@ std::string to_text(const CollectiveValidation& v) {
   if (v.loso) {
     out += held_out_text("leave-one-source-out: each source predicted with every fitted constant refitted on the others",
                          "LOSO", v.folds, v.loso_overall, v.loso_by_scale, v.loso_by_size, "source", v.loso_by_source);
+    out += fmt::format("\n{}", error_groups_text("LOSO fabric family", v.loso_by_family));
   }
   if (v.logo) {
     out += held_out_text(
@@ -148,6 +150,7 @@ nlohmann::ordered_json to_json(const CollectiveValidation& v) {
     row["bottleneck"] = r.predicted.bottleneck_level;
     row["scale_band"] = r.scale_band;
     row["size_band"] = r.size_band;
+    row["fabric_family"] = r.fabric_family;
     if (r.loso_error) row["loso_error"] = *r.loso_error;
     if (r.logo_error) row["logo_error"] = *r.logo_error;
     j["rows"].push_back(row);
@@ -157,6 +160,7 @@ nlohmann::ordered_json to_json(const CollectiveValidation& v) {
   summary["by_size"] = error_groups_json(v.by_band);
   summary["by_scale"] = error_groups_json(v.by_scale);
   summary["by_size_band"] = error_groups_json(v.by_size);
+  summary["by_fabric_family"] = error_groups_json(v.by_family);
   summary["by_gpu"] = error_groups_json(v.by_gpu);
   summary["by_op"] = error_groups_json(v.by_op);
   summary["by_gpu_op"] = error_groups_json(v.by_gpu_op);
@@ -203,6 +207,7 @@ nlohmann::ordered_json to_json(const CollectiveValidation& v) {
   if (v.loso) {
     j["leave_one_source_out"] =
         held_out_json(v.folds, v.loso_overall, v.loso_by_scale, v.loso_by_size, "by_source", v.loso_by_source);
+    j["leave_one_source_out"]["by_fabric_family"] = error_groups_json(v.loso_by_family);
   }
   if (v.logo) {
     j["leave_one_gpu_out"] =

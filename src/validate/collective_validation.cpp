@@ -102,6 +102,17 @@ std::string collective_scale_band(const CollectiveRequest& r, int domain_gpus) {
   return domain_gpus <= 8 ? "multi-node" : "multi-rack";
 }
 
+std::string collective_fabric_family(const CollectiveRequest& r, const CollectiveTopology& t) {
+  if (r.domains <= 1) {
+    if (t.library == "rccl") return "xGMI (RCCL)";
+    if (t.scaleup == ScaleupKind::pcie) return "PCIe";
+    return "NVLink";
+  }
+  if (t.domain_gpus > 8) return "multi-rack";
+  const std::string family = t.transport_family.empty() ? std::string("network") : t.transport_family;
+  return t.library == "rccl" ? family + " (RCCL)" : family;
+}
+
 std::string collective_size_band(double bytes) {
   if (bytes < 64 * kKiB) return "< 64 KiB";
   if (bytes < 16 * kMiB) return "64 KiB - 16 MiB";
@@ -273,11 +284,13 @@ CollectiveValidation validate_collective_measurements(const std::vector<Collecti
     r.error = (r.predicted.time_s - r.measured_time_s) / r.measured_time_s;
     r.scale_band = collective_scale_band(r.request, t.domain_gpus);
     r.size_band = collective_size_band(r.request.bytes);
+    r.fabric_family = collective_fabric_family(r.request, t);
 
     v.overall.add("all", r.error);
     v.by_band.add(r.request.bytes >= kMiB ? ">= 1 MiB" : "< 1 MiB", r.error);
     v.by_scale.add(r.scale_band, r.error);
     v.by_size.add(r.size_band, r.error);
+    v.by_family.add(r.fabric_family, r.error);
     v.by_gpu.add(r.gpu, r.error);
     v.by_op.add(std::string(op_name(r.request.op)), r.error);
     v.by_gpu_op.add(fmt::format("{} {}", r.gpu, op_name(r.request.op)), r.error);
@@ -306,6 +319,7 @@ CollectiveValidation validate_collective_measurements(const std::vector<Collecti
           v.loso_by_scale.add(r.scale_band, err);
           v.loso_by_size.add(r.size_band, err);
           v.loso_by_source.add(source.empty() ? std::string("(no source)") : source, err);
+          v.loso_by_family.add(r.fabric_family, err);
         });
   }
   if (options.leave_one_gpu_out) {

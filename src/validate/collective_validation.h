@@ -25,6 +25,7 @@ struct CollectiveValidationRow {
   std::string system;
   std::string scale_band;
   std::string size_band;
+  std::string fabric_family;  // NVLink, xGMI (RCCL), InfiniBand, RoCE, cloud, multi-rack, ...
   int nodes = 1;
   int gpus = 1;
   CollectiveRequest request;
@@ -50,6 +51,7 @@ struct CollectiveValidation {
   ErrorGroups by_band;   // "< 1 MiB", ">= 1 MiB"
   ErrorGroups by_scale;  // 1 node, 1 NVLink domain > 8 GPUs, multi-node, multi-rack
   ErrorGroups by_size;   // < 64 KiB, 64 KiB - 16 MiB, 16 MiB - 1 GiB, >= 1 GiB
+  ErrorGroups by_family;  // collective_fabric_family
   ErrorGroups by_gpu;
   ErrorGroups by_op;
   ErrorGroups by_gpu_op;
@@ -61,6 +63,7 @@ struct CollectiveValidation {
   ErrorGroups loso_by_scale;
   ErrorGroups loso_by_size;
   ErrorGroups loso_by_source;
+  ErrorGroups loso_by_family;
   // --leave-one-gpu-out: every row of one GPU type (across sources) predicted the same way.
   bool logo = false;
   std::vector<CollectiveConstantsFit> gpu_folds;
@@ -100,5 +103,9 @@ CollectiveValidation validate_collectives(const CsvTable& csv, const Catalog& ca
 // The scale and size bands the report groups by.
 std::string collective_scale_band(const CollectiveRequest& request, int domain_gpus);
 std::string collective_size_band(double bytes);
+// The fabric family a row exercises: inside one domain its scale-up fabric ("NVLink",
+// "xGMI (RCCL)", "PCIe"); across rack-scale domains "multi-rack"; across nodes the scale-out
+// transport's family ("InfiniBand", "RoCE", "cloud", "Ethernet/TCP"; "network" without one).
+std::string collective_fabric_family(const CollectiveRequest& request, const CollectiveTopology& topology);
 
 }  // namespace gpuplan

@@ -27,6 +27,29 @@ TEST(CollectiveCli, JsonHasTheNcclTestsFigures) {
   EXPECT_GE(j["candidates"].size(), 2u);
 }
 
+// The answer names the transport and the protocol it assumed: two A3 Mega nodes run Simple
+// only (Google's TCPXO profile), and the text says so.
+TEST(CollectiveCli, NamesTheTransportAndProtocol) {
+  const auto r = run({"collective", "--op", "allreduce", "--bytes", "64KiB", "--gpus", "16", "--system",
+                      "gcp-a3-mega", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["transport"]["id"], "tcpxo");
+  EXPECT_EQ(j["transport"]["family"], "cloud");
+  EXPECT_EQ(j["transport"]["net_protocols"], nlohmann::json::array({"Simple"}));
+  EXPECT_TRUE(j["transport_used"].get<bool>());
+  EXPECT_EQ(j["protocol"], "Simple");
+  for (const auto& c : j["candidates"]) EXPECT_EQ(c["protocol"], "Simple");
+  const auto text =
+      run({"collective", "--op", "allreduce", "--bytes", "64KiB", "--gpus", "16", "--system", "gcp-a3-mega"});
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("transport   tcpxo"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("carries Simple only"), std::string::npos) << text.out;
+  const auto bad = run({"collective", "--op", "allreduce", "--bytes", "64KiB", "--gpus", "16", "--system",
+                        "gcp-a3-mega", "--algorithm", "nvls"});
+  EXPECT_EQ(bad.code, 2);
+}
+
 TEST(CollectiveCli, TextAndSweep) {
   const auto one = run({"collective", "--op", "allreduce", "--bytes", "1GiB", "--gpus", "16", "--system", "dgx-h100"});
   ASSERT_EQ(one.code, 0) << one.err;

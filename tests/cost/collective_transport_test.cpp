@@ -1,0 +1,258 @@
+// Scale-out transports as data ([[transport]] in data/fitted/collectives/nccl.toml), and RCCL's
+// one-shot AllReduce on the xGMI mesh (issue 32). Transports: which one each catalog system runs, the protocols and algorithms a multi-node group may use over it, and
+// per transport one latency-bound and one bandwidth-bound size checked by hand arithmetic.
+// NCCL's terms (tuning.cc): ring Simple fixed cost = 8.4 us base + intra steps x NVLink hop +
+// inter steps x 14 us NET hop x 1.9 (multi-node Simple factor); ring AllGather over M nodes of
+// g GPUs takes n - 1 steps, M - 1 of them across nodes; each GPU's NIC carries the ring's wire
+// volume bytes x (n-1)/n divided by the g ranks of its node.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "catalog/catalog.h"
+#include "core/error.h"
+#include "cost/collective.h"
+#include "cost/collective_test_util.h"
+
+namespace gpuplan {
+namespace {
+
+using testing::request;
+using Algo = CollectiveAlgorithm;
+
+const CollectiveParams& transport_test_params() { return default_collective_params(default_catalog()); }
+
+CollectiveTopology transport_test_topology(const char* system_id) {
+  const Catalog& c = default_catalog();
+  return make_collective_topology(c, c.system(system_id), nullptr, transport_test_params());
+}
+
+double transport_base_s(const char* id) {
+  const CollectiveTransportParams* t = transport_test_params().find_transport(id);
+  return t ? t->base_latency_s : -1;
+}
+
+// The ring Simple line of an AllGather of `bytes` over 2 nodes x 8 GPUs, by hand: fixed cost
+// 8.4 + 14 x NVLink Simple hop + 1 x 14 x 1.9 + the transport's base; NIC bytes per GPU =
+// bytes x 15/16 / 8 at `nic_bw` (line x efficiency); the NVLink level carries bytes x 15/16; the
+// Simple pipeline fill is one chunk per step (the transport's where its profile sets one),
+// never more than the transfer.
+struct TransportHandLine {
+  double latency_s;
+  double transfer_s;
+};
+
+TransportHandLine transport_allgather_by_hand(const CollectiveTopology& t, double bytes, double nic_bw,
+                                              double base_s) {
+  const double wire = bytes * 15.0 / 16.0;
+  const double nvlink_bw = t.levels[0].bw_bytes_per_s;
+  const double transfer = std::max(wire / 8 / nic_bw, wire / nvlink_bw);
+  const int simple = static_cast<int>(Protocol::simple);
+  double latency = 8.4e-6 + 14 * t.levels[0].ring_hop_s[simple] + 1 * 14.0e-6 * 1.9 + base_s;
+  const double step = t.net_simple_step_bytes > 0 ? t.net_simple_step_bytes : t.simple_step_bytes;
+  const double fill = 14 * step / nvlink_bw + 1 * step / nic_bw;
+  latency += std::min(fill, transfer);
+  return {latency, transfer};
+}
+
+void expect_allgather_line(const char* system_id, double nic_line_bytes_per_s, double efficiency,
+                           const char* transport) {
+  const CollectiveTopology t = transport_test_topology(system_id);
+  ASSERT_EQ(t.transport, transport) << system_id;
+  const double nic_bw = nic_line_bytes_per_s * efficiency;
+  const double base = transport_base_s(transport);
+  ASSERT_GE(base, 0);
+  // 64 KiB: latency-bound (the fixed cost is most of the time).
+  for (double bytes : {64.0 * 1024, 8.0 * 1024 * 1024 * 1024}) {
+    const auto e =
+        estimate_collective_with(request(CollectiveOp::all_gather, bytes, 8, 2), t, Algo::ring, Protocol::simple);
+    ASSERT_TRUE(e.feasible) << system_id << ": " << e.reason;
+    const TransportHandLine h = transport_allgather_by_hand(t, bytes, nic_bw, base);
+    EXPECT_NEAR(e.latency_s, h.latency_s, 1e-12) << system_id << " " << bytes;
+    EXPECT_NEAR(e.transfer_s, h.transfer_s, 1e-12 + 1e-9 * h.transfer_s) << system_id << " " << bytes;
+  }
+  const auto small =
+      estimate_collective_with(request(CollectiveOp::all_gather, 65536, 8, 2), t, Algo::ring, Protocol::simple);
+  EXPECT_GT(small.latency_s, small.transfer_s) << system_id << ": 64 KiB should be latency-bound";
+  const auto big = estimate_collective_with(request(CollectiveOp::all_gather, 8.0 * (1 << 30), 8, 2), t, Algo::ring,
+                                            Protocol::simple);
+  EXPECT_GT(big.transfer_s, 10 * big.latency_s) << system_id << ": 8 GiB should be bandwidth-bound";
+  // The NICs bind where 8 of them carry less than one GPU's NVLink share (wire / 8 / nic_bw >
+  // wire / nvlink_bw); on DGX H100 NVLink's 369.9 GB/s binds just before 8 x 47.5 = 380 GB/s.
+  EXPECT_EQ(big.bottleneck_level, 8 * nic_bw < t.levels[0].bw_bytes_per_s ? 1 : 0) << system_id;
+}
+
+TEST(CollectiveTransport, CatalogSystemsNameTheirTransport) {
+  EXPECT_EQ(transport_test_topology("dgx-h100").transport, "infiniband");  // ConnectX-7: by NIC
+  EXPECT_EQ(transport_test_topology("aws-p4d").transport, "efa");
+  EXPECT_EQ(transport_test_topology("aws-p5").transport, "efa-rdma");
+  EXPECT_EQ(transport_test_topology("gcp-a3-high").transport, "tcpx");
+  EXPECT_EQ(transport_test_topology("gcp-a3-mega").transport, "tcpxo");
+  EXPECT_EQ(transport_test_topology("mi300x-8").transport, "roce");
+  for (const auto& tp : transport_test_params().transports) {
+    EXPECT_FALSE(tp.provenance.source.empty()) << tp.id;
+    EXPECT_TRUE(tp.net_protocols[static_cast<int>(Protocol::simple)]) << tp.id;
+  }
+}
+
+// InfiniBand (DGX H100): 400 Gb/s = 50 GB/s per GPU at 0.95; NCCL's terms, no transport base.
+TEST(CollectiveTransport, InfinibandByHand) {
+  EXPECT_EQ(transport_base_s("infiniband"), 0);
+  expect_allgather_line("dgx-h100", 50e9, 0.95, "infiniband");
+}
+
+// RoCE (MI300X platform): 400 Gb/s = 50 GB/s per GPU at 0.9, 8 NICs = 360 GB/s for the node's
+// share; the mesh gives each GPU 7 x 64 GB/s x 0.75 = 336 GB/s, so at 8 GiB the mesh binds:
+// bytes x 15/16 / 336 GB/s. At 64 KiB the latency is RCCL's: 17 us Simple base + 14 xGMI
+// Simple hops of 2.7 us + 1 NET hop of 14 us x 1.9 (no transport base).
+TEST(CollectiveTransport, RoceByHand) {
+  const CollectiveTopology t = transport_test_topology("mi300x-8");
+  EXPECT_EQ(transport_base_s("roce"), 0);
+  const auto e = estimate_collective_with(request(CollectiveOp::all_gather, 8.0 * (1 << 30), 8, 2), t, Algo::ring,
+                                          Protocol::simple);
+  ASSERT_TRUE(e.feasible) << e.reason;
+  const double wire = 8.0 * (1 << 30) * 15 / 16;
+  EXPECT_NEAR(e.transfer_s, std::max(wire / 8 / (50e9 * 0.9), wire / (7 * 64e9 * 0.75)), 1e-9);
+  EXPECT_EQ(e.bottleneck_level, 0);
+  const auto small =
+      estimate_collective_with(request(CollectiveOp::all_gather, 65536, 8, 2), t, Algo::ring, Protocol::simple);
+  const double fill = std::min(14 * t.simple_step_bytes / (7 * 64e9 * 0.75) + t.simple_step_bytes / (50e9 * 0.9),
+                               small.transfer_s);
+  EXPECT_NEAR(small.latency_s, 17e-6 + 14 * 2.7e-6 + 14e-6 * 1.9 + fill, 1e-12);
+}
+
+// AWS EFA v1 (p4d): 4 x 100 Gb/s for 8 GPUs = 6.25 GB/s per GPU at 0.9.
+TEST(CollectiveTransport, EfaByHand) { expect_allgather_line("aws-p4d", 6.25e9, 0.9, "efa"); }
+
+// AWS EFA with RDMA (p5): 32 x 100 Gb/s for 8 GPUs = 50 GB/s per GPU at 0.9.
+TEST(CollectiveTransport, EfaRdmaByHand) { expect_allgather_line("aws-p5", 50e9, 0.9, "efa-rdma"); }
+
+// GCP TCPX (A3 High): 4 x 200 Gb/s for 8 GPUs = 12.5 GB/s per GPU at 0.946, plus its base.
+TEST(CollectiveTransport, TcpxByHand) {
+  EXPECT_GT(transport_base_s("tcpx"), 0);
+  expect_allgather_line("gcp-a3-high", 12.5e9, 0.946, "tcpx");
+}
+
+// GCP TCPXO (A3 Mega): 8 x 200 Gb/s = 25 GB/s per GPU at 0.946, plus its base. dstack's 2 x 8
+// AllGather: 8 MiB 394 us, 8 GiB 42.77 ms; the model is within 15% of both.
+TEST(CollectiveTransport, TcpxoByHand) {
+  EXPECT_GT(transport_base_s("tcpxo"), 0);
+  expect_allgather_line("gcp-a3-mega", 25e9, 0.946, "tcpxo");
+  const CollectiveTopology t = transport_test_topology("gcp-a3-mega");
+  EXPECT_NEAR(t.net_simple_step_bytes, 524288, 1e-6);  // Google's profile: NCCL_DYNAMIC_CHUNK_SIZE
+  const double small = estimate_collective(request(CollectiveOp::all_gather, 8.0 * (1 << 20), 8, 2), t).time_s;
+  const double big = estimate_collective(request(CollectiveOp::all_gather, 8.0 * (1 << 30), 8, 2), t).time_s;
+  EXPECT_NEAR(small / 394.2e-6, 1.0, 0.15);
+  EXPECT_NEAR(big / 42770e-6, 1.0, 0.15);
+}
+
+// The NCCL socket transport and Azure InfiniBand are named by a system file, not by a NIC.
+TEST(CollectiveTransport, SystemFileNamesSocketAndAzureIb) {
+  const Catalog& c = default_catalog();
+  System s = testing::test_node();
+  s.scaleout_transport = "socket";
+  const CollectiveTopology sock = make_collective_topology(c, s, nullptr, transport_test_params());
+  EXPECT_EQ(sock.transport, "socket");
+  EXPECT_FALSE(sock.net_protocols[static_cast<int>(Protocol::ll128)]);
+  EXPECT_TRUE(sock.net_protocols[static_cast<int>(Protocol::ll)]);
+  // 50 GB/s x 0.7 per GPU, 8 GiB AllGather over 2 nodes: bytes x 15/16 / 8 / 35 GB/s.
+  const auto e = estimate_collective_with(request(CollectiveOp::all_gather, 8.0 * (1 << 30), 8, 2), sock, Algo::ring,
+                                          Protocol::simple);
+  EXPECT_NEAR(e.transfer_s, 8.0 * (1 << 30) * 15 / 16 / 8 / (50e9 * 0.7), 1e-9);
+  // 64 KiB: auto may not send LL128 across the sockets; LL is allowed.
+  const auto small = estimate_collective(request(CollectiveOp::all_gather, 65536, 8, 2), sock);
+  EXPECT_NE(small.protocol, Protocol::ll128);
+
+  s.scaleout_transport = "azure-ib";
+  const CollectiveTopology az = make_collective_topology(c, s, nullptr, transport_test_params());
+  EXPECT_EQ(az.transport_family, "InfiniBand");
+  const auto big = estimate_collective_with(request(CollectiveOp::all_gather, 8.0 * (1 << 30), 8, 2), az, Algo::ring,
+                                            Protocol::simple);
+  // 8 x 47.5 = 380 GB/s of NICs against 450 x 0.822 = 369.9 GB/s of NVLink: NVLink binds.
+  const double wire = 8.0 * (1 << 30) * 15 / 16;
+  EXPECT_NEAR(big.transfer_s, std::max(wire / 8 / (50e9 * 0.95), wire / (450e9 * 0.822)), 1e-9);
+  EXPECT_DOUBLE_EQ(big.level_bw_bytes_per_s[1], 50e9 * 0.95);
+
+  s.scaleout_transport = "carrier-pigeon";
+  EXPECT_THROW(make_collective_topology(c, s, nullptr, transport_test_params()), Error);
+}
+
+// Small messages across nodes: where the net plugin forces Simple, no multi-node line runs LL
+// or LL128 (the "every multi-node row too fast" miss); inside one node of the same system, and
+// across InfiniBand, LL still wins small sizes.
+TEST(CollectiveTransport, SimpleOnlyTransportsNeverRunLlAcrossNodes) {
+  for (const char* id : {"aws-p4d", "gcp-a3-high", "gcp-a3-mega"}) {
+    const CollectiveTopology t = transport_test_topology(id);
+    for (CollectiveOp op : {CollectiveOp::all_reduce, CollectiveOp::all_gather, CollectiveOp::reduce_scatter}) {
+      for (double bytes = 512; bytes <= 1 << 30; bytes *= 8) {
+        const auto e = estimate_collective(request(op, bytes, 8, 2), t);
+        ASSERT_TRUE(e.feasible) << id << " " << e.reason;
+        EXPECT_EQ(e.protocol, Protocol::simple) << id << " " << op_name(op) << " " << bytes;
+      }
+      for (const auto& c : collective_candidates(request(op, 65536, 8, 4), t)) {
+        EXPECT_EQ(c.protocol, Protocol::simple) << id;
+      }
+    }
+    const auto forced = estimate_collective_with(request(CollectiveOp::all_reduce, 65536, 8, 2), t, Algo::ring,
+                                                 Protocol::ll);
+    EXPECT_FALSE(forced.feasible);
+    EXPECT_NE(std::string(forced.reason).find("LL"), std::string::npos);
+    const auto one_node = estimate_collective(request(CollectiveOp::all_gather, 65536, 8, 1), t);
+    EXPECT_NE(one_node.protocol, Protocol::simple) << id << ": inside one node the NVLink protocols stay";
+  }
+  const auto ib = estimate_collective(request(CollectiveOp::all_gather, 65536, 8, 2), transport_test_topology("dgx-h100"));
+  EXPECT_NE(ib.protocol, Protocol::simple);
+}
+
+// Google's profiles pin NCCL_ALGO (TCPX: Ring; TCPXO: Ring,Tree) and disable NVLS: a multi-node
+// AllReduce on A3 Mega never runs NVLS_TREE, while one node still may run NVLS.
+TEST(CollectiveTransport, CloudProfilesPinTheAlgorithms) {
+  const CollectiveTopology mega = transport_test_topology("gcp-a3-mega");
+  const auto across = estimate_collective_with(request(CollectiveOp::all_reduce, 1 << 30, 8, 2), mega, Algo::nvls,
+                                               Protocol::simple);
+  EXPECT_FALSE(across.feasible);
+  const auto inside = estimate_collective_with(request(CollectiveOp::all_reduce, 1 << 30, 8, 1), mega, Algo::nvls,
+                                               Protocol::simple);
+  EXPECT_TRUE(inside.feasible) << inside.reason;
+  const CollectiveTopology high = transport_test_topology("gcp-a3-high");
+  for (double bytes = 512; bytes <= 1 << 30; bytes *= 16) {
+    EXPECT_EQ(estimate_collective(request(CollectiveOp::all_reduce, bytes, 8, 4), high).algorithm, Algo::ring);
+  }
+  // AllToAll is point-to-point: NCCL_ALGO does not apply.
+  EXPECT_TRUE(estimate_collective(request(CollectiveOp::all_to_all, 1 << 20, 8, 2), high).feasible);
+}
+
+// RCCL's one-shot AllReduce on the full xGMI mesh (MI300X: 7 peers, 64 GB/s x 0.75 = 48 GB/s
+// each): one step at RCCL's base + one xGMI hop, each GPU pulling the buffer from every peer
+// over that peer's link: (g - 1) x bytes at (g - 1) x 48 GB/s x the protocol's fraction. For
+// 8 KiB on 8 GPUs with LL128: 12 + 2.3 = 14.3 us fixed (the ring's is 12 + 14 x 2.3 = 44.2 us).
+TEST(CollectiveRccl, OneShotAllReduceOnTheMeshByHand) {
+  const CollectiveTopology t = transport_test_topology("mi300x-8");
+  ASSERT_TRUE(t.one_shot_allreduce);
+  const int ll128 = static_cast<int>(Protocol::ll128);
+  for (int g : {8, 4}) {
+    const auto e = estimate_collective_with(request(CollectiveOp::all_reduce, 8192, g), t, Algo::direct, Protocol::ll128);
+    ASSERT_TRUE(e.feasible) << e.reason;
+    EXPECT_NEAR(e.latency_s, 12e-6 + 2.3e-6, 1e-12) << g;
+    EXPECT_NEAR(e.level_bytes[0], (g - 1) * 8192.0, 1e-9) << g;
+    EXPECT_NEAR(e.transfer_s, 8192.0 / (64e9 * 0.75 * t.protocol_bw_fraction[ll128]), 1e-15) << g;
+  }
+  const auto small = estimate_collective(request(CollectiveOp::all_reduce, 8192, 8), t);
+  EXPECT_EQ(small.algorithm, Algo::direct);
+  const auto ring = estimate_collective_with(request(CollectiveOp::all_reduce, 8192, 8), t, Algo::ring, Protocol::ll128);
+  EXPECT_GT(ring.time_s / small.time_s, 2.5);  // the issue's "3x too slow" at small sizes
+  // Above RCCL_MSCCLPP_THRESHOLD (1 MB) RCCL does not run it; large messages take the ring.
+  EXPECT_FALSE(estimate_collective_with(request(CollectiveOp::all_reduce, 2e6, 8), t, Algo::direct, Protocol::simple)
+                   .feasible);
+  EXPECT_EQ(estimate_collective(request(CollectiveOp::all_reduce, 1 << 30, 8), t).algorithm, Algo::ring);
+  // One mesh domain only, and not on NVSwitch nodes (NCCL has no one-shot AllReduce).
+  EXPECT_FALSE(estimate_collective_with(request(CollectiveOp::all_reduce, 8192, 8, 2), t, Algo::direct, Protocol::ll)
+                   .feasible);
+  EXPECT_FALSE(estimate_collective_with(request(CollectiveOp::all_reduce, 8192, 8), transport_test_topology("dgx-h100"),
+                                        Algo::direct, Protocol::ll)
+                   .feasible);
+}
+
+}  // namespace
+}  // namespace gpuplan
