@@ -102,4 +102,8 @@ InferSearchAnswer answer_infer_search(const Catalog& catalog, const InferSearchR
 Precision parse_weight_precision(const std::string& text);
 Precision parse_kv_precision(const std::string& text);
 
+// Why `gpu` cannot serve `weights` as the engines run them ("" = it can): FP4 weights need FP4
+// tensor cores. `infer`, `infer-search` and `validate inference` refuse the same plans with it.
+std::string weights_refusal(const Catalog& catalog, const Gpu& gpu, Precision weights);
+
 }  // namespace gpuplan
