@@ -56,7 +56,13 @@ InferSetup make_setup(const Catalog& catalog, const InferCommon& r) {
                             "(max_seq_len) of {}; shorten them, or pass --allow-longer-context",
                             r.input_len, r.output_len, context, model.max_seq_len, model.id));
   }
+  if (!(r.router_imbalance >= 1) || !std::isfinite(r.router_imbalance)) {
+    throw Error(fmt::format("--router-imbalance {}: the busiest rank's routed tokens over the mean is at least 1; "
+                            "use 1 for balanced routing, or leave it out for {}",
+                            r.router_imbalance, kDefaultRouterImbalance));
+  }
   s.ctx = make_infer_context(catalog, model, *cluster.gpu, engine, cluster.system);
+  s.ctx.router_imbalance = r.router_imbalance;
   s.system_defaulted = cluster.system == nullptr && s.ctx.system != nullptr;
   if (!r.calibration.empty()) {
     // A gpuplan-bench profile (GEMMs, HBM, collectives) or an nccl-tests log (collectives only).

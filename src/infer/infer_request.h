@@ -30,6 +30,8 @@ struct InferCommon {
   std::string kv;                    // --kv; empty = 16-bit like the weights, fp8 with ≤ 8-bit weights
   std::int64_t input_len = 1024;     // --input-len
   std::int64_t output_len = 256;     // --output-len
+  // --router-imbalance: busiest expert-parallel rank's routed tokens / the mean, >= 1 (MoE, ep > 1).
+  double router_imbalance = kDefaultRouterImbalance;
   std::string calibration;           // --calibration: gpuplan-bench profile of this GPU
   bool allow_longer_context = false; // --allow-longer-context: input + output may exceed max_seq_len
 };
