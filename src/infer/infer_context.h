@@ -29,15 +29,14 @@ struct InferWeights {
   double top_k = 0;
 };
 
-// Router imbalance with expert parallelism: the busiest EP rank's routed tokens over the mean.
-// Learned routers are not balanced per batch (benchmark presets that force balanced routing
-// are); SGLang's DeepSeek-V3 prefill on 32 H100s (EP32, 4,096-token prompts) ran 50,302 tokens/s
-// per node with the dataset's own expert distribution against 59,337 with simulated perfect
-// balance (LMSYS, "Deploying DeepSeek with PD Disaggregation and Large-Scale Expert
-// Parallelism", 2025-05-05, Profile Results): 1.18x the time, all of it from the imbalance, on a
-// step that is mostly expert GEMMs and dispatch/combine, so the rank ratio is at least 1.18;
-// 1.2 taken. `--router-imbalance` sets it (1 = balanced, the benchmark presets).
-inline constexpr double kDefaultRouterImbalance = 1.2;
+// Router imbalance with expert parallelism: the busiest EP rank's routed tokens over the mean
+// (docs/model/moe-serving.md). Default 1, balanced, chosen on published figures: the two
+// TensorRT-LLM DeepSeek-R1 DEP8 max-throughput runs with stated lengths (B200 FP4, H200 FP8;
+// "Best perf practice on DeepSeek-R1 in TensorRT-LLM") are predicted within 1% at 1 and 8% low
+// at 1.2. Large EP with real traffic is less balanced: SGLang's DeepSeek-V3 prefill at EP32 ran
+// 1.18x slower with the dataset's expert distribution than with simulated perfect balance
+// (LMSYS, 2025-05-05), so --router-imbalance 1.2 there.
+inline constexpr double kDefaultRouterImbalance = 1.0;
 
 struct InferContext {
   const ModelSpec* model = nullptr;

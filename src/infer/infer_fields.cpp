@@ -23,8 +23,8 @@ std::vector<FieldSpec<R>> infer_common_fields() {
       {"allow_longer_context", GP_FIELD(R, allow_longer_context), "", "",
        "Allow --input-len + --output-len beyond the model's context length (max_seq_len)"},
       {"router_imbalance", GP_FIELD(R, router_imbalance), "", ">= 1",
-       "MoE with --ep > 1: the busiest expert-parallel rank's routed tokens / the mean (default 1.2, from "
-       "published DeepSeek-V3 serving; 1 = balanced routing, as benchmark presets force)"},
+       "MoE with --ep > 1: the busiest expert-parallel rank's routed tokens / the mean (default 1, balanced, as "
+       "published DEP8 runs show; about 1.2 at EP 32 with real traffic)"},
       {"calibration", GP_FIELD(R, calibration), "", "",
        "Profile from gpuplan-bench for this GPU: scales the GEMM rates by measured / reference; or nccl-tests "
        "output (all_reduce_perf, ...): its rows calibrate the collective model's bandwidth and latency "

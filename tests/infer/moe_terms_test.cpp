@@ -40,7 +40,7 @@ double fp8_gemm_rate(const InferContext& ctx) {
 
 // Mixtral 8x7B: 8 experts, top-2, 32 MoE layers, hidden 4,096. 64 decodes:
 //   without EP: 64 × 2 / 8 = 16 tokens per expert, imbalance 1 (every GPU holds a slice of every expert);
-//   EP 2 at the default 1.2: 64 × 2 × 1.2 / 8 = 19.2.
+//   EP 2 at the default 1: 16; at imbalance 1.2: 64 × 2 × 1.2 / 8 = 19.2.
 // Permutes per token: 32 layers × (2 + 2 × 2) × 4,096 × 2 B = 1,572,864 B; 64 tokens: 100,663,296 B.
 TEST(MoeTerms, TokensPerExpertImbalanceAndPermutesHandChecked) {
   const InferContext ctx = moe_ctx("mixtral-8x7b");
@@ -54,7 +54,10 @@ TEST(MoeTerms, TokensPerExpertImbalanceAndPermutesHandChecked) {
   EXPECT_DOUBLE_EQ(tp2.moe.permute_s, 100'663'296.0 / hbm_rate(ctx));
   const StepCost ep2 = step_cost(ctx, moe_plan(2, 2), load);
   EXPECT_DOUBLE_EQ(ep2.moe.router_imbalance, kDefaultRouterImbalance);
-  EXPECT_DOUBLE_EQ(ep2.moe.tokens_per_expert, 19.2);
+  EXPECT_DOUBLE_EQ(ep2.moe.tokens_per_expert, 16.0);
+  InferContext skewed = ctx;
+  skewed.router_imbalance = 1.2;
+  EXPECT_DOUBLE_EQ(step_cost(skewed, moe_plan(2, 2), load).moe.tokens_per_expert, 19.2);
 }
 
 // DeepSeek-V3: 256 routed experts, top-8. One decode reads 8 / 256 = 3.125% of them; 4,096
@@ -81,7 +84,8 @@ TEST(MoeTerms, ExpertsTouchedAndTheirBytesHandChecked) {
 // busiest EP rank adds the expert GEMM time × (imbalance − 1). Mixtral, EP 2 of TP 2, 64 decodes:
 // expert FLOPs per GPU = 2 × 64 × routed weights × 2/8 / 2.
 TEST(MoeTerms, GroupedGemmPaddingAndImbalanceTimeHandChecked) {
-  const InferContext ctx = moe_ctx("mixtral-8x7b");
+  InferContext ctx = moe_ctx("mixtral-8x7b");
+  ctx.router_imbalance = 1.2;
   const StepCost c = step_cost(ctx, moe_plan(2, 2), StepLoad{64, 1024, 0, 0});
   const double expert_s = 2 * 64 * ctx.weights.routed_experts * (2.0 / 8) / 2 / fp8_gemm_rate(ctx);
   const double eff = c.moe.grouped_gemm_efficiency;
@@ -101,9 +105,10 @@ TEST(MoeTerms, GroupedGemmPaddingAndImbalanceTimeHandChecked) {
 // EP dispatch + combine: two AllToAlls per MoE layer of each token's k copies, the busiest rank
 // receiving `imbalance` times its share: 64 tokens × 4,096 × 2 B × 2 / 2 ranks × 1.2.
 TEST(MoeTerms, DispatchCombineIsTheEpAllToAll) {
-  const InferContext ctx = moe_ctx("mixtral-8x7b");
+  InferContext ctx = moe_ctx("mixtral-8x7b");
+  ctx.router_imbalance = 1.2;
   const StepCost c = step_cost(ctx, moe_plan(2, 2), StepLoad{64, 1024, 0, 0});
-  const double bytes = 64.0 * 4096 * 2 * 2 / 2 * kDefaultRouterImbalance;
+  const double bytes = 64.0 * 4096 * 2 * 2 / 2 * 1.2;
   EXPECT_DOUBLE_EQ(c.moe.dispatch_combine_s, 2 * 32 * tp_collective_s(ctx, CollectiveOp::all_to_all, bytes, 2));
   EXPECT_GT(c.moe.dispatch_combine_s, 0);
   EXPECT_LE(c.moe.dispatch_combine_s, c.comm_s);
