@@ -7,6 +7,19 @@
 
 namespace gpuplan {
 
+namespace {
+
+// Whether some layer has a dense MLP (not every MoE model has one: Mixtral's and Qwen3-MoE's
+// intermediate_size then sizes nothing).
+bool has_dense_ffn_layer(const ModelSpec& m) {
+  for (std::int64_t layer_idx = 0; layer_idx < m.layers; ++layer_idx) {
+    if (m.has_ffn(layer_idx) && !m.is_moe_layer(layer_idx)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::string check_infer_plan(const ModelSpec& m, const InferPlan& plan) {
   if (plan.tp < 1 || plan.pp < 1 || plan.ep < 1 || plan.replicas < 1 || plan.attention_dp < 1) {
     return "TP, PP, EP, attention DP and replicas must be >= 1";
@@ -31,6 +44,20 @@ std::string check_infer_plan(const ModelSpec& m, const InferPlan& plan) {
     if (m.moe.experts % plan.ep != 0) {
       return fmt::format("EP {} does not divide the {} experts of {}", plan.ep, m.moe.experts, m.id);
     }
+  }
+  // The MLP weights are column-split too (Megatron's ColumnParallelLinear: the engines' loaders
+  // divide the intermediate size by the split and refuse a remainder): the dense layers'
+  // intermediate over the attention TP group, each routed expert's over tp / ep GPUs (EP puts
+  // whole experts on ep groups of tp / ep GPUs; vLLM and SGLang's fused-MoE loaders shard each
+  // expert's moe_intermediate_size that way).
+  if (m.ffn_hidden > 0 && has_dense_ffn_layer(m) && m.ffn_hidden % atp != 0) {
+    return fmt::format("TP {} does not divide the {} MLP columns (intermediate_size) of {}; use a TP that divides {}",
+                       atp, m.ffn_hidden, m.id, m.ffn_hidden);
+  }
+  if (m.is_moe() && m.moe.expert_ffn_hidden > 0 && m.moe.expert_ffn_hidden % (plan.tp / plan.ep) != 0) {
+    return fmt::format("TP {} / EP {} splits each expert of {} {} ways, which does not divide its {} columns "
+                       "(moe_intermediate_size); use a TP / EP that divides {}, or raise EP",
+                       plan.tp, plan.ep, m.id, plan.tp / plan.ep, m.moe.expert_ffn_hidden, m.moe.expert_ffn_hidden);
   }
   if (plan.input_len < 1 || plan.output_len < 1) return "input and output lengths must be >= 1";
   return {};

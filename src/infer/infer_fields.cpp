@@ -22,6 +22,9 @@ std::vector<FieldSpec<R>> infer_common_fields() {
       {"output_len", GP_FIELD(R, output_len), "tokens", "", "Generated tokens per request (default 256)"},
       {"allow_longer_context", GP_FIELD(R, allow_longer_context), "", "",
        "Allow --input-len + --output-len beyond the model's context length (max_seq_len)"},
+      {"router_imbalance", GP_FIELD(R, router_imbalance), "", ">= 1",
+       "MoE with --ep > 1: the busiest expert-parallel rank's routed tokens / the mean (default 1, balanced, as "
+       "published DEP8 runs show; about 1.2 at EP 32 with real traffic)"},
       {"calibration", GP_FIELD(R, calibration), "", "",
        "Profile from gpuplan-bench for this GPU: scales the GEMM rates by measured / reference; or nccl-tests "
        "output (all_reduce_perf, ...): its rows calibrate the collective model's bandwidth and latency "

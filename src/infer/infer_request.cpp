@@ -24,19 +24,6 @@ const Engine& find_engine(const Catalog& catalog, const std::string& id) {
   throw Error(fmt::format("unknown engine '{}'; known engines: {}", id, join(ids, ", ")));
 }
 
-// FP4 weights need FP4 tensor cores: on a GPU without them (Hopper, Ampere) the engines have
-// no FP4 GEMM, and widening to FP8 would silently answer a different question.
-void check_fp4(const Catalog& catalog, const Gpu& gpu, Precision weights) {
-  if (weights != Precision::fp4 || gpu.dense(Precision::fp4) > 0) return;
-  std::vector<std::string> with;
-  for (const Gpu& g : catalog.gpus) {
-    if (g.dense(Precision::fp4) > 0) with.push_back(g.id);
-  }
-  throw Error(fmt::format("--weights fp4: {} has no FP4 tensor cores; use --weights fp8 or int4, or a GPU with FP4 "
-                          "({})",
-                          gpu.id, with.empty() ? std::string("none in the catalog") : join(with, ", ")));
-}
-
 InferSetup make_setup(const Catalog& catalog, const InferCommon& r) {
   if (r.input_len < 1) {
     throw Error(fmt::format("--input-len {}: a request needs at least 1 prompt token; use --input-len 1 or more",
@@ -54,7 +41,9 @@ InferSetup make_setup(const Catalog& catalog, const InferCommon& r) {
   const ClusterChoice cluster = choose_cluster(catalog, query);
   const Engine& engine = find_engine(catalog, r.engine);
   s.weights = parse_weight_precision(r.weights);
-  check_fp4(catalog, *cluster.gpu, s.weights);
+  if (const std::string why = weights_refusal(catalog, *cluster.gpu, s.weights); !why.empty()) {
+    throw Error(fmt::format("--weights {}: {}", precision_name(s.weights), why));
+  }
   if (!r.kv.empty()) {
     s.kv = parse_kv_precision(r.kv);
   } else {
@@ -67,7 +56,13 @@ InferSetup make_setup(const Catalog& catalog, const InferCommon& r) {
                             "(max_seq_len) of {}; shorten them, or pass --allow-longer-context",
                             r.input_len, r.output_len, context, model.max_seq_len, model.id));
   }
+  if (!(r.router_imbalance >= 1) || !std::isfinite(r.router_imbalance)) {
+    throw Error(fmt::format("--router-imbalance {}: the busiest rank's routed tokens over the mean is at least 1; "
+                            "use 1 for balanced routing, or leave it out for {}",
+                            r.router_imbalance, kDefaultRouterImbalance));
+  }
   s.ctx = make_infer_context(catalog, model, *cluster.gpu, engine, cluster.system);
+  s.ctx.router_imbalance = r.router_imbalance;
   s.system_defaulted = cluster.system == nullptr && s.ctx.system != nullptr;
   if (!r.calibration.empty()) {
     // A gpuplan-bench profile (GEMMs, HBM, collectives) or an nccl-tests log (collectives only).
@@ -180,6 +175,18 @@ void apply_engine_limits(InferSetup& s, const InferRequest& r) {
 }
 
 }  // namespace
+
+// FP4 weights need FP4 tensor cores: on a GPU without them (Hopper, Ampere) the engines have
+// no FP4 GEMM, and widening to FP8 would silently answer a different question.
+std::string weights_refusal(const Catalog& catalog, const Gpu& gpu, Precision weights) {
+  if (weights != Precision::fp4 || gpu.dense(Precision::fp4) > 0) return {};
+  std::vector<std::string> with;
+  for (const Gpu& g : catalog.gpus) {
+    if (g.dense(Precision::fp4) > 0) with.push_back(g.id);
+  }
+  return fmt::format("{} has no FP4 tensor cores; use fp8 or int4 weights, or a GPU with FP4 ({})", gpu.id,
+                     with.empty() ? std::string("none in the catalog") : join(with, ", "));
+}
 
 Precision parse_weight_precision(const std::string& text) {
   const auto p = parse_precision(to_lower(text));

@@ -30,6 +30,8 @@ struct InferCommon {
   std::string kv;                    // --kv; empty = 16-bit like the weights, fp8 with ≤ 8-bit weights
   std::int64_t input_len = 1024;     // --input-len
   std::int64_t output_len = 256;     // --output-len
+  // --router-imbalance: busiest expert-parallel rank's routed tokens / the mean, >= 1 (MoE, ep > 1).
+  double router_imbalance = kDefaultRouterImbalance;
   std::string calibration;           // --calibration: gpuplan-bench profile of this GPU
   bool allow_longer_context = false; // --allow-longer-context: input + output may exceed max_seq_len
 };
@@ -101,5 +103,9 @@ InferSearchAnswer answer_infer_search(const Catalog& catalog, const InferSearchR
 // --weights and --kv as users type them; Error names the flag and the choices.
 Precision parse_weight_precision(const std::string& text);
 Precision parse_kv_precision(const std::string& text);
+
+// Why `gpu` cannot serve `weights` as the engines run them ("" = it can): FP4 weights need FP4
+// tensor cores. `infer`, `infer-search` and `validate inference` refuse the same plans with it.
+std::string weights_refusal(const Catalog& catalog, const Gpu& gpu, Precision weights);
 
 }  // namespace gpuplan

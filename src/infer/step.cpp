@@ -194,10 +194,21 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
   c.linear_mem_s = c.weight_bytes / weight_bw;
   c.linear_compute_s = c.linear_flops / gemm_rate;
   if (w.moe_layers > 0 && w.experts > 0 && tokens > 0) {
-    // The routed-expert share of the FLOPs runs at the grouped-GEMM efficiency.
+    // docs/model/moe-serving.md. Only the experts some token was routed to are read; the
+    // routed-expert FLOPs run at the grouped-GEMM efficiency of their per-expert M; with the
+    // experts spread over EP ranks the busiest rank carries `router_imbalance` times the mean
+    // and every rank waits for it at the combine.
+    MoeStepTerms& moe = c.moe;
+    moe.router_imbalance = plan.ep > 1 ? ctx.router_imbalance : 1;
+    moe.tokens_per_expert = tokens * w.top_k * moe.router_imbalance / w.experts;
+    moe.experts_touched = expert_hit;
+    moe.expert_weight_bytes = w.routed_experts * expert_hit * quantised_weight_bytes(plan.weights) * stage_share / tp;
+    moe.expert_weight_s = moe.expert_weight_bytes / weight_bw;
     const double expert_flops = 2 * tokens * w.routed_experts * (w.top_k / w.experts) * stage_share / tp;
-    const double eff = expert_gemm_efficiency(ctx, plan, tokens);
-    c.linear_compute_s += expert_flops / gemm_rate * (1 / eff - 1);
+    moe.grouped_gemm_efficiency = expert_gemm_efficiency(ctx, plan, tokens);
+    moe.expert_padding_s = expert_flops / gemm_rate * (1 / moe.grouped_gemm_efficiency - 1);
+    moe.imbalance_s = expert_flops / gemm_rate / moe.grouped_gemm_efficiency * (moe.router_imbalance - 1);
+    c.linear_compute_s += moe.expert_padding_s + moe.imbalance_s;
   }
   // The ideal roofline is max(memory, compute); real GEMM kernels near the ridge point overlap
   // the two imperfectly, which the engine's roofline_norm describes (cost/roofline.h).
@@ -253,12 +264,13 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
     // Routed experts' width times top-k, plus the shared block (its own width in Qwen2-MoE).
     const double moe_ffn = w.top_k * static_cast<double>(m.moe.expert_ffn_hidden) +
                            static_cast<double>(m.moe.shared_ffn());
+    // The permutes: a token read once and written k times on dispatch, the reverse on combine.
+    const double permute_per_token = static_cast<double>(w.moe_layers) * (2 + 2 * w.top_k) * h;
     const double per_token = static_cast<double>(m.layers) * (8 * h + rope) +
                              dense_layers * gate * static_cast<double>(m.ffn_hidden) / tp +
-                             static_cast<double>(w.moe_layers) *
-                                 (gate * moe_ffn / tp +
-                                  (2 + 2 * w.top_k) * h);
+                             static_cast<double>(w.moe_layers) * gate * moe_ffn / tp + permute_per_token;
     c.elementwise_bytes = tokens * per_token * wide * stage_share;
+    c.moe.permute_bytes = tokens * permute_per_token * wide * stage_share;
     if (adp > 1) {
       // Attention DP: the replicated passes and the dense layers' slices for the busiest rank's
       // tokens at the attention TP; the routed experts' activation over all tp GPUs.
@@ -267,11 +279,13 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
       const double rope_atp = rope * tp / atp;
       const double rank_per_token = static_cast<double>(m.layers) * (8 * h + rope_atp) +
                                     dense_layers * gate * static_cast<double>(m.ffn_hidden) / atp +
-                                    static_cast<double>(w.moe_layers) * (gate * shared / atp + (2 + 2 * w.top_k) * h);
+                                    static_cast<double>(w.moe_layers) * gate * shared / atp + permute_per_token;
       c.elementwise_bytes = (r_tokens * rank_per_token + tokens * static_cast<double>(w.moe_layers) * gate * routed / tp) *
                             wide * stage_share;
+      c.moe.permute_bytes = r_tokens * permute_per_token * wide * stage_share;
     }
     c.elementwise_s = c.elementwise_bytes / bw;
+    c.moe.permute_s = c.moe.permute_bytes / bw;
   }
 
   // Communication: Megatron TP runs two AllReduces of the activations per layer (after
@@ -283,8 +297,11 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
   if (tokens > 0 && plan.tp > 1 && plan.attention_dp <= 1) {
     const double ar = tp_collective_s(ctx, CollectiveOp::all_reduce, act_bytes, plan.tp);
     if (plan.ep > 1 && moe_layers > 0) {
-      const double a2a = tp_collective_s(ctx, CollectiveOp::all_to_all, act_bytes * w.top_k / plan.ep, plan.ep);
-      c.comm_s += (2 * layers - moe_layers) * ar + 2 * moe_layers * a2a;
+      // The busiest EP rank receives router_imbalance times the mean share of the tokens.
+      const double a2a = tp_collective_s(ctx, CollectiveOp::all_to_all,
+                                         act_bytes * w.top_k / plan.ep * c.moe.router_imbalance, plan.ep);
+      c.moe.dispatch_combine_s = 2 * moe_layers * a2a;
+      c.comm_s += (2 * layers - moe_layers) * ar + c.moe.dispatch_combine_s;
     } else {
       c.comm_s += 2 * layers * ar;
     }
@@ -302,8 +319,9 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
     }
     if (moe_layers > 0) {
       const double ep = plan.ep;
-      const double dispatch = r_act / atp * std::min(w.top_k, ep) * tp / ep;
-      c.comm_s += 2 * moe_layers * tp_collective_s(ctx, CollectiveOp::all_to_all, dispatch, plan.tp);
+      const double dispatch = r_act / atp * std::min(w.top_k, ep) * tp / ep * c.moe.router_imbalance;
+      c.moe.dispatch_combine_s = 2 * moe_layers * tp_collective_s(ctx, CollectiveOp::all_to_all, dispatch, plan.tp);
+      c.comm_s += c.moe.dispatch_combine_s;
     }
   }
   if (tokens > 0 && plan.pp > 1) {

@@ -21,6 +21,23 @@ struct StepLoad {
   double expert_hit = -1;
 };
 
+// The mixture-of-experts mechanisms of one step, each a named term (docs/model/moe-serving.md);
+// all zero (efficiency and imbalance 1) for a dense model. The times are already inside the
+// StepCost totals (linear, elementwise, communication); these say how much of each is MoE.
+struct MoeStepTerms {
+  double router_imbalance = 1;   // busiest EP rank's routed tokens / the mean (1 without EP)
+  double tokens_per_expert = 0;  // the step's tokens × top_k × imbalance / experts
+  double experts_touched = 0;    // share of the routed experts some token of the step reads
+  double expert_weight_bytes = 0;  // per GPU: routed-expert weights read (the touched ones)
+  double expert_weight_s = 0;      // those bytes at the weight-streaming bandwidth
+  double grouped_gemm_efficiency = 1;  // grouped expert GEMM vs one dense GEMM over the tokens
+  double expert_padding_s = 0;   // GEMM time the part-empty tiles at small per-expert M add
+  double imbalance_s = 0;        // expert GEMM time the busiest EP rank adds over the mean
+  double permute_bytes = 0;      // per GPU: routing permutes (each token copied to its k experts and back)
+  double permute_s = 0;          // those bytes at HBM bandwidth
+  double dispatch_combine_s = 0; // expert-parallel all-to-all (dispatch + combine), in comm_s
+};
+
 struct StepCost {
   double weight_bytes = 0;      // per GPU, streamed once per step
   double kv_bytes = 0;          // per GPU, read by the decodes
@@ -37,6 +54,7 @@ struct StepCost {
   double comm_s = 0;       // TP AllReduce / EP AllToAll / PP send of this stage
   double overhead_s = 0;   // engine step + per-layer fixed costs
   double total_s = 0;
+  MoeStepTerms moe;        // the MoE share of the terms above
 };
 
 // Precision the linear layers run in: FP8/INT8/FP4 weights use the GPU's matching tensor

@@ -46,6 +46,20 @@ nlohmann::ordered_json step_json(const StepCost& c) {
   j["weight_bytes_per_gpu"] = c.weight_bytes;
   j["kv_bytes_per_gpu"] = c.kv_bytes;
   j["elementwise_bytes_per_gpu"] = c.elementwise_bytes;
+  if (c.moe.tokens_per_expert > 0) {
+    const MoeStepTerms& m = c.moe;
+    j["moe"] = {{"router_imbalance", m.router_imbalance},
+                {"tokens_per_expert", m.tokens_per_expert},
+                {"experts_touched", m.experts_touched},
+                {"expert_weight_bytes_per_gpu", m.expert_weight_bytes},
+                {"expert_weight_s", m.expert_weight_s},
+                {"grouped_gemm_efficiency", m.grouped_gemm_efficiency},
+                {"expert_padding_s", m.expert_padding_s},
+                {"imbalance_s", m.imbalance_s},
+                {"permute_bytes_per_gpu", m.permute_bytes},
+                {"permute_s", m.permute_s},
+                {"dispatch_combine_s", m.dispatch_combine_s}};
+  }
   return j;
 }
 
@@ -149,6 +163,15 @@ std::string infer_text(const InferContext& ctx, const InferPlan& plan, const Inf
   s += fmt::format("step {}: weights {} · KV {} · compute {} · elementwise {} · comm {} · overhead {}\n",
                    ms(c.total_s), ms(c.linear_mem_s), ms(c.kv_mem_s), ms(c.linear_compute_s + c.attention_compute_s),
                    ms(c.elementwise_s), ms(c.comm_s), ms(c.overhead_s));
+  if (c.moe.tokens_per_expert > 0) {
+    // The MoE terms inside the step above (docs/model/moe-serving.md).
+    const MoeStepTerms& moe = c.moe;
+    s += fmt::format("MoE: {:.1f} tokens per expert (router imbalance {:.2f}) · experts read {:.0f}% ({}, {}) · "
+                     "grouped GEMM {:.0f}% of dense (padding {}) · imbalance {} · permutes {} · dispatch/combine {}\n",
+                     moe.tokens_per_expert, moe.router_imbalance, 100 * moe.experts_touched, gib_or_mib(moe.expert_weight_bytes),
+                     ms(moe.expert_weight_s), 100 * moe.grouped_gemm_efficiency, ms(moe.expert_padding_s), ms(moe.imbalance_s),
+                     ms(moe.permute_s), ms(moe.dispatch_combine_s));
+  }
   s += fmt::format("bottleneck: {} · batch set by {} · decode turns compute-bound near batch {:.0f}\n", e.bottleneck_text(),
                    e.batch_limit, e.ridge_batch);
   if (e.usd_per_million_output_tokens > 0) s += fmt::format("price: {}\n", ctx.price_source);

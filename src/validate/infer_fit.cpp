@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/strings.h"
 #include "infer/evaluate.h"
+#include "infer/infer_request.h"
 #include "infer/sim_engine.h"
 #include "infer/sim_slo.h"
 #include "infer/step.h"
@@ -89,6 +90,10 @@ std::vector<InferCase> read_inference_cases(const CsvTable& csv, const Catalog& 
   const auto c_slo_tpot = csv.find_column("slo_tpot_ms");
   const auto c_slo_pct = csv.find_column("slo_percentile");
   const auto c_source = csv.find_column("source");
+  // Optional: attention data parallelism inside the TP group (docs/model/attention-dp.md); an
+  // empty cell or no column = the source does not say, read as attention split over the TP
+  // group (attention DP 1), the rule for every source of the shared file (docs/validation.md).
+  const auto c_adp = csv.find_column("attention_dp");
   std::vector<InferCase> out;
   for (const auto& r : csv.rows()) {
     InferCase c;
@@ -113,11 +118,29 @@ std::vector<InferCase> read_inference_cases(const CsvTable& csv, const Catalog& 
     plan.tp = static_cast<int>(csv.integer(r, c_tp));
     plan.pp = static_cast<int>(csv.integer(r, c_pp));
     plan.ep = static_cast<int>(csv.integer(r, c_ep));
+    if (c_adp && !csv.cell(r, *c_adp).empty()) {
+      const long long adp = csv.integer(r, *c_adp);
+      if (adp < 1 || plan.tp % adp != 0) {
+        throw Error(fmt::format("{}: row {}: attention_dp {} must be a divisor of its tp {} (tp = attention "
+                                "replicated on every GPU of the group, 1 = none), or empty when the source does "
+                                "not say",
+                                csv.where(r, *c_adp), c.id, adp, plan.tp));
+      }
+      plan.attention_dp = static_cast<int>(adp);
+    }
     plan.replicas = std::max(1, gpus / plan.gpus_per_replica());
     plan.weights = case_precision(c.precision, csv.where(r, c_w));
     plan.kv = case_precision(csv.text(r, c_kv), csv.where(r, c_kv));
     plan.input_len = csv.integer(r, c_in);
     plan.output_len = csv.integer(r, c_out);
+    // What `infer` refuses, the validator refuses, naming the row: a prediction for a plan
+    // gpuplan would not plan is no evidence about the model.
+    if (const std::string why = weights_refusal(catalog, *c.gpu, plan.weights); !why.empty()) {
+      throw Error(fmt::format("{}: row {}: weight_precision {}: {}", csv.where(r, c_w), c.id, c.precision, why));
+    }
+    if (const std::string why = check_infer_plan(*c.model, plan); !why.empty()) {
+      throw Error(fmt::format("{}: row {}: {}", csv.where(r, c_tp), c.id, why));
+    }
     if (c.mode == "offline_max_throughput") {
       plan.mode = InferMode::max_throughput;
     } else if (c.mode == "fixed_concurrency" || c.mode == "light_load") {

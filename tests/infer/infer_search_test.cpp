@@ -119,5 +119,57 @@ TEST(ClosedLoop, GroupedArrivalsRaiseTtftUnderLoad) {
   EXPECT_LE(c4, c64);
 }
 
+// Issue 29: DeepSeek-V3 on up to 8 H200s. TP 7 divides neither its 128 heads nor its 256 experts
+// nor an expert's 2048 columns: no plan of the space may have it, whatever the attention DP (at
+// attention DP 7 the heads are whole per rank, but the experts would still be split 7 ways).
+TEST(InferSearch, DeepSeekV3NeverGetsTp7AndEpDividesTheExperts) {
+  const InferContext ctx = infer_context("deepseek-v3", "h200-sxm");
+  const ModelSpec& m = *ctx.model;
+  InferSearchSpec spec = small_spec();
+  spec.gpus_max = 8;
+  spec.weights = {Precision::fp8};
+  spec.kvs = {Precision::bf16};
+  bool saw_tp8 = false;
+  for (const InferPlan& p : infer_search_space(ctx, spec)) {
+    EXPECT_EQ(m.moe.experts % p.ep, 0) << "ep " << p.ep;
+    EXPECT_EQ(m.moe.expert_ffn_hidden % (p.tp / p.ep), 0) << "tp " << p.tp << " ep " << p.ep;
+    EXPECT_EQ(m.heads % p.attention_tp(), 0) << "tp " << p.tp << " adp " << p.attention_dp;
+    EXPECT_NE(p.tp, 7);
+    saw_tp8 |= p.tp == 8;
+  }
+  EXPECT_TRUE(saw_tp8);
+  InferPlan seven;
+  seven.tp = 7;
+  seven.attention_dp = 7;  // attention whole per rank: only the expert split is wrong
+  const std::string why = check_infer_plan(m, seven);
+  EXPECT_NE(why.find("splits each expert of deepseek-v3 7 ways"), std::string::npos) << why;
+  EXPECT_NE(why.find("2048"), std::string::npos) << why;
+  seven.attention_dp = 1;
+  EXPECT_NE(check_infer_plan(m, seven).find("does not divide the 128 attention heads"), std::string::npos);
+  InferPlan ep3;
+  ep3.tp = 6;
+  ep3.ep = 3;
+  ep3.attention_dp = 6;
+  EXPECT_NE(check_infer_plan(m, ep3).find("EP 3 does not divide the 256 experts"), std::string::npos);
+  // The search and `infer` share the rule: the best plan is a valid one.
+  const InferSearchResult r = infer_search(ctx, spec);
+  ASSERT_TRUE(r.found) << r.reason;
+  EXPECT_TRUE(check_infer_plan(m, r.plan).empty());
+  EXPECT_NE(r.plan.tp, 7);
+}
+
+// The dense MLP columns follow the same rule: Llama 2 13B's 40 heads allow TP 5, its 13824
+// intermediate columns do not (13824 = 2^9 x 27).
+TEST(InferSearch, TpMustDivideTheDenseMlpColumns) {
+  const ModelSpec& m = default_catalog().model("llama2-13b");
+  ASSERT_EQ(m.heads % 5, 0);
+  ASSERT_NE(m.ffn_hidden % 5, 0);
+  InferPlan p;
+  p.tp = 5;
+  const std::string why = check_infer_plan(m, p);
+  EXPECT_NE(why.find("TP 5 does not divide the 13824 MLP columns"), std::string::npos) << why;
+  EXPECT_NE(why.find("MLP columns"), std::string::npos) << why;
+}
+
 }  // namespace
 }  // namespace gpuplan
