@@ -8,12 +8,14 @@
 
 #include "core/error.h"
 #include "search/coverage.h"
+#include "search/search_fields.h"
 
 namespace gpuplan {
 
 int max_search_threads() { return 4 * std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
 
 SearchAnswer answer_search(const Catalog& catalog, const SearchRequest& r) {
+  check_field_numbers(r, search_fields());  // NaN, inf, negative (core/field_spec.h)
   require_at_least("--gpus", r.gpus, 1);
   require_at_least("--global-batch", r.global_batch, 1);
   require_at_least("--top", r.top, 1);
