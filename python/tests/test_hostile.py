@@ -62,7 +62,7 @@ def test_structural_rules_are_errors_with_the_fix():
         gpuplan.train(model="llama3.1-8b", gpu="h100-sxm", gpus=64, pp=64)
     with pytest.raises(gpuplan.Error, match=r"--ep 8 on llama3.1-8b, a dense model"):
         gpuplan.train(model="llama3.1-8b", gpu="h100-sxm", gpus=64, ep=8)
-    with pytest.raises(gpuplan.Error, match=r"--tp 3: .* use --tp 2 or 4"):
+    with pytest.raises(gpuplan.Error, match=r"--tp 3: .* use --tp 1, 2, 4 or 8"):
         gpuplan.infer(model="llama3.1-8b", gpu="h100-sxm", tp=3)
 
 

@@ -209,22 +209,6 @@ void read_megatron_args(std::string_view text, const std::string& where, TrainRe
     // Anything else (data, tokenizer, optimiser hyper-parameters, logging, checkpoints,
     // --overlap-grad-reduce, --overlap-param-gather) does not change the plan evaluated.
   }
-  // A file with none of the plan's flags (a system TOML, a log) is not a job: refuse it rather
-  // than evaluate the command line's plan as if the file had said it.
-  static const char* const kPlanFlags[] = {
-      "--tensor-model-parallel-size", "--pipeline-model-parallel-size", "--context-parallel-size",
-      "--expert-model-parallel-size", "--micro-batch-size", "--global-batch-size", "--seq-length", "--num-layers",
-      "--hidden-size", "--num-attention-heads"};
-  const bool has_plan_flag = std::any_of(tokens.begin(), tokens.end(), [](const ArgToken& t) {
-    return std::find(std::begin(kPlanFlags), std::end(kPlanFlags), t.flag) != std::end(kPlanFlags);
-  });
-  if (!has_plan_flag) {
-    throw Error(fmt::format("--from {}: no Megatron-LM plan flags in the file (--tensor-model-parallel-size, "
-                            "--micro-batch-size, --global-batch-size, --seq-length, ...); give the argument list of "
-                            "pretrain_gpt.py (e.g. what `gpuplan train ... --emit megatron` writes), or a torchtitan "
-                            "job *.toml",
-                            where));
-  }
   if (recompute_method == "block") throw Error(where + ": --recompute-method block: gpuplan models uniform full recompute");
   if (fsdp && distributed_optimizer)
     throw Error(where + ": --use-torch-fsdp2 and --use-distributed-optimizer together: give one");
@@ -247,6 +231,22 @@ void read_megatron_args(std::string_view text, const std::string& where, TrainRe
       throw Error(fmt::format("{}: --num-layers-per-virtual-pipeline-stage {}: does not divide the {} layers of each of "
                               "the {} pipeline stages", where, vp_layers, per_rank, r.pp));
     r.vp = static_cast<int>(per_rank / vp_layers);
+  }
+  // A file with none of the plan's flags (a system TOML, a log) is not a job: refuse it rather
+  // than evaluate the command line's plan as if the file had said it.
+  static const char* const kPlanFlags[] = {
+      "--tensor-model-parallel-size", "--pipeline-model-parallel-size", "--context-parallel-size",
+      "--expert-model-parallel-size", "--micro-batch-size", "--global-batch-size", "--seq-length", "--num-layers",
+      "--hidden-size", "--num-attention-heads"};
+  const bool has_plan_flag = std::any_of(tokens.begin(), tokens.end(), [](const ArgToken& t) {
+    return std::find(std::begin(kPlanFlags), std::end(kPlanFlags), t.flag) != std::end(kPlanFlags);
+  });
+  if (!has_plan_flag) {
+    throw Error(fmt::format("--from {}: no Megatron-LM plan flags in the file (--tensor-model-parallel-size, "
+                            "--micro-batch-size, --global-batch-size, --seq-length, ...); give the argument list of "
+                            "pretrain_gpt.py (e.g. what `gpuplan train ... --emit megatron` writes), or a torchtitan "
+                            "job *.toml",
+                            where));
   }
 }
 

@@ -66,10 +66,13 @@ void read_torchtitan_toml(std::string_view text, const std::string& where, int m
   const toml::table* par = r.section("parallelism");
   const toml::table* train = r.section("training");
   const toml::table* ac = r.section("activation_checkpoint");
-  if (!par && !train) {
-    throw Error(fmt::format("--from {}: no [parallelism] or [training] table, so not a torchtitan job TOML (a gpuplan "
-                            "catalog file goes to --catalog); give a job TOML such as `gpuplan train ... --emit "
-                            "torchtitan` writes",
+  // A TOML with none of torchtitan's tables (a gpuplan catalog file) is not a job.
+  const bool titan_table = par || train || ac || root.contains("compile") || root.contains("job") ||
+                           root.contains("model") || root.contains("float8");
+  if (!titan_table) {
+    throw Error(fmt::format("--from {}: no torchtitan table ([parallelism], [training], ...), so not a torchtitan "
+                            "job TOML (a gpuplan catalog file goes to --catalog); give a job TOML such as `gpuplan "
+                            "train ... --emit torchtitan` writes",
                             where));
   }
 

@@ -243,14 +243,18 @@ void run_server(const ServeOptions& options, const ApiRunner& runner, const Cata
     res.status = 500;
     res.set_content(api_error_body("internal error", 1), "application/json");
   });
-  // The API reads JSON only. A form-encoded body would meet cpp-httplib's own 8 KiB limit for
-  // that content type, refused as if over the 1 MiB limit: say what to send instead, before the
-  // body is read.
+  // The API reads JSON. A form-encoded body (curl -d's default type) over 8 KiB would meet
+  // cpp-httplib's own limit for that content type, compiled into Debian's library and refused as
+  // if over the 1 MiB limit: say what to send instead, before the body is read.
   server.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
-    if (req.method == "POST" && req.get_header_value("Content-Type").starts_with("application/x-www-form-urlencoded")) {
+    constexpr std::size_t kFormLimitBytes = 8192;  // CPPHTTPLIB_FORM_URL_ENCODED_PAYLOAD_MAX_LENGTH
+    if (req.method == "POST" && req.get_header_value("Content-Type").starts_with("application/x-www-form-urlencoded") &&
+        std::strtoull(req.get_header_value("Content-Length").c_str(), nullptr, 10) > kFormLimitBytes) {
       res.status = 415;
       res.set_header("Connection", "close");  // the unread body must not be parsed as a next request
-      res.set_content(api_error_body("the API reads a JSON body: send Content-Type: application/json", 2),
+      res.set_content(api_error_body("a form-encoded body is limited to 8 KiB by the HTTP library; the API reads "
+                                     "JSON: send Content-Type: application/json (up to 1 MiB)",
+                                     2),
                       "application/json");
       return httplib::Server::HandlerResponse::Handled;
     }

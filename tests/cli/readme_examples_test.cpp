@@ -63,7 +63,9 @@ void expect_example_runs(const std::string& line) {
   if (!json_ok || (args[0] != "train" && args[0] != "memory")) return;
   const nlohmann::json j = nlohmann::json::parse(r.out);
   const nlohmann::json& estimate = j.contains("estimate") ? j["estimate"] : j;
-  if (estimate.contains("fits")) EXPECT_TRUE(estimate["fits"].get<bool>()) << line << "\n" << r.out.substr(0, 2000);
+  if (estimate.contains("fits")) {
+    EXPECT_TRUE(estimate["fits"].get<bool>()) << line << "\n" << r.out.substr(0, 2000);
+  }
 }
 
 TEST(ReadmeExamples, TourLinesRunAndFit) {

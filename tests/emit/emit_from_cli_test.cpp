@@ -95,7 +95,7 @@ TEST(EmitFromCli, AFileWithoutAPlanIsRefused) {
   const auto system = testing::write_file(dir / "box.toml", "kind = \"system\"\nid = \"box\"\n");
   r = run({"train", "--model", "llama3.1-8b", "--gpus", "8", "--from", system.string()});
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.err.find("not a torchtitan job TOML"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("so not a torchtitan job TOML"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -20,8 +20,11 @@ struct HostileFileCase {
 
 // Every command that reads a user-named file, the file in the place of "@".
 const HostileFileCase kFileReaders[] = {
-    {{"train", "--model", "llama3.1-8b", "--gpus", "8", "--calibration", "@"}, "train --calibration"},
-    {{"search", "--model", "llama3.1-8b", "--gpus", "8", "--calibration", "@"}, "search --calibration"},
+    {{"train", "--model", "llama3.1-8b", "--gpu", "h100-sxm", "--gpus", "8", "--calibration", "@"},
+     "train --calibration"},
+    {{"search", "--model", "llama3.1-8b", "--gpu", "h100-sxm", "--gpus", "8", "--global-batch", "64", "--calibration",
+      "@"},
+     "search --calibration"},
     {{"gpu", "h100-sxm", "--calibration", "@"}, "gpu --calibration"},
     {{"sweep", "@"}, "sweep SPEC"},
     {{"import-topology", "@", "--gpu", "h200-sxm"}, "import-topology FILE"},
@@ -29,7 +32,7 @@ const HostileFileCase kFileReaders[] = {
     {{"validate", "inference", "@"}, "validate inference FILE"},
     {{"validate", "collectives", "@"}, "validate collectives FILE"},
     {{"validate", "calibration", "@"}, "validate calibration FILE"},
-    {{"train", "--model", "llama3.1-8b", "--gpus", "8", "--from", "@"}, "train --from"},
+    {{"train", "--model", "llama3.1-8b", "--gpu", "h100-sxm", "--gpus", "8", "--from", "@"}, "train --from"},
     {{"model", "@.json"}, "model CONFIG"},
     {{"--catalog", "@", "gpus"}, "--catalog"},
 };
@@ -89,7 +92,7 @@ TEST_P(HostileFiles, DirectoryIsRefusedNamingThePath) {
 TEST_P(HostileFiles, BytesThatAreNotUtf8AreRefusedNamingTheOffset) {
   const auto dir = testing::scratch_dir("hostile-latin1");
   const auto file = testing::write_file(dir / "latin1.json", "{\"caf\xE9\": 1}\n");
-  expect_refused(with_path(GetParam().args, file.string()), {"byte offset 4 (0xE9) is not UTF-8"});
+  expect_refused(with_path(GetParam().args, file.string()), {"byte offset 5 (0xE9) is not UTF-8"});
 }
 
 TEST_P(HostileFiles, DeepNestingIsRefusedNotACrash) {

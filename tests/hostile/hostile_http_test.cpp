@@ -69,7 +69,7 @@ std::vector<HostileBody> hostile_bodies() {
     cases.push_back({"/api/train", "{" + train + ", \"sp\": " + value + "}", "'sp'"});
   }
   // Bytes that are not UTF-8, deep nesting, not an object, structural rules.
-  cases.push_back({"/api/train", "{\"model\": \"llama\xFF\"}", "byte offset 11 (0xFF) is not UTF-8"});
+  cases.push_back({"/api/train", "{\"model\": \"llama\xFF\"}", "byte offset 16 (0xFF) is not UTF-8"});
   cases.push_back({"/api/train", "{\"model\xC0\x80\": 1}", "is not UTF-8"});
   cases.push_back({"/api/train", std::string(100000, '[') + std::string(100000, ']'), "nest deeper than 64"});
   cases.push_back({"/api/train", "[1, 2]", "one JSON object"});

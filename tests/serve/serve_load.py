@@ -8,7 +8,7 @@ Checks:
   - the normal clients' p99 latency stays under 100 ms;
   - each slow client is cut off by the total request deadline (5 s; 408 with a JSON body),
     not served for ever;
-  - a form-encoded body gets 415 with a JSON body; a body over 1 MiB gets 413 with a JSON body.
+  - a form-encoded body over 8 KiB gets 415 with a JSON body; a body over 1 MiB gets 413 with one.
 Exits 77 (skipped) when the binary has no server or no web assets.
 """
 import json
