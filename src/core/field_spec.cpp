@@ -24,43 +24,40 @@ std::string field_unit_words(std::string_view unit) {
 }
 }  // namespace
 
-void check_field_number(std::string_view flag, std::string_view unit, double value) {
-  if (!std::isfinite(value)) {
-    throw Error(fmt::format("{} {}: not a finite number; give {}, 0 or more, or leave {} out for its default", flag,
-                            value, field_unit_words(unit), flag));
-  }
-  if (value < 0) {
+void check_field_number(FieldNumberRule rule, std::string_view flag, std::string_view unit, double value) {
+  if (rule == FieldNumberRule::kFiniteNumbers) {
+    if (!std::isfinite(value)) {
+      throw Error(fmt::format("{} {}: not a finite number; give {}, or leave {} out for its default", flag, value,
+                              field_unit_words(unit), flag));
+    }
+    // No quantity of any question comes near 1e12 (GiB, ms, tokens, requests/s): a larger value
+    // is a typo, and would overflow to inf once scaled (1e308 GiB in bytes).
+    if (std::fabs(value) > kMaxFieldNumber) {
+      throw Error(fmt::format("{} {:g}: too large (at most {:g}); give {}, or leave {} out for its default", flag,
+                              value, kMaxFieldNumber, field_unit_words(unit), flag));
+    }
+  } else if (value < 0) {
     throw Error(fmt::format("{} {:g}: negative; give {}, 0 or more, or leave {} out for its default", flag, value,
                             field_unit_words(unit), flag));
   }
-  // No quantity of any question comes near 1e12 (GiB, ms, tokens, requests/s): a larger value
-  // is a typo, and would overflow to inf once scaled (1e308 GiB in bytes).
-  if (value > kMaxFieldNumber) {
-    throw Error(fmt::format("{} {:g}: too large (at most {:g}); give {}, or leave {} out for its default", flag, value,
-                            kMaxFieldNumber, field_unit_words(unit), flag));
-  }
 }
 
-void check_field_number(std::string_view flag, std::string_view unit, int value) {
-  if (value < 0) {
-    throw Error(fmt::format("{} {}: negative; give {}, 0 or more, or leave {} out for its default", flag, value,
-                            field_unit_words(unit), flag));
-  }
+void check_field_number(FieldNumberRule rule, std::string_view flag, std::string_view unit, int value) {
+  check_field_number(rule, flag, unit, static_cast<double>(value));
 }
 
-void check_field_number(std::string_view flag, std::string_view unit, std::int64_t value) {
-  if (value < 0) {
-    throw Error(fmt::format("{} {}: negative; give {}, 0 or more, or leave {} out for its default", flag, value,
-                            field_unit_words(unit), flag));
-  }
+void check_field_number(FieldNumberRule rule, std::string_view flag, std::string_view unit, std::int64_t value) {
+  check_field_number(rule, flag, unit, static_cast<double>(value));
 }
 
-void check_field_number(std::string_view flag, std::string_view unit, const std::optional<int>& value) {
-  if (value) check_field_number(flag, unit, *value);
+void check_field_number(FieldNumberRule rule, std::string_view flag, std::string_view unit,
+                        const std::optional<int>& value) {
+  if (value) check_field_number(rule, flag, unit, *value);
 }
 
-void check_field_number(std::string_view flag, std::string_view unit, const std::optional<double>& value) {
-  if (value) check_field_number(flag, unit, *value);
+void check_field_number(FieldNumberRule rule, std::string_view flag, std::string_view unit,
+                        const std::optional<double>& value) {
+  if (value) check_field_number(rule, flag, unit, *value);
 }
 
 }  // namespace gpuplan

@@ -229,7 +229,7 @@ void check_infer_plan_rules(const ModelSpec& m, const InferPlan& plan) {
 }  // namespace
 
 InferAnswer answer_infer(const Catalog& catalog, const InferRequest& request) {
-  check_field_numbers(request, infer_fields());  // NaN, inf, negative (core/field_spec.h)
+  check_field_numbers(request, infer_fields(), FieldNumberRule::kFiniteNumbers);  // NaN, inf (core/field_spec.h)
   InferAnswer a;
   a.setup = make_setup(catalog, request);
   apply_engine_limits(a.setup, request);
@@ -246,11 +246,13 @@ InferAnswer answer_infer(const Catalog& catalog, const InferRequest& request) {
   a.features = answer_infer_features(catalog, a.setup.ctx, a.plan, a.estimate, request.features);
   a.simulation = answer_simulation(a.setup.ctx, a.plan, a.estimate, request.concurrency,
                                    request.features.request_rate.value_or(0), request.simulation);
+  // The net under the fields no range check above covers; the answer is not given.
+  check_field_numbers(request, infer_fields(), FieldNumberRule::kNoNegativeNumbers);
   return a;
 }
 
 InferSearchAnswer answer_infer_search(const Catalog& catalog, const InferSearchRequest& r) {
-  check_field_numbers(r, infer_search_fields());  // NaN, inf, negative (core/field_spec.h)
+  check_field_numbers(r, infer_search_fields(), FieldNumberRule::kFiniteNumbers);  // NaN, inf (core/field_spec.h)
   check_at_least_one("--gpus-max", r.gpus_max, "a replica needs at least one GPU (default 8)");
   // Both targets alike: a positive number of ms, or left out for none (0 is no target of either).
   if (r.ttft_ms && !(*r.ttft_ms > 0)) {
@@ -266,6 +268,7 @@ InferSearchAnswer answer_infer_search(const Catalog& catalog, const InferSearchR
   if (!(r.rate >= 0)) {
     throw Error(fmt::format("--rate {}: a request rate cannot be negative; give requests/s, or leave it out", r.rate));
   }
+  check_field_numbers(r, infer_search_fields(), FieldNumberRule::kNoNegativeNumbers);  // after the range checks
   InferSearchSpec spec;
   if (r.objective == "throughput") spec.objective = InferObjective::throughput;
   else if (r.objective == "cost") spec.objective = InferObjective::cost;

@@ -198,7 +198,7 @@ TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
   TrainSetup s;
   // The numbers first: they need no catalog, and a bad one is the likelier typo. NaN, inf and
   // negative values of any field first of all (core/field_spec.h).
-  check_field_numbers(r, train_fields());
+  check_field_numbers(r, train_fields(), FieldNumberRule::kFiniteNumbers);
   if (r.gpus) require_at_least("--gpus", *r.gpus, 1, "omit --gpus to use tp × pp × cp × dp");
   require_at_least("--tp", r.tp, 1, "1 = no tensor parallelism");
   require_at_least("--pp", r.pp, 1, "1 = no pipeline");
@@ -327,6 +327,8 @@ TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
       s.calibration_notes.push_back(std::move(note));
     }
   }
+  // The net under the fields no range check above covers (--overhead-gib -5).
+  check_field_numbers(r, train_fields(), FieldNumberRule::kNoNegativeNumbers);
   s.calibration_profile = r.calibration;
   s.system_defaulted = cluster.system_defaulted;
   if (!r.gpus && !r.dp) {
