@@ -256,9 +256,9 @@ InferSearchAnswer answer_infer_search(const Catalog& catalog, const InferSearchR
   check_at_least_one("--gpus-max", r.gpus_max, "a replica needs at least one GPU (default 8)");
   // Both targets alike: a positive number of ms, or left out for none (0 is no target of either).
   if (r.ttft_ms && !(*r.ttft_ms > 0)) {
-    throw Error(fmt::format("--ttft-ms {}: a time to first token must be positive; give a target in ms, or leave "
-                            "it out for none",
-                            *r.ttft_ms));
+    throw Error(fmt::format("--ttft-ms {}: {}; give a target in ms, or leave it out for none", *r.ttft_ms,
+                            *r.ttft_ms < 0 ? "a time target cannot be negative"
+                                           : "a time to first token must be positive (0 is no target)"));
   }
   if (r.tpot_ms && !(*r.tpot_ms > 0)) {
     throw Error(fmt::format("--tpot-ms {}: a time per output token must be positive; give a target in ms, or leave "
