@@ -75,7 +75,7 @@ void bind_infer(pyb::module_& m) {
         pyb::gil_scoped_release release;
         return make_result(catalog, answer_infer_search(*catalog, r));
       },
-      "infer_search(*, model, gpu, input_len=1024, output_len=256, gpus_max=8, ttft_ms=0, tpot_ms=None,\n"
+      "infer_search(*, model, gpu, input_len=1024, output_len=256, gpus_max=8, ttft_ms=None, tpot_ms=None,\n"
       "rate=0, objective='throughput', ...): the best serving plan, as `gpuplan infer-search`.");
 }
 

@@ -24,9 +24,11 @@ double dtype_bytes(const std::string& dtype) {
 // --gpus N [--nodes M] on a system of G GPUs per domain -> M domains x N/M GPUs.
 void set_group_shape(CollectiveRequest& r, const CollectiveCommandRequest& o, const System& system) {
   if (o.gpus < 1) throw Error(fmt::format("--gpus must be at least 1, got {}", o.gpus));
-  if (o.nodes < 0) throw Error(fmt::format("--nodes must be at least 1, got {}", o.nodes));
+  if (o.nodes && *o.nodes < 1) {
+    throw Error(fmt::format("--nodes {}: must be at least 1; leave --nodes out for as few as hold --gpus", *o.nodes));
+  }
   if (o.node_stride < 1) throw Error(fmt::format("--node-stride must be at least 1, got {}", o.node_stride));
-  int nodes = o.nodes;
+  int nodes = o.nodes.value_or(0);
   if (nodes == 0) {
     if (o.gpus <= system.gpus) {
       nodes = 1;

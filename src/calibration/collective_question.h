@@ -4,6 +4,7 @@
 // does; the model itself is cost/collective.h.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,7 @@ struct CollectiveCommandRequest {
   std::string bytes;           // --bytes: "32MiB", "1GB", "4096"; empty with sweep
   int gpus = 0;                // --gpus
   std::string system;          // --system; empty = the fabric's
-  int nodes = 0;               // --nodes; 0 = as few as hold --gpus
+  std::optional<int> nodes;    // --nodes; unset = as few as hold --gpus
   int node_stride = 1;         // --node-stride
   std::string fabric;          // --fabric; empty = NICs only
   std::string algorithm = "auto";

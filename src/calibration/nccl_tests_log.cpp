@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/input_file.h"
 
 namespace gpuplan {
 namespace {
@@ -291,11 +292,7 @@ NcclTestsLog parse_nccl_tests_log(std::string_view text, const std::string& file
 }
 
 NcclTestsLog load_nccl_tests_log(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("cannot read nccl-tests log '{}'", path));
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_nccl_tests_log(text.str(), path);
+  return parse_nccl_tests_log(read_input_file(path, "nccl-tests log"), path);
 }
 
 CalibrationProfile nccl_tests_profile(const NcclTestsLog& log) {
@@ -322,11 +319,8 @@ CalibrationProfile nccl_tests_profile(const NcclTestsLog& log) {
 }
 
 CalibrationProfile load_collective_calibration(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("cannot read calibration file '{}'", path));
-  std::stringstream text;
-  text << in.rdbuf();
-  if (looks_like_nccl_tests_log(text.str())) return nccl_tests_profile(parse_nccl_tests_log(text.str(), path));
+  const std::string text = read_input_file(path, "calibration file");
+  if (looks_like_nccl_tests_log(text)) return nccl_tests_profile(parse_nccl_tests_log(text, path));
   return load_calibration(path);
 }
 

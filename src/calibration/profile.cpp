@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/input_file.h"
 #include "core/json_fields.h"
 
 namespace gpuplan {
@@ -264,12 +265,8 @@ CalibrationProfile parse_calibration(const nlohmann::json& doc, const std::strin
 }
 
 CalibrationProfile load_calibration(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error(fmt::format("cannot read calibration file '{}'", path));
-  std::stringstream text;
-  text << in.rdbuf();
   // Strict: a key repeated in one object is an error (nlohmann alone would keep the last).
-  return parse_calibration(parse_json_strict(text.str(), path), path);
+  return parse_calibration(parse_json_strict(read_input_file(path, "calibration file"), path), path);
 }
 
 nlohmann::ordered_json calibration_json(const CalibrationProfile& p) {

@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/input_file.h"
+#include "core/json_fields.h"
 #include "core/precision.h"
 
 namespace gpuplan {
@@ -155,11 +157,9 @@ TrainingCalibration parse_training_calibration(const nlohmann::json& doc, const 
 }
 
 std::optional<TrainingCalibration> read_training_calibration(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error(fmt::format("--calibration {}: cannot read the file", path));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const nlohmann::json doc = nlohmann::json::parse(ss.str(), nullptr, /*allow_exceptions=*/false);
+  const std::string text = read_input_file(path, "--calibration");
+  check_json_depth(text, path);
+  const nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded() || !doc.is_object()) return std::nullopt;
   if (doc.value("schema", std::string()) != kTrainingCalibrationSchema) return std::nullopt;
   return parse_training_calibration(doc, path);

@@ -19,6 +19,7 @@
 #include "catalog/embedded_data.h"
 #include "catalog/parsers.h"
 #include "core/error.h"
+#include "core/input_file.h"
 #include "core/strings.h"
 
 namespace gpuplan {
@@ -108,11 +109,7 @@ void insert(std::vector<T>& entries, T entry, bool replace, const Batch& batch, 
 void load_text(Catalog& catalog, std::string_view text, const std::string& file, bool replace, const Batch& batch);
 
 std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("cannot read catalog file '{}'", path.string()));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return read_input_file(path.string(), "catalog file");
 }
 
 void load_user_path(Catalog& catalog, const std::string& path) {

@@ -10,6 +10,7 @@
 
 #include "catalog/xml_elements.h"
 #include "core/error.h"
+#include "core/input_file.h"
 
 namespace gpuplan {
 namespace {
@@ -251,11 +252,7 @@ NcclTopo parse_nccl_topo_xml(std::string_view text, const std::string& file) {
 }
 
 NcclTopo load_nccl_topo_xml(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw Error(fmt::format("cannot open NCCL topology dump '{}'", path));
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  return parse_nccl_topo_xml(ss.str(), path);
+  return parse_nccl_topo_xml(read_input_file(path, "NCCL topology dump"), path);
 }
 
 TopoMatrix nccl_topo_matrix(const NcclTopo& topo) {

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/input_file.h"
 
 namespace gpuplan {
 namespace {
@@ -208,11 +209,7 @@ TopoMatrix parse_nvidia_smi_topo(std::string_view text, const std::string& file)
 }
 
 TopoMatrix load_nvidia_smi_topo(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("cannot read topology file '{}'", path));
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_nvidia_smi_topo(text.str(), path);
+  return parse_nvidia_smi_topo(read_input_file(path, "topology file"), path);
 }
 
 }  // namespace gpuplan

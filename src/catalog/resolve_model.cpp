@@ -42,10 +42,7 @@ const ModelSpec& resolve_model(const Catalog& catalog, const std::string& name_o
     }
     path = config.string();
   } else if (name_or_path.ends_with(".json") || fs::exists(name_or_path, ec)) {
-    if (!fs::is_regular_file(name_or_path, ec) && fs::exists(name_or_path, ec)) {
-      throw Error(fmt::format("model '{}' is not a regular file; pass a Hugging Face config.json", name_or_path));
-    }
-    path = name_or_path;
+    path = name_or_path;  // load_hf_config_file refuses what is not a regular file, saying what it is
   }
   if (path.empty()) {
     if (const ModelSpec* zoo = catalog.find_model(name_or_path)) return *zoo;

@@ -12,6 +12,7 @@
 
 #include "catalog/nccl_topo_xml.h"
 #include "core/error.h"
+#include "core/input_file.h"
 
 namespace gpuplan {
 namespace {
@@ -179,7 +180,9 @@ void derive_scaleup(const Catalog& catalog, const Gpu& gpu, const TopologyFacts&
         worst_pcie.empty() ? "-" : worst_pcie,
         nv_max > 0 ? fmt::format("; NVLink pairs up to NV{} ignored: a ring crosses PCIe", nv_max) : "", pcie->id,
         lanes,
-        facts.pcie_gen > 0 ? "the dump's link_speed and link_width" : "the GPU's PCIe generation in the catalog",
+        facts.pcie_gen > 0 ? (facts.pcie_width > 0 ? "the dump's link_speed and link_width"
+                                                   : "the dump's link_speed; width unknown, x16 assumed")
+                           : "the GPU's PCIe generation in the catalog",
         s.scaleup_bw_uni_bytes_per_s / 1e9));
   }
 }
@@ -284,10 +287,8 @@ void derive_system(const Catalog& catalog, const TopologyImportRequest& r, const
 
 // "nccl-xml" when the first character that is not white space is '<'.
 std::string detect_format(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw Error(fmt::format("cannot open topology file '{}'", path));
-  char c = 0;
-  while (f.get(c)) {
+  const std::string text = read_input_file(path, "topology file");
+  for (const char c : text) {
     if (c != ' ' && c != '\t' && c != '\r' && c != '\n') return c == '<' ? "nccl-xml" : "nvidia-smi";
   }
   return "nvidia-smi";  // an empty file: its reader says what is missing
@@ -363,9 +364,14 @@ ImportedTopology import_nccl_xml(const Catalog& catalog, const TopologyImportReq
     if (g.link_width > 0) facts.pcie_width = facts.pcie_width == 0 ? g.link_width : std::min(facts.pcie_width, g.link_width);
   }
   out.derived.push_back(fmt::format("GPUs: {} with {} (NCCL dump), --gpu {}", topo.gpus.size(), sm_text, gpu.id));
-  if (facts.pcie_gen > 0) {
+  if (facts.pcie_gen > 0 && facts.pcie_width > 0) {
     out.derived.push_back(fmt::format("PCIe: Gen{} x{} per GPU (the dump's link_speed/link_width)", facts.pcie_gen,
-                                      facts.pcie_width > 0 ? facts.pcie_width : 16));
+                                      facts.pcie_width));
+  } else if (facts.pcie_gen > 0) {
+    // A VM's dump may say link_width="0": the width is unknown, not 16 (NCCL assumes 16).
+    out.derived.push_back(fmt::format("PCIe: Gen{} per GPU (the dump's link_speed); link width unknown (the dump "
+                                      "gives none or 0), x16 assumed as NCCL does",
+                                      facts.pcie_gen));
   }
   derive_system(catalog, r, gpu, facts, out);
   return out;

@@ -57,6 +57,16 @@ void setup_memory(CliCommand& cmd, CliContext& ctx) {
   cmd.add_flag("--rule-of-thumb", *thumb,
                "Show the seed documents' rule-of-thumb table (8 bytes/param) and why the full accounting differs");
   cmd.callback([flags, thumb, &ctx] {
+    if (*thumb && flags->json && !flags->request.model.empty()) {
+      // Both answers as one JSON object (issue 34: never two objects on stdout under --json).
+      const RuleOfThumbAnswer t = answer_rule_of_thumb(ctx.catalog(), flags->request.gpu);
+      const MemoryAnswer m = answer_memory(ctx.catalog(), flags->request);
+      nlohmann::ordered_json both;
+      both["rule_of_thumb"] = to_json(t);
+      both["memory"] = to_json(m);
+      ctx.print_json(both);
+      return;
+    }
     if (*thumb) {
       const RuleOfThumbAnswer a = answer_rule_of_thumb(ctx.catalog(), flags->request.gpu);
       ctx.print(a, flags->json);

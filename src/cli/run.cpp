@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "core/error.h"
+#include "core/input_file.h"
 #include "core/strings.h"
 #include "monitor/nvml_sampler.h"
 
@@ -121,7 +123,8 @@ class ErrorPrinter {
     if (json_) {
       nlohmann::ordered_json j;
       j["error"] = {{"message", message}, {"exit_code", exit_code}};
-      out_ << j.dump(2) << "\n";
+      // replace: a last guard; arguments and files are checked for UTF-8 before this.
+      out_ << j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
     } else {
       err_ << prefix << message << "\n" << hint;
     }
@@ -151,6 +154,33 @@ int run_cli_on(std::vector<std::string> args, std::ostream& out, std::ostream& e
   const int argc = static_cast<int>(args.size());
   const bool json = std::find(args.begin() + std::min<std::ptrdiff_t>(1, argc), args.end(), "--json") != args.end();
   ErrorPrinter errors(json, out, err);
+
+  // Every argument must be UTF-8 before anything echoes it (a JSON answer or error cannot hold
+  // other bytes): name the argument, the option it belongs to and the byte offset.
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const auto at = first_invalid_utf8(args[i]);
+    if (!at) continue;
+    const std::string option =
+        args[i].starts_with("-") ? " (an option name)"
+        : i > 1 && args[i - 1].starts_with("-") && !first_invalid_utf8(args[i - 1])
+            ? fmt::format(" (the value of {})", args[i - 1])
+            : "";
+    return errors.fail(2, "gpuplan: error: ",
+                       fmt::format("argument {}{}: byte offset {} (0x{:02X}) is not UTF-8; give UTF-8 text", i, option,
+                                   *at, static_cast<unsigned>(static_cast<unsigned char>(args[i][*at]))));
+  }
+  // An empty value ("--gpus ''", "--gpus=") is never a value: CLI11 would read it as the
+  // option's default or as 0. Leaving the option out is how to ask for the default.
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    const bool empty_after_flag = a.empty() && i > 1 && args[i - 1].starts_with("--") &&
+                                  args[i - 1].find('=') == std::string::npos;
+    const bool empty_after_equals = a.starts_with("--") && a.size() > 3 && a.back() == '=';
+    if (!empty_after_flag && !empty_after_equals) continue;
+    const std::string flag = empty_after_flag ? args[i - 1] : a.substr(0, a.size() - 1);
+    return errors.fail(2, "gpuplan: error: ",
+                       fmt::format("{} '': an empty value; give a value, or leave {} out for its default", flag, flag));
+  }
 
   // The command word is checked before CLI11 sees it, so a typo gets a suggestion ("unknown
   // command 'trian'; did you mean train?") instead of "arguments were not expected".
@@ -183,7 +213,14 @@ int run_cli_on(std::vector<std::string> args, std::ostream& out, std::ostream& e
   std::vector<const char*> arg_ptrs;
   for (const std::string& a : args) arg_ptrs.push_back(a.c_str());
 
-  CliContext ctx(out, err);
+  // Under --json the answer is held back until the command has finished, so a step that fails
+  // after the answer was printed (a report that cannot be written) leaves exactly one JSON
+  // object on stdout: the error. monitor and serve stream, and keep writing as they go.
+  const int command_at = command_index(args);
+  const bool streams = command_at > 0 && (args[command_at] == "monitor" || args[command_at] == "serve");
+  std::ostringstream held;
+  const bool hold = json && !streams;
+  CliContext ctx(hold ? held : out, err);
   ctx.shared_catalog = shared_catalog;
   CLI::App app{"gpuplan: which GPU, how many, how to split the model, how fast, will it fit, what it costs"};
   app.set_version_flag("--version", "gpuplan 0.1.0");
@@ -214,7 +251,11 @@ int run_cli_on(std::vector<std::string> args, std::ostream& out, std::ostream& e
     } catch (const CLI::ParseError& e) {
       return errors.fail(2, "gpuplan: error: ", e.what(), kUsageHint);
     }
-    if (app.get_subcommands().empty()) return run_default_job(ctx);
+    if (app.get_subcommands().empty()) {
+      const int code = run_default_job(ctx);
+      if (hold) out << held.str();
+      return code;
+    }
   } catch (const NvmlUnavailable& e) {
     // No NVIDIA driver: a distinct exit code so scripts can tell "no GPU" from bad input.
     return errors.fail(NvmlUnavailable::kExitCode, "gpuplan: ", e.what());
@@ -223,6 +264,7 @@ int run_cli_on(std::vector<std::string> args, std::ostream& out, std::ostream& e
   } catch (const std::exception& e) {
     return errors.fail(1, "gpuplan: internal error: ", e.what());
   }
+  if (hold) out << held.str();
   return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/input_file.h"
 #include "core/strings.h"
 
 namespace gpuplan {
@@ -101,11 +102,7 @@ CsvTable CsvTable::parse(std::string_view text, std::string file) {
 }
 
 CsvTable CsvTable::read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("cannot read '{}'", path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse(text.str(), path);
+  return parse(read_input_file(path, "CSV file"), path);
 }
 
 std::optional<std::size_t> CsvTable::find_column(std::string_view name) const {

@@ -94,4 +94,32 @@ std::string field_default_text(const FieldSpec<Request>& f) {
 #pragma GCC diagnostic pop
 #endif
 
+// The number rules every table shares (issue 34), checked by each question's answer_*() so that
+// the CLI, the web API and Python refuse the same values, naming the flag, the value and the fix:
+// - kFiniteNumbers, first of all: a number field holds a finite value of at most 10^12 (CLI11
+//   reads "nan", "inf" and "1e999"; nothing else may see them);
+// - kNoNegativeNumbers, after the request's own range checks (which name the better fix, "--tp
+//   1"): none is negative (no field has a meaning below 0; an unset field is std::optional,
+//   never a negative sentinel), the net under the fields no range check covers.
+inline constexpr double kMaxFieldNumber = 1e12;
+enum class FieldNumberRule { kFiniteNumbers, kNoNegativeNumbers };
+void check_field_number(FieldNumberRule rule, std::string_view flag, std::string_view unit, int value);
+void check_field_number(FieldNumberRule rule, std::string_view flag, std::string_view unit, std::int64_t value);
+void check_field_number(FieldNumberRule rule, std::string_view flag, std::string_view unit, double value);
+void check_field_number(FieldNumberRule rule, std::string_view flag, std::string_view unit,
+                        const std::optional<int>& value);
+void check_field_number(FieldNumberRule rule, std::string_view flag, std::string_view unit,
+                        const std::optional<double>& value);
+inline void check_field_number(FieldNumberRule, std::string_view, std::string_view, const std::string&) {}
+inline void check_field_number(FieldNumberRule, std::string_view, std::string_view, bool) {}
+
+template <class Request>
+void check_field_numbers(const Request& request, const std::vector<FieldSpec<Request>>& fields,
+                         FieldNumberRule rule) {
+  Request copy = request;  // FieldRef reads through a mutable reference
+  for (const FieldSpec<Request>& f : fields) {
+    std::visit([&](auto get) { check_field_number(rule, "--" + field_flag(f), f.unit, get(copy)); }, f.ref);
+  }
+}
+
 }  // namespace gpuplan

@@ -13,7 +13,30 @@
 
 namespace gpuplan {
 
+void check_json_depth(std::string_view text, const std::string& file, int max_depth) {
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > max_depth) {
+        throw Error(fmt::format("{}: arrays and objects nest deeper than {} (at byte offset {}); no gpuplan input "
+                                "nests that deep",
+                                file, max_depth, i));
+      }
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+}
+
 nlohmann::json parse_json_strict(std::string_view text, const std::string& file) {
+  check_json_depth(text, file);
   // One frame per open object: the keys seen so far and the key path leading to it. The
   // parser reports an object's keys in order, between its object_start and object_end.
   struct Frame {

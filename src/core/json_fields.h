@@ -11,8 +11,16 @@
 
 namespace gpuplan {
 
-// Parses `text` as JSON; throws Error("file: ...") on a syntax error or a key repeated in one
-// object (nlohmann would silently keep the last one).
+// Nesting deeper than this is refused before parsing: real inputs nest under 10 deep, and a
+// hostile file nested 100,000 deep would otherwise exhaust the stack in recursive code.
+inline constexpr int kMaxJsonDepth = 64;
+
+// Throws Error("file: arrays and objects nest deeper than 64 ...") when `text` (JSON) nests
+// deeper than `max_depth`; a linear scan that skips strings, run before any parser.
+void check_json_depth(std::string_view text, const std::string& file, int max_depth = kMaxJsonDepth);
+
+// Parses `text` as JSON; throws Error("file: ...") on a syntax error, nesting deeper than
+// kMaxJsonDepth or a key repeated in one object (nlohmann would silently keep the last one).
 nlohmann::json parse_json_strict(std::string_view text, const std::string& file);
 
 // One JSON object whose keys must all be in `known`. Accessors of required keys throw when the

@@ -45,7 +45,7 @@ void check_request(const Catalog& cat, const RecommendRequest& o) {
   }
   if (o.global_batch < 1) throw Error(fmt::format("--global-batch {}: must be at least 1", o.global_batch));
   if (o.seq_len < 0) throw Error(fmt::format("--seq-len {}: must be positive (0 = the model's context)", o.seq_len));
-  if (!(o.time_limit_s > 0))
+  if (!(o.time_limit_s > 0) || !std::isfinite(o.time_limit_s))
     throw Error(fmt::format("--time-limit {}: must be a positive number of seconds", o.time_limit_s));
   if (o.threads < 0) throw Error(fmt::format("--threads {}: must be zero (every core) or more", o.threads));
   if (!(o.cost_tolerance >= 0 && o.cost_tolerance < 10)) {

@@ -1,5 +1,6 @@
 #include "emit/megatron_import.h"
 
+#include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <sstream>
@@ -8,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/input_file.h"
 #include "workload/model.h"
 
 namespace gpuplan {
@@ -230,15 +232,27 @@ void read_megatron_args(std::string_view text, const std::string& where, TrainRe
                               "the {} pipeline stages", where, vp_layers, per_rank, r.pp));
     r.vp = static_cast<int>(per_rank / vp_layers);
   }
+  // A file with none of the plan's flags (a system TOML, a log) is not a job: refuse it rather
+  // than evaluate the command line's plan as if the file had said it.
+  static const char* const kPlanFlags[] = {
+      "--tensor-model-parallel-size", "--pipeline-model-parallel-size", "--context-parallel-size",
+      "--expert-model-parallel-size", "--micro-batch-size", "--global-batch-size", "--seq-length", "--num-layers",
+      "--hidden-size", "--num-attention-heads"};
+  const bool has_plan_flag = std::any_of(tokens.begin(), tokens.end(), [](const ArgToken& t) {
+    return std::find(std::begin(kPlanFlags), std::end(kPlanFlags), t.flag) != std::end(kPlanFlags);
+  });
+  if (!has_plan_flag) {
+    throw Error(fmt::format("--from {}: no Megatron-LM plan flags in the file (--tensor-model-parallel-size, "
+                            "--micro-batch-size, --global-batch-size, --seq-length, ...); give the argument list of "
+                            "pretrain_gpt.py (e.g. what `gpuplan train ... --emit megatron` writes), or a torchtitan "
+                            "job *.toml",
+                            where));
+  }
 }
 
 namespace {
 std::string megatron_read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("--from {}: cannot read the file", path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return read_input_file(path, "--from");
 }
 }  // namespace
 

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/input_file.h"
 
 namespace gpuplan {
 namespace {
@@ -65,6 +66,15 @@ void read_torchtitan_toml(std::string_view text, const std::string& where, int m
   const toml::table* par = r.section("parallelism");
   const toml::table* train = r.section("training");
   const toml::table* ac = r.section("activation_checkpoint");
+  // A TOML with none of torchtitan's tables (a gpuplan catalog file) is not a job.
+  const bool titan_table = par || train || ac || root.contains("compile") || root.contains("job") ||
+                           root.contains("model") || root.contains("float8");
+  if (!titan_table) {
+    throw Error(fmt::format("--from {}: no torchtitan table ([parallelism], [training], ...), so not a torchtitan "
+                            "job TOML (a gpuplan catalog file goes to --catalog); give a job TOML such as `gpuplan "
+                            "train ... --emit torchtitan` writes",
+                            where));
+  }
 
   // Keys that change the plan in ways gpuplan does not model.
   if (par) {
@@ -106,7 +116,7 @@ void read_torchtitan_toml(std::string_view text, const std::string& where, int m
   const int s = positive_degree(r, "data_parallel_shard_degree", shard);
   req.dp = replicate * s;
   req.zero = s > 1 ? 3 : 0;
-  req.dp_shard = (s > 1 && replicate > 1) ? s : 0;
+  if (s > 1 && replicate > 1) req.dp_shard = s;  // else all of dp
 
   const long long local = r.integer(train, "training", "local_batch_size", 8);
   if (local < 1) r.fail("training.local_batch_size", fmt::format("{} is not a batch size >= 1", local));
@@ -185,11 +195,7 @@ void read_torchtitan_toml(std::string_view text, const std::string& where, int m
 }
 
 void read_torchtitan_toml_file(const std::string& path, int model_layers, TrainRequest& request) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("--from {}: cannot read the file", path));
-  std::ostringstream s;
-  s << in.rdbuf();
-  read_torchtitan_toml(s.str(), path, model_layers, request);
+  read_torchtitan_toml(read_input_file(path, "--from"), path, model_layers, request);
 }
 
 }  // namespace gpuplan

@@ -13,6 +13,9 @@
 #include "catalog/system_choice.h"
 #include "core/error.h"
 #include "core/strings.h"
+#include "infer/evaluate.h"
+#include "infer/infer_fields.h"
+#include "plan/plan_rules.h"
 
 namespace gpuplan {
 namespace {
@@ -205,11 +208,40 @@ Precision parse_kv_precision(const std::string& text) {
   return *p;
 }
 
+namespace {
+
+// A plan that breaks a structural rule (--tp 3 on 32 heads, --ep on a dense model, --pp past
+// the layers) is bad input: exit 2 with the rule and the nearest valid values, not an
+// "infeasible" answer (infer/evaluate.h keeps the rule text for the search's candidates).
+void check_infer_plan_rules(const ModelSpec& m, const InferPlan& plan) {
+  const int atp = plan.attention_tp();
+  if (m.heads > 0 && atp >= 1 && m.heads % atp != 0) {
+    throw Error(fmt::format("--tp {}: tensor parallelism splits the attention heads, and {} has {}; use --tp {}",
+                            plan.tp, m.id, m.heads, nearest_divisors_text(m.heads, atp)));
+  }
+  if (plan.pp > m.layers && m.layers > 0) {
+    throw Error(fmt::format("--pp {}: {} has {} layers, and each stage needs one; use --pp {} or fewer", plan.pp,
+                            m.id, m.layers, m.layers));
+  }
+  if (plan.ep > 1 && !m.is_moe()) {
+    throw Error(fmt::format("--ep {} on {}, a dense model: expert parallelism needs a mixture-of-experts model; use "
+                            "--ep 1",
+                            plan.ep, m.id));
+  }
+  if (const std::string why = check_infer_plan(m, plan); !why.empty()) {
+    throw Error(fmt::format("the plan breaks a rule: {}", why));
+  }
+}
+
+}  // namespace
+
 InferAnswer answer_infer(const Catalog& catalog, const InferRequest& request) {
+  check_field_numbers(request, infer_fields(), FieldNumberRule::kFiniteNumbers);  // NaN, inf (core/field_spec.h)
   InferAnswer a;
   a.setup = make_setup(catalog, request);
   apply_engine_limits(a.setup, request);
   a.plan = make_plan(request, a.setup);
+  check_infer_plan_rules(*a.setup.ctx.model, a.plan);
   a.estimate = evaluate_inference(a.setup.ctx, a.plan);
   if (a.plan.attention_dp > 1 && !a.setup.ctx.model->is_moe()) {
     a.notes.push_back(fmt::format(
@@ -221,14 +253,19 @@ InferAnswer answer_infer(const Catalog& catalog, const InferRequest& request) {
   a.features = answer_infer_features(catalog, a.setup.ctx, a.plan, a.estimate, request.features);
   a.simulation = answer_simulation(a.setup.ctx, a.plan, a.estimate, request.concurrency,
                                    request.features.request_rate.value_or(0), request.simulation);
+  // The net under the fields no range check above covers; the answer is not given.
+  check_field_numbers(request, infer_fields(), FieldNumberRule::kNoNegativeNumbers);
   return a;
 }
 
 InferSearchAnswer answer_infer_search(const Catalog& catalog, const InferSearchRequest& r) {
+  check_field_numbers(r, infer_search_fields(), FieldNumberRule::kFiniteNumbers);  // NaN, inf (core/field_spec.h)
   check_at_least_one("--gpus-max", r.gpus_max, "a replica needs at least one GPU (default 8)");
-  if (!(r.ttft_ms >= 0)) {
-    throw Error(fmt::format("--ttft-ms {}: a time target cannot be negative; give a target in ms, or leave it out",
-                            r.ttft_ms));
+  // Both targets alike: a positive number of ms, or left out for none (0 is no target of either).
+  if (r.ttft_ms && !(*r.ttft_ms > 0)) {
+    throw Error(fmt::format("--ttft-ms {}: {}; give a target in ms, or leave it out for none", *r.ttft_ms,
+                            *r.ttft_ms < 0 ? "a time target cannot be negative"
+                                           : "a time to first token must be positive (0 is no target)"));
   }
   if (r.tpot_ms && !(*r.tpot_ms > 0)) {
     throw Error(fmt::format("--tpot-ms {}: a time per output token must be positive; give a target in ms, or leave "
@@ -238,6 +275,7 @@ InferSearchAnswer answer_infer_search(const Catalog& catalog, const InferSearchR
   if (!(r.rate >= 0)) {
     throw Error(fmt::format("--rate {}: a request rate cannot be negative; give requests/s, or leave it out", r.rate));
   }
+  check_field_numbers(r, infer_search_fields(), FieldNumberRule::kNoNegativeNumbers);  // after the range checks
   InferSearchSpec spec;
   if (r.objective == "throughput") spec.objective = InferObjective::throughput;
   else if (r.objective == "cost") spec.objective = InferObjective::cost;
@@ -247,7 +285,7 @@ InferSearchAnswer answer_infer_search(const Catalog& catalog, const InferSearchR
   spec.gpus_max = r.gpus_max;
   spec.input_len = r.input_len;
   spec.output_len = r.output_len;
-  spec.ttft_s = r.ttft_ms * 1e-3;
+  spec.ttft_s = r.ttft_ms ? *r.ttft_ms * 1e-3 : 0;
   spec.tpot_s = r.tpot_ms ? *r.tpot_ms * 1e-3 : 0;
   spec.rate_rps = r.rate;
   // --weights / --kv given explicitly pin the precision; otherwise the search tries them all.

@@ -82,7 +82,7 @@ struct InferAnswer {
 
 struct InferSearchRequest : InferCommon {
   int gpus_max = 8;         // --gpus-max
-  double ttft_ms = 0;                  // --ttft-ms; 0 = no target
+  std::optional<double> ttft_ms;       // --ttft-ms; none = no target
   std::optional<double> tpot_ms;       // --tpot-ms; none = no target
   double rate = 0;          // --rate (requests/s); 0 = one replica
   std::string objective = "throughput";

@@ -13,6 +13,8 @@
 #include "catalog/system_choice.h"
 #include "core/error.h"
 #include "core/units.h"
+#include "plan/plan_rules.h"
+#include "plan/train_fields.h"
 
 namespace gpuplan {
 namespace {
@@ -59,14 +61,26 @@ void require_at_least(const char* flag, long long value, long long minimum, cons
   throw Error(fmt::format("{} {}: must be at least {}{}", flag, value, minimum, fix.empty() ? "" : "; " + fix));
 }
 
-int resolve_seq_len(const ModelSpec& model, std::optional<int> seq_len, bool allow_longer_context) {
-  if (!seq_len) {
-    if (model.max_seq_len < 1) {
-      throw Error(fmt::format("model {} has no context length (max_seq_len): pass --seq-len", model.id));
-    }
-    return static_cast<int>(model.max_seq_len);
+DefaultSeqLen default_train_seq_len(const ModelSpec& model) {
+  if (model.pretrain_seq_len > 0 && (model.max_seq_len < 1 || model.pretrain_seq_len <= model.max_seq_len)) {
+    return {static_cast<int>(model.pretrain_seq_len),
+            fmt::format("{}'s pretraining length (its config's original_max_position_embeddings, before RoPE "
+                        "scaling to {})",
+                        model.id, model.max_seq_len)};
   }
-  require_at_least("--seq-len", *seq_len, 1, "omit --seq-len to use the model's context length");
+  if (model.max_seq_len < 1) {
+    throw Error(fmt::format("model {} has no context length (max_seq_len): pass --seq-len", model.id));
+  }
+  if (model.max_seq_len <= kDefaultTrainSeqLenCap) {
+    return {static_cast<int>(model.max_seq_len), fmt::format("{}'s context length", model.id)};
+  }
+  return {kDefaultTrainSeqLenCap, fmt::format("{} tokens, the cap on the default below {}'s {}-token context",
+                                              kDefaultTrainSeqLenCap, model.id, model.max_seq_len)};
+}
+
+int resolve_seq_len(const ModelSpec& model, std::optional<int> seq_len, bool allow_longer_context) {
+  if (!seq_len) return default_train_seq_len(model).tokens;
+  require_at_least("--seq-len", *seq_len, 1, "omit --seq-len for the model's pretraining length");
   if (model.max_seq_len > 0 && *seq_len > model.max_seq_len && !allow_longer_context) {
     throw Error(fmt::format("--seq-len {}: longer than {}'s context length {}; use --seq-len {} or less, or pass "
                             "--allow-longer-context to plan past it",
@@ -182,7 +196,9 @@ void check_offload_optimizer(const Catalog& catalog, const TrainContext& ctx) {
 
 TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
   TrainSetup s;
-  // The numbers first: they need no catalog, and a bad one is the likelier typo.
+  // The numbers first: they need no catalog, and a bad one is the likelier typo. NaN, inf and
+  // negative values of any field first of all (core/field_spec.h).
+  check_field_numbers(r, train_fields(), FieldNumberRule::kFiniteNumbers);
   if (r.gpus) require_at_least("--gpus", *r.gpus, 1, "omit --gpus to use tp × pp × cp × dp");
   require_at_least("--tp", r.tp, 1, "1 = no tensor parallelism");
   require_at_least("--pp", r.pp, 1, "1 = no pipeline");
@@ -191,7 +207,7 @@ TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
   require_at_least("--cp", r.cp, 1, "1 = no context parallelism");
   require_at_least("--ep", r.ep, 1, "1 = no expert parallelism");
   require_at_least("--micro-batch", r.micro_batch, 1);
-  require_at_least("--dp-shard", r.dp_shard, 0, "0 = shard over all of dp");
+  if (r.dp_shard) require_at_least("--dp-shard", *r.dp_shard, 1, "omit --dp-shard to shard over all of dp");
   if (r.zero < 0 || r.zero > 3) {
     throw Error(fmt::format("--zero {}: use 0 (DDP), 1 (distributed optimizer), 2 or 3 (FSDP)", r.zero));
   }
@@ -204,7 +220,7 @@ TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
   p.ep = r.ep;
   p.sp = r.sp;
   p.zero = r.zero;
-  p.dp_shard = r.dp_shard;
+  p.dp_shard = r.dp_shard.value_or(0);
   p.micro_batch = r.micro_batch;
   p.global_batch = r.global_batch;
   p.tp_comm_overlap = r.tp_overlap;
@@ -250,7 +266,12 @@ TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
 
   const ModelSpec& model = resolve_model(catalog, r.model, s.owned_model);
   const int seq_len = resolve_seq_len(model, r.seq_len, r.allow_longer_context);
-  p.seq_len = r.seq_len ? seq_len : 0;  // 0 keeps "the model's context length" in the plan's JSON
+  p.seq_len = seq_len;  // always a number: the emitted launch configs and the plan's JSON carry it
+  if (!r.seq_len) {
+    s.assumptions.push_back(fmt::format("seq_len {}: {}; --seq-len sets another", seq_len,
+                                        default_train_seq_len(model).why));
+  }
+  check_train_plan_rules(model, p, seq_len);
 
   ClusterQuery query;
   query.gpu = r.gpu;
@@ -271,7 +292,7 @@ TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
   }
   TrainOptions options;
   options.framework = &resolve_framework(catalog, r.framework);
-  if (r.overhead_gib >= 0) options.runtime_overhead_bytes = r.overhead_gib * kGiB;
+  if (r.overhead_gib) options.runtime_overhead_bytes = *r.overhead_gib * kGiB;
   options.memory_headroom_bytes = headroom_bytes;
   // A training calibration replaces the GPU family's and the framework's fitted constants.
   const std::optional<TrainingCalibration> training =
@@ -306,8 +327,28 @@ TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
       s.calibration_notes.push_back(std::move(note));
     }
   }
+  // The net under the fields no range check above covers (--overhead-gib -5).
+  check_field_numbers(r, train_fields(), FieldNumberRule::kNoNegativeNumbers);
   s.calibration_profile = r.calibration;
   s.system_defaulted = cluster.system_defaulted;
+  if (!r.gpus && !r.dp) {
+    s.assumptions.push_back(fmt::format("gpus {}: tp × pp × cp with dp 1; --gpus sets another", p.gpus()));
+  }
+  if (r.global_batch == 0) {
+    s.assumptions.push_back(fmt::format("global_batch {}: dp × micro-batch, one micro-batch per step; --global-batch "
+                                        "sets another",
+                                        p.dp * p.micro_batch));
+  }
+  if (cluster.system_defaulted && s.ctx.system) {
+    s.assumptions.push_back(fmt::format("system {}: the catalog's default for {}; --system sets another",
+                                        s.ctx.system->id, cluster.gpu->id));
+  }
+  if (r.framework.empty()) {
+    s.assumptions.push_back(fmt::format("framework {}: the default; --framework sets another", options.framework->id));
+  }
+  if (!r.overhead_gib) {
+    s.assumptions.push_back("runtime overhead: the GPU family's figure; --overhead-gib sets another");
+  }
   s.plan = p;
   return s;
 }

@@ -30,7 +30,7 @@ struct TrainRequest {
   int ep = 1;
   bool sp = false;
   int zero = 0;
-  int dp_shard = 0;  // 0 = all of dp
+  std::optional<int> dp_shard;  // unset = all of dp
   int micro_batch = 1;
   int global_batch = 0;         // 0 = dp × micro_batch
   std::optional<int> seq_len;   // unset = the model's context length
@@ -43,7 +43,7 @@ struct TrainRequest {
   std::string moe_overlap = "none";  // none, 1f1b, dualpipe (plan.h MoeOverlap)
   double moe_imbalance = 1.0;        // max / mean tokens per expert-parallel rank
   std::string framework;    // --framework: id or alias (catalog/framework.h); "" = the default (megatron-core)
-  double overhead_gib = -1; // < 0 = the GPU family's
+  std::optional<double> overhead_gib;  // unset = the GPU family's
   double memory_headroom_gib = 0;  // --memory-headroom-gib: kept free per GPU; 0 = none
   bool pp_embedding_head_slots = false;  // --pp-embedding-head-slots (Plan::pp_embedding_head_slots)
   int optimizer_state_bits = 32;         // --optimizer-state-bits: 32, 16 or 8 (Plan::optimizer_state_bits)
@@ -65,6 +65,9 @@ struct TrainSetup {
   std::shared_ptr<const Efficiency> calibrated_efficiency;
   std::shared_ptr<const Framework> calibrated_framework;
   bool system_defaulted = false;  // ctx.system is the GPU's default (none named); the answer says so
+  // Every default the answer depends on, one line each ("seq_len 8192: ..."): printed under
+  // "assumptions" in text, JSON and the report, so a newcomer sees what was not asked.
+  std::vector<std::string> assumptions;
 };
 
 struct TrainAnswer {
@@ -102,6 +105,17 @@ RuleOfThumbAnswer answer_rule_of_thumb(const Catalog& catalog, const std::string
 // context-length rule; throw Error.
 void require_at_least(const char* flag, long long value, long long minimum, const std::string& fix = "");
 int resolve_seq_len(const ModelSpec& model, std::optional<int> seq_len, bool allow_longer_context);
+
+// The training sequence length when --seq-len is left out (issue 34): the model's pretraining
+// length where its config says it (rope_scaling.original_max_position_embeddings: 8,192 for
+// Llama 3.1, whose context is 131,072), else its context length capped at 8,192 tokens, a common
+// pretraining length, so that a default plan is one a newcomer would run. `why` says which.
+inline constexpr int kDefaultTrainSeqLenCap = 8192;
+struct DefaultSeqLen {
+  int tokens = 0;
+  std::string why;
+};
+DefaultSeqLen default_train_seq_len(const ModelSpec& model);
 // --memory-headroom-gib: a finite number ≥ 0 (throws Error naming the flag otherwise); bytes.
 double parse_memory_headroom(double gib);
 // --precision for training: bf16, fp16, fp8, tf32 or fp32 (throws Error otherwise).

@@ -173,8 +173,11 @@ std::string gpu_detail_text(const Gpu& g) {
   }
 
   out += "\nMemory\n";
-  out += fmt::format("  {} GB {} ({} usable), {:.2f} TB/s\n", fmt_number(g.memory_bytes / kGiga), g.memory_type,
-                     format_bytes(g.usable_memory_bytes), g.memory_bw_bytes_per_s / kTera);
+  // Capacity as the datasheet writes it ("80 GB", built in binary sizes), usable in GiB as
+  // nvidia-smi reports it: GiB for memory everywhere else too, so usable never reads above the
+  // nominal figure (85.5 GB of "80 GB" did). Bandwidth in decimal TB/s.
+  out += fmt::format("  {} GB {} (datasheet), {} usable, {:.2f} TB/s\n", fmt_number(g.memory_bytes / kGiga),
+                     g.memory_type, format_bytes(g.usable_memory_bytes, true), g.memory_bw_bytes_per_s / kTera);
   if (g.l2_bytes) out += fmt::format("  L2 {} MB\n", fmt_number(*g.l2_bytes / kMega));
   if (g.l1_smem_per_sm_bytes) {
     out += fmt::format("  L1/SMEM {} KB/SM x {} SMs = {:.1f} MB on chip\n", fmt_number(*g.l1_smem_per_sm_bytes / kKilo),

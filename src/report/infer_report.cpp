@@ -1,6 +1,8 @@
 #include <nlohmann/json.hpp>
 #include "report/infer_report.h"
 
+#include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include <fmt/format.h>
@@ -21,7 +23,12 @@ namespace {
 std::string gib_or_mib(double bytes) {
   return bytes < kGiB ? fmt::format("{:.1f} MiB", bytes / kMiB) : fmt::format("{:.1f} GiB", bytes / kGiB);
 }
-std::string ms(double s) { return fmt::format("{:.2f} ms", s * 1e3); }
+// Fixed point up to a million ms, then 3 significant digits: a queue of 1e297 s once printed 300
+// digits (issue 34).
+std::string ms(double s) {
+  const double v = s * 1e3;
+  return std::fabs(v) < 1e6 ? fmt::format("{:.2f} ms", v) : fmt::format("{:.3g} ms", v);
+}
 
 std::string mode_name(InferMode m) {
   switch (m) {
@@ -192,7 +199,10 @@ nlohmann::ordered_json infer_json(const InferContext& ctx, const InferPlan& plan
   mem["weights_bytes"] = e.memory.weights;
   mem["activations_bytes"] = e.memory.activations;
   mem["runtime_bytes"] = e.memory.runtime;
-  mem["kv_budget_bytes"] = e.memory.kv_budget;
+  // Never negative (issue 34): when the weights and the rest leave nothing, the budget is 0 and
+  // the shortfall is its own field.
+  mem["kv_budget_bytes"] = std::max(0.0, e.memory.kv_budget);
+  if (e.memory.kv_budget < 0) mem["kv_short_by_bytes"] = -e.memory.kv_budget;
   mem["kv_per_seq_bytes"] = e.memory.kv_per_seq;
   mem["max_seqs"] = e.memory.max_seqs;
   mem["budget_rule"] = budget_rule_name(ctx.engine->budget_rule);

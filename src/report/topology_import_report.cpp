@@ -52,6 +52,9 @@ std::string imported_system_toml(const ImportedTopology& imported, const std::st
     if (s.scaleup_topology == "mesh") out += "per_peer_bw_uni_gb_per_s = " + gb(s.scaleup_per_peer_bw_uni_bytes_per_s) + "\n";
     out += "bw_uni_gb_per_s = " + gb(s.scaleup_bw_uni_bytes_per_s) + "\n";
     if (s.in_network_reduction) out += "in_network_reduction = true\n";
+  } else {
+    // One GPU: no scale-up domain, said so, so that --catalog reads the file back (issue 34).
+    out += "\n[scaleup]\ntopology = \"none\"\n";
   }
   if (s.nics > 0) {
     out += "\n[scaleout]\n";

@@ -457,12 +457,20 @@ std::string nearest_text(const TrainAnswer& a) {
   return out;
 }
 
+// The defaults the answer rests on (TrainSetup::assumptions), one line each.
+std::string assumptions_text(const std::vector<std::string>& assumptions) {
+  if (assumptions.empty()) return "";
+  std::string out = "\nAssumed (defaults of what was not given):\n";
+  for (const std::string& line : assumptions) out += "  " + line + "\n";
+  return out;
+}
+
 }  // namespace
 
 std::string to_text(const TrainAnswer& a) {
   return train_text(a.ctx(), a.plan(), a.estimate) + nearest_text(a) +
          default_system_text(a.ctx().system, *a.ctx().gpu, a.setup.system_defaulted) +
-         calibration_text(a.setup.calibration_notes);
+         calibration_text(a.setup.calibration_notes) + assumptions_text(a.setup.assumptions);
 }
 
 nlohmann::ordered_json to_json(const TrainAnswer& a) {
@@ -481,6 +489,7 @@ nlohmann::ordered_json to_json(const TrainAnswer& a) {
   }
   add_default_system_json(j, a.ctx().system, *a.ctx().gpu, a.setup.system_defaulted);
   add_calibration_json(j, a.setup.calibration_profile, a.setup.calibration_notes);
+  j["assumptions"] = a.setup.assumptions;
   return j;
 }
 

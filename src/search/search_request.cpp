@@ -8,12 +8,14 @@
 
 #include "core/error.h"
 #include "search/coverage.h"
+#include "search/search_fields.h"
 
 namespace gpuplan {
 
 int max_search_threads() { return 4 * std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
 
 SearchAnswer answer_search(const Catalog& catalog, const SearchRequest& r) {
+  check_field_numbers(r, search_fields(), FieldNumberRule::kFiniteNumbers);  // NaN, inf (core/field_spec.h)
   require_at_least("--gpus", r.gpus, 1);
   require_at_least("--global-batch", r.global_batch, 1);
   require_at_least("--top", r.top, 1);
@@ -55,6 +57,7 @@ SearchAnswer answer_search(const Catalog& catalog, const SearchRequest& r) {
 
   SearchAnswer a;
   a.setup = make_train_setup(catalog, train);
+  check_field_numbers(r, search_fields(), FieldNumberRule::kNoNegativeNumbers);  // after the range checks
   const TrainContext& ctx = a.setup.ctx;
   a.space.gpus = r.gpus;
   a.space.global_batch = r.global_batch;

@@ -4,11 +4,15 @@
 #include <array>
 #include <initializer_list>
 #include <cmath>
+#include <type_traits>
+#include <utility>
+#include <variant>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/input_file.h"
 #include "core/json_fields.h"
 #include "core/strings.h"
 #include "infer/infer_fields.h"
@@ -84,6 +88,29 @@ const std::vector<CommandKeys>& command_keys() {
         "sweep"}},
   };
   return table;
+}
+
+// The switches among a table's fields (bool members): over HTTP they take true or false only,
+// never a string the CLI would read as one ("yes", "on").
+template <class R>
+void add_switch_keys(const std::vector<FieldSpec<R>>& fields, std::vector<std::string>& keys) {
+  for (const FieldSpec<R>& f : fields) {
+    const bool is_switch = std::visit(
+        [](auto get) { return std::is_same_v<std::decay_t<decltype(get(std::declval<R&>()))>, bool>; }, f.ref);
+    if (is_switch && field_over_http(f)) keys.push_back(field_http_key(f));
+  }
+}
+
+bool switch_key(std::string_view key) {
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> k{"rule_of_thumb", "serve", "ideal", "sweep"};  // the hand-added switches
+    add_switch_keys(train_fields(), k);
+    add_switch_keys(search_fields(), k);
+    add_switch_keys(infer_fields(), k);
+    add_switch_keys(infer_search_fields(), k);
+    return k;
+  }();
+  return std::find(keys.begin(), keys.end(), key) != keys.end();
 }
 
 const std::vector<std::string>* keys_of(std::string_view command) {
@@ -173,7 +200,8 @@ const std::vector<std::string>& api_paths() {
 std::string api_error_body(const std::string& message, int exit_code) {
   nlohmann::ordered_json j;
   j["error"] = {{"message", message}, {"exit_code", exit_code}};
-  return j.dump(2) + "\n";
+  // replace: a message may quote a piece of a body that is not UTF-8.
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 ApiCall api_call_from_json(const Catalog& catalog, const ApiEndpoint& endpoint, std::string_view body) {
@@ -182,6 +210,7 @@ ApiCall api_call_from_json(const Catalog& catalog, const ApiEndpoint& endpoint, 
   if (!endpoint.takes_body) return call;
   // The CLI's strict JSON reader: a syntax error or a key given twice is an error, never the
   // last value silently kept.
+  require_utf8(body, "request body");
   const nlohmann::json j = parse_json_strict(body.empty() ? std::string_view("{}") : body, "request body");
   if (!j.is_object()) throw Error("request body: expected one JSON object whose keys are the command's flags");
   const std::vector<std::string>* keys = keys_of(endpoint.command);
@@ -219,6 +248,13 @@ ApiCall api_call_from_json(const Catalog& catalog, const ApiEndpoint& endpoint, 
     }
     if (zoo_model_key(key)) check_zoo_model(catalog, key, value);
     const std::string flag = flag_of(key);
+    if (switch_key(key) != value.is_boolean()) {
+      const std::string shown = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).substr(0, 100);
+      throw Error(switch_key(key)
+                      ? fmt::format("request body: '{}': {} is not a switch value; give true or false", key, shown)
+                      : fmt::format("request body: '{}': {} is not a value of this field; give a number or a string",
+                                    key, shown));
+    }
     if (value.is_boolean()) {
       if (value.get<bool>()) call.args.push_back(flag);
     } else if (value.is_number()) {

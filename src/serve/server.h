@@ -20,10 +20,17 @@ struct ServeOptions {
   // Worker threads. cpp-httplib gives a kept-alive connection its worker until the connection
   // idles out (keep_alive_timeout_s), and a browser opens up to 6 connections per host: fewer
   // workers than connections leaves some waiting.
-  int threads = 8;
+  // 32: slow clients (a header line a second) hold a worker each until request_deadline_s cuts
+  // them off; the others keep answering (tests/serve/serve_load.py).
+  int threads = 32;
   int keep_alive_timeout_s = 2;
   std::size_t max_body_bytes = 1 << 20;  // 1 MiB: a config.json is a few kB
-  int io_timeout_s = 10;           // reading the request, writing the answer
+  int io_timeout_s = 10;           // one read or write of the request or the answer
+  // Reading one request, headers and body, in all: not reset by each read (cpp-httplib's own
+  // read timeout is), so a client trickling bytes cannot hold a worker for longer. The answer's
+  // computing time is not counted. Past it the client gets 408 with a JSON body.
+  double request_deadline_s = 5;
+  int listen_backlog = 1024;       // cpp-httplib's is 5: bursts of connections wait, not fail
 };
 
 // True when the server was built (cpp-httplib found at configure time).

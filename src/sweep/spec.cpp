@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/input_file.h"
 #include "core/json_fields.h"
 
 namespace gpuplan {
@@ -82,11 +83,7 @@ SweepSpec parse_sweep_spec(std::string_view text, const std::string& file) {
 }
 
 SweepSpec load_sweep_spec(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("cannot read the sweep spec '{}'", path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_sweep_spec(text.str(), path);
+  return parse_sweep_spec(read_input_file(path, "the sweep spec"), path);
 }
 
 std::string spec_relative_path(const SweepSpec& spec, const std::string& path) {

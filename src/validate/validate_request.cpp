@@ -10,6 +10,7 @@
 #include "core/csv.h"
 #include "catalog/source_date.h"
 #include "core/error.h"
+#include "core/input_file.h"
 #include "cost/collective.h"
 
 namespace gpuplan {
@@ -22,9 +23,20 @@ void check_file(const std::string& command, const std::string& file, const std::
   std::error_code ec;
   if (file.empty()) throw Error(fmt::format("{} FILE: missing; give {}", command, schema));
   if (!fs::exists(file, ec)) throw Error(fmt::format("{} FILE '{}': no such file; give {}", command, file, schema));
-  if (!fs::is_regular_file(file, ec)) {
-    throw Error(fmt::format("{} FILE '{}': not a regular file; give {}", command, file, schema));
+  // What is not a regular file (a FIFO, a device, a directory) is refused by the read itself,
+  // naming what it is (core/input_file.h).
+}
+
+// The CSV, refused when it holds no row under its header: "0 rows, 0.0% error" would read as a
+// perfect score.
+CsvTable read_runs_csv(const std::string& command, const std::string& file, const std::string& schema) {
+  CsvTable table = CsvTable::read(file);
+  if (table.rows().empty()) {
+    throw Error(fmt::format("{} FILE '{}': no rows under the header, so nothing to validate; give {} with at least "
+                            "one row",
+                            command, file, schema));
   }
+  return table;
 }
 
 }  // namespace
@@ -37,11 +49,9 @@ ValidateCollectivesAnswer answer_validate_collectives(const Catalog& catalog, co
   options.leave_one_gpu_out = request.leave_one_gpu_out;
   options.fit = request.fit;
   const CollectiveParams& params = default_collective_params(catalog);
-  std::ifstream in(request.file, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  if (looks_like_nccl_tests_log(text.str())) {
-    const NcclTestsLog log = parse_nccl_tests_log(text.str(), request.file);
+  const std::string text = read_input_file(request.file, "validate collectives");
+  if (looks_like_nccl_tests_log(text)) {
+    const NcclTestsLog log = parse_nccl_tests_log(text, request.file);
     return validate_collective_measurements(nccl_tests_measurements(log, catalog, request.system), request.file,
                                             catalog, params, options);
   }
@@ -49,7 +59,13 @@ ValidateCollectivesAnswer answer_validate_collectives(const Catalog& catalog, co
     throw Error(fmt::format("--system {}: only for nccl-tests output; a CSV names the system in its 'system' column",
                             request.system));
   }
-  return validate_collectives(CsvTable::read(request.file), catalog, params, options);
+  const CsvTable table = CsvTable::parse(text, request.file);
+  if (table.rows().empty()) {
+    throw Error(fmt::format("validate collectives FILE '{}': no rows under the header, so nothing to validate; give "
+                            "a CSV in the schema of shared/data/collectives.csv with at least one row",
+                            request.file));
+  }
+  return validate_collectives(table, catalog, params, options);
 }
 
 ValidateTrainingAnswer answer_validate_training(const Catalog& catalog, const ValidateTrainingRequest& request) {
@@ -63,7 +79,9 @@ ValidateTrainingAnswer answer_validate_training(const Catalog& catalog, const Va
                             request.time_split));
   }
   options.time_split = request.time_split;
-  return validate_training(CsvTable::read(request.file), catalog, options);
+  return validate_training(
+      read_runs_csv("validate training", request.file, "a CSV in the schema of shared/data/training-runs.csv"), catalog,
+      options);
 }
 
 ValidateInferenceAnswer answer_validate_inference(const Catalog& catalog, const ValidateInferenceRequest& request) {
@@ -78,7 +96,9 @@ ValidateInferenceAnswer answer_validate_inference(const Catalog& catalog, const 
                                                    : InferHoldout::none;
   options.fit = request.fit;
   options.simulate = request.simulate;
-  return validate_inference(CsvTable::read(request.file), catalog, options);
+  return validate_inference(
+      read_runs_csv("validate inference", request.file, "a CSV in the schema of shared/data/inference-runs.csv"),
+      catalog, options);
 }
 
 ValidateCalibrationAnswer answer_validate_calibration(const Catalog& catalog, const ValidateCalibrationRequest& request) {

@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/input_file.h"
+#include "core/json_fields.h"
 #include "core/strings.h"
 #include "workload/hf_reader.h"
 
@@ -33,6 +35,7 @@ void read_rope_scaling(HfReader& r, ModelSpec& m) {
   if (*factor > 1e4) rope.fail("factor", fmt::format("{} is implausibly large", *factor));
   const auto stretched = static_cast<std::int64_t>(std::llround(*factor * static_cast<double>(*original)));
   m.max_seq_len = std::max(m.max_seq_len, stretched);
+  m.pretrain_seq_len = *original;
 }
 
 // The keys most decoder-only configs share (LlamaConfig and its descendants).
@@ -741,13 +744,11 @@ ModelSpec model_from_hf_config(const nlohmann::json& config, const std::string& 
 
 ModelSpec load_hf_config_file(const std::string& path) {
   namespace fs = std::filesystem;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("cannot read '{}'", path));
-  std::ostringstream text;
-  text << in.rdbuf();
+  const std::string text = read_input_file(path, "model config");
+  check_json_depth(text, path);
   nlohmann::json config;
   try {
-    config = nlohmann::json::parse(text.str());
+    config = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
     throw Error(fmt::format("{}: not valid JSON: {}", path, e.what()));
   }

@@ -75,6 +75,9 @@ struct ModelSpec {
   std::int64_t ffn_hidden = 0;  // dense MLP intermediate size
   std::int64_t vocab = 0;
   std::int64_t max_seq_len = 0;
+  // The context the model was pretrained at before its RoPE scaling stretched it: the config's
+  // rope_scaling.original_max_position_embeddings (Llama 3.1: 8,192 of 131,072); 0 = unknown.
+  std::int64_t pretrain_seq_len = 0;
   MlpKind mlp = MlpKind::swiglu;
   NormKind norm = NormKind::rmsnorm;
   PositionKind position = PositionKind::rope;

@@ -3,3 +3,4 @@ list(APPEND GPUPLAN_TEST_SOURCES catalog/topology_test.cpp catalog/cloud_test.cp
 list(APPEND GPUPLAN_TEST_SOURCES catalog/framework_test.cpp)
 list(APPEND GPUPLAN_TEST_SOURCES catalog/topology_import_test.cpp)
 list(APPEND GPUPLAN_TEST_SOURCES catalog/nccl_topo_xml_test.cpp)
+list(APPEND GPUPLAN_TEST_SOURCES catalog/h200_vm_fixture_test.cpp)

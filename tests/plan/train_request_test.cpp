@@ -7,6 +7,7 @@
 #include "catalog/catalog.h"
 #include "catalog/resolve_model.h"
 #include "core/error.h"
+#include "plan/evaluate.h"
 #include "report/rooflines_report.h"
 #include "report/search_report.h"
 #include "report/train_report.h"
@@ -78,20 +79,51 @@ TEST(TrainRequest, MoeOverlapAndImbalanceAreCheckedInput) {
   }
 }
 
-TEST(TrainRequest, SeqLenDefaultsToTheContextLength) {
-  TrainRequest r = llama8b_on_8();
+// Issue 34: the pretraining length where the config says it (Llama 3.1: rope_scaling's
+// original_max_position_embeddings 8,192 of a 131,072 context), else the context capped at
+// 8,192; always a number in the plan, and said under the answer's assumptions.
+TEST(TrainRequest, SeqLenDefaultsToThePretrainingLength) {
+  TrainRequest r = llama8b_on_8();  // Llama 3 8B: context 8,192, no RoPE scaling
   r.seq_len.reset();
   const TrainAnswer a = answer_train(default_catalog(), r);
-  EXPECT_EQ(a.plan().seq_len, 0);  // "the model's", as the JSON has always said
+  EXPECT_EQ(a.plan().seq_len, 8192);
   EXPECT_DOUBLE_EQ(a.estimate.tokens_per_step, 64.0 * 8192);
+  r.model = "llama3.1-8b";
+  const TrainAnswer b = answer_train(default_catalog(), r);
+  EXPECT_EQ(b.plan().seq_len, 8192);
+  ASSERT_FALSE(b.setup.assumptions.empty());
+  EXPECT_NE(b.setup.assumptions.front().find("seq_len 8192: llama3.1-8b's pretraining length"), std::string::npos)
+      << b.setup.assumptions.front();
+  r.model = "qwen3-32b";  // context 40,960, no RoPE scaling in its config: capped
+  const TrainAnswer c = answer_train(default_catalog(), r);
+  EXPECT_EQ(c.plan().seq_len, kDefaultTrainSeqLenCap);
 }
 
-TEST(TrainRequest, InfeasiblePlanIsAValueWithAReason) {
+// A plan that breaks a structural rule is bad input (issue 34), naming the nearest valid values.
+TEST(TrainRequest, StructuralRuleIsAnErrorNamingTheNearestValues) {
   TrainRequest r = llama8b_on_8();
   r.gpus = 6;
   r.tp = 3;  // 32 heads
   r.global_batch = 0;
-  const TrainAnswer a = answer_train(default_catalog(), r);
+  try {
+    answer_train(default_catalog(), r);
+    ADD_FAILURE() << "--tp 3 on 32 heads accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--tp 3: tensor parallelism splits the attention heads"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("use --tp 1, 2, 4 or 8"), std::string::npos) << e.what();
+  }
+}
+
+TEST(TrainRequest, InfeasiblePlanIsAValueWithAReason) {
+  // The evaluation keeps the rule as a reason for the search's candidates.
+  TrainSetup s = make_train_setup(default_catalog(), llama8b_on_8());
+  s.plan.tp = 3;
+  s.plan.dp = 2;
+  s.plan.global_batch = 0;
+  TrainAnswer a;
+  a.setup = s;
+  a.estimate = evaluate(a.setup.ctx, a.setup.plan);
   EXPECT_FALSE(a.estimate.valid());
   EXPECT_EQ(a.estimate.verdict.kind(), Infeasibility::Kind::invalid_plan);
   EXPECT_NE(std::string(a.estimate.reason_text()).find("TP 3"), std::string::npos);

@@ -1,0 +1,39 @@
+// Real outputs of a one-GPU cloud VM (one H200 SXM, 2026-11-26; ../shared/fixtures/
+// h200-vm-2026-11-26, copied to tests/fixtures/topology/h200-vm-*): the imported one-GPU system
+// loads back through --catalog, and a link width the dump gives as 0 is said to be unknown.
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+namespace gpuplan {
+namespace {
+
+std::string h200_vm_fixture(const char* name) {
+  return testing::source_dir() + "/tests/fixtures/topology/" + name;
+}
+
+TEST(H200VmFixture, OneGpuImportsLoadBackThroughCatalog) {
+  const auto dir = testing::scratch_dir("h200-vm-import");
+  for (const char* fixture : {"h200-vm-nccl-topo.xml", "h200-vm-nvidia-smi-topo.txt"}) {
+    SCOPED_TRACE(fixture);
+    const std::string out = (dir / "vm.toml").string();
+    const auto w = testing::run({"import-topology", h200_vm_fixture(fixture), "--gpu", "h200-sxm", "--id", "h200-vm",
+                                 "--out", out});
+    ASSERT_EQ(w.code, 0) << w.out << w.err;
+    const auto sys = testing::run({"--catalog", out, "system", "h200-vm"});
+    ASSERT_EQ(sys.code, 0) << sys.err;
+    const auto train = testing::run({"--catalog", out, "train", "--model", "llama3.1-8b", "--system", "h200-vm",
+                                     "--gpus", "1", "--json"});
+    EXPECT_EQ(train.code, 0) << train.out << train.err;
+  }
+}
+
+TEST(H200VmFixture, ZeroLinkWidthIsSaidToBeUnknown) {
+  const auto w = testing::run({"import-topology", h200_vm_fixture("h200-vm-nccl-topo.xml"), "--gpu", "h200-sxm"});
+  ASSERT_EQ(w.code, 0) << w.err;
+  EXPECT_NE(w.out.find("link width unknown"), std::string::npos) << w.out;
+  EXPECT_EQ(w.out.find("Gen5 x16 per GPU (the dump's link_speed/link_width)"), std::string::npos) << w.out;
+}
+
+}  // namespace
+}  // namespace gpuplan

@@ -1,0 +1,105 @@
+// The hostile-input suite over the web API (issue 34), without sockets: api_answer() with the
+// server's own runner (the CLI, as `gpuplan serve` runs it). Every bad body is HTTP 400 with
+// exactly one JSON object {"error": {...}} naming the key; none is 500 or an empty body. The
+// sockets themselves (slow clients, limits) are tests/serve/serve_load.py's.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "catalog/catalog.h"
+#include "cli/commands.h"
+#include "hostile/guarded_run.h"
+#include "serve/api.h"
+
+namespace gpuplan {
+namespace {
+
+const Catalog& hostile_catalog() {
+  static const Catalog catalog = load_catalog(CatalogOptions{});
+  return catalog;
+}
+
+ApiReply hostile_post(const std::string& path, const std::string& body) {
+  const Catalog& catalog = hostile_catalog();
+  return api_answer(catalog, api_endpoint(path), body,
+                    [&catalog](const ApiCall& call) { return run_api_call(catalog, call); });
+}
+
+struct HostileBody {
+  std::string path;
+  std::string body;
+  std::string says;  // in the error message
+};
+
+// Bodies that name a field with a bad value: the key, the value's kind, every endpoint.
+std::vector<HostileBody> hostile_bodies() {
+  std::vector<HostileBody> cases;
+  const std::string train = R"("model": "llama3.1-8b", "gpu": "h100-sxm", "gpus": 8)";
+  const std::string infer = R"("model": "llama3.1-8b", "gpu": "h100-sxm")";
+  for (const std::string key : {"moe_imbalance", "overhead_gib", "memory_headroom_gib"}) {
+    std::string flag = "--";
+    for (char c : key) flag += c == '_' ? '-' : c;
+    for (const std::string value : {"-5", "1e308", "\"nan\"", "\"inf\"", "\"-inf\"", "\"\""}) {
+      cases.push_back({"/api/train", "{" + train + ", \"" + key + "\": " + value + "}", flag});
+    }
+  }
+  for (const std::string key : {"tp", "pp", "vp", "cp", "ep", "dp_shard", "micro_batch", "global_batch", "seq_len"}) {
+    std::string flag = "--";
+    for (char c : key) flag += c == '_' ? '-' : c;
+    for (const std::string value : {"-5", "0.5", "\"lots\"", "\"\"", "true"}) {
+      cases.push_back({"/api/train", "{" + train + ", \"" + key + "\": " + value + "}",
+                       value == "true" ? "'" + key + "'" : flag});
+    }
+  }
+  for (const std::string key : {"batch", "concurrency", "slo_ttft_ms", "slo_tpot_ms", "request_rate"}) {
+    std::string flag = "--";
+    for (char c : key) flag += c == '_' ? '-' : c;
+    for (const std::string value : {"-5", "\"nan\"", "\"inf\"", "\"\""}) {
+      cases.push_back({"/api/infer", "{" + infer + ", \"" + key + "\": " + value + "}", flag});
+    }
+  }
+  for (const std::string key : {"ttft_ms", "tpot_ms", "rate"}) {
+    std::string flag = "--";
+    for (char c : key) flag += c == '_' ? '-' : c;
+    for (const std::string value : {"-5", "\"nan\"", "\"inf\""}) {
+      cases.push_back({"/api/infer-search", "{" + infer + ", \"" + key + "\": " + value + "}", flag});
+    }
+  }
+  // Switches take true or false, never a word the CLI would read as one.
+  for (const std::string value : {"\"yes\"", "\"true\"", "1", "\"on\""}) {
+    cases.push_back({"/api/train", "{" + train + ", \"sp\": " + value + "}", "'sp'"});
+  }
+  // Bytes that are not UTF-8, deep nesting, not an object, structural rules.
+  cases.push_back({"/api/train", "{\"model\": \"llama\xFF\"}", "byte offset 16 (0xFF) is not UTF-8"});
+  cases.push_back({"/api/train", "{\"model\xC0\x80\": 1}", "is not UTF-8"});
+  cases.push_back({"/api/train", std::string(100000, '[') + std::string(100000, ']'), "nest deeper than 64"});
+  cases.push_back({"/api/train", "[1, 2]", "one JSON object"});
+  const std::string train64 = R"("model": "llama3.1-8b", "gpu": "h100-sxm", "gpus": 64)";
+  cases.push_back({"/api/train", "{" + train64 + ", \"pp\": 64}", "use --pp 32 or fewer"});
+  cases.push_back({"/api/train", "{" + train64 + ", \"ep\": 8}", "dense model"});
+  cases.push_back({"/api/train", "{" + train + ", \"vp\": 2}", "--vp 2 without a pipeline"});
+  cases.push_back({"/api/train", "{" + train + ", \"zero\": 1, \"dp_shard\": 3}", "--dp-shard 3"});
+  cases.push_back({"/api/infer", "{" + infer + ", \"tp\": 3}", "--tp 3"});
+  cases.push_back({"/api/collective", R"({"op": "allreduce", "bytes": "1GiB", "gpus": 8, "system": "dgx-h100", "nodes": 0})", "--nodes 0"});
+  return cases;
+}
+
+TEST(HostileHttp, EveryBadBodyIs400WithOneJsonError) {
+  int n = 0;
+  for (const HostileBody& c : hostile_bodies()) {
+    const ApiReply reply = hostile_post(c.path, c.body);
+    const std::string shown = c.path + " " + c.body.substr(0, 120);
+    EXPECT_EQ(reply.status, 400) << shown << "\n" << reply.body;
+    ASSERT_EQ(testing::not_one_json_object(reply.body), "") << shown << "\n" << reply.body;
+    const nlohmann::json j = nlohmann::json::parse(reply.body);
+    ASSERT_TRUE(j.contains("error")) << shown << "\n" << reply.body;
+    const std::string message = j["error"]["message"];
+    if (!c.says.empty()) {
+      EXPECT_NE(message.find(c.says), std::string::npos) << shown << "\n" << message;
+    }
+    ++n;
+  }
+  EXPECT_GE(n, 100);
+}
+
+}  // namespace
+}  // namespace gpuplan
