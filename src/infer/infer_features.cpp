@@ -13,6 +13,11 @@ namespace {
 
 SpecDecodeAnswer answer_spec(const Catalog& catalog, const InferContext& target, const InferPlan& plan,
                              const InferEstimate& base, const InferFeatures& f) {
+  // A bad acceptance rate is named first, whatever else is missing: it is the value given.
+  if (f.spec_acceptance && !(*f.spec_acceptance >= 0 && *f.spec_acceptance < 1)) {
+    throw Error(fmt::format("--spec-acceptance {}: the per-token acceptance rate must be in [0, 1); give e.g. 0.7",
+                            *f.spec_acceptance));
+  }
   if (f.spec_draft_tokens < 1) {
     throw Error(fmt::format("--spec-draft-tokens {}: a draft proposes at least 1 token per step; use 1 or more",
                             f.spec_draft_tokens));

@@ -52,9 +52,12 @@ std::vector<std::string> readme_commands(const std::string& file) {
 
 void expect_example_runs(const std::string& line) {
   std::vector<std::string> args = readme_words(line);
-  // ../shared is beside the repository in this workspace, not in a clean clone.
-  for (const std::string& a : args) {
-    if (a.starts_with("../shared/") && !std::ifstream(testing::source_dir() + "/" + a)) return;
+  // ../shared is beside the repository in this workspace, not in a clean clone. The README's
+  // paths are relative to the repository's root; ctest runs in the build folder.
+  for (std::string& a : args) {
+    if (!a.starts_with("../shared/")) continue;
+    a = testing::source_dir() + "/" + a;
+    if (!std::ifstream(a)) return;
   }
   const bool json_ok = std::find(args.begin(), args.end(), "--emit") == args.end();
   if (json_ok) args.emplace_back("--json");
