@@ -1,6 +1,8 @@
 // Helpers shared by the tests: run the CLI in-process, write temporary files.
 #pragma once
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <ostream>
@@ -27,11 +29,28 @@ inline CliResult run(const std::vector<std::string>& args) {
   return {code, out.str(), err.str()};
 }
 
-// A scratch directory unique to the test, removed by the caller if it cares.
+// A scratch directory unique to the test, removed by the caller if it cares. The process id is
+// part of the name: ctest runs each test case in its own process, in parallel, and the cases of
+// one parameterized test share `name` (a shared FIFO path made one case fail in CI when another
+// removed the directory under it).
+// The directories are removed when the test process exits (not when a forked child does).
+struct ScratchDirs {
+  pid_t owner = ::getpid();
+  std::vector<std::filesystem::path> dirs;
+  ~ScratchDirs() {
+    if (::getpid() != owner) return;
+    std::error_code ignored;
+    for (const auto& d : dirs) std::filesystem::remove_all(d, ignored);
+  }
+};
+
 inline std::filesystem::path scratch_dir(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("gpuplan-test-" + name);
+  static ScratchDirs made;
+  auto dir = std::filesystem::temp_directory_path() /
+             ("gpuplan-test-" + std::to_string(static_cast<long>(::getpid())) + "-" + name);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
+  made.dirs.push_back(dir);
   return dir;
 }
 
