@@ -6,6 +6,7 @@
 #include "core/strings.h"
 #include "catalog/system_choice.h"
 #include "catalog/cloud_price.h"
+#include "workload/tp_reductions.h"
 
 namespace gpuplan {
 namespace {
@@ -29,6 +30,8 @@ InferWeights split_weights(const ParamCounts& p, const ModelSpec& m) {
   w.output_head = p.output_head > 0 ? p.output_head : p.input_embedding;
   w.tied_head = p.output_head <= 0;
   w.moe_layers = p.moe_layers;
+  w.tp_reductions_all_experts = tp_reductions_all_layers(m, MoeFfnReduction::all_experts);
+  w.tp_reductions_without_moe_ffn = tp_reductions_all_layers(m, MoeFfnReduction::none);
   w.experts = static_cast<double>(m.moe.experts);
   w.top_k = static_cast<double>(m.moe.top_k);
   return w;

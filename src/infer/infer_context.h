@@ -25,6 +25,10 @@ struct InferWeights {
   double output_head = 0;     // vocab × hidden (the input table again when tied), 16-bit
   bool tied_head = false;     // the head is the input table (stored once)
   std::int64_t moe_layers = 0;
+  // TP reductions per forward pass over all decoder layers (workload/tp_reductions.h): with the
+  // experts sharded over TP (EP 1), and with the MoE FFN combined by the expert AllToAll instead.
+  double tp_reductions_all_experts = 0;
+  double tp_reductions_without_moe_ffn = 0;
   double experts = 0;         // routed experts per MoE layer
   double top_k = 0;
 };

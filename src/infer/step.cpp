@@ -289,8 +289,9 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
   }
 
   // Communication: Megatron TP runs two AllReduces of the activations per layer (after
-  // attention and after the MLP; Shoeybi et al. 2019 §3); with EP the MoE layers instead send
-  // each token to its top-k experts and back (two AllToAlls). PP sends the activations on.
+  // attention and after the MLP; Shoeybi et al. 2019 §3; one for a parallel block or a hybrid's
+  // single-mixer or MLP-only layer: workload/tp_reductions.h); with EP the MoE layers instead
+  // send each token to its top-k experts and back (two AllToAlls). PP sends the activations on.
   const double layers = static_cast<double>(m.layers) * stage_share;
   const double moe_layers = static_cast<double>(w.moe_layers) * stage_share;
   const double act_bytes = tokens * static_cast<double>(m.hidden) * wide;
@@ -301,9 +302,9 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
       const double a2a = tp_collective_s(ctx, CollectiveOp::all_to_all,
                                          act_bytes * w.top_k / plan.ep * c.moe.router_imbalance, plan.ep);
       c.moe.dispatch_combine_s = 2 * moe_layers * a2a;
-      c.comm_s += (2 * layers - moe_layers) * ar + c.moe.dispatch_combine_s;
+      c.comm_s += w.tp_reductions_without_moe_ffn * stage_share * ar + c.moe.dispatch_combine_s;
     } else {
-      c.comm_s += 2 * layers * ar;
+      c.comm_s += w.tp_reductions_all_experts * stage_share * ar;
     }
   }
   if (tokens > 0 && adp > 1) {
@@ -315,7 +316,7 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
     const double r_act = r_tokens * static_cast<double>(m.hidden) * wide;
     if (atp > 1) {
       const double ar = tp_collective_s(ctx, CollectiveOp::all_reduce, r_act, static_cast<int>(atp));
-      c.comm_s += (moe_layers > 0 ? 2 * layers - moe_layers : 2 * layers) * ar;
+      c.comm_s += w.tp_reductions_without_moe_ffn * stage_share * ar;
     }
     if (moe_layers > 0) {
       const double ep = plan.ep;

@@ -1,0 +1,119 @@
+// The training evaluator's phases (plan/evaluate.cpp orchestrates them), shared by the files
+// that hold one phase each: structure check (plan/train_structure.cpp), per-layer compute and
+// TP/CP/EP communication (plan/layer_cost.cpp), per-rank load and memory (plan/rank_load.cpp),
+// data-parallel, pipeline and optimizer costs (plan/step_comm.cpp). Internal to plan/: other
+// folders include plan/evaluate.h.
+#pragma once
+
+#include <array>
+#include <cstdio>
+
+#include "plan/evaluate.h"
+#include "workload/ops.h"
+
+namespace gpuplan::train_eval {
+
+// Per-kind costs of one layer for one micro-batch on one GPU, under one plan.
+struct KindCost {
+  bool present = false;
+  double fwd_s = 0;
+  double bwd_s = 0;        // includes recompute
+  double recompute_s = 0;
+  double attn_fwd_s = 0;
+  double tp_comm_s = 0;    // total, fwd + bwd (+ recomputed fwd)
+  double tp_exposed_s = 0;
+  double cp_comm_s = 0;
+  double cp_exposed_s = 0;
+  double ep_comm_s = 0;
+  double ep_exposed_s = 0;
+  double params = 0;        // on this GPU
+  double expert_params = 0; // of which routed experts
+  double low_precision_params = 0;
+  double hw_flops = 0;      // fwd + bwd + recompute
+  double recompute_flops = 0;
+  double stored_bytes = 0;
+  double working_bytes = 0;
+  LayerActivations eager;  // what eager element-wise chains add (cost/framework_memory.h)
+  double tau() const { return fwd_s + bwd_s + tp_exposed_s + cp_exposed_s + ep_exposed_s; }
+};
+
+struct Eval {
+  const TrainContext& ctx;
+  const Plan& plan;
+  Estimate& est;
+  bool ok = true;
+
+  void fail(const char* fmt, auto... args) {
+    if (!ok) return;
+    ok = false;
+    std::array<char, Infeasibility::kCapacity> text{};
+    std::snprintf(text.data(), text.size(), fmt, args...);
+    est.verdict.set(Infeasibility::Kind::invalid_plan, text.data());
+  }
+
+  // One collective over a group; 0 for a group of one.
+  double coll(CollectiveOp op, double bytes, const GroupPlacement& g) {
+    if (g.size <= 1 || bytes <= 0) return 0;
+    const CollectiveTime e = estimate_collective_time(collective_request(op, bytes, g), ctx.topology);
+    if (!e.feasible) {
+      fail("%s over %d GPUs: %s", op_name(op).data(), g.size, e.reason);
+      return 0;
+    }
+    return e.time_s;
+  }
+};
+
+// The shapes one micro-batch runs at under the plan, and where its groups sit.
+struct MicroBatchShape {
+  OpShape op;
+  Placement placement;
+  double act_bytes = 0;  // bytes per activation element
+  double tokens = 0;     // tokens of one micro-batch on one GPU's slice
+  int micro_batches = 0;
+  int stages = 0;
+};
+
+// What one pipeline rank holds and spends per micro-batch.
+struct RankLoad {
+  double tau_s = 0;
+  double fwd_s = 0;
+  double bwd_s = 0;
+  double recompute_s = 0;
+  double tp_s = 0, tp_exposed_s = 0, cp_s = 0, cp_exposed_s = 0, ep_s = 0, ep_exposed_s = 0;
+  double params = 0;
+  double expert_params = 0;
+  double low_precision_params = 0;
+  double stored_bytes = 0;  // one micro-batch, all layers of the rank
+  double working_bytes = 0;
+  double eager_stored_bytes = 0;   // one micro-batch, all layers of the rank
+  double eager_working_bytes = 0;
+  double max_layer_params = 0;
+  double layers = 0;  // decoder layers on the rank (FSDP units)
+};
+
+// Every pipeline rank's load and memory; the slowest rank sets the step, the fullest the memory.
+struct PipelineLoad {
+  RankLoad worst;
+  MemoryBreakdown worst_memory;
+  int worst_memory_rank = 0;
+  double hw_flops_per_mb = 0;  // all ranks, one micro-batch of one DP replica
+  double recompute_flops_per_mb = 0;
+  double max_host_bytes = 0;  // optimizer offload: the most host memory any rank's GPU needs
+};
+
+// Records why the plan is impossible (Eval::fail); evaluate() then returns it invalid.
+void check_structure(Eval& ev);
+// Compute and TP/CP/EP communication of one layer of each kind present, for one micro-batch.
+std::array<KindCost, kLayerKinds> cost_layer_kinds(Eval& ev, const MicroBatchShape& s);
+// Every pipeline rank's load and memory; the slowest rank sets the step, the fullest the memory.
+PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatchShape& s, const StateBytes& state,
+                        const std::array<KindCost, kLayerKinds>& kinds, const LayerOps& emb, const LayerOps& head);
+// Data parallelism: gradient reduction and (ZeRO/FSDP) parameter gathers of the slowest rank.
+CommCost data_parallel_comm(Eval& ev, const MicroBatchShape& s, const RankLoad& worst);
+// Pipeline: activations between stages, forward and backward, every micro-batch and chunk.
+CommCost pipeline_comm(Eval& ev, const MicroBatchShape& s);
+// Optimizer step on the GPU, and offloaded to the host.
+double optimizer_step_s(const TrainContext& ctx, const Plan& p, const StateBytes& state, const RankLoad& worst);
+OffloadCost offload_step(const TrainContext& ctx, const Plan& p, const StateBytes& state, const RankLoad& worst);
+
+}  // namespace gpuplan::train_eval

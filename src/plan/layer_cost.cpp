@@ -1,0 +1,197 @@
+// One layer's cost for one micro-batch on one GPU: its ops' compute (issue-bound against the
+// host), the recompute the plan asks for, and the TP, CP and EP communication beside it, exposed
+// or hidden. Formulas: docs/model/training.md.
+#include <algorithm>
+
+#include "cost/framework_memory.h"
+#include "plan/evaluate_internal.h"
+#include "workload/tp_reductions.h"
+#include "workload/size_math.h"
+
+namespace gpuplan::train_eval {
+namespace {
+
+using size_math::d;
+
+// One hop of a ring over `group`: between two GPUs of one scale-up domain, or across the
+// network when the group spans domains (the ring then has hops that leave the domain, and a
+// ring step ends when its slowest hop does).
+GroupPlacement ring_hop(const GroupPlacement& group) {
+  GroupPlacement hop = group;
+  hop.size = 2;
+  hop.gpus_per_domain = group.crosses_domains() ? 1 : 2;
+  hop.domains = group.crosses_domains() ? 2 : 1;
+  return hop;
+}
+
+KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const Placement& pl) {
+  const TrainContext& ctx = ev.ctx;
+  const ModelSpec& m = *ctx.model;
+  const Plan& p = ev.plan;
+  KindCost k;
+  k.present = true;
+  LayerOps ops;
+  build_layer_ops(m, layer_idx, shape, ops);
+  double attn_bwd_s = 0;
+  double gemm_s = 0;
+  double host_fwd_s = 0;
+  double host_bwd_s = 0;
+  double pre_sync_fwd_s = 0;  // forward GPU and host time of the ops before a host sync
+  double pre_sync_host_s = 0;
+  double selective_s = 0;
+  double selective_host_s = 0;
+  double selective_flops = 0;
+  double cache_recompute_s = 0;  // MoE SwiGLU outputs the low-precision cache does not keep
+  double cache_recompute_host_s = 0;
+  for (int i = 0; i < ops.count; ++i) {
+    const Op& op = ops.ops[static_cast<std::size_t>(i)];
+    const OpTime t = op_time(ctx.device, op, shape.gemm, shape.act);
+    if (i < ops.host_sync_at) {
+      pre_sync_fwd_s += t.fwd_s;
+      pre_sync_host_s += t.host_fwd_s;
+    }
+    k.fwd_s += t.fwd_s;
+    k.bwd_s += t.bwd_s;
+    host_fwd_s += t.host_fwd_s;
+    host_bwd_s += t.host_bwd_s;
+    if (op.kind == OpKind::attention) {
+      k.attn_fwd_s += t.fwd_s;
+      attn_bwd_s += t.bwd_s;
+    }
+    if (op.kind == OpKind::gemm) gemm_s += t.fwd_s + t.bwd_s;
+    if (op.selective) {
+      selective_s += t.fwd_s;
+      selective_host_s += t.host_fwd_s;
+      selective_flops += op.fwd_flops;
+      if (op.group == OpGroup::moe && op.kind == OpKind::memory) {
+        cache_recompute_s += t.fwd_s;
+        cache_recompute_host_s += t.host_fwd_s;
+      }
+    }
+    k.params += op.params;
+    if (op.routed_expert) k.expert_params += op.params;
+    if (op.low_precision) k.low_precision_params += op.params;
+    k.hw_flops += op.fwd_flops + op.bwd_flops;
+  }
+  // The host issues kernels ahead of the GPU; a pass takes the slower of the two. A host-device
+  // synchronisation (a dropless MoE layer's token counts, LayerOps::host_sync_at) empties the
+  // launch queue: the host cannot issue the kernels after it while the GPU runs those before
+  // it, so the forward is two stretches, each the slower of GPU and host. The backward reuses
+  // the counts and runs ahead as one stretch.
+  k.fwd_s = ops.host_sync_at < 0 ? issue_bound_s(k.fwd_s, host_fwd_s)
+                                 : issue_bound_s(pre_sync_fwd_s, pre_sync_host_s) +
+                                       issue_bound_s(k.fwd_s - pre_sync_fwd_s, host_fwd_s - pre_sync_host_s);
+  k.bwd_s = issue_bound_s(k.bwd_s, host_bwd_s);
+  const double fwd_compute_s = k.fwd_s;
+  if (p.recompute == Recompute::full) {
+    k.recompute_s = fwd_compute_s;
+    k.recompute_flops = ops.fwd_flops();
+  } else if (p.recompute == Recompute::selective) {
+    k.recompute_s = issue_bound_s(selective_s, selective_host_s);
+    k.recompute_flops = selective_flops;
+  } else if (shape.low_precision_act_cache && shape.gemm != shape.act) {
+    // The cache keeps the experts' SwiGLU inputs only: their outputs are recomputed in the
+    // backward even without a recompute setting (DeepSeek-V3 report sec. 3.3.3).
+    k.recompute_s = issue_bound_s(cache_recompute_s, cache_recompute_host_s);
+  }
+  k.hw_flops += k.recompute_flops;
+  k.bwd_s += k.recompute_s;
+
+  const double a = precision_bytes(shape.act);
+  const double tokens = shape.tokens();
+  const double h = d(m.hidden);
+  const bool moe = m.is_moe_layer(layer_idx);
+  const double fwd_passes = p.recompute == Recompute::full ? 2 : 1;
+
+  // Tensor parallelism: per block, one AllReduce of the block output (or AllGather +
+  // ReduceScatter of the same size with SP) forward, and the same backward (Shoeybi et al.
+  // 2019, fig. 4; Korthikanti et al. 2022, fig. 5). A MoE block with expert TP = 1 needs one
+  // only for its shared experts.
+  if (p.tp > 1) {
+    // Hybrid layers, parallel blocks and MoE layers: workload/tp_reductions.h.
+    const double blocks = tp_reductions(m, layer_idx, MoeFfnReduction::shared_experts_only);
+    const double bytes = tokens * h * a;
+    const double one = p.sp ? ev.coll(CollectiveOp::all_gather, bytes, pl.tp) + ev.coll(CollectiveOp::reduce_scatter, bytes, pl.tp)
+                            : ev.coll(CollectiveOp::all_reduce, bytes, pl.tp);
+    k.tp_comm_s = blocks * one * (fwd_passes + 1);
+    // Hidden at most behind the layer's GEMMs, and only the share the software overlaps.
+    // The overlap (Transformer Engine userbuffers, Megatron's TP comm overlap) works over
+    // NVLink peer memory inside one scale-up domain; a TP group that spans domains waits on
+    // the network, so its communication is exposed.
+    const bool overlappable = p.tp_comm_overlap && !pl.tp.crosses_domains();
+    const double hidden = overlappable ? std::min(gemm_s, k.tp_comm_s * ctx.efficiency->tp_comm_overlap_fraction) : 0;
+    k.tp_exposed_s = k.tp_comm_s - hidden;
+  }
+  // Context parallelism: ring attention as Megatron-Core runs it (Transformer Engine's
+  // AttnFuncWithCPAndKVP2P; Liu et al. 2023, Ring Attention, arXiv:2310.01889). Each rank holds
+  // seq/cp tokens (two mirrored chunks of seq/(2·cp), so that causal work is balanced: ops.cpp
+  // gives every rank 1/cp of the attention). The forward takes cp − 1 ring steps, each sending
+  // the K/V block in hand (seq/cp tokens) to the next rank while the attention of that block
+  // runs; the backward passes K/V and their gradients (twice the bytes) per step. A step's
+  // transfer is hidden only behind that step's attention (1/cp of the kernel time); the
+  // excess is exposed (Liu et al. sec. 3: the block must be large enough that compute covers
+  // communication). Recompute (full, or selective, which reruns the attention core) repeats
+  // the forward ring.
+  if (p.cp > 1 && m.is_attention_layer(layer_idx)) {
+    double kv_width = 0;
+    if (m.mla) {
+      kv_width = d(m.heads) / p.tp * d(m.mla_shape.qk_nope_head_dim + m.mla_shape.qk_rope_head_dim + m.mla_shape.v_head_dim);
+    } else {
+      kv_width = std::max(1.0, d(m.kv_heads) / p.tp) * 2 * d(m.head_dim);
+    }
+    const double block_bytes = shape.micro_batch * shape.seq_len / p.cp * kv_width * a;
+    const GroupPlacement hop = ring_hop(pl.cp);
+    const double steps = p.cp - 1;
+    const double fwd_step = ev.coll(CollectiveOp::send_recv, block_bytes, hop);
+    const double bwd_step = ev.coll(CollectiveOp::send_recv, 2 * block_bytes, hop);
+    const double ring_passes = p.recompute == Recompute::none ? 1 : 2;
+    const RingAttentionCost ring = ring_attention_cost(steps, fwd_step, bwd_step, k.attn_fwd_s / p.cp, attn_bwd_s / p.cp);
+    k.cp_comm_s = ring.fwd_comm_s * ring_passes + ring.bwd_comm_s;
+    k.cp_exposed_s = ring.fwd_exposed_s * ring_passes + ring.bwd_exposed_s;
+  }
+  // Expert parallelism: AllToAll dispatch and combine of every routed token copy, forward
+  // and backward (Lepikhin et al. 2020, GShard; DeepSeek-AI 2024, sec. 3.2), over the levels
+  // of the topology the EP group spans. The most loaded rank receives `imbalance` times the
+  // mean and sets the pace. Hidden, as far as the schedule pairs micro-batches, behind the
+  // compute of the same layer (ep_exposed_s).
+  if (moe && p.ep > 1) {
+    const double rows = tokens / p.tp;
+    const double bytes = rows * d(m.moe.top_k) * h * a * std::max(1.0, p.moe_imbalance);
+    const double one = ev.coll(CollectiveOp::all_to_all, bytes, pl.ep);
+    // DeepSeek's fp8 dispatch moves 1-byte tokens forward; combines and every backward
+    // AllToAll stay 16-bit (OpShape::moe_fused_dispatch).
+    const double dispatch =
+        shape.fp8_moe_dispatch() ? ev.coll(CollectiveOp::all_to_all, bytes * precision_bytes(shape.gemm) / a, pl.ep) : one;
+    k.ep_comm_s = (dispatch + one) * fwd_passes + 2 * one;
+    const double sm_share = std::min(1.0, ctx.efficiency->moe_comm_sms / ctx.device.sm_count);
+    k.ep_exposed_s = ep_exposed_s(k.ep_comm_s, k.fwd_s + k.bwd_s, moe_paired_fraction(p), sm_share);
+  }
+
+  const LayerActivations act = layer_activations(m, layer_idx, shape, p.recompute);
+  k.stored_bytes = act.stored_bytes;
+  k.working_bytes = act.working_bytes;
+  k.eager = eager_saved_activations(ctx.framework ? ctx.framework->memory : FrameworkMemory{}, m, layer_idx, shape,
+                                    p.recompute);
+  return k;
+}
+
+}  // namespace
+
+std::array<KindCost, kLayerKinds> cost_layer_kinds(Eval& ev, const MicroBatchShape& s) {
+  std::array<KindCost, kLayerKinds> kinds{};
+  // The first layer of each kind the model has; the scan stops once every kind is costed
+  // (a dense model: after its first layer).
+  const auto& in_model = ev.ctx.prefix.back();
+  int left = 0;
+  for (int k = 0; k < kLayerKinds; ++k) left += in_model[static_cast<std::size_t>(k)] > 0 ? 1 : 0;
+  for (std::int64_t i = 0; i < ev.ctx.model->layers && left > 0; ++i) {
+    const int kind = ev.ctx.layer_kind[static_cast<std::size_t>(i)];
+    if (!kinds[static_cast<std::size_t>(kind)].present) {
+      kinds[static_cast<std::size_t>(kind)] = cost_kind(ev, i, s.op, s.placement);
+      --left;
+    }
+  }
+  return kinds;
+}
+
+}  // namespace gpuplan::train_eval

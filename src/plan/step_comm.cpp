@@ -1,0 +1,141 @@
+// Per-step communication and the optimizer: data-parallel gradient reduction and ZeRO/FSDP
+// gathers, pipeline sends, the optimizer step on the GPU or offloaded to the host.
+#include <algorithm>
+
+#include "plan/evaluate_internal.h"
+#include "workload/size_math.h"
+
+namespace gpuplan {
+
+CommCost fsdp_micro_batch_cost(double units, double gather_s, double reduce_scatter_s, double fwd_unit_s,
+                               double bwd_unit_s) {
+  CommCost c;
+  c.total_s = units * (2 * gather_s + reduce_scatter_s);
+  // Forward: unit i's gather runs during unit i − 1's forward; the first has nothing ahead.
+  const double fwd = gather_s + (units - 1) * std::max(0.0, gather_s - fwd_unit_s);
+  // Backward: while a unit runs its backward, the next unit's gather and the previous unit's
+  // reduce-scatter share the communication stream; the first gather and the last
+  // reduce-scatter have no compute beside them.
+  const double bwd = gather_s + (units - 1) * std::max(0.0, gather_s + reduce_scatter_s - bwd_unit_s) + reduce_scatter_s;
+  c.exposed_s = std::min(c.total_s, fwd + bwd);
+  return c;
+}
+
+OffloadCost optimizer_offload_cost(double params, double grad_bytes, double weight_bytes, double host_bytes_per_param,
+                                   double link_bw, double host_bw, double backward_s) {
+  OffloadCost c;
+  // Each gradient bucket is copied to the host as soon as the backward produces (and, with
+  // ZeRO, reduce-scatters) it, under the rest of the backward (ZeRO-Offload sec. 4.1).
+  c.grads.total_s = params * grad_bytes / link_bw;
+  c.grads.exposed_s = std::max(0.0, c.grads.total_s - backward_s);
+  // Without the delayed parameter update (sec. 5.2) the CPU step and the copy of the updated
+  // weights back to the GPU stand between this step's backward and the next forward.
+  c.cpu_step_s = params * host_bytes_per_param / host_bw;
+  c.weights.total_s = params * weight_bytes / link_bw;
+  c.weights.exposed_s = c.weights.total_s;
+  return c;
+}
+
+namespace train_eval {
+namespace {
+
+using size_math::d;
+
+// The parameters of this GPU's optimizer shard (all of the rank's without ZeRO).
+double optimizer_shard_params(const Plan& p, const RankLoad& worst) {
+  const double dense_params = worst.params - worst.expert_params;
+  const double shard = p.zero >= 1 ? static_cast<double>(std::min(p.shard_group(), p.dp)) * p.cp : 1.0;
+  const double expert_shard = p.zero >= 1 ? std::max(1.0, static_cast<double>(p.tp) * p.cp * p.dp / p.ep) : 1.0;
+  return dense_params / shard + worst.expert_params / expert_shard;
+}
+
+// Bytes Adam moves per parameter: it reads the gradient and the fp32 master weight and
+// moments, writes them back and the 16-bit weight (memory-bound, on the GPU or the host).
+double optimizer_bytes_per_param(const StateBytes& state) { return state.grad + 2 * state.optimizer + state.weight; }
+
+}  // namespace
+
+CommCost data_parallel_comm(Eval& ev, const MicroBatchShape& s, const RankLoad& worst) {
+  const TrainContext& ctx = ev.ctx;
+  const Plan& p = ev.plan;
+  const Placement& pl = s.placement;
+  const int micro_batches = s.micro_batches;
+  const double dense_params = worst.params - worst.expert_params;
+  const double grad_bytes = dense_params * ctx.options.grad_reduce_bytes;
+  const double expert_grad_bytes = worst.expert_params * ctx.options.grad_reduce_bytes;
+  const double weight_bytes = dense_params * ctx.options.state.weight;
+  const double one_fwd = worst.fwd_s;
+  const double one_bwd = worst.bwd_s;
+  CommCost dp;
+  const bool hsdp = p.shard_group() < p.dp;
+  const double replica_ar = hsdp ? ev.coll(CollectiveOp::all_reduce, grad_bytes / (p.shard_group() * p.cp), pl.replica) : 0;
+  const double expert_ar = ev.coll(CollectiveOp::all_reduce, expert_grad_bytes, pl.expert_dp);
+  if (p.zero == 0) {
+    // DDP: bucketed AllReduce overlapped with the last micro-batch's backward.
+    dp.total_s = ev.coll(CollectiveOp::all_reduce, grad_bytes, pl.grad) + expert_ar;
+    dp.exposed_s = std::max(0.0, dp.total_s - one_bwd);
+  } else if (p.zero <= 2 || p.pp > 1) {
+    // Distributed optimizer: ReduceScatter gradients after the last backward, AllGather the
+    // updated weights before the next forward; both overlapped with that micro-batch.
+    // FSDP under a pipeline schedule does the same: PyTorch's pipelining keeps a stage's
+    // weights gathered and its gradients unsharded across the micro-batches of a step and
+    // reduce-scatters at the last backward (torch.distributed.pipelining: reshard and gradient
+    // sync only on the last micro-batch; torchtitan: no reshard after forward with PP; Llama 3,
+    // arXiv:2407.21783 sec. 3.3.1: no reshard after forward, to avoid the backward all-gather).
+    const GroupPlacement& g = hsdp ? pl.shard : pl.grad;
+    const double rs = ev.coll(CollectiveOp::reduce_scatter, grad_bytes, g) + replica_ar + expert_ar;
+    const double ag = ev.coll(CollectiveOp::all_gather, weight_bytes, g);
+    dp.total_s = rs + ag;
+    dp.exposed_s = std::max(0.0, rs - one_bwd) + std::max(0.0, ag - one_fwd);
+  } else {
+    // FSDP / ZeRO-3 without a pipeline: every micro-batch gathers each unit's weights (one
+    // transformer layer, the wrapping FSDP, torchtitan and llm-foundry use) for its forward and
+    // again for its backward, and reduce-scatters its gradients, each unit one collective
+    // prefetched behind the neighbouring unit's compute (fsdp_micro_batch_cost).
+    const double units = std::max(1.0, worst.layers);
+    const double ag = ev.coll(CollectiveOp::all_gather, weight_bytes / units, pl.shard);
+    const double rs = ev.coll(CollectiveOp::reduce_scatter, grad_bytes / units, pl.shard);
+    const CommCost mb = fsdp_micro_batch_cost(units, ag, rs, one_fwd / units, one_bwd / units);
+    dp.total_s = mb.total_s * micro_batches + replica_ar + expert_ar;
+    dp.exposed_s = mb.exposed_s * micro_batches + replica_ar + std::max(0.0, expert_ar - one_bwd);
+  }
+  return dp;
+}
+
+CommCost pipeline_comm(Eval& ev, const MicroBatchShape& s) {
+  const Plan& p = ev.plan;
+  CommCost pp;
+  if (s.stages > 1) {
+    const double bytes = s.tokens * d(ev.ctx.model->hidden) * s.act_bytes / (s.op.sp ? p.tp : 1);
+    const double one =
+        ev.coll(CollectiveOp::send_recv, bytes, place_group(2, p.tp * p.cp * p.dp, ev.ctx.domain_gpus));
+    pp.total_s = 2.0 * p.vp * (s.micro_batches + s.stages - 1) * one;
+    // 1F1B waits on each transfer; the interleaved schedule overlaps them except in the fill.
+    pp.exposed_s = p.vp == 1 ? pp.total_s : 2.0 * p.vp * (s.stages - 1) * one;
+  }
+  return pp;
+}
+
+// Optimizer step on the GPU: one fused streaming kernel, at its measured share of the HBM
+// bandwidth where the family has one (cost/roofline.h), else the memory-bound kernels'.
+double optimizer_step_s(const TrainContext& ctx, const Plan& p, const StateBytes& state, const RankLoad& worst) {
+  // An fp32 model's weights are the master copy, read and written by the step (fused AdamW: the
+  // fp32 weights, m and v read and written, the fp32 gradient read: 28 B per parameter); the
+  // reference's 16-bit working weights are only written.
+  const double master_rw = ctx.framework && ctx.framework->memory.fp32_model ? state.weight : 0;
+  const double bw = ctx.device.optimizer_bw_bytes_per_s > 0 ? ctx.device.optimizer_bw_bytes_per_s
+                                                             : ctx.device.memory_bw_bytes_per_s;
+  return optimizer_shard_params(p, worst) * (optimizer_bytes_per_param(state) + master_rw) / bw;
+}
+
+// Optimizer offload: the same bytes over the host's DRAM at this GPU's share of it (the GPUs of
+// the plan on one host split it), the transfers over the GPU's host link.
+OffloadCost offload_step(const TrainContext& ctx, const Plan& p, const StateBytes& state, const RankLoad& worst) {
+  const double gpus_on_host = std::max(1, std::min(ctx.host_gpus, p.gpus()));
+  return optimizer_offload_cost(optimizer_shard_params(p, worst), ctx.options.grad_reduce_bytes, state.weight,
+                                optimizer_bytes_per_param(state), ctx.host_link_bw_bytes_per_s,
+                                ctx.host_memory_bw_bytes_per_s / gpus_on_host, worst.bwd_s);
+}
+
+}  // namespace train_eval
+}  // namespace gpuplan
