@@ -40,8 +40,11 @@ def test_imported_toml_loads_back_as_a_catalog(tmp_path):
 def test_import_topology_nvidia_smi_and_errors():
     r = gpuplan.import_topology(TOPOLOGY / "8x-l40s-pcie-topo-m.txt", gpu="l40s", nic_gbit=200)
     assert r["format"] == "nvidia-smi" and r["scaleup_topology"] == "pcie" and r["nics"] == 4
-    with pytest.raises(gpuplan.Error, match="sm=90"):
-        gpuplan.import_topology(TOPOLOGY / "dgx-h100-nccl-topo.xml")
+    # The L40S dump's PCI id is in no catalog GPU's [pci]: the GPU is asked for, naming the sm.
+    with pytest.raises(gpuplan.Error, match="sm=89"):
+        gpuplan.import_topology(TOPOLOGY / "8x-l40s-pcie-nccl-topo.xml")
+    # The DGX dump's 0x2330 is h100-sxm's: taken without gpu=.
+    assert gpuplan.import_topology(TOPOLOGY / "dgx-h100-nccl-topo.xml")["toml"].count('gpu = "h100-sxm"') == 1
     with pytest.raises(gpuplan.Error, match="--format 'csv'"):
         gpuplan.import_topology(TOPOLOGY / "dgx-h100-nccl-topo.xml", gpu="h100-sxm", format="csv")
 

@@ -66,6 +66,10 @@ struct Gpu {
   std::string scaleup_link;  // link id in the catalog ("nvlink4"), empty when none
   double scaleup_bw_uni_bytes_per_s = 0;  // one direction, per GPU, all links
   int pcie_gen = 0;
+  // PCI device ids of the part ("0x2330", lower case; [pci] of its file, from the PCI ID
+  // repository or a real dump); empty = not in the catalog. import-topology checks a dump's GPUs
+  // against them.
+  std::vector<std::string> pci_device_ids;
   std::optional<bool> ecc;
   int mig_max_instances = 0;
   std::optional<double> price_usd;

@@ -1,7 +1,11 @@
 // Parser for `kind = "gpu"` files (data/hardware/gpus/). Schema: docs/data-format.md.
+#include <algorithm>
+#include <cctype>
+
 #include <fmt/format.h>
 
 #include "catalog/parsers.h"
+#include "core/error.h"
 #include "core/units.h"
 
 namespace gpuplan {
@@ -150,6 +154,21 @@ Gpu parse_gpu(Fields& top) {
   gpu.mig_max_instances = static_cast<int>(io.opt_integer("mig_max_instances").value_or(0));
   note_provenance(gpu, io, "interconnect");
   io.finish();
+
+  if (auto pci = top.opt_sub("pci")) {
+    for (std::string id : pci->str_list("device_ids")) {
+      for (char& c : id) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      const bool hex4 = id.size() == 6 && id.starts_with("0x") &&
+                        std::all_of(id.begin() + 2, id.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
+      if (!hex4) {
+        throw Error(fmt::format("gpu '{}': [pci] device_ids entry '{}': expected 0x and four hex digits, like \"0x2330\"",
+                                gpu.id, id));
+      }
+      gpu.pci_device_ids.push_back(id);
+    }
+    note_provenance(gpu, *pci, "pci");
+    pci->finish();
+  }
 
   if (auto price = top.opt_sub("price")) {
     gpu.price_usd = price->pos("usd");

@@ -318,6 +318,12 @@ ImportedTopology import_nccl_xml(const Catalog& catalog, const TopologyImportReq
   out.format = "nccl-xml";
   const int sm = topo.gpus.front().sm;
   for (const NcclTopoGpu& g : topo.gpus) {
+    if (g.pci_device != topo.gpus.front().pci_device) {
+      throw Error(fmt::format("{}:{}: GPU dev {} is PCI device {} but GPU dev {} is {}: a system holds one GPU model",
+                              r.file, g.line, g.dev, g.pci_device.empty() ? "(none)" : g.pci_device,
+                              topo.gpus.front().dev,
+                              topo.gpus.front().pci_device.empty() ? "(none)" : topo.gpus.front().pci_device));
+    }
     if (g.sm != sm) {
       throw Error(fmt::format("{}:{}: GPU dev {} reports sm={} but GPU dev {} sm={}: a system holds one GPU model",
                               r.file, g.line, g.dev, g.sm, topo.gpus.front().dev, sm));
@@ -329,8 +335,32 @@ ImportedTopology import_nccl_xml(const Catalog& catalog, const TopologyImportReq
   const std::string sm_text = arch ? fmt::format("sm={} ({})", sm, arch->name) : fmt::format("sm={}", sm);
   const std::string candidates =
       out.gpu_candidates.empty() ? "" : fmt::format("; the catalog has {}", fmt::join(out.gpu_candidates, ", "));
+  // The PCI device id names the part where sm= names only the architecture (H100 and H200 are
+  // both sm=90): the catalog GPUs whose [pci] lists the dump's id.
+  const std::string pci = topo.gpus.front().pci_device;
+  std::vector<std::string> by_pci;
+  if (!pci.empty()) {
+    for (const Gpu& g : catalog.gpus) {
+      if (std::find(g.pci_device_ids.begin(), g.pci_device_ids.end(), pci) != g.pci_device_ids.end()) by_pci.push_back(g.id);
+    }
+  }
+  TopologyImportRequest named = r;
+  if (named.gpu.empty() && by_pci.size() == 1) {
+    named.gpu = by_pci.front();
+    out.derived.push_back(fmt::format("GPU: {} from the dump's PCI device id {}", named.gpu, pci));
+  }
   const Gpu& gpu = require_gpu(
-      catalog, r, fmt::format("the dump names the compute capability, {}, not the model{}", sm_text, candidates).c_str());
+      catalog, named, fmt::format("the dump names the compute capability, {}, not the model{}", sm_text, candidates).c_str());
+  if (!pci.empty() && !gpu.pci_device_ids.empty() &&
+      std::find(gpu.pci_device_ids.begin(), gpu.pci_device_ids.end(), pci) == gpu.pci_device_ids.end()) {
+    throw Error(fmt::format("--gpu '{}' is PCI device {} but the dump's GPUs are PCI device {}{}", r.gpu,
+                            fmt::join(gpu.pci_device_ids, " or "), pci,
+                            by_pci.empty() ? std::string(": no catalog GPU lists that id; give the GPU you ran on")
+                                           : fmt::format(": give --gpu {}", fmt::join(by_pci, " or "))));
+  }
+  if (!pci.empty() && gpu.pci_device_ids.empty()) {
+    out.derived.push_back(fmt::format("PCI device id {} not checked: the catalog has no [pci] ids for {}", pci, gpu.id));
+  }
   if (arch && !has_sm(gpu, *arch)) {
     throw Error(fmt::format("--gpu '{}' is {} ({}) but the dump's GPUs report {}: give one of {}", r.gpu, gpu.architecture,
                             gpu.vendor, sm_text,
@@ -373,7 +403,7 @@ ImportedTopology import_nccl_xml(const Catalog& catalog, const TopologyImportReq
                                       "gives none or 0), x16 assumed as NCCL does",
                                       facts.pcie_gen));
   }
-  derive_system(catalog, r, gpu, facts, out);
+  derive_system(catalog, named, gpu, facts, out);
   return out;
 }
 

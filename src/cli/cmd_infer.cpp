@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/output_flags.h"
+#include "cli/progress_printer.h"
 #include "cli/field_flags.h"
 #include "emit/launch_config.h"
 #include "infer/infer_fields.h"
@@ -60,7 +61,11 @@ void setup_infer_search(CliCommand& cmd, CliContext& ctx) {
   cmd.callback([o, app, &ctx] {
     InferSearchRequest& r = o->request;
     r.weights_given = app->count("--weights") > 0;
+    ProgressPrinter shown(ctx.err, "infer-search", "plans");
+    r.progress = shown.sink();
     const InferSearchAnswer a = answer_infer_search(ctx.catalog(), r);
+    r.progress = nullptr;
+    shown.finish();
     if (o->output.html.empty() && !o->output.report_data) {
       ctx.print(a, o->json);
       return;

@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "cli/context.h"
 #include "cli/output_flags.h"
+#include "cli/progress_printer.h"
 #include "cli/field_flags.h"
 #include "report/search_report.h"
 #include "search/search_fields.h"
@@ -22,7 +23,12 @@ void setup_search(CliCommand& cmd, CliContext& ctx) {
   cmd.add_flag("--json", f->output.json, "Print one JSON object");
   add_output_flags(cmd, f->output);
   cmd.callback([f, &ctx] {
+    // Not assigned after the call: an answer's context points into the answer itself.
+    ProgressPrinter shown(ctx.err, "search", "layouts");
+    f->request.progress = shown.sink();
     const SearchAnswer a = answer_search(ctx.catalog(), f->request);
+    f->request.progress = nullptr;
+    shown.finish();
     present(ctx, a, f->output);
   });
 }

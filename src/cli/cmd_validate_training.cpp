@@ -5,6 +5,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
+#include "cli/progress_printer.h"
 #include "report/validation_report.h"
 
 namespace gpuplan {
@@ -26,7 +27,11 @@ void add_validate_training(CliCommand& validate, CliContext& ctx) {
   cmd->add_flag("--fit", o->request.fit, "Also refit the efficiency factors on these rows and print them");
   cmd->add_flag("--json", o->json, "Print one JSON object");
   cmd->callback([o, &ctx] {
+    ProgressPrinter shown(ctx.err, "validate training", "fits");
+    o->request.progress = shown.sink();
     const ValidateTrainingAnswer answer = answer_validate_training(ctx.catalog(), o->request);
+    o->request.progress = nullptr;
+    shown.finish();
     ctx.print(answer, o->json);
   });
 }

@@ -20,6 +20,7 @@ list(APPEND GPUPLAN_CLI_SOURCES
   cli/cmd_calibrate.cpp
   cli/cmd_econ.cpp
   cli/cmd_search.cpp
+  cli/progress_printer.cpp
   cli/cmd_recommend.cpp
   cli/cmd_monitor.cpp
   cli/cmd_sweep.cpp

@@ -291,7 +291,9 @@ InferSearchAnswer answer_infer_search(const Catalog& catalog, const InferSearchR
   // --weights / --kv given explicitly pin the precision; otherwise the search tries them all.
   if (r.weights_given) spec.weights = {a.setup.weights};
   if (!r.kv.empty()) spec.kvs = {a.setup.kv};
+  spec.progress = &r.progress;
   a.result = infer_search(a.setup.ctx, spec);
+  spec.progress = nullptr;  // the answer keeps no pointer to the caller's sink
   a.spec = spec;
   return a;
 }

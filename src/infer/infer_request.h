@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "core/progress.h"
 #include "infer/evaluate.h"
 #include "infer/infer_context.h"
 #include "infer/infer_features.h"
@@ -88,6 +89,7 @@ struct InferSearchRequest : InferCommon {
   std::string objective = "throughput";
   // Whether --weights / --kv were given: then the search keeps them, else it tries them all.
   bool weights_given = false;
+  ProgressSink progress;  // not a field: plans evaluated so far, for the CLI's stderr (core/progress.h)
 };
 
 struct InferSearchAnswer {

@@ -112,7 +112,10 @@ InferSearchResult infer_search(const InferContext& shared_ctx, const InferSearch
   double best_ttft = std::numeric_limits<double>::infinity();
   double best_tpot = std::numeric_limits<double>::infinity();
   long long best_gpus = std::numeric_limits<long long>::max();
-  for (InferPlan plan : infer_search_space(ctx, spec)) {
+  const std::vector<InferPlan> space = infer_search_space(ctx, spec);
+  ProgressCounter progress(spec.progress, static_cast<std::int64_t>(space.size()));
+  for (InferPlan plan : space) {
+    progress.advance();
     ++r.evaluated;
     InferEstimate e = evaluate_inference(ctx, plan);
     if (!e.feasible) continue;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/progress.h"
 #include "infer/evaluate.h"
 
 namespace gpuplan {
@@ -24,6 +25,7 @@ struct InferSearchSpec {
   InferObjective objective = InferObjective::throughput;
   std::vector<Precision> weights;  // empty = bf16, fp8 (GPU has FP8 tensor cores), int4
   std::vector<Precision> kvs;      // empty = bf16, fp8
+  const ProgressSink* progress = nullptr;  // plans evaluated of all (core/progress.h); null = none
 };
 
 // A plan on the search's Pareto front (one replica): no other plan that fits gives more output

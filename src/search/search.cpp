@@ -80,6 +80,7 @@ struct Shared {
   std::atomic<double> kth{kInf};  // the K-th best score of some worker: an upper bound on the global one
   std::atomic<bool> stop{false};
   Clock::time_point start;
+  ProgressCounter* progress = nullptr;  // layouts done, for the caller's sink (core/progress.h)
 };
 
 struct Worker {
@@ -190,6 +191,7 @@ struct Worker {
       const std::size_t idx = sh.next.fetch_add(1, std::memory_order_relaxed);
       if (idx >= sh.layouts.size()) return;
       layout(sh.layouts[idx]);
+      if (sh.progress != nullptr) sh.progress->advance();
       if (sh.opt.time_limit_s > 0 &&
           std::chrono::duration<double>(Clock::now() - sh.start).count() > sh.opt.time_limit_s) {
         sh.stop.store(true, std::memory_order_relaxed);
@@ -230,7 +232,8 @@ SearchResult search_plans(const TrainContext& ctx, const SearchSpace& space, con
   const Ranker ranker = make_ranker(ctx, space, options);
   SearchOptions opt = options;
   opt.top_k = std::max(1, opt.top_k);
-  Shared sh{ctx, space, opt, ranker, layouts, {0}, {kInf}, {false}, start};
+  ProgressCounter progress(opt.progress, static_cast<std::int64_t>(layouts.size()));
+  Shared sh{ctx, space, opt, ranker, layouts, {0}, {kInf}, {false}, start, &progress};
   int threads = opt.threads > 0 ? opt.threads : static_cast<int>(std::thread::hardware_concurrency());
   threads = std::clamp(threads, 1, std::max(1, static_cast<int>(layouts.size())));
   result.threads = threads;

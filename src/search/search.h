@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "core/progress.h"
 #include "plan/evaluate.h"
 #include "search/enumerate.h"
 #include "search/rank.h"
@@ -19,6 +20,7 @@ struct SearchOptions {
   int closest = 3;         // plans kept to explain an empty result
   Objective objective = Objective::time;
   double usd_per_gpu_hour = 0;  // for Objective::cost
+  const ProgressSink* progress = nullptr;  // layouts done of all (core/progress.h); null = none
 };
 
 struct Candidate {

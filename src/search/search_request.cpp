@@ -85,7 +85,9 @@ SearchAnswer answer_search(const Catalog& catalog, const SearchRequest& r) {
                             "--usd-per-gpu-hour",
                             ctx.gpu->id));
   }
-  a.result = search_plans(ctx, a.space, a.options);
+  SearchOptions shown = a.options;  // the answer keeps no pointer to the caller's sink
+  shown.progress = &r.progress;
+  a.result = search_plans(ctx, a.space, shown);
   a.ranker = make_ranker(ctx, a.space, a.options);
   if (a.result.space == 0) {
     const EmptySpaceReason why = explain_empty_space(*ctx.model, a.space);

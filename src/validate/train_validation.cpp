@@ -442,9 +442,21 @@ TrainValidation validate_training(const CsvTable& csv, const Catalog& catalog, c
   v.within_15_share = within(errors, 0.15);
   v.within_20_share = within(errors, 0.20);
 
+  // Progress in fits (the slow part: each one searches every family's constants): the in-sample
+  // fit, one per held-out source, the time split's.
+  std::int64_t fits = (options.fit ? 1 : 0) + (options.time_split.empty() ? 0 : 1);
+  if (options.leave_one_source_out) {
+    std::vector<std::string> seen;
+    for (const FitSample& s : samples) {
+      if (std::find(seen.begin(), seen.end(), s.source) == seen.end()) seen.push_back(s.source);
+    }
+    fits += static_cast<std::int64_t>(seen.size());
+  }
+  ProgressCounter progress(options.progress, fits);
   if (options.fit) {
     v.fit = true;
     const FitResult fitted = fit_efficiencies(samples, catalog.efficiencies, catalog.frameworks);
+    progress.advance();
     v.fitted = fitted.efficiencies;
     v.fitted_frameworks = fitted.frameworks;
     std::vector<double> fitted_errors;
@@ -484,6 +496,7 @@ TrainValidation validate_training(const CsvTable& csv, const Catalog& catalog, c
           for (FitSample& s : mine) {
             if (s.source == sources[i]) fold_errors[i].push_back(predict_with(s, fitted) / s.measured_step_s - 1);
           }
+          progress.advance();
         }
       } catch (...) {
         const std::lock_guard<std::mutex> lock(fold_failure_mutex);
@@ -512,7 +525,10 @@ TrainValidation validate_training(const CsvTable& csv, const Catalog& catalog, c
     v.loso_overall = summarize_errors(loso_errors);
     v.loso_within_15_share = within(loso_errors, 0.15);
   }
-  if (!options.time_split.empty()) time_split(v, samples, catalog, options.time_split);
+  if (!options.time_split.empty()) {
+    time_split(v, samples, catalog, options.time_split);
+    progress.advance();
+  }
   return v;
 }
 

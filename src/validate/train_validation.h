@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/csv.h"
+#include "core/progress.h"
 #include "plan/evaluate.h"
 #include "plan/fit.h"
 #include "validate/error_stats.h"
@@ -87,6 +88,7 @@ struct TrainValidationOptions {
   bool fit = false;
   bool leave_one_source_out = false;
   std::string time_split;  // "YYYY-MM-DD" or "" (every scored row then needs a dated source)
+  const ProgressSink* progress = nullptr;  // fits done of all (core/progress.h); null = none
 };
 
 // Reads the rows (throws Error on a malformed file) and predicts each; a row the catalog

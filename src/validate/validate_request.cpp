@@ -79,6 +79,7 @@ ValidateTrainingAnswer answer_validate_training(const Catalog& catalog, const Va
                             request.time_split));
   }
   options.time_split = request.time_split;
+  options.progress = &request.progress;
   return validate_training(
       read_runs_csv("validate training", request.file, "a CSV in the schema of shared/data/training-runs.csv"), catalog,
       options);

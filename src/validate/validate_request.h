@@ -28,6 +28,7 @@ struct ValidateTrainingRequest {
   bool leave_one_source_out = false;
   bool fit = false;
   std::string time_split{};  // "YYYY-MM-DD": fit on sources published before it, predict the rest ("" = none)
+  ProgressSink progress{};   // not a field: fits done so far, for the CLI's stderr (core/progress.h)
 };
 using ValidateTrainingAnswer = TrainValidation;
 

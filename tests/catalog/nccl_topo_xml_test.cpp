@@ -250,17 +250,26 @@ TEST(TopologyImportXml, TheSameServerFromEitherSourceIsTheSameSystem) {
 }
 
 TEST(TopologyImportXml, TheGpuIsAskedForAndCheckedAgainstTheSm) {
-  TopologyImportRequest r = xml_request("dgx-h100-nccl-topo.xml", "");
+  // The L40S dump's PCI device id (0x26b9) is in no catalog GPU's [pci]: the GPU is asked for,
+  // with the candidates of its sm.
+  TopologyImportRequest r = xml_request("8x-l40s-pcie-nccl-topo.xml", "");
   try {
     import_topology(testing::cat(), r);
     FAIL() << "no error";
   } catch (const Error& e) {
     const std::string what = e.what();
     EXPECT_NE(what.find("give --gpu ID"), std::string::npos) << what;
-    EXPECT_NE(what.find("sm=90 (Hopper)"), std::string::npos) << what;
-    EXPECT_NE(what.find("h100-sxm"), std::string::npos) << what;
-    EXPECT_EQ(what.find("l40s"), std::string::npos) << what;
+    EXPECT_NE(what.find("sm=89 (Ada)"), std::string::npos) << what;
+    EXPECT_NE(what.find("l40s"), std::string::npos) << what;
+    EXPECT_EQ(what.find("h100-sxm"), std::string::npos) << what;
   }
+  // The DGX H100 dump's 0x2330 is h100-sxm's own: picked without --gpu, and said so.
+  r = xml_request("dgx-h100-nccl-topo.xml", "");
+  const ImportedTopology picked = import_topology(testing::cat(), r);
+  EXPECT_EQ(picked.system.gpu, "h100-sxm");
+  EXPECT_NE(std::find(picked.derived.begin(), picked.derived.end(), "GPU: h100-sxm from the dump's PCI device id 0x2330"),
+            picked.derived.end());
+  // l40s has no [pci] ids: the id is not checked, the sm is.
   r.gpu = "l40s";
   try {
     import_topology(testing::cat(), r);
