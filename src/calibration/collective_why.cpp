@@ -1,10 +1,9 @@
 // The answer's "why" of `gpuplan collective`: which algorithm and protocol won and what limits
 // them, in words built from the estimate, the candidates and the topology (moved here from
 // report/ so that the report only formats; issue 33).
-#include "calibration/collective_question.h"
-
 #include <fmt/format.h>
 
+#include "calibration/collective_question.h"
 #include "core/units.h"
 
 namespace gpuplan {
@@ -54,7 +53,8 @@ std::string collective_why(const CollectiveQuery& q, const CollectiveTopology& t
     why += "; in-switch reduction (NVLS) does not speed up AllGather/ReduceScatter";
   }
   if (r.op == CollectiveOp::all_reduce && chosen.algorithm == CollectiveAlgorithm::direct) {
-    why += fmt::format("; one-shot on the full mesh ({}): each GPU reads the buffer from every peer in one step", t.library);
+    why += fmt::format("; one-shot on the full mesh ({}): each GPU reads the buffer from every peer in one step",
+                       t.library);
   }
   if (r.op == CollectiveOp::all_to_all) {
     why += r.domains > 1 ? "; point-to-point, bound by the NICs across domains" : "; point-to-point over the switch";

@@ -1,5 +1,6 @@
 #include "plan/train_request.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -13,6 +14,7 @@
 #include "catalog/resolve_model.h"
 #include "catalog/system_choice.h"
 #include "core/error.h"
+#include "core/field_error.h"
 #include "core/units.h"
 #include "plan/plan_rules.h"
 #include "plan/train_fields.h"
@@ -59,7 +61,10 @@ void check_batch(const Plan& p) {
 
 void require_at_least(const char* flag, long long value, long long minimum, const std::string& fix) {
   if (value >= minimum) return;
-  throw Error(fmt::format("{} {}: must be at least {}{}", flag, value, minimum, fix.empty() ? "" : "; " + fix));
+  // The field's name: the flag without "--", '_' for '-' (every caller passes a field's flag).
+  std::string field = std::string(flag).substr(2);
+  std::replace(field.begin(), field.end(), '-', '_');
+  throw FieldError(field, fmt::format("{} {}: must be at least {}{}", flag, value, minimum, fix.empty() ? "" : "; " + fix));
 }
 
 DefaultSeqLen default_train_seq_len(const ModelSpec& model) {

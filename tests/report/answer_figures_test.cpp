@@ -2,11 +2,10 @@
 // call built. These tests check that the answers carry the figures, hand-checked where the
 // figure is simple (DGX H100, H100 SXM, Llama 3.1 8B), and that the writers print the answer's
 // value rather than one of their own.
-#include <algorithm>
-#include <cmath>
-
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "calibration/collective_question.h"
