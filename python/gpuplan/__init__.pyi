@@ -10,7 +10,8 @@ CatalogArg = Union["Catalog", Path, Sequence[Path], None]
 Table = Any  # pandas.DataFrame where pandas is installed, else list[dict[str, Any]]
 
 class Error(ValueError):
-    """Bad input, with the CLI's message (it names the flag, the value and the fix)."""
+    """Bad input: the message names the keyword, the value and the fix."""
+    field: Optional[str]  # the keyword the error is about (train(tp=0): "tp"); None when no one field
 
 class Catalog:
     paths: list[str]
@@ -106,6 +107,10 @@ class TrainingCalibration(_Result):
     runs: Table
 
 class CalibrationValidation(_Result): ...
+
+class SweepResult(_Result):
+    written: list[str]
+    cells: Table
 
 class CostResult(_Result):
     rows: Table
@@ -393,3 +398,7 @@ def energy(
 ) -> EnergyResult: ...
 def calibrate_training(runs: Path, *, out: Optional[Path] = None, catalog: CatalogArg = None) -> TrainingCalibration: ...
 def validate_calibration(file: Path, *, system: str = "", catalog: CatalogArg = None) -> CalibrationValidation: ...
+def sweep(
+    spec: Path, *, out_csv: Optional[Path] = None, out_json: Optional[Path] = None, catalog: CatalogArg = None
+) -> SweepResult: ...
+def monitor(*, count: int = 1, interval_s: float = 1.0, nvml_library: str = "libnvidia-ml.so.1") -> list[dict[str, Any]]: ...

@@ -70,7 +70,7 @@ void bind_hardware(pyb::module_& m) {
       "systems",
       [](const pyb::object& catalog_arg) {
         CatalogPtr catalog = catalog_from(catalog_arg);
-        return json_to_py(systems_json(*catalog));
+        return json_to_py(to_json(answer_systems(*catalog)));
       },
       pyb::kw_only(), pyb::arg("catalog") = pyb::none(),
       "Every system and fabric in the catalog (`gpuplan systems --json`): a dict with 'systems' and 'fabrics'.");

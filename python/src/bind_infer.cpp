@@ -50,7 +50,7 @@ void bind_infer(pyb::module_& m) {
         k.finish();
         require_fields(k, "infer", infer_fields());
         pyb::gil_scoped_release release;
-        return make_result(catalog, answer_infer(*catalog, r));
+        return in_python_words(infer_fields(), [&] { return make_result(catalog, answer_infer(*catalog, r)); });
       },
       "infer(*, model, gpu, engine='vllm', weights='bf16', kv=None, input_len=1024, output_len=256,\n"
       "gpus=None, tp=None, pp=1, ep=1, attention_dp=1, batch=None | concurrency=None | max_throughput=False,\n"
@@ -73,7 +73,8 @@ void bind_infer(pyb::module_& m) {
         k.finish();
         require_fields(k, "infer_search", infer_search_fields());
         pyb::gil_scoped_release release;
-        return make_result(catalog, answer_infer_search(*catalog, r));
+        return in_python_words(infer_search_fields(),
+                               [&] { return make_result(catalog, answer_infer_search(*catalog, r)); });
       },
       "infer_search(*, model, gpu, input_len=1024, output_len=256, gpus_max=8, ttft_ms=None, tpot_ms=None,\n"
       "rate=0, objective='throughput', ...): the best serving plan, as `gpuplan infer-search`.");

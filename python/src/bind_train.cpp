@@ -112,7 +112,7 @@ std::vector<TrainResult> train_many(const pyb::sequence& requests, std::optional
     auto work = [&] {
       for (std::size_t i = next++; i < parsed.size(); i = next++) {
         try {
-          answers[i] = answer_train(*catalog, parsed[i]);
+          answers[i] = in_python_words(train_fields(), [&] { return answer_train(*catalog, parsed[i]); });
         } catch (const Error& e) {
           errors[i] = e.what();
         }
@@ -159,18 +159,18 @@ void bind_train(pyb::module_& m) {
         CatalogPtr catalog = take_catalog(kwargs);
         TrainRequest request = train_request("train", kwargs);
         pyb::gil_scoped_release release;
-        return make_result(catalog, answer_train(*catalog, request));
+        return in_python_words(train_fields(), [&] { return make_result(catalog, answer_train(*catalog, request)); });
       },
       "train(*, model, gpu=None, gpus=None, tp=1, pp=1, vp=1, dp=None, cp=1, ep=1, sp=False, zero=0, ...)\n"
       "One training plan's estimate, as `gpuplan train`: every flag is a keyword with '-' as '_'\n"
-      "(tp_overlap=False for --no-tp-overlap). Raises gpuplan.Error with the CLI's message.");
+      "(tp_overlap=False for --no-tp-overlap). Raises gpuplan.Error naming the keyword (its .field).");
   m.def(
       "memory",
       [](pyb::kwargs kwargs) {
         CatalogPtr catalog = take_catalog(kwargs);
         TrainRequest request = train_request("memory", kwargs);
         pyb::gil_scoped_release release;
-        return make_result(catalog, answer_memory(*catalog, request));
+        return in_python_words(train_fields(), [&] { return make_result(catalog, answer_memory(*catalog, request)); });
       },
       "memory(*, model, gpu=None, ...): the memory breakdown per GPU of a plan (`gpuplan memory`);\n"
       "the same keywords as train().");
@@ -199,7 +199,7 @@ void bind_train(pyb::module_& m) {
         k.finish();
         require_fields(k, "search", search_fields());
         pyb::gil_scoped_release release;  // the search runs on its own threads
-        return make_result(catalog, answer_search(*catalog, r));
+        return in_python_words(search_fields(), [&] { return make_result(catalog, answer_search(*catalog, r)); });
       },
       "search(*, model, gpus, global_batch, gpu=None, seq_len=None, top=3, objective='time', threads=None, ...)\n"
       "The best plans (`gpuplan search`); .top is a DataFrame when pandas is installed.");

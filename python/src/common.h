@@ -85,5 +85,6 @@ void bind_lookup(pyb::module_& m);
 void bind_topology(pyb::module_& m);
 void bind_hardware(pyb::module_& m);
 void bind_calibrate(pyb::module_& m);
+void bind_sweep_monitor(pyb::module_& m);
 
 }  // namespace gpuplan::py

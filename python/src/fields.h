@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/field_error.h"
 #include "core/field_spec.h"
+#include "core/field_words.h"
 #include "kwargs.h"
 
 namespace gpuplan::py {
@@ -28,6 +30,20 @@ void require_fields(const Kwargs& k, const char* function, const std::vector<Fie
     std::string message = std::string(function) + "(): " + std::string(f.name) + " is required";
     if (f.traits & kModelId) message += ": a model id or alias (see gpuplan.models()), or a config.json path";
     throw Error(message);
+  }
+}
+
+// Runs a library call with its errors in Python's words: each "--flag" of `fields` in the
+// message becomes the keyword (core/field_words.h), and a FieldError keeps its field
+// (gpuplan.Error.field).
+template <class Request, class Call>
+auto in_python_words(const std::vector<FieldSpec<Request>>& fields, Call&& call) -> decltype(call()) {
+  try {
+    return call();
+  } catch (const FieldError& e) {
+    throw FieldError(e.field(), word_fields(e.what(), fields, FieldWording::python));
+  } catch (const Error& e) {
+    throw Error(word_fields(e.what(), fields, FieldWording::python));
   }
 }
 

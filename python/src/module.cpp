@@ -4,6 +4,7 @@
 
 #include "common.h"
 #include "core/error.h"
+#include "core/field_error.h"
 
 namespace gpuplan::py {
 namespace {
@@ -38,15 +39,21 @@ void bind_catalog(pyb::module_& m) {
 PYBIND11_MODULE(_gpuplan, m) {
   namespace py = gpuplan::py;
   m.doc() = "gpuplan's library, compiled: every question is one call (docs/python.md).";
-  // gpuplan.Error: bad input, with the CLI's message (it names the flag, the value and the
-  // fix). A ValueError, so callers that catch ValueError keep working.
+  // gpuplan.Error: bad input; the message names the keyword, the value and the fix, and
+  // .field is the keyword it is about (None when it is about no one field). A ValueError, so
+  // callers that catch ValueError keep working.
   static pybind11::exception<gpuplan::Error> error(m, "Error", PyExc_ValueError);
-  error.attr("__doc__") = "Bad input, with the CLI's message (it names the flag, the value and the fix).";
+  error.attr("__doc__") =
+      "Bad input: the message names the keyword, the value and the fix; .field is that keyword (or None).";
+  error.attr("field") = pybind11::none();
   pybind11::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const gpuplan::Error& e) {
-      PyErr_SetString(error.ptr(), e.what());
+      pybind11::object instance = pybind11::handle(error.ptr())(e.what());  // an instance, to set .field
+      const std::string field = gpuplan::error_field(e);
+      if (!field.empty()) instance.attr("field") = field;
+      PyErr_SetObject(error.ptr(), instance.ptr());
     }
   });
   py::bind_catalog(m);
@@ -57,4 +64,5 @@ PYBIND11_MODULE(_gpuplan, m) {
   py::bind_topology(m);
   py::bind_hardware(m);
   py::bind_calibrate(m);
+  py::bind_sweep_monitor(m);
 }

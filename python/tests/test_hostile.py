@@ -1,5 +1,5 @@
 """Hostile input through the Python module (issue 34): every bad number is gpuplan.Error naming
-the keyword's flag, never a NaN in an answer, a silent default or a crash; a FIFO, a device or a
+the keyword (issue 33: not the CLI's flag), never a NaN in an answer, a silent default or a crash; a FIFO, a device or a
 directory given as a config path is refused at once, never read until memory runs out."""
 import math
 import os
@@ -24,9 +24,10 @@ INFER_SEARCH_FLOAT_KEYWORDS = ["ttft_ms", "tpot_ms", "rate"]
 
 
 def flag(keyword):
-    """The message names the CLI flag, or the keyword where the module refuses it first
-    (`infer(batch=nan): expected a finite number`)."""
-    return "(--" + keyword.replace("_", "-") + "|" + keyword + "=)"
+    """The message names the keyword: as the library's field (`tp -5: must be at least 1`, where
+    the CLI says --tp; issue 33), or where the module refuses it first (`infer(batch=nan):
+    expected a finite number`). Never the CLI's flag."""
+    return "(^|[ (])" + keyword + "(=| )"
 
 
 @pytest.mark.parametrize("keyword", TRAIN_FLOAT_KEYWORDS)
@@ -60,11 +61,11 @@ def test_infer_search_bad_target_is_an_error_naming_the_flag(keyword, value):
 
 
 def test_structural_rules_are_errors_with_the_fix():
-    with pytest.raises(gpuplan.Error, match=r"--pp 64 .*use --pp 32 or fewer"):
+    with pytest.raises(gpuplan.Error, match=r"^pp 64 .*use pp 32 or fewer"):
         gpuplan.train(model="llama3.1-8b", gpu="h100-sxm", gpus=64, pp=64)
-    with pytest.raises(gpuplan.Error, match=r"--ep 8 on llama3.1-8b, a dense model"):
+    with pytest.raises(gpuplan.Error, match=r"^ep 8 on llama3.1-8b, a dense model"):
         gpuplan.train(model="llama3.1-8b", gpu="h100-sxm", gpus=64, ep=8)
-    with pytest.raises(gpuplan.Error, match=r"--tp 3: .* use --tp 1, 2, 4 or 8"):
+    with pytest.raises(gpuplan.Error, match=r"^tp 3: .* use tp 1, 2, 4 or 8"):
         gpuplan.infer(model="llama3.1-8b", gpu="h100-sxm", tp=3)
 
 

@@ -1,10 +1,9 @@
 // Measured figures in place of datasheet ones: a calibration profile turned into a modified copy
-// of a catalog GPU, and the datasheet-vs-measured view `gpuplan gpu NAME --calibration FILE` prints.
+// of a catalog GPU (the datasheet-vs-measured view of `gpuplan gpu NAME --calibration FILE` is
+// report/gpu_report.cpp, from the answer's overrides).
 #pragma once
 
 #include <string>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "calibration/profile.h"
 #include "catalog/gpu.h"
@@ -25,9 +24,5 @@ double hbm_min_buffer_bytes(const Gpu& gpu);
 // Throws Error unless the profile was measured on `gpu` (ids compared case-insensitively),
 // naming both and the command that measures this one.
 void check_profile_gpu(const Gpu& gpu, const CalibrationProfile& profile);
-
-std::string calibration_compare_text(const Gpu& datasheet, const Gpu& calibrated, const CalibrationProfile& profile);
-nlohmann::ordered_json calibration_compare_json(const Gpu& datasheet, const Gpu& calibrated,
-                                                const CalibrationProfile& profile);
 
 }  // namespace gpuplan

@@ -143,6 +143,19 @@ CollectiveAnswer answer_collective(const Catalog& catalog, const CollectiveComma
   const CollectiveParams& params = request.ideal ? ideal : default_collective_params(catalog);
   a.topology = make_collective_topology(catalog, *cluster.system, cluster.fabric, params);
   check_collective_request(a.query.request, a.topology);
+  if (request.sweep) {
+    CollectiveRequest r = a.query.request;
+    for (double bytes : collective_sweep_sizes()) {
+      r.bytes = bytes;
+      a.sweep_rows.push_back({bytes, estimate_collective(r, a.topology)});
+    }
+  } else {
+    const CollectiveRequest& r = a.query.request;
+    a.estimate = estimate_collective(r, a.topology);
+    a.candidates = collective_candidates(r, a.topology);
+    a.why = collective_why(a.query, a.topology, a.estimate, a.candidates);
+    a.busbw_factor = busbw_factor(r.op, r.gpus());
+  }
   if (!request.calibration.empty()) {
     a.calibration = request.calibration;
     const CalibrationProfile profile = load_collective_calibration(request.calibration);

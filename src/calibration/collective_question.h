@@ -49,10 +49,24 @@ struct CalibratedCollectiveRow {
   std::string how;
 };
 
+// One size of a --sweep: the model's estimate at `bytes`.
+struct CollectiveSweepRow {
+  double bytes = 0;
+  CollectiveEstimate estimate;
+};
+
 struct CollectiveAnswer {
   CollectiveQuery query;
   CollectiveTopology topology;
   bool sweep = false;
+  // One size (no --sweep): the chosen estimate, every candidate the tuner weighed, why the
+  // choice won, and the busbw factor of the op on this many GPUs.
+  CollectiveEstimate estimate;
+  std::vector<CollectiveEstimate> candidates;
+  std::string why;
+  double busbw_factor = 0;
+  // --sweep: one row per size of collective_sweep_sizes().
+  std::vector<CollectiveSweepRow> sweep_rows;
   std::string calibration;  // the profile path; empty = none
   // Per size asked, in order; stops at the first size the profile cannot answer.
   std::vector<CalibratedCollectiveRow> calibrated;
@@ -60,6 +74,10 @@ struct CollectiveAnswer {
 
 // 512 B ... 16 GiB, doubling (nccl-tests -b 512 -e 16G -f 2).
 std::vector<double> collective_sweep_sizes();
+
+// Why `chosen` won among `candidates`, in one or two sentences (the answer's `why`).
+std::string collective_why(const CollectiveQuery& query, const CollectiveTopology& topology,
+                           const CollectiveEstimate& chosen, const std::vector<CollectiveEstimate>& candidates);
 
 // Throws Error naming the flag, the value and the fix on bad input.
 CollectiveAnswer answer_collective(const Catalog& catalog, const CollectiveCommandRequest& request);

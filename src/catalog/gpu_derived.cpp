@@ -43,3 +43,28 @@ std::optional<double> total_register_bytes(const Gpu& gpu) {
 }
 
 }  // namespace gpuplan
+
+namespace gpuplan {
+
+GpuDerived derive_gpu(const Gpu& gpu) {
+  GpuDerived d;
+  d.cuda_cores = cuda_cores(gpu);
+  if (gpu.base_clock_hz) {
+    d.vector_fp32_base_no_fma = vector_fp32_flops_per_s(gpu, *gpu.base_clock_hz, false);
+    d.vector_fp32_base_fma = vector_fp32_flops_per_s(gpu, *gpu.base_clock_hz, true);
+  }
+  if (gpu.boost_clock_hz) {
+    d.vector_fp32_boost_no_fma = vector_fp32_flops_per_s(gpu, *gpu.boost_clock_hz, false);
+    d.vector_fp32_boost_fma = vector_fp32_flops_per_s(gpu, *gpu.boost_clock_hz, true);
+  }
+  for (Precision p : kAllPrecisions) {
+    d.tensor_flops_per_sm_per_cycle[index_of(p)] = tensor_flops_per_sm_per_cycle(gpu, p);
+    d.ridge_point_flops_per_byte[index_of(p)] = ridge_point_flops_per_byte(gpu, p);
+  }
+  d.total_smem_bytes = total_smem_bytes(gpu);
+  d.total_max_shared_bytes = total_max_shared_bytes(gpu);
+  d.total_register_bytes = total_register_bytes(gpu);
+  return d;
+}
+
+}  // namespace gpuplan

@@ -2,6 +2,7 @@
 // tensor-core FLOPs per SM per cycle, ridge points, total on-chip memory.
 #pragma once
 
+#include <array>
 #include <optional>
 
 #include "catalog/gpu.h"
@@ -29,5 +30,17 @@ std::optional<double> total_smem_bytes(const Gpu& gpu);
 // Largest shared memory software can allocate across the chip (H100: 228 KB × 132 ≈ 30.1 MB).
 std::optional<double> total_max_shared_bytes(const Gpu& gpu);
 std::optional<double> total_register_bytes(const Gpu& gpu);
+
+// Every figure above for one GPU, as the `gpus`, `gpu` and `compare` answers carry them (the
+// report formats these; it derives nothing). Per precision in kAllPrecisions order.
+struct GpuDerived {
+  std::optional<double> cuda_cores;
+  std::optional<double> vector_fp32_base_no_fma, vector_fp32_base_fma;    // flops_per_s at the base clock
+  std::optional<double> vector_fp32_boost_no_fma, vector_fp32_boost_fma;  // at the boost clock
+  std::array<std::optional<double>, kPrecisionCount> tensor_flops_per_sm_per_cycle{};
+  std::array<std::optional<double>, kPrecisionCount> ridge_point_flops_per_byte{};
+  std::optional<double> total_smem_bytes, total_max_shared_bytes, total_register_bytes;
+};
+GpuDerived derive_gpu(const Gpu& gpu);
 
 }  // namespace gpuplan

@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "core/strings.h"
+#include "workload/kv_cache.h"
 
 namespace gpuplan {
 
@@ -17,6 +18,7 @@ GpusAnswer answer_gpus(const Catalog& catalog, const GpusRequest& request) {
     if (!request.vendor.empty() && to_lower(g.vendor) != to_lower(request.vendor)) continue;
     if (request.gpus_only && !g.is_gpu()) continue;
     answer.gpus.push_back(&g);
+    answer.derived.push_back(derive_gpu(g));
   }
   if (answer.gpus.empty() && !request.vendor.empty()) {
     throw Error("--vendor: " + unknown_name_message("vendor", request.vendor, vendors));
@@ -30,16 +32,47 @@ CompareAnswer answer_compare(const Catalog& catalog, const CompareRequest& reque
                             join(request.names, " ")));
   }
   CompareAnswer answer;
-  for (const auto& n : request.names) answer.gpus.push_back(&catalog.gpu(n));
+  for (const auto& n : request.names) {
+    answer.gpus.push_back(&catalog.gpu(n));
+    answer.derived.push_back(derive_gpu(*answer.gpus.back()));
+  }
+  return answer;
+}
+
+namespace {
+
+// The figures `system` and `systems` print about one system or fabric.
+SystemAnswer system_figures_answer(const Catalog& catalog, const System* system, const Fabric* fabric) {
+  SystemAnswer answer;
+  answer.catalog = &catalog;
+  answer.system = system;
+  answer.fabric = fabric;
+  if (system) {
+    answer.figures = system_figures(*system, catalog);
+    const Switch* sw = system->nvswitch.empty() ? nullptr : catalog.find_switch(system->nvswitch);
+    answer.levels = bandwidth_levels(*system, sw, nullptr);
+    for (const Fabric& f : catalog.fabrics) {
+      if (catalog.find_system(f.system) == system) answer.fabric_ids.push_back(f.id);
+    }
+  } else {
+    answer.levels = fabric_levels(*fabric, catalog);
+  }
+  return answer;
+}
+
+}  // namespace
+
+SystemsAnswer answer_systems(const Catalog& catalog) {
+  SystemsAnswer answer;
+  for (const System& s : catalog.systems) answer.systems.push_back(system_figures_answer(catalog, &s, nullptr));
+  for (const Fabric& f : catalog.fabrics) answer.fabrics.push_back(system_figures_answer(catalog, nullptr, &f));
   return answer;
 }
 
 SystemAnswer answer_system(const Catalog& catalog, const SystemRequest& request) {
-  SystemAnswer answer;
-  answer.catalog = &catalog;
-  answer.system = catalog.find_system(request.name);
-  if (!answer.system) answer.fabric = catalog.find_fabric(request.name);
-  if (answer.system || answer.fabric) return answer;
+  const System* system = catalog.find_system(request.name);
+  const Fabric* fabric = system ? nullptr : catalog.find_fabric(request.name);
+  if (system || fabric) return system_figures_answer(catalog, system, fabric);
   // Neither: suggest from both lists, each entry once by its id.
   std::vector<std::string> names;
   for (const System& s : catalog.systems) {
@@ -99,9 +132,37 @@ CloudsAnswer answer_clouds(const Catalog& catalog, const CloudsRequest& request)
   return answer;
 }
 
+ModelFigures model_figures(const ModelSpec& m, std::int64_t seq_len) {
+  ModelFigures f;
+  f.params = count_params(m);
+  f.seq_len = seq_len;
+  for (std::int64_t i = 0; i < m.layers; ++i) {
+    f.sliding_layers += m.is_sliding_layer(i) ? 1 : 0;
+    f.mamba_layers += m.is_mamba_layer(i) ? 1 : 0;
+    f.attention_layers += m.is_attention_layer(i) ? 1 : 0;
+  }
+  if (m.mamba.version > 0) f.recurrent_state_bytes_per_seq = recurrent_state_bytes_per_seq_per_gpu(make_kv_shape(m), 1, 1);
+  f.mamba_scan_flops_per_token = mamba_scan_flops_per_token(m);
+  f.attention_flops_per_token = attention_flops_per_token(m, seq_len);
+  f.forward_flops_per_token = forward_flops_per_token(m, seq_len);
+  f.train_flops_per_token = train_flops_per_token(m, seq_len);
+  f.decode_flops_per_token = decode_flops_per_token(m, seq_len);
+  for (Precision p : {Precision::bf16, Precision::fp8, Precision::int4}) {
+    f.weight_bytes.emplace_back(p, f.params.total * precision_bytes(p));
+  }
+  for (Precision p : {Precision::bf16, Precision::fp8}) {
+    f.kv_cache_bytes_per_token.emplace_back(p, kv_cache_bytes_per_token(m, p));
+    f.kv_cache_bytes_per_sequence.emplace_back(p, kv_cache_bytes(m, seq_len, p));
+  }
+  return f;
+}
+
 ModelsAnswer answer_models(const Catalog& catalog) {
   ModelsAnswer answer;
-  for (const ModelSpec& m : catalog.models) answer.models.push_back(&m);
+  for (const ModelSpec& m : catalog.models) {
+    answer.models.push_back(&m);
+    answer.figures.push_back(model_figures(m, default_seq_len(m)));
+  }
   return answer;
 }
 
@@ -116,7 +177,8 @@ ModelAnswer answer_model(const ModelSpec& model, const ModelRequest& request) {
   if (request.seq_len && (*request.seq_len < 1 || *request.seq_len > kMaxSeqLen)) {
     throw Error(fmt::format("--seq-len {}: must be between 1 and {} tokens", *request.seq_len, kMaxSeqLen));
   }
-  return {&model, request.seq_len.value_or(default_seq_len(model))};
+  const std::int64_t seq_len = request.seq_len.value_or(default_seq_len(model));
+  return {&model, seq_len, model_figures(model, seq_len)};
 }
 
 }  // namespace gpuplan

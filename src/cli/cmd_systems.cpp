@@ -13,9 +13,8 @@ void setup_systems(CliCommand& cmd, CliContext& ctx) {
   auto json_out = std::make_shared<bool>(false);
   cmd.add_flag("--json", *json_out, "Print one JSON object");
   cmd.callback([json_out, &ctx] {
-    const Catalog& catalog = ctx.catalog();
-    if (*json_out) ctx.print_json(systems_json(catalog));
-    else ctx.out << systems_table_text(catalog);
+    const SystemsAnswer answer = answer_systems(ctx.catalog());
+    ctx.print(answer, *json_out);
   });
 }
 

@@ -12,6 +12,8 @@
 #include <variant>
 #include <vector>
 
+#include "core/field_error.h"
+
 namespace gpuplan {
 
 // Where the value lives in the request: a function returning a reference to the member, so that
@@ -118,7 +120,11 @@ void check_field_numbers(const Request& request, const std::vector<FieldSpec<Req
                          FieldNumberRule rule) {
   Request copy = request;  // FieldRef reads through a mutable reference
   for (const FieldSpec<Request>& f : fields) {
-    std::visit([&](auto get) { check_field_number(rule, "--" + field_flag(f), f.unit, get(copy)); }, f.ref);
+    try {
+      std::visit([&](auto get) { check_field_number(rule, "--" + field_flag(f), f.unit, get(copy)); }, f.ref);
+    } catch (const Error& e) {
+      throw FieldError(std::string(f.name), e.what());  // the field's name, for each interface's words
+    }
   }
 }
 

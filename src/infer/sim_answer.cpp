@@ -54,6 +54,7 @@ std::optional<SimAnswer> answer_simulation(const InferContext& ctx, const InferP
                             o.warmup_requests, sim_request_count(w)));
   }
   w.warmup_requests = o.warmup_requests;
+  a.requests_sent = sim_request_count(w);
   InferPlan one = plan;
   one.replicas = 1;
   a.scheduler = sim_scheduler_of(ctx, one, base.memory);

@@ -25,6 +25,7 @@ struct SimAnswer {
   SimScheduler scheduler;
   SimResult result;
   int replicas = 1;  // a request rate is split evenly over the plan's replicas (Poisson thinning)
+  int requests_sent = 0;  // sim_request_count(workload): the requests the simulation sends
 };
 
 // Checks the options (Error naming the flag); an answer when the plan is feasible and the load is

@@ -40,6 +40,33 @@ Placement place_plan(const Plan& p, int domain_gpus) {
   return pl;
 }
 
+namespace {
+
+// The level a group reaches: the innermost whose unit holds the ranks it spans.
+std::string placed_group_level(const CollectiveTopology& t, const GroupPlacement& g) {
+  if (g.size <= 1) return "-";
+  const double span = static_cast<double>(g.stride) * (g.size - 1) + 1;
+  for (int i = 0; i < t.level_count; ++i) {
+    const auto idx = static_cast<std::size_t>(i);
+    if (t.levels[idx].gpus_per_unit <= 0 || span <= t.levels[idx].gpus_per_unit) {
+      return t.level_names[idx].empty() ? (i == 0 ? "scale-up domain" : "network") : t.level_names[idx];
+    }
+  }
+  return t.level_count > 0 && !t.level_names[static_cast<std::size_t>(t.level_count - 1)].empty()
+             ? t.level_names[static_cast<std::size_t>(t.level_count - 1)]
+             : "network";
+}
+
+}  // namespace
+
+std::vector<PlacedGroup> placed_groups(const Plan& plan, int domain_gpus, const CollectiveTopology& topology) {
+  const Placement pl = place_plan(plan, domain_gpus);
+  std::vector<PlacedGroup> rows = {{"TP", pl.tp, ""}, {"CP", pl.cp, ""}, {"EP", pl.ep, ""}, {"DP (gradients)", pl.grad, ""},
+                                   {"PP", pl.pp, ""}};
+  for (PlacedGroup& row : rows) row.level = placed_group_level(topology, row.group);
+  return rows;
+}
+
 CollectiveRequest collective_request(CollectiveOp op, double bytes, const GroupPlacement& g) {
   CollectiveRequest r;
   r.op = op;

@@ -4,6 +4,9 @@
 // members are `stride` ranks apart fits in one scale-up domain when stride × n <= its GPUs.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "cost/collective.h"
 #include "plan/plan.h"
 
@@ -34,6 +37,15 @@ struct Placement {
 GroupPlacement place_group(int size, int stride, int domain_gpus);
 
 Placement place_plan(const Plan& plan, int domain_gpus);
+
+// A plan's groups as the answers list them (TP, CP, EP, DP gradients, PP, in that order), each
+// with the topology level it reaches: the innermost whose unit holds the ranks it spans.
+struct PlacedGroup {
+  const char* name = "";  // "TP", "CP", "EP", "DP (gradients)", "PP"
+  GroupPlacement group;
+  std::string level;      // "-" for a group of one
+};
+std::vector<PlacedGroup> placed_groups(const Plan& plan, int domain_gpus, const CollectiveTopology& topology);
 
 // A collective over `group` (bytes as nccl-tests counts them).
 CollectiveRequest collective_request(CollectiveOp op, double bytes, const GroupPlacement& group);

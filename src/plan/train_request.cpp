@@ -1,5 +1,7 @@
 #include "plan/train_request.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -12,6 +14,7 @@
 #include "catalog/resolve_model.h"
 #include "catalog/system_choice.h"
 #include "core/error.h"
+#include "core/field_error.h"
 #include "core/units.h"
 #include "plan/plan_rules.h"
 #include "plan/train_fields.h"
@@ -58,7 +61,10 @@ void check_batch(const Plan& p) {
 
 void require_at_least(const char* flag, long long value, long long minimum, const std::string& fix) {
   if (value >= minimum) return;
-  throw Error(fmt::format("{} {}: must be at least {}{}", flag, value, minimum, fix.empty() ? "" : "; " + fix));
+  // The field's name: the flag without "--", '_' for '-' (every caller passes a field's flag).
+  std::string field = std::string(flag).substr(2);
+  std::replace(field.begin(), field.end(), '-', '_');
+  throw FieldError(field, fmt::format("{} {}: must be at least {}{}", flag, value, minimum, fix.empty() ? "" : "; " + fix));
 }
 
 DefaultSeqLen default_train_seq_len(const ModelSpec& model) {
@@ -358,6 +364,10 @@ TrainAnswer answer_train(const Catalog& catalog, const TrainRequest& request) {
   a.setup = make_train_setup(catalog, request);
   a.estimate = evaluate(a.setup.ctx, a.setup.plan);
   if (!a.estimate.feasible()) a.nearest = nearest_feasible_plans(a.setup.ctx, a.setup.plan);
+  const TrainContext& ctx = a.setup.ctx;
+  a.placement = placed_groups(a.setup.plan, ctx.domain_gpus, ctx.topology);
+  a.state = with_optimizer_state_bits(ctx.options.state, a.setup.plan.optimizer_state_bits);
+  a.roofline = op_roofline(ctx, a.setup.plan);
   return a;
 }
 
@@ -366,7 +376,29 @@ MemoryAnswer answer_memory(const Catalog& catalog, const TrainRequest& request) 
 }
 
 RuleOfThumbAnswer answer_rule_of_thumb(const Catalog& catalog, const std::string& gpu) {
-  return RuleOfThumbAnswer{&catalog.gpu(gpu.empty() ? "h100-sxm" : gpu), StateBytes{}};
+  struct SeedRow {
+    const char* size;
+    double params;
+    const char* weights;
+    const char* training;
+    const char* gpus;
+  };
+  // Source: shared/seeds/000_1cdbbc23618e7cc1.txt, "GPU Requirements by Model Size" (line 961):
+  // "Training memory = parameters x 4 (FP16 params, gradients, Adam 2 moments) + activations".
+  constexpr std::array<SeedRow, 5> kSeedRows{{{"7B", 7e9, "14 GB", "~56 GB", "1× H100 (80GB)"},
+                                              {"13B", 13e9, "26 GB", "~104 GB", "2× H100"},
+                                              {"70B", 70e9, "140 GB", "~560 GB", "8× H100"},
+                                              {"405B", 405e9, "810 GB", "~3.2 TB", "40+ H100"},
+                                              {"1T", 1e12, "2 TB", "~8 TB", "100+ H100"}}};
+  RuleOfThumbAnswer a;
+  a.gpu = &catalog.gpu(gpu.empty() ? "h100-sxm" : gpu);
+  a.bytes_per_param = a.state.weight + a.state.grad + a.state.optimizer;
+  for (const SeedRow& r : kSeedRows) {
+    const double states = r.params * a.bytes_per_param;
+    a.rows.push_back({r.size, r.params, r.weights, r.training, r.gpus, r.params * a.state.weight, r.params * 8, states,
+                      std::ceil(states / a.gpu->usable_memory_bytes)});
+  }
+  return a;
 }
 
 }  // namespace gpuplan

@@ -12,6 +12,8 @@
 #include "catalog/catalog.h"
 #include "plan/evaluate.h"
 #include "plan/nearest_plans.h"
+#include "plan/op_roofline.h"
+#include "plan/placement.h"
 
 namespace gpuplan {
 
@@ -76,6 +78,12 @@ struct TrainAnswer {
   // The plan cannot run: the nearest single-change plans on the same GPUs that can
   // (plan/nearest_plans.h), fastest first; empty when it runs.
   std::vector<NearbyPlan> nearest;
+  // Figures the reports print beside the estimate: each parallel group and the level it
+  // reaches, the bytes per parameter of the model states under the plan's optimizer, and the
+  // first layer's ops on the GPU's roofline (the HTML report's chart).
+  std::vector<PlacedGroup> placement;
+  StateBytes state;
+  OpRoofline roofline;
   const TrainContext& ctx() const { return setup.ctx; }
   const Plan& plan() const { return setup.plan; }
 };
@@ -86,9 +94,23 @@ struct MemoryAnswer {
 };
 
 // `gpuplan memory --rule-of-thumb`: the seed documents' table beside the full accounting.
+// One row: the seed's figures as it prints them, and ours at the answer's bytes per parameter.
+struct RuleOfThumbRow {
+  const char* size = "";           // "7B"
+  double params = 0;
+  const char* seed_weights = "";   // "14 GB"
+  const char* seed_training = "";  // "~56 GB"
+  const char* seed_gpus = "";      // "1× H100 (80GB)"
+  double weights_bytes = 0;        // params × 16-bit weight bytes
+  double seed_training_bytes = 0;  // params × the seed's 8 B
+  double states_bytes = 0;         // params × bytes_per_param
+  double gpus_for_states = 0;      // ⌈states / the GPU's usable memory⌉
+};
 struct RuleOfThumbAnswer {
   const Gpu* gpu = nullptr;
   StateBytes state;
+  double bytes_per_param = 0;  // weight + gradient + optimizer bytes of `state`
+  std::vector<RuleOfThumbRow> rows;
 };
 
 // Resolves and checks the request (throws Error on bad input: unknown names, degrees below 1,

@@ -5,8 +5,6 @@
 #include "core/precision.h"
 #include "core/verdict.h"
 #include "report/human_units.h"
-#include "search/rank.h"
-#include "workload/activations.h"
 
 namespace gpuplan {
 

@@ -1,12 +1,8 @@
-#include <nlohmann/json.hpp>
 #include "report/collective_report.h"
 
-#include <nlohmann/json.hpp>
+#include <cmath>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
-#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "core/units.h"
@@ -93,10 +89,6 @@ std::string net_protocols_text(const CollectiveTopology& t) {
   return out;
 }
 
-bool net_protocols_restricted(const CollectiveTopology& t) {
-  return !(t.net_protocols[0] && t.net_protocols[1] && t.net_protocols[2]);
-}
-
 nlohmann::ordered_json transport_json(const CollectiveTopology& t) {
   if (t.transport.empty()) return nlohmann::ordered_json();
   nlohmann::ordered_json j;
@@ -116,68 +108,12 @@ nlohmann::ordered_json transport_json(const CollectiveTopology& t) {
   return j;
 }
 
-}  // namespace
-
-std::string collective_why(const CollectiveQuery& q, const CollectiveTopology& t, const CollectiveEstimate& chosen,
-                           const std::vector<CollectiveEstimate>& candidates) {
+nlohmann::ordered_json collective_json(const CollectiveAnswer& a) {
+  const CollectiveQuery& q = a.query;
+  const CollectiveTopology& t = a.topology;
   const CollectiveRequest& r = q.request;
-  std::string why;
-  if (r.gpus() == 1) return "one GPU: nothing to move";
-  if (r.algorithm == CollectiveAlgorithm::auto_) {
-    why = fmt::format("cheapest of {} algorithm/protocol lines (NCCL-style tuner)", candidates.size());
-    for (const auto& c : candidates) {
-      if (c.algorithm == chosen.algorithm && c.protocol == chosen.protocol) continue;
-      why += fmt::format("; next {} at {:+.0f}%", candidate_name(c), (c.time_s / chosen.time_s - 1) * 100);
-      break;
-    }
-  } else {
-    why = fmt::format("{} forced by --algorithm; {} is its cheapest protocol", algorithm_name(r.algorithm),
-                      protocol_name(chosen.protocol));
-  }
-  if (r.op == CollectiveOp::all_reduce && t.nvls() && r.algorithm == CollectiveAlgorithm::auto_ &&
-      r.gpus_per_domain < t.nvls_min_gpus) {
-    why += fmt::format("; NVLS not considered: NCCL uses it only for {} or more GPUs in a domain", t.nvls_min_gpus);
-  }
-  if ((r.op == CollectiveOp::all_gather || r.op == CollectiveOp::reduce_scatter) && t.nvls()) {
-    why += "; in-switch reduction (NVLS) does not speed up AllGather/ReduceScatter";
-  }
-  if (r.op == CollectiveOp::all_reduce && chosen.algorithm == CollectiveAlgorithm::direct) {
-    why += fmt::format("; one-shot on the full mesh ({}): each GPU reads the buffer from every peer in one step", t.library);
-  }
-  if (r.op == CollectiveOp::all_to_all) {
-    why += r.domains > 1 ? "; point-to-point, bound by the NICs across domains" : "; point-to-point over the switch";
-  }
-  if (chosen.algorithm == CollectiveAlgorithm::nvls && r.domains > 1 && !t.sharp()) {
-    why += "; NVLS inside each domain and a tree across domains (NCCL NVLS_TREE): no switch of the network reduces";
-  }
-  if (chosen.algorithm == CollectiveAlgorithm::nvls && t.sharp() && r.domains > 1) {
-    why += "; the fabric's switches reduce across domains (SHARP / CollNet)";
-  }
-  if (r.domains > 1 && net_protocols_restricted(t)) {
-    why += fmt::format("; across the network the {} transport carries {} only (its net plugin sets NCCL_PROTO)",
-                       t.transport, net_protocols_text(t));
-  }
-  if (r.domains > 1 && t.net_base_s > 0) {
-    why += fmt::format("; the {} transport adds {} per collective that leaves the domain", t.transport,
-                       format_seconds(t.net_base_s));
-  }
-  if (chosen.bottleneck_level > 0 && chosen.bottleneck_level < t.level_count) {
-    why += fmt::format("; limited by the scale-out network ({})", t.level_names[chosen.bottleneck_level]);
-    const int channels = chosen.algorithm == CollectiveAlgorithm::nvls && t.nvls() ? t.nvls_tree_heads : t.net_channels;
-    const double nics = r.gpus_per_domain * t.nics_per_gpu;
-    if (channels > 0 && nics > channels) {
-      why += fmt::format(": {} of the {:.0f} NICs per domain carry it, one per NCCL channel", channels, nics);
-    }
-  } else if (r.domains > 1) {
-    why += fmt::format("; limited by {}, not by the network", t.level_names[chosen.bottleneck_level]);
-  }
-  return why;
-}
-
-nlohmann::ordered_json collective_json(const CollectiveQuery& q, const CollectiveTopology& t) {
-  const CollectiveRequest& r = q.request;
-  const CollectiveEstimate e = estimate_collective(r, t);
-  const auto candidates = collective_candidates(r, t);
+  const CollectiveEstimate& e = a.estimate;
+  const auto& candidates = a.candidates;
   nlohmann::ordered_json j;
   j["op"] = op_name(r.op);
   j["bytes"] = r.bytes;
@@ -198,13 +134,13 @@ nlohmann::ordered_json collective_json(const CollectiveQuery& q, const Collectiv
   j["algorithm_requested"] = algorithm_name(r.algorithm);
   j["algorithm"] = r.gpus() > 1 ? algorithm_name(e.algorithm) : "none";
   j["protocol"] = r.gpus() > 1 ? nlohmann::ordered_json(protocol_name(e.protocol)) : nlohmann::ordered_json();
-  j["why"] = collective_why(q, t, e, candidates);
+  j["why"] = a.why;
   j["time_s"] = e.time_s;
   j["latency_s"] = e.latency_s;
   j["transfer_s"] = e.transfer_s;
   j["algbw_bytes_per_s"] = e.algbw_bytes_per_s;
   j["busbw_bytes_per_s"] = e.busbw_bytes_per_s;
-  j["busbw_factor"] = busbw_factor(r.op, r.gpus());
+  j["busbw_factor"] = a.busbw_factor;
   j["bottleneck_level"] = t.level_names[e.bottleneck_level];
   j["levels"] = levels_json(e, t);
   j["candidates"] = nlohmann::ordered_json::array();
@@ -219,10 +155,12 @@ nlohmann::ordered_json collective_json(const CollectiveQuery& q, const Collectiv
   return j;
 }
 
-std::string collective_text(const CollectiveQuery& q, const CollectiveTopology& t) {
+std::string collective_text(const CollectiveAnswer& a) {
+  const CollectiveQuery& q = a.query;
+  const CollectiveTopology& t = a.topology;
   const CollectiveRequest& r = q.request;
-  const CollectiveEstimate e = estimate_collective(r, t);
-  const auto candidates = collective_candidates(r, t);
+  const CollectiveEstimate& e = a.estimate;
+  const auto& candidates = a.candidates;
   std::string out = fmt::format("{} of {} ({}) over {} on {}{}: {}{}\n", op_title(r.op), format_bytes(r.bytes, true),
                                 q.dtype, gpus_text(r.gpus()), t.system_id, fabric_suffix(t), shape_text(r, t),
                                 q.ideal ? " [idealised: line rate, no latency]" : "");
@@ -234,7 +172,7 @@ std::string collective_text(const CollectiveQuery& q, const CollectiveTopology& 
     out += fmt::format("  algorithm   {} / {}\n", algorithm_name(e.algorithm), protocol_name(e.protocol));
   else
     out += "  algorithm   none\n";
-  out += fmt::format("  why         {}\n", collective_why(q, t, e, candidates));
+  out += fmt::format("  why         {}\n", a.why);
   if (!t.library.empty() && t.library != t.params_id) {
     out += fmt::format("  library     {} (its own fixed cost per collective; {} constants otherwise)\n", t.library,
                        t.params_id);
@@ -263,14 +201,16 @@ std::string collective_text(const CollectiveQuery& q, const CollectiveTopology& 
   return out;
 }
 
-std::string collective_sweep_text(const CollectiveQuery& q, const CollectiveTopology& t) {
+std::string collective_sweep_text(const CollectiveAnswer& a) {
+  const CollectiveQuery& q = a.query;
+  const CollectiveTopology& t = a.topology;
   using A = TextTable::Align;
   TextTable table({"size (B)", "count", "time (us)", "algbw (GB/s)", "busbw (GB/s)", "algorithm", "bottleneck"},
                   {A::right, A::right, A::right, A::right, A::right, A::left, A::left});
-  CollectiveRequest r = q.request;
-  for (double bytes : collective_sweep_sizes()) {
-    r.bytes = bytes;
-    const CollectiveEstimate e = estimate_collective(r, t);
+  const CollectiveRequest& r = q.request;
+  for (const CollectiveSweepRow& row : a.sweep_rows) {
+    const double bytes = row.bytes;
+    const CollectiveEstimate& e = row.estimate;
     table.add_row({fmt_number(bytes), fmt_number(std::floor(bytes / q.dtype_bytes)),
                    fmt::format("{:.1f}", e.time_s * 1e6), fmt::format("{:.2f}", e.algbw_bytes_per_s / kGiga),
                    fmt::format("{:.2f}", e.busbw_bytes_per_s / kGiga), candidate_name(e),
@@ -286,9 +226,11 @@ std::string collective_sweep_text(const CollectiveQuery& q, const CollectiveTopo
   return head + table.render();
 }
 
-nlohmann::ordered_json collective_sweep_json(const CollectiveQuery& q, const CollectiveTopology& t) {
+nlohmann::ordered_json collective_sweep_json(const CollectiveAnswer& a) {
+  const CollectiveQuery& q = a.query;
+  const CollectiveTopology& t = a.topology;
   nlohmann::ordered_json j;
-  CollectiveRequest r = q.request;
+  const CollectiveRequest& r = q.request;
   j["op"] = op_name(r.op);
   j["gpus"] = r.gpus();
   j["nodes"] = r.domains;
@@ -300,11 +242,10 @@ nlohmann::ordered_json collective_sweep_json(const CollectiveQuery& q, const Col
   j["dtype"] = q.dtype;
   j["ideal"] = q.ideal;
   j["rows"] = nlohmann::ordered_json::array();
-  for (double bytes : collective_sweep_sizes()) {
-    r.bytes = bytes;
-    const CollectiveEstimate e = estimate_collective(r, t);
+  for (const CollectiveSweepRow& sweep_row : a.sweep_rows) {
+    const CollectiveEstimate& e = sweep_row.estimate;
     nlohmann::ordered_json row;
-    row["bytes"] = bytes;
+    row["bytes"] = sweep_row.bytes;
     row["time_s"] = e.time_s;
     row["algbw_bytes_per_s"] = e.algbw_bytes_per_s;
     row["busbw_bytes_per_s"] = e.busbw_bytes_per_s;
@@ -316,8 +257,10 @@ nlohmann::ordered_json collective_sweep_json(const CollectiveQuery& q, const Col
   return j;
 }
 
+}  // namespace
+
 nlohmann::ordered_json to_json(const CollectiveAnswer& a) {
-  nlohmann::ordered_json j = a.sweep ? collective_sweep_json(a.query, a.topology) : collective_json(a.query, a.topology);
+  nlohmann::ordered_json j = a.sweep ? collective_sweep_json(a) : collective_json(a);
   if (a.calibration.empty()) return j;
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const CalibratedCollectiveRow& r : a.calibrated) {
@@ -337,7 +280,7 @@ nlohmann::ordered_json to_json(const CollectiveAnswer& a) {
 }
 
 std::string to_text(const CollectiveAnswer& a) {
-  std::string out = a.sweep ? collective_sweep_text(a.query, a.topology) : collective_text(a.query, a.topology);
+  std::string out = a.sweep ? collective_sweep_text(a) : collective_text(a);
   for (const CalibratedCollectiveRow& r : a.calibrated) {
     if (!r.applied) {
       out += fmt::format("calibration: not applied ({})\n", r.why);

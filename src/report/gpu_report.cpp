@@ -1,10 +1,10 @@
 #include "report/gpu_report.h"
 
+#include <tuple>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "calibration/calibrate.h"
-#include "catalog/gpu_derived.h"
 #include "core/units.h"
 #include "core/table.h"
 #include "report/report_json.h"
@@ -18,9 +18,53 @@ json opt(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); 
 
 std::string tflops(double flops) { return flops > 0 ? fmt_number(flops / kTera, flops < 100 * kTera ? 1 : 0) : "-"; }
 
+std::string ratio_text(double measured, double datasheet) {
+  return datasheet > 0 ? fmt::format("{:.1f}%", 100 * measured / datasheet) : "-";
+}
+
+// `gpu NAME --calibration FILE`: the profile's provenance and each figure it measured.
+std::string calibration_compare_text(const GpuAnswer& a) {
+  const Gpu& datasheet = *a.gpu;
+  const CalibrationProfile& profile = *a.profile;
+  std::string out = fmt::format("{} — datasheet vs measured\n", datasheet.name);
+  out += fmt::format("profile: {}\nmeasured {} on {} ({} SMs), driver {}, CUDA {}, with {}\ncommand: {}\n\n",
+                     profile.file, profile.date, profile.gpu_name, profile.sm_count, profile.driver, profile.cuda,
+                     profile.tool, profile.command);
+  TextTable table({"figure", "datasheet", "measured", "measured / datasheet"},
+                  {TextTable::Align::left, TextTable::Align::right, TextTable::Align::right, TextTable::Align::right});
+  for (const CalibrationOverride& o : a.overrides) {
+    if (o.precision) {
+      table.add_row({fmt::format("{} dense TFLOP/s", precision_name(*o.precision)), fmt_number(o.datasheet / kTera, 1),
+                     fmt_number(o.measured / kTera, 1), ratio_text(o.measured, o.datasheet)});
+    } else {
+      table.add_row({"HBM TB/s", fmt_number(o.datasheet / kTera, 2), fmt_number(o.measured / kTera, 2),
+                     ratio_text(o.measured, o.datasheet)});
+    }
+  }
+  if (table.rows() == 0) return out + "the profile holds no GEMM or bandwidth measurement; nothing overridden\n";
+  return out + table.render();
+}
+
+json calibration_compare_json(const GpuAnswer& a) {
+  const CalibrationProfile& profile = *a.profile;
+  json j;
+  j["gpu"] = a.gpu->id;
+  j["profile"] = profile.file;
+  j["measured"] = {{"date", profile.date}, {"tool", profile.tool}, {"driver", profile.driver},
+                   {"cuda", profile.cuda}, {"gpu_name", profile.gpu_name}, {"command", profile.command}};
+  j["overrides"] = json::array();
+  for (const CalibrationOverride& o : a.overrides) {
+    j["overrides"].push_back(
+        {{"figure", o.precision ? fmt::format("{}_dense_flops_per_s", precision_name(*o.precision)) : "hbm_bw_bytes_per_s"},
+         {"datasheet", o.datasheet},
+         {"measured", o.measured}});
+  }
+  return j;
+}
+
 }  // namespace
 
-json gpu_json(const Gpu& g) {
+json gpu_json(const Gpu& g, const GpuDerived& d) {
   json j;
   j["id"] = g.id;
   j["name"] = g.name;
@@ -33,7 +77,7 @@ json gpu_json(const Gpu& g) {
   j["release_year"] = g.release_year;
   j["sm_count"] = g.sm_count;
   j["cuda_cores_per_sm"] = g.cuda_cores_per_sm ? json(*g.cuda_cores_per_sm) : json(nullptr);
-  j["cuda_cores"] = opt(cuda_cores(g));
+  j["cuda_cores"] = opt(d.cuda_cores);
   j["tensor_cores_per_sm"] = g.tensor_cores_per_sm ? json(*g.tensor_cores_per_sm) : json(nullptr);
   j["base_clock_hz"] = opt(g.base_clock_hz);
   j["boost_clock_hz"] = opt(g.boost_clock_hz);
@@ -72,24 +116,24 @@ json gpu_json(const Gpu& g) {
 
   json derived;
   if (g.base_clock_hz) {
-    derived["vector_fp32_flops_per_s_base_no_fma"] = opt(vector_fp32_flops_per_s(g, *g.base_clock_hz, false));
-    derived["vector_fp32_flops_per_s_base_fma"] = opt(vector_fp32_flops_per_s(g, *g.base_clock_hz, true));
+    derived["vector_fp32_flops_per_s_base_no_fma"] = opt(d.vector_fp32_base_no_fma);
+    derived["vector_fp32_flops_per_s_base_fma"] = opt(d.vector_fp32_base_fma);
   }
   if (g.boost_clock_hz) {
-    derived["vector_fp32_flops_per_s_boost_no_fma"] = opt(vector_fp32_flops_per_s(g, *g.boost_clock_hz, false));
-    derived["vector_fp32_flops_per_s_boost_fma"] = opt(vector_fp32_flops_per_s(g, *g.boost_clock_hz, true));
+    derived["vector_fp32_flops_per_s_boost_no_fma"] = opt(d.vector_fp32_boost_no_fma);
+    derived["vector_fp32_flops_per_s_boost_fma"] = opt(d.vector_fp32_boost_fma);
   }
   json per_cycle = json::object();
   json ridge = json::object();
   for (Precision p : kAllPrecisions) {
-    if (auto v = tensor_flops_per_sm_per_cycle(g, p)) per_cycle[precision_name(p)] = *v;
-    if (auto v = ridge_point_flops_per_byte(g, p)) ridge[precision_name(p)] = *v;
+    if (auto v = d.tensor_flops_per_sm_per_cycle[index_of(p)]) per_cycle[precision_name(p)] = *v;
+    if (auto v = d.ridge_point_flops_per_byte[index_of(p)]) ridge[precision_name(p)] = *v;
   }
   derived["tensor_flops_per_sm_per_cycle"] = per_cycle;
   derived["ridge_point_flops_per_byte"] = ridge;
-  derived["total_smem_bytes"] = opt(total_smem_bytes(g));
-  derived["total_max_shared_bytes"] = opt(total_max_shared_bytes(g));
-  derived["total_register_bytes"] = opt(total_register_bytes(g));
+  derived["total_smem_bytes"] = opt(d.total_smem_bytes);
+  derived["total_max_shared_bytes"] = opt(d.total_max_shared_bytes);
+  derived["total_register_bytes"] = opt(d.total_register_bytes);
   j["derived"] = derived;
 
   j["provenance"] = provenance_json(g.provenance);
@@ -99,14 +143,15 @@ json gpu_json(const Gpu& g) {
   return j;
 }
 
-std::string gpus_table_text(const std::vector<const Gpu*>& gpus) {
+std::string gpus_table_text(const std::vector<const Gpu*>& gpus, const std::vector<GpuDerived>& derived) {
   using A = TextTable::Align;
   TextTable table({"id", "vendor", "kind", "SMs", "FP32", "TF32", "FP16", "BF16", "FP8", "FP4", "memory", "HBM TB/s",
                    "ridge bf16", "scale-up GB/s", "TDP W"},
                   {A::left, A::left, A::left, A::right, A::right, A::right, A::right, A::right, A::right, A::right,
                    A::right, A::right, A::right, A::right, A::right});
-  for (const Gpu* g : gpus) {
-    const auto ridge = ridge_point_flops_per_byte(*g, Precision::bf16);
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    const Gpu* g = gpus[i];
+    const auto ridge = derived[i].ridge_point_flops_per_byte[index_of(Precision::bf16)];
     // 0 SMs means "not published" (B100): a dash, not a count.
     table.add_row({g->id, g->vendor, g->device_kind, g->sm_count > 0 ? fmt_number(g->sm_count) : "-",
                    tflops(g->dense(Precision::fp32)), tflops(g->dense(Precision::tf32)),
@@ -124,7 +169,7 @@ std::string gpus_table_text(const std::vector<const Gpu*>& gpus) {
          "Scale-up bandwidth is one direction per GPU. Rows with kind other than gpu are comparison only.\n";
 }
 
-std::string gpu_detail_text(const Gpu& g) {
+std::string gpu_detail_text(const Gpu& g, const GpuDerived& d) {
   std::string out = fmt::format("{} ({})\n", g.name, g.id);
   out += fmt::format("  {} {}, {}, {}; confidence {}\n", g.vendor, g.architecture, g.form_factor, g.release_year,
                      g.confidence.empty() ? "-" : g.confidence);
@@ -134,7 +179,7 @@ std::string gpu_detail_text(const Gpu& g) {
     out += "  aliases: " + aliases + "\n";
   }
   out += "\nCompute\n";
-  const auto cores = cuda_cores(g);
+  const auto cores = d.cuda_cores;
   out += fmt::format("  SMs {}{}{}\n", g.sm_count,
                      cores ? fmt::format(", {} FP32 lanes/SM = {} CUDA cores", *g.cuda_cores_per_sm,
                                          fmt_number(*cores))
@@ -143,10 +188,10 @@ std::string gpu_detail_text(const Gpu& g) {
   auto mhz = [](const std::optional<double>& hz) { return hz ? fmt_number(*hz / kMega) + " MHz" : "-"; };
   out += fmt::format("  clocks: base {}, boost {}, tensor peaks quoted at {}\n", mhz(g.base_clock_hz),
                      mhz(g.boost_clock_hz), mhz(g.tensor_clock_hz ? g.tensor_clock_hz : g.boost_clock_hz));
-  for (const auto& [label, clock] : {std::pair{"base", g.base_clock_hz}, std::pair{"boost", g.boost_clock_hz}}) {
+  for (const auto& [label, clock, no_fma, fma] :
+       {std::tuple{"base", g.base_clock_hz, d.vector_fp32_base_no_fma, d.vector_fp32_base_fma},
+        std::tuple{"boost", g.boost_clock_hz, d.vector_fp32_boost_no_fma, d.vector_fp32_boost_fma}}) {
     if (!clock) continue;
-    const auto no_fma = vector_fp32_flops_per_s(g, *clock, false);
-    const auto fma = vector_fp32_flops_per_s(g, *clock, true);
     if (no_fma && fma) {
       out += fmt::format("  vector FP32 at {} clock: {:.1f} TFLOP/s (1 op/lane/cycle), {:.1f} with FMA\n", label,
                          *no_fma / kTera, *fma / kTera);
@@ -158,8 +203,8 @@ std::string gpu_detail_text(const Gpu& g) {
                   {A::left, A::right, A::right, A::right, A::right});
   for (Precision p : kAllPrecisions) {
     if (g.dense(p) <= 0 && g.sparse(p) <= 0) continue;
-    const auto per_cycle = tensor_flops_per_sm_per_cycle(g, p);
-    const auto ridge = ridge_point_flops_per_byte(g, p);
+    const auto per_cycle = d.tensor_flops_per_sm_per_cycle[index_of(p)];
+    const auto ridge = d.ridge_point_flops_per_byte[index_of(p)];
     peaks.add_row({std::string(precision_name(p)), tflops(g.dense(p)), tflops(g.sparse(p)),
                    per_cycle ? fmt_number(*per_cycle) : "-", ridge ? fmt_number(*ridge) : "-"});
   }
@@ -181,13 +226,13 @@ std::string gpu_detail_text(const Gpu& g) {
   if (g.l2_bytes) out += fmt::format("  L2 {} MB\n", fmt_number(*g.l2_bytes / kMega));
   if (g.l1_smem_per_sm_bytes) {
     out += fmt::format("  L1/SMEM {} KB/SM x {} SMs = {:.1f} MB on chip\n", fmt_number(*g.l1_smem_per_sm_bytes / kKilo),
-                       g.sm_count, *total_smem_bytes(g) / kMega);
+                       g.sm_count, *d.total_smem_bytes / kMega);
   }
-  if (auto smem = total_max_shared_bytes(g)) {
+  if (auto smem = d.total_max_shared_bytes) {
     out += fmt::format("  shared memory (max carve-out) {} KB/SM x {} SMs = {:.1f} MB\n",
                        fmt_number(*g.smem_per_sm_bytes / kKilo), g.sm_count, *smem / kMega);
   }
-  if (auto regs = total_register_bytes(g)) {
+  if (auto regs = d.total_register_bytes) {
     out += fmt::format("  registers {} KB/SM x {} SMs = {:.1f} MB\n", fmt_number(*g.registers_per_sm_bytes / kKilo),
                        g.sm_count, *regs / kMega);
   }
@@ -211,7 +256,7 @@ std::string gpu_detail_text(const Gpu& g) {
   return out;
 }
 
-std::string gpu_compare_text(const std::vector<const Gpu*>& gpus) {
+std::string gpu_compare_text(const std::vector<const Gpu*>& gpus, const std::vector<GpuDerived>& derived) {
   std::vector<std::string> header{"figure"};
   std::vector<TextTable::Align> align{TextTable::Align::left};
   for (const Gpu* g : gpus) {
@@ -226,8 +271,8 @@ std::string gpu_compare_text(const std::vector<const Gpu*>& gpus) {
   auto row = [&](const std::string& label, auto value_of, int decimals) {
     std::vector<std::string> cells{label};
     std::vector<double> values;
-    for (const Gpu* g : gpus) {
-      const double v = value_of(*g);
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+      const double v = value_of(*gpus[i], derived[i]);
       values.push_back(v);
       cells.push_back(v > 0 ? fmt_number(v, decimals) : "-");
     }
@@ -238,25 +283,26 @@ std::string gpu_compare_text(const std::vector<const Gpu*>& gpus) {
   };
   for (Precision p : {Precision::fp64, Precision::fp32, Precision::tf32, Precision::bf16, Precision::fp8,
                       Precision::fp4, Precision::int8}) {
-    row(fmt::format("{} dense TFLOP/s", precision_name(p)), [p](const Gpu& g) { return g.dense(p) / kTera; }, 1);
+    row(fmt::format("{} dense TFLOP/s", precision_name(p)), [p](const Gpu& g, const GpuDerived&) { return g.dense(p) / kTera; }, 1);
   }
-  row("memory GB", [](const Gpu& g) { return g.memory_bytes / kGiga; }, 0);
-  row("HBM TB/s", [](const Gpu& g) { return g.memory_bw_bytes_per_s / kTera; }, 2);
+  row("memory GB", [](const Gpu& g, const GpuDerived&) { return g.memory_bytes / kGiga; }, 0);
+  row("HBM TB/s", [](const Gpu& g, const GpuDerived&) { return g.memory_bw_bytes_per_s / kTera; }, 2);
   row("ridge bf16 FLOP/B",
-      [](const Gpu& g) { return ridge_point_flops_per_byte(g, Precision::bf16).value_or(0); }, 0);
-  row("scale-up GB/s (one way)", [](const Gpu& g) { return g.scaleup_bw_uni_bytes_per_s / kGiga; }, 0);
-  row("L2 MB", [](const Gpu& g) { return g.l2_bytes.value_or(0) / kMega; }, 0);
-  row("TDP W", [](const Gpu& g) { return g.tdp_w; }, 0);
-  row("bf16 TFLOP/s per W", [](const Gpu& g) { return g.tdp_w > 0 ? g.dense(Precision::bf16) / kTera / g.tdp_w : 0; }, 2);
-  row("price USD", [](const Gpu& g) { return g.price_usd.value_or(0); }, 0);
+      [](const Gpu&, const GpuDerived& d) { return d.ridge_point_flops_per_byte[index_of(Precision::bf16)].value_or(0); },
+      0);
+  row("scale-up GB/s (one way)", [](const Gpu& g, const GpuDerived&) { return g.scaleup_bw_uni_bytes_per_s / kGiga; }, 0);
+  row("L2 MB", [](const Gpu& g, const GpuDerived&) { return g.l2_bytes.value_or(0) / kMega; }, 0);
+  row("TDP W", [](const Gpu& g, const GpuDerived&) { return g.tdp_w; }, 0);
+  row("bf16 TFLOP/s per W", [](const Gpu& g, const GpuDerived&) { return g.tdp_w > 0 ? g.dense(Precision::bf16) / kTera / g.tdp_w : 0; }, 2);
+  row("price USD", [](const Gpu& g, const GpuDerived&) { return g.price_usd.value_or(0); }, 0);
   return table.render();
 }
 
-json gpu_compare_json(const std::vector<const Gpu*>& gpus) {
+json gpu_compare_json(const std::vector<const Gpu*>& gpus, const std::vector<GpuDerived>& derived) {
   json j;
   j["baseline"] = gpus.front()->id;
   json list = json::array();
-  for (const Gpu* g : gpus) list.push_back(gpu_json(*g));
+  for (std::size_t i = 0; i < gpus.size(); ++i) list.push_back(gpu_json(*gpus[i], derived[i]));
   j["gpus"] = list;
   json ratios = json::array();
   const Gpu& base = *gpus.front();
@@ -282,27 +328,26 @@ nlohmann::ordered_json to_json(const GpusAnswer& answer) {
   nlohmann::ordered_json j;
   j["count"] = answer.gpus.size();
   j["gpus"] = nlohmann::ordered_json::array();
-  for (const Gpu* g : answer.gpus) j["gpus"].push_back(gpu_json(*g));
+  for (std::size_t i = 0; i < answer.gpus.size(); ++i) j["gpus"].push_back(gpu_json(*answer.gpus[i], answer.derived[i]));
   return j;
 }
 
-std::string to_text(const GpusAnswer& answer) { return gpus_table_text(answer.gpus); }
+std::string to_text(const GpusAnswer& answer) { return gpus_table_text(answer.gpus, answer.derived); }
 
 nlohmann::ordered_json to_json(const GpuAnswer& answer) {
-  if (!answer.calibrated) return gpu_json(*answer.gpu);
-  nlohmann::ordered_json j = gpu_json(*answer.calibrated);
-  j["calibration"] = calibration_compare_json(*answer.gpu, *answer.calibrated, *answer.profile);
+  if (!answer.calibrated) return gpu_json(*answer.gpu, answer.derived);
+  nlohmann::ordered_json j = gpu_json(*answer.calibrated, *answer.calibrated_derived);
+  j["calibration"] = calibration_compare_json(answer);
   return j;
 }
 
 std::string to_text(const GpuAnswer& answer) {
-  if (!answer.calibrated) return gpu_detail_text(*answer.gpu);
-  return gpu_detail_text(*answer.gpu) + "\n" +
-         calibration_compare_text(*answer.gpu, *answer.calibrated, *answer.profile);
+  if (!answer.calibrated) return gpu_detail_text(*answer.gpu, answer.derived);
+  return gpu_detail_text(*answer.gpu, answer.derived) + "\n" + calibration_compare_text(answer);
 }
 
-nlohmann::ordered_json to_json(const CompareAnswer& answer) { return gpu_compare_json(answer.gpus); }
+nlohmann::ordered_json to_json(const CompareAnswer& answer) { return gpu_compare_json(answer.gpus, answer.derived); }
 
-std::string to_text(const CompareAnswer& answer) { return gpu_compare_text(answer.gpus); }
+std::string to_text(const CompareAnswer& answer) { return gpu_compare_text(answer.gpus, answer.derived); }
 
 }  // namespace gpuplan

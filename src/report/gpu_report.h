@@ -13,11 +13,12 @@
 
 namespace gpuplan {
 
-nlohmann::ordered_json gpu_json(const Gpu& gpu);           // datasheet + derived figures
-std::string gpus_table_text(const std::vector<const Gpu*>& gpus);
-std::string gpu_detail_text(const Gpu& gpu);
-std::string gpu_compare_text(const std::vector<const Gpu*>& gpus);
-nlohmann::ordered_json gpu_compare_json(const std::vector<const Gpu*>& gpus);
+// The derived figures come with the answer (catalog/gpu_derived.h's GpuDerived, one per GPU).
+nlohmann::ordered_json gpu_json(const Gpu& gpu, const GpuDerived& derived);  // datasheet + derived figures
+std::string gpus_table_text(const std::vector<const Gpu*>& gpus, const std::vector<GpuDerived>& derived);
+std::string gpu_detail_text(const Gpu& gpu, const GpuDerived& derived);
+std::string gpu_compare_text(const std::vector<const Gpu*>& gpus, const std::vector<GpuDerived>& derived);
+nlohmann::ordered_json gpu_compare_json(const std::vector<const Gpu*>& gpus, const std::vector<GpuDerived>& derived);
 
 // `gpuplan gpus`, `gpu NAME [--calibration]` and `compare A B...` (catalog/lookup_request.h,
 // calibration/gpu_request.h).

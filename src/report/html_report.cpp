@@ -46,7 +46,7 @@ nlohmann::ordered_json report_data(const TrainAnswer& answer) {
   j["headline"] = answer_words(answer);
   j["answer"] = to_json(answer);
   j["assumptions"] = to_json(assumption_rows(j["answer"]));
-  j["roofline"] = to_json(op_roofline(answer.ctx(), answer.plan()));
+  j["roofline"] = to_json(answer.roofline);
   return j;
 }
 
@@ -56,7 +56,7 @@ nlohmann::ordered_json report_data(const SearchAnswer& answer) {
   j["headline"] = answer_words(answer);
   j["answer"] = to_json(answer);
   j["assumptions"] = to_json(assumption_rows(j["answer"]));
-  if (!answer.result.top.empty()) j["roofline"] = to_json(op_roofline(answer.setup.ctx, answer.result.top.front().plan));
+  if (answer.roofline) j["roofline"] = to_json(*answer.roofline);
   return j;
 }
 

@@ -10,7 +10,6 @@
 
 #include "econ/recommend_request.h"
 #include "infer/infer_curve.h"
-#include "plan/op_roofline.h"
 #include "plan/train_request.h"
 #include "search/search_request.h"
 

@@ -5,9 +5,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "infer/evaluate.h"
 #include "infer/infer_request.h"
-#include "infer/search.h"
 
 namespace gpuplan {
 

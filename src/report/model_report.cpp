@@ -9,16 +9,11 @@
 #include "core/units.h"
 #include "core/table.h"
 #include "report/report_json.h"
-#include "workload/kv_cache.h"
-#include "workload/params.h"
 
 namespace gpuplan {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-constexpr Precision kWeightPrecisions[] = {Precision::bf16, Precision::fp8, Precision::int4};
-constexpr Precision kKvPrecisions[] = {Precision::bf16, Precision::fp8};
 
 const char* mlp_name(MlpKind k) {
   switch (k) {
@@ -42,12 +37,6 @@ const char* position_name(PositionKind k) {
       return "alibi";
   }
   return "?";
-}
-
-std::int64_t sliding_layers(const ModelSpec& m) {
-  std::int64_t n = 0;
-  for (std::int64_t layer_idx = 0; layer_idx < m.layers; ++layer_idx) n += m.is_sliding_layer(layer_idx) ? 1 : 0;
-  return n;
 }
 
 json layer_json(const LayerParams& p, std::int64_t count) {
@@ -80,15 +69,17 @@ nlohmann::ordered_json to_json(const ModelsAnswer& answer) {
   nlohmann::ordered_json j;
   j["count"] = answer.models.size();
   j["models"] = nlohmann::ordered_json::array();
-  for (const ModelSpec* m : answer.models) j["models"].push_back(model_json(*m, default_seq_len(*m)));
+  for (std::size_t i = 0; i < answer.models.size(); ++i) {
+    j["models"].push_back(model_json(*answer.models[i], answer.figures[i]));
+  }
   return j;
 }
 
-std::string to_text(const ModelsAnswer& answer) { return models_table_text(answer.models); }
+std::string to_text(const ModelsAnswer& answer) { return models_table_text(answer.models, answer.figures); }
 
-nlohmann::ordered_json to_json(const ModelAnswer& answer) { return model_json(*answer.model, answer.seq_len); }
+nlohmann::ordered_json to_json(const ModelAnswer& answer) { return model_json(*answer.model, answer.figures); }
 
-std::string to_text(const ModelAnswer& answer) { return model_detail_text(*answer.model, answer.seq_len); }
+std::string to_text(const ModelAnswer& answer) { return model_detail_text(*answer.model, answer.figures); }
 
 std::string format_params(double count) {
   if (count >= 1e12) return fmt::format("{:.2f}T", count / 1e12);
@@ -98,8 +89,8 @@ std::string format_params(double count) {
   return fmt::format("{:.0f}", count);
 }
 
-json model_json(const ModelSpec& m, std::int64_t seq_len) {
-  const ParamCounts c = count_params(m);
+json model_json(const ModelSpec& m, const ModelFigures& f) {
+  const ParamCounts& c = f.params;
   json j;
   j["id"] = m.id;
   j["name"] = m.name;
@@ -138,7 +129,7 @@ json model_json(const ModelSpec& m, std::int64_t seq_len) {
     j["moe"] = nullptr;
   }
   j["sliding_window"] = positive_or_null(static_cast<double>(m.sliding_window));
-  j["sliding_layers"] = sliding_layers(m);
+  j["sliding_layers"] = f.sliding_layers;
   j["mtp_layers"] = m.mtp_layers;
 
   j["total_params"] = c.total;
@@ -160,22 +151,20 @@ json model_json(const ModelSpec& m, std::int64_t seq_len) {
   // Hybrids: dense and moe show the first layer of each; "all" sums every layer.
   if (m.is_hybrid()) layers["all"] = layer_json(c.layers, 1);
   j["layer_params"] = layers;
-  j["mamba_scan_flops_per_token"] = mamba_scan_flops_per_token(m);
+  j["mamba_scan_flops_per_token"] = f.mamba_scan_flops_per_token;
 
-  j["seq_len"] = seq_len;
-  j["attention_flops_per_token"] = attention_flops_per_token(m, seq_len);
-  j["forward_flops_per_token"] = forward_flops_per_token(m, seq_len);
-  j["train_flops_per_token"] = train_flops_per_token(m, seq_len);
-  j["decode_flops_per_token"] = decode_flops_per_token(m, seq_len);
+  j["seq_len"] = f.seq_len;
+  j["attention_flops_per_token"] = f.attention_flops_per_token;
+  j["forward_flops_per_token"] = f.forward_flops_per_token;
+  j["train_flops_per_token"] = f.train_flops_per_token;
+  j["decode_flops_per_token"] = f.decode_flops_per_token;
   json weights;
-  for (Precision p : kWeightPrecisions) weights[precision_name(p)] = c.total * precision_bytes(p);
+  for (const auto& [p, bytes] : f.weight_bytes) weights[precision_name(p)] = bytes;
   j["weight_bytes"] = weights;
   json kv_token;
   json kv_seq;
-  for (Precision p : kKvPrecisions) {
-    kv_token[precision_name(p)] = kv_cache_bytes_per_token(m, p);
-    kv_seq[precision_name(p)] = kv_cache_bytes(m, seq_len, p);
-  }
+  for (const auto& [p, bytes] : f.kv_cache_bytes_per_token) kv_token[precision_name(p)] = bytes;
+  for (const auto& [p, bytes] : f.kv_cache_bytes_per_sequence) kv_seq[precision_name(p)] = bytes;
   j["kv_cache_bytes_per_token"] = kv_token;
   j["kv_cache_bytes_per_sequence"] = kv_seq;
   j["notes"] = m.notes;
@@ -183,12 +172,13 @@ json model_json(const ModelSpec& m, std::int64_t seq_len) {
   return j;
 }
 
-std::string models_table_text(const std::vector<const ModelSpec*>& models) {
+std::string models_table_text(const std::vector<const ModelSpec*>& models, const std::vector<ModelFigures>& figures) {
   using A = TextTable::Align;
   TextTable table({"id", "family", "layers", "hidden", "heads/kv", "experts/top-k", "total", "active", "context"},
                   {A::left, A::left, A::right, A::right, A::right, A::right, A::right, A::right, A::right});
-  for (const ModelSpec* m : models) {
-    const ParamCounts c = count_params(*m);
+  for (std::size_t i = 0; i < models.size(); ++i) {
+    const ModelSpec* m = models[i];
+    const ParamCounts& c = figures[i].params;
     const std::string experts =
         m->is_moe() ? fmt::format("{}/{}{}", m->moe.experts, m->moe.top_k,
                                   m->moe.shared_experts ? fmt::format("+{}", m->moe.shared_experts) : "")
@@ -204,8 +194,9 @@ std::string models_table_text(const std::vector<const ModelSpec*>& models) {
          "Details, FLOPs and KV cache: gpuplan model ID.\n";
 }
 
-std::string model_detail_text(const ModelSpec& m, std::int64_t seq_len) {
-  const ParamCounts c = count_params(m);
+std::string model_detail_text(const ModelSpec& m, const ModelFigures& f) {
+  const ParamCounts& c = f.params;
+  const std::int64_t seq_len = f.seq_len;
   std::string out = fmt::format("{} ({})\n", m.name.empty() ? m.id : m.name, m.id);
   out += fmt::format("  family {}, model_type {}", m.family, m.model_type);
   if (!m.aliases.empty()) {
@@ -231,22 +222,19 @@ std::string model_detail_text(const ModelSpec& m, std::int64_t seq_len) {
                        m.moe.experts, m.moe.top_k, m.moe.shared_experts,
                        fmt_number(static_cast<double>(m.moe.expert_ffn_hidden)), c.moe_layers, c.dense_layers);
   }
-  if (const std::int64_t n = sliding_layers(m); n > 0) {
+  if (const std::int64_t n = f.sliding_layers; n > 0) {
     out += fmt::format("  {} attention ({} tokens) in {} of {} layers\n",
                        m.attention_chunked ? "chunked" : "sliding-window",
                        fmt_number(static_cast<double>(m.sliding_window)), n, m.layers);
   }
   if (m.mamba.version > 0) {
-    std::int64_t mamba = 0, attention = 0;
-    for (std::int64_t i = 0; i < m.layers; ++i) {
-      mamba += m.is_mamba_layer(i) ? 1 : 0;
-      attention += m.is_attention_layer(i) ? 1 : 0;
-    }
+    const std::int64_t mamba = f.mamba_layers;
+    const std::int64_t attention = f.attention_layers;
     out += fmt::format("  Mamba-{}: {} of {} layers ({} attention), d_inner {}, state {}, conv {}; a fixed {} "
                        "recurrent state per sequence\n",
                        m.mamba.version, mamba, m.layers, attention, fmt_number(static_cast<double>(m.mamba.d_inner)),
                        m.mamba.d_state, m.mamba.d_conv,
-                       format_bytes(recurrent_state_bytes_per_seq_per_gpu(make_kv_shape(m), 1, 1)));
+                       format_bytes(f.recurrent_state_bytes_per_seq));
   }
 
   out += "\nParameters\n";
@@ -318,31 +306,31 @@ std::string model_detail_text(const ModelSpec& m, std::int64_t seq_len) {
   out += '\n';
   out += table.render();
 
-  const double attention = attention_flops_per_token(m, seq_len);
-  const double forward = forward_flops_per_token(m, seq_len);
+  const double attention = f.attention_flops_per_token;
+  const double forward = f.forward_flops_per_token;
   out += fmt::format("\nFLOPs per token, sequence {} (causal attention){}\n", fmt_number(static_cast<double>(seq_len)),
                      m.max_seq_len > 0 && seq_len > m.max_seq_len ? ", beyond the model's context" : "");
-  const double scans = mamba_scan_flops_per_token(m);
+  const double scans = f.mamba_scan_flops_per_token;
   out += fmt::format("  forward  {} = 2 x {} matmul weights + {} attention{}\n", flops(forward),
                      format_params(c.matmul_active), flops(attention),
                      scans > 0 ? fmt::format(" + {} Mamba scans", flops(scans)) : "");
   out += fmt::format("  training {} per token per step (3 x forward: 6N + 3 x attention)\n",
-                     flops(train_flops_per_token(m, seq_len)));
-  out += fmt::format("  decode   {} per generated token at context {}\n", flops(decode_flops_per_token(m, seq_len)),
+                     flops(f.train_flops_per_token));
+  out += fmt::format("  decode   {} per generated token at context {}\n", flops(f.decode_flops_per_token),
                      fmt_number(static_cast<double>(seq_len)));
 
   out += "\nWeights (every parameter at the precision)\n";
-  out += fmt::format("  bf16 {}, fp8 {}, int4 {}\n", format_bytes(weight_bytes(m, Precision::bf16)),
-                     format_bytes(weight_bytes(m, Precision::fp8)), format_bytes(weight_bytes(m, Precision::int4)));
+  out += fmt::format("  bf16 {}, fp8 {}, int4 {}\n", format_bytes(f.weight_bytes[0].second),
+                     format_bytes(f.weight_bytes[1].second), format_bytes(f.weight_bytes[2].second));
   out +=
       fmt::format("\nKV cache ({})\n", m.mla ? "MLA latent + rope key per layer"
                                              : fmt::format("2 x {} KV heads x {} per layer", m.kv_heads, m.head_dim));
-  out += fmt::format("  per token: bf16 {} B, fp8 {} B\n", fmt_number(kv_cache_bytes_per_token(m, Precision::bf16)),
-                     fmt_number(kv_cache_bytes_per_token(m, Precision::fp8)));
+  out += fmt::format("  per token: bf16 {} B, fp8 {} B\n", fmt_number(f.kv_cache_bytes_per_token[0].second),
+                     fmt_number(f.kv_cache_bytes_per_token[1].second));
   out += fmt::format("  one sequence of {} tokens: bf16 {}, fp8 {}{}\n", fmt_number(static_cast<double>(seq_len)),
-                     format_bytes(kv_cache_bytes(m, seq_len, Precision::bf16)),
-                     format_bytes(kv_cache_bytes(m, seq_len, Precision::fp8)),
-                     sliding_layers(m) > 0 ? " (sliding-window layers keep only the window)" : "");
+                     format_bytes(f.kv_cache_bytes_per_sequence[0].second),
+                     format_bytes(f.kv_cache_bytes_per_sequence[1].second),
+                     f.sliding_layers > 0 ? " (sliding-window layers keep only the window)" : "");
   if (!m.notes.empty()) out += "\nNotes: " + m.notes + "\n";
   if (!m.provenance.source.empty()) {
     out += fmt::format("\nSource{}: {}\n", m.provenance.retrieved.empty() ? "" : " (" + m.provenance.retrieved + ")",

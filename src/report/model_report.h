@@ -1,5 +1,6 @@
 // Text and JSON views of models: the zoo as a table, and one model with its parameter counts,
-// FLOPs per token, weight bytes and KV-cache bytes (workload/params.h).
+// FLOPs per token, weight bytes and KV-cache bytes, all from the answer's ModelFigures
+// (catalog/lookup_request.h).
 #pragma once
 
 #include <cstdint>
@@ -9,14 +10,12 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "catalog/lookup_request.h"
-#include "workload/model.h"
 
 namespace gpuplan {
 
-
-nlohmann::ordered_json model_json(const ModelSpec& model, std::int64_t seq_len);
-std::string models_table_text(const std::vector<const ModelSpec*>& models);
-std::string model_detail_text(const ModelSpec& model, std::int64_t seq_len);
+nlohmann::ordered_json model_json(const ModelSpec& model, const ModelFigures& figures);
+std::string models_table_text(const std::vector<const ModelSpec*>& models, const std::vector<ModelFigures>& figures);
+std::string model_detail_text(const ModelSpec& model, const ModelFigures& figures);
 
 // `gpuplan models` and `gpuplan model NAME` (catalog/lookup_request.h).
 nlohmann::ordered_json to_json(const ModelsAnswer& answer);

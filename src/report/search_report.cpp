@@ -12,11 +12,12 @@
 namespace gpuplan {
 namespace {
 
-nlohmann::ordered_json candidate_json(const TrainContext& ctx, const Candidate& c, const Ranker& r, double price) {
+nlohmann::ordered_json candidate_json(const SearchAnswer& a, std::size_t i) {
+  const Candidate& c = a.result.top[i];
   nlohmann::ordered_json j;
   j["score"] = c.score;
-  if (price > 0) j["usd_per_step"] = step_cost_usd(c.estimate.step_time_s, r.gpus, price);
-  const nlohmann::ordered_json t = train_json(ctx, c.plan, c.estimate);
+  if (a.options.usd_per_gpu_hour > 0) j["usd_per_step"] = a.top_usd_per_step[i];
+  const nlohmann::ordered_json t = train_json(a.setup.ctx, c.plan, c.estimate, a.top_placement[i]);
   for (auto it = t.begin(); it != t.end(); ++it) j[it.key()] = it.value();
   return j;
 }
@@ -44,10 +45,10 @@ nlohmann::ordered_json to_json(const SearchAnswer& a) {
   j["elapsed_s"] = r.elapsed_s;
   j["threads"] = r.threads;
   j["complete"] = r.complete;
-  j["best"] = r.top.empty() ? nlohmann::ordered_json() : candidate_json(ctx, r.top.front(), a.ranker, price);
+  j["best"] = r.top.empty() ? nlohmann::ordered_json() : candidate_json(a, 0);
   j["best_unvalidated"] = a.best_unvalidated;
   j["top"] = nlohmann::ordered_json::array();
-  for (const Candidate& c : r.top) j["top"].push_back(candidate_json(ctx, c, a.ranker, price));
+  for (std::size_t i = 0; i < r.top.size(); ++i) j["top"].push_back(candidate_json(a, i));
   j["closest"] = nlohmann::ordered_json::array();
   for (const Candidate& c : r.closest) {
     nlohmann::ordered_json cj;
@@ -103,13 +104,13 @@ std::string to_text(const SearchAnswer& a) {
   TextTable t({"#", "plan", "step", "tokens/s", "MFU", "memory", "$/step"},
               {TextTable::Align::right, TextTable::Align::left, TextTable::Align::right, TextTable::Align::right,
                TextTable::Align::right, TextTable::Align::right, TextTable::Align::right});
-  int rank = 0;
-  for (const Candidate& c : r.top) {
+  for (std::size_t i = 0; i < r.top.size(); ++i) {
+    const Candidate& c = r.top[i];
     const Estimate& e = c.estimate;
-    t.add_row({std::to_string(++rank), plan_summary(c.plan, *ctx.model), format_seconds(e.step_time_s),
+    t.add_row({std::to_string(i + 1), plan_summary(c.plan, *ctx.model), format_seconds(e.step_time_s),
                fmt_number(e.tokens_per_s), fmt::format("{:.1f}%", 100 * e.mfu),
                fmt::format("{:.1f} GiB", e.memory.total_bytes / kGiB),
-               price > 0 ? fmt::format("{:.2f}", step_cost_usd(e.step_time_s, a.space.gpus, price)) : "-"});
+               price > 0 ? fmt::format("{:.2f}", a.top_usd_per_step[i]) : "-"});
   }
   out += "\n";
   out += t.render();
@@ -118,7 +119,7 @@ std::string to_text(const SearchAnswer& a) {
     for (const std::string& line : a.best_unvalidated) out += "  - " + line + "\n";
   }
   for (std::size_t i = 0; i < r.top.size(); ++i) {
-    out += fmt::format("\n#{} ", i + 1) + train_text(ctx, r.top[i].plan, r.top[i].estimate);
+    out += fmt::format("\n#{} ", i + 1) + train_text(ctx, r.top[i].plan, r.top[i].estimate, a.top_placement[i]);
   }
   return out + calibration_text(a.setup.calibration_notes);
 }

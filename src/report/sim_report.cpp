@@ -41,7 +41,7 @@ nlohmann::ordered_json simulation_json(const SimAnswer& a) {
   j["arrivals"] = arrivals_name(w.arrivals);
   if (w.arrivals == SimArrivals::closed_loop) j["clients"] = w.clients;
   if (w.arrivals == SimArrivals::poisson) j["rate_per_s_per_replica"] = w.rate_per_s;
-  j["requests_sent"] = sim_request_count(w);
+  j["requests_sent"] = a.requests_sent;
   j["warmup_requests"] = w.warmup_requests;
   j["seed"] = w.seed;
   j["input_spread"] = w.input_spread;
@@ -83,7 +83,7 @@ std::string simulation_text(const SimAnswer& a) {
   std::string out = fmt::format(
       "\nsimulated scheduler: {}, {} requests ({} measured); {}, {} prefill, {} tokens and {} sequences per step, "
       "{} KV blocks of {} tokens\n",
-      load, sim_request_count(w), r.requests, s.prefill_first ? "prefill first" : "running first",
+      load, a.requests_sent, r.requests, s.prefill_first ? "prefill first" : "running first",
       s.chunked_prefill ? "chunked" : "whole-prompt", fmt_number(s.token_budget), fmt_number(s.max_num_seqs),
       fmt_number(s.kv_blocks), fmt_number(s.block_tokens));
   TextTable t({"latency", "mean", "p50", "p90", "p99"},

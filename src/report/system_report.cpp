@@ -6,7 +6,6 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "catalog/system_derived.h"
 #include "core/strings.h"
 #include "core/units.h"
 #include "core/table.h"
@@ -107,8 +106,9 @@ std::string format_bandwidth(double bytes_per_s) {
   return fmt::format("{} {}", text, kUnits[idx]);
 }
 
-json system_json(const System& s, const Catalog& c) {
-  const SystemFigures f = system_figures(s, c);
+json system_json(const SystemAnswer& a) {
+  const System& s = *a.system;
+  const SystemFigures& f = a.figures;
   json j;
   j["id"] = s.id;
   j["name"] = s.name;
@@ -139,12 +139,9 @@ json system_json(const System& s, const Catalog& c) {
   d["scaleout_bw_uni_bytes_per_s"] = f.scaleout_bw_uni_bytes_per_s;
   d["scaleout_bw_uni_bytes_per_s_per_gpu"] = f.scaleout_bw_uni_bytes_per_s_per_gpu;
   d["scaleup_to_scaleout_ratio"] = f.scaleup_to_scaleout_ratio > 0 ? json(f.scaleup_to_scaleout_ratio) : json(nullptr);
-  const Switch* sw = s.nvswitch.empty() ? nullptr : c.find_switch(s.nvswitch);
-  d["levels"] = levels_json(bandwidth_levels(s, sw, nullptr));
+  d["levels"] = levels_json(a.levels);
   json fabrics = json::array();
-  for (const Fabric& fab : c.fabrics) {
-    if (c.find_system(fab.system) == &s) fabrics.push_back(fab.id);
-  }
+  for (const std::string& id : a.fabric_ids) fabrics.push_back(id);
   d["fabrics"] = fabrics;
   j["derived"] = d;
   j["provenance"] = provenance_json(s.provenance);
@@ -154,7 +151,9 @@ json system_json(const System& s, const Catalog& c) {
   return j;
 }
 
-json fabric_json(const Fabric& f, const Catalog& c) {
+json fabric_json(const SystemAnswer& a) {
+  const Fabric& f = *a.fabric;
+  const Catalog& c = *a.catalog;
   json j;
   j["id"] = f.id;
   j["name"] = f.name;
@@ -164,7 +163,7 @@ json fabric_json(const Fabric& f, const Catalog& c) {
   j["gpus"] = f.levels.back().gpus;
   j["rail_optimized"] = f.rail_optimized;
   j["in_network_reduction"] = f.in_network_reduction;
-  json levels = levels_json(fabric_levels(f, c));
+  json levels = levels_json(a.levels);
   for (std::size_t idx = 0; idx < f.levels.size(); ++idx) {
     const FabricLevel& fl = f.levels[idx];
     json& l = levels[idx + 1];
@@ -179,36 +178,41 @@ json fabric_json(const Fabric& f, const Catalog& c) {
   return j;
 }
 
-json systems_json(const Catalog& c) {
+json systems_json(const SystemsAnswer& a) {
   json j;
-  j["count"] = c.systems.size();
+  j["count"] = a.systems.size();
   j["systems"] = json::array();
-  for (const System& s : c.systems) j["systems"].push_back(system_json(s, c));
+  for (const SystemAnswer& s : a.systems) j["systems"].push_back(system_json(s));
   j["fabrics"] = json::array();
-  for (const Fabric& f : c.fabrics) j["fabrics"].push_back(fabric_json(f, c));
+  for (const SystemAnswer& f : a.fabrics) j["fabrics"].push_back(fabric_json(f));
   return j;
 }
 
-std::string systems_table_text(const Catalog& c) {
+std::string systems_table_text(const SystemsAnswer& a) {
   using A = TextTable::Align;
   TextTable table({"id", "kind", "GPUs", "GPU", "scale-up link", "GB/s/GPU", "switches", "NICs", "out GB/s/GPU"},
                   {A::left, A::left, A::right, A::left, A::left, A::right, A::left, A::left, A::right});
-  std::vector<const System*> systems;
-  for (const System& s : c.systems) systems.push_back(&s);
-  std::sort(systems.begin(), systems.end(), [](const System* a, const System* b) { return a->id < b->id; });
-  for (const System* s : systems) {
+  std::vector<const SystemAnswer*> systems;
+  for (const SystemAnswer& s : a.systems) systems.push_back(&s);
+  std::sort(systems.begin(), systems.end(),
+            [](const SystemAnswer* x, const SystemAnswer* y) { return x->system->id < y->system->id; });
+  for (const SystemAnswer* row : systems) {
+    const System* s = row->system;
+    const Catalog& c = *row->catalog;
     table.add_row({s->id, s->kind, fmt_number(s->gpus), s->gpu, s->scaleup_link.empty() ? "-" : s->scaleup_link,
                    gb_per_s(s->scaleup_bw_uni_bytes_per_s), switches_cell(*s, c), nics_cell(*s),
                    gb_per_s(s->scaleout_bw_uni_bytes_per_s_per_gpu())});
   }
   std::string text = table.render();
   text += "Bandwidths are one direction per GPU; 'gpuplan system ID' shows node totals, bisection and sources.\n";
-  if (!c.fabrics.empty()) {
+  if (!a.fabrics.empty()) {
     TextTable fabrics({"fabric", "system", "GPUs", "per-GPU bandwidth by level (one way)", "rail", "in-network"},
                       {A::left, A::left, A::right, A::left, A::left, A::left});
-    for (const Fabric& f : c.fabrics) {
+    for (const SystemAnswer& row : a.fabrics) {
+      const Fabric& f = *row.fabric;
+      const Catalog& c = *row.catalog;
       std::vector<std::string> parts;
-      for (const auto& l : fabric_levels(f, c)) {
+      for (const auto& l : row.levels) {
         parts.push_back(fmt::format("{} {}", l.name, format_bandwidth(l.bw_per_gpu_uni_bytes_per_s)));
       }
       fabrics.add_row({f.id, c.system(f.system).id, fmt_number(f.levels.back().gpus), join(parts, ", "),
@@ -219,8 +223,10 @@ std::string systems_table_text(const Catalog& c) {
   return text;
 }
 
-std::string system_detail_text(const System& s, const Catalog& c) {
-  const SystemFigures f = system_figures(s, c);
+std::string system_detail_text(const SystemAnswer& a) {
+  const System& s = *a.system;
+  const Catalog& c = *a.catalog;
+  const SystemFigures& f = a.figures;
   std::string out = fmt::format("{} ({}): {} by {}\n", s.name, s.id, s.kind, s.vendor);
   if (!s.aliases.empty()) out += fmt::format("  aliases: {}\n", join(s.aliases, ", "));
   out += fmt::format("  {} x {}", s.gpus, s.gpu);
@@ -260,17 +266,16 @@ std::string system_detail_text(const System& s, const Catalog& c) {
     if (f.scaleup_to_scaleout_ratio > 0) out += fmt::format(" (scale-up is {:.1f}x that)", f.scaleup_to_scaleout_ratio);
     out += "\n";
   }
-  std::vector<std::string> fabrics;
-  for (const Fabric& fab : c.fabrics) {
-    if (c.find_system(fab.system) == &s) fabrics.push_back(fab.id);
-  }
+  const std::vector<std::string>& fabrics = a.fabric_ids;
   if (!fabrics.empty()) out += fmt::format("Fabrics built from it: {} (gpuplan system FABRIC)\n", join(fabrics, ", "));
   if (!s.notes.empty()) out += fmt::format("\nNotes: {}\n", s.notes);
   out += fmt::format("\n{}", sources_text(s.provenance, s.section_provenance));
   return out;
 }
 
-std::string fabric_detail_text(const Fabric& f, const Catalog& c) {
+std::string fabric_detail_text(const SystemAnswer& a) {
+  const Fabric& f = *a.fabric;
+  const Catalog& c = *a.catalog;
   const System& s = c.system(f.system);
   std::string out =
       fmt::format("{} ({}): fabric of {} {}s, {} GPUs\n", f.name, f.id, s.id, s.kind, fmt_number(f.levels.back().gpus));
@@ -280,7 +285,7 @@ std::string fabric_detail_text(const Fabric& f, const Catalog& c) {
   if (f.in_network_reduction) traits.push_back("in-network reduction in the switches");
   if (!traits.empty()) out += fmt::format("  {}\n", join(traits, "; "));
   out += "\nBandwidth by level (W = aggregate one-way bandwidth into one unit; per GPU = W / GPUs)\n";
-  out += levels_table(fabric_levels(f, c), &f);
+  out += levels_table(a.levels, &f);
   for (const FabricLevel& fl : f.levels) {
     if (!fl.notes.empty()) out += fmt::format("  {}: {}\n", fl.name, fl.notes);
   }
@@ -334,13 +339,16 @@ std::string offers_table_text(const std::vector<const CloudOffer*>& offers) {
 }
 
 nlohmann::ordered_json to_json(const SystemAnswer& answer) {
-  return answer.system ? system_json(*answer.system, *answer.catalog) : fabric_json(*answer.fabric, *answer.catalog);
+  return answer.system ? system_json(answer) : fabric_json(answer);
 }
 
 std::string to_text(const SystemAnswer& answer) {
-  return answer.system ? system_detail_text(*answer.system, *answer.catalog)
-                       : fabric_detail_text(*answer.fabric, *answer.catalog);
+  return answer.system ? system_detail_text(answer) : fabric_detail_text(answer);
 }
+
+nlohmann::ordered_json to_json(const SystemsAnswer& answer) { return systems_json(answer); }
+
+std::string to_text(const SystemsAnswer& answer) { return systems_table_text(answer); }
 
 nlohmann::ordered_json to_json(const CloudsAnswer& answer) { return offers_json(answer.offers); }
 

@@ -11,17 +11,19 @@
 
 namespace gpuplan {
 
-nlohmann::ordered_json system_json(const System& s, const Catalog& catalog);  // with derived figures
-nlohmann::ordered_json fabric_json(const Fabric& f, const Catalog& catalog);  // levels from the node up
-nlohmann::ordered_json systems_json(const Catalog& catalog);                  // every system and fabric
-std::string systems_table_text(const Catalog& catalog);
-std::string system_detail_text(const System& s, const Catalog& catalog);
-std::string fabric_detail_text(const Fabric& f, const Catalog& catalog);
+nlohmann::ordered_json system_json(const SystemAnswer& system);  // with derived figures
+nlohmann::ordered_json fabric_json(const SystemAnswer& fabric);  // levels from the node up
+nlohmann::ordered_json systems_json(const SystemsAnswer& answer);  // every system and fabric
+std::string systems_table_text(const SystemsAnswer& answer);
+std::string system_detail_text(const SystemAnswer& system);
+std::string fabric_detail_text(const SystemAnswer& fabric);
 
 nlohmann::ordered_json offers_json(const std::vector<const CloudOffer*>& offers);
 std::string offers_table_text(const std::vector<const CloudOffer*>& offers);
 
-// `gpuplan system NAME` and `gpuplan clouds` (catalog/lookup_request.h).
+// `gpuplan systems`, `gpuplan system NAME` and `gpuplan clouds` (catalog/lookup_request.h).
+nlohmann::ordered_json to_json(const SystemsAnswer& answer);
+std::string to_text(const SystemsAnswer& answer);
 nlohmann::ordered_json to_json(const SystemAnswer& answer);
 std::string to_text(const SystemAnswer& answer);
 nlohmann::ordered_json to_json(const CloudsAnswer& answer);

@@ -9,7 +9,6 @@
 
 #include "core/units.h"
 #include "core/table.h"
-#include "cost/framework_memory.h"
 #include "report/calibration_report.h"
 #include "report/default_system_report.h"
 
@@ -82,36 +81,6 @@ static nlohmann::ordered_json memory_breakdown_json(const MemoryBreakdown& m) {
   return j;
 }
 
-namespace {
-
-struct GroupRow {
-  const char* name;
-  GroupPlacement g;
-};
-
-// The level a group reaches: the innermost whose unit holds the ranks it spans.
-std::string level_of(const TrainContext& ctx, const GroupPlacement& g) {
-  if (g.size <= 1) return "-";
-  const double span = static_cast<double>(g.stride) * (g.size - 1) + 1;
-  const CollectiveTopology& t = ctx.topology;
-  for (int i = 0; i < t.level_count; ++i) {
-    const auto idx = static_cast<std::size_t>(i);
-    if (t.levels[idx].gpus_per_unit <= 0 || span <= t.levels[idx].gpus_per_unit) {
-      return t.level_names[idx].empty() ? (i == 0 ? "scale-up domain" : "network") : t.level_names[idx];
-    }
-  }
-  return t.level_count > 0 && !t.level_names[static_cast<std::size_t>(t.level_count - 1)].empty()
-             ? t.level_names[static_cast<std::size_t>(t.level_count - 1)]
-             : "network";
-}
-
-std::vector<GroupRow> group_rows(const Plan& p, const TrainContext& ctx) {
-  const Placement pl = place_plan(p, ctx.domain_gpus);
-  return {{"TP", pl.tp}, {"CP", pl.cp}, {"EP", pl.ep}, {"DP (gradients)", pl.grad}, {"PP", pl.pp}};
-}
-
-}  // namespace
-
 // Optimizer offload: the host memory each GPU's share of the optimizer needs, and whether the
 // catalog can check it.
 static std::string host_memory_line(const TrainContext& ctx, const Plan& p, const Estimate& e) {
@@ -157,7 +126,8 @@ static std::string header(const TrainContext& ctx, const Plan& p) {
                      plan_summary(p, *ctx.model), ctx.framework ? " · " + ctx.framework->id : "");
 }
 
-std::string train_text(const TrainContext& ctx, const Plan& p, const Estimate& e) {
+std::string train_text(const TrainContext& ctx, const Plan& p, const Estimate& e,
+                       const std::vector<PlacedGroup>& placement) {
   std::string out = header(ctx, p);
   if (!e.valid()) return out + fmt::format("infeasible: {}\n", e.reason_text());
   out += fmt::format("step time      {}   ({} micro-batches of {} sequences per replica)\n", secs(e.step_time_s),
@@ -200,18 +170,19 @@ std::string train_text(const TrainContext& ctx, const Plan& p, const Estimate& e
   out += t.render();
   out += fmt::format("bottleneck: {}\n", bottleneck_name(e.bottleneck));
   std::vector<std::string> placed;
-  for (const GroupRow& g : group_rows(p, ctx)) {
-    if (g.g.size <= 1) continue;
-    placed.push_back(g.g.crosses_domains()
-                         ? fmt::format("{} {} across {} domains ({} per domain, up to {})", g.name, g.g.size,
-                                       g.g.domains, g.g.gpus_per_domain, level_of(ctx, g.g))
-                         : fmt::format("{} {} inside one domain", g.name, g.g.size));
+  for (const PlacedGroup& g : placement) {
+    if (g.group.size <= 1) continue;
+    placed.push_back(g.group.crosses_domains()
+                         ? fmt::format("{} {} across {} domains ({} per domain, up to {})", g.name, g.group.size,
+                                       g.group.domains, g.group.gpus_per_domain, g.level)
+                         : fmt::format("{} {} inside one domain", g.name, g.group.size));
   }
   if (!placed.empty()) out += "placement: " + fmt::format("{}", fmt::join(placed, "; ")) + "\n";
   return out;
 }
 
-nlohmann::ordered_json train_json(const TrainContext& ctx, const Plan& p, const Estimate& e) {
+nlohmann::ordered_json train_json(const TrainContext& ctx, const Plan& p, const Estimate& e,
+                                  const std::vector<PlacedGroup>& placement_groups) {
   nlohmann::ordered_json j;
   j["model"] = ctx.model->id;
   j["gpu"] = ctx.gpu->id;
@@ -267,20 +238,20 @@ nlohmann::ordered_json train_json(const TrainContext& ctx, const Plan& p, const 
   j["breakdown"] = br;
   j["bottleneck"] = bottleneck_name(e.bottleneck);
   nlohmann::ordered_json placement = nlohmann::ordered_json::array();
-  for (const GroupRow& g : group_rows(p, ctx)) {
+  for (const PlacedGroup& g : placement_groups) {
     nlohmann::ordered_json row;
     row["group"] = g.name;
-    row["size"] = g.g.size;
-    row["gpus_per_domain"] = g.g.gpus_per_domain;
-    row["domains"] = g.g.domains;
-    row["level"] = level_of(ctx, g.g);
+    row["size"] = g.group.size;
+    row["gpus_per_domain"] = g.group.gpus_per_domain;
+    row["domains"] = g.group.domains;
+    row["level"] = g.level;
     placement.push_back(row);
   }
   j["placement"] = placement;
   return j;
 }
 
-std::string memory_text(const TrainContext& ctx, const Plan& p, const Estimate& e) {
+std::string memory_text(const TrainContext& ctx, const Plan& p, const Estimate& e, const StateBytes& state) {
   std::string out = header(ctx, p);
   if (!e.valid()) return out + fmt::format("infeasible: {}\n", e.reason_text());
   const MemoryBreakdown& m = e.memory;
@@ -290,7 +261,6 @@ std::string memory_text(const TrainContext& ctx, const Plan& p, const Estimate& 
     t.add_row({name, fmt::format("{:.2f}", bytes / kGiB), pct(bytes / m.total_bytes)});
   };
   const char* shard = p.zero >= 3 ? "sharded" : "replicated";
-  const StateBytes state = with_optimizer_state_bits(ctx.options.state, p.optimizer_state_bits);
   const bool fp32_model = ctx.framework && ctx.framework->memory.fp32_model;
   row(fmt::format("weights ({}, {} B/param{})", shard, state.weight, fp32_model ? ", fp32: the master copy" : ""),
       m.weights_bytes);
@@ -372,36 +342,17 @@ nlohmann::ordered_json memory_json(const TrainContext& ctx, const Plan& p, const
   return j;
 }
 
-namespace {
-
-struct ThumbRow {
-  const char* size;
-  double params;
-  const char* seed_weights;
-  const char* seed_training;
-  const char* seed_gpus;
-};
-
-// Source: shared/seeds/000_1cdbbc23618e7cc1.txt, "GPU Requirements by Model Size" (line 961):
-// "Training memory = parameters x 4 (FP16 params, gradients, Adam 2 moments) + activations".
-constexpr std::array<ThumbRow, 5> kThumb{{{"7B", 7e9, "14 GB", "~56 GB", "1× H100 (80GB)"},
-                                          {"13B", 13e9, "26 GB", "~104 GB", "2× H100"},
-                                          {"70B", 70e9, "140 GB", "~560 GB", "8× H100"},
-                                          {"405B", 405e9, "810 GB", "~3.2 TB", "40+ H100"},
-                                          {"1T", 1e12, "2 TB", "~8 TB", "100+ H100"}}};
-
-}  // namespace
-
-std::string rule_of_thumb_text(const Gpu& gpu, const StateBytes& s) {
-  const double per_param = s.weight + s.grad + s.optimizer;
+std::string rule_of_thumb_text(const RuleOfThumbAnswer& a) {
+  const Gpu& gpu = *a.gpu;
+  const StateBytes& s = a.state;
+  const double per_param = a.bytes_per_param;
   TextTable t({"model", "seed: weights", "seed: to train", "seed: GPUs", fmt::format("states at {:.0f} B/param", per_param),
                fmt::format("{} needed for states alone", gpu.id)},
               {TextTable::Align::left, TextTable::Align::right, TextTable::Align::right, TextTable::Align::left,
                TextTable::Align::right, TextTable::Align::right});
-  for (const ThumbRow& r : kThumb) {
-    const double bytes = r.params * per_param;
-    t.add_row({r.size, r.seed_weights, r.seed_training, r.seed_gpus, format_bytes(bytes),
-               fmt_number(std::ceil(bytes / gpu.usable_memory_bytes))});
+  for (const RuleOfThumbRow& r : a.rows) {
+    t.add_row({r.size, r.seed_weights, r.seed_training, r.seed_gpus, format_bytes(r.states_bytes),
+               fmt_number(r.gpus_for_states)});
   }
   std::string out = "The seed documents' rule of thumb (shared/seeds/000, \"GPU Requirements by Model Size\") counts\n"
                     "8 bytes per parameter: 16-bit weights, gradients and two Adam moments.\n";
@@ -412,29 +363,29 @@ std::string rule_of_thumb_text(const Gpu& gpu, const StateBytes& s) {
       "et al. 2020), not 8. A 7B model needs {} for its states alone, more than one {} holds\n"
       "({} usable), so \"7B trains on one 80 GB H100\" needs ZeRO/FSDP sharding over several GPUs, or\n"
       "optimizer offload, plus room for activations, CUDA context and NCCL buffers. See `gpuplan memory`.\n",
-      per_param, s.weight, s.grad, s.optimizer, format_bytes(7e9 * per_param), gpu.id, gib(gpu.usable_memory_bytes));
+      per_param, s.weight, s.grad, s.optimizer, format_bytes(a.rows.front().states_bytes), gpu.id,
+      gib(gpu.usable_memory_bytes));
   return out;
 }
 
-nlohmann::ordered_json rule_of_thumb_json(const Gpu& gpu, const StateBytes& s) {
-  const double per_param = s.weight + s.grad + s.optimizer;
+nlohmann::ordered_json rule_of_thumb_json(const RuleOfThumbAnswer& a) {
   nlohmann::ordered_json j;
   j["source"] = "shared/seeds/000_1cdbbc23618e7cc1.txt, GPU Requirements by Model Size";
   j["seed_bytes_per_param"] = 8;
-  j["bytes_per_param"] = per_param;
-  j["gpu"] = gpu.id;
+  j["bytes_per_param"] = a.bytes_per_param;
+  j["gpu"] = a.gpu->id;
   j["rows"] = nlohmann::ordered_json::array();
-  for (const ThumbRow& r : kThumb) {
+  for (const RuleOfThumbRow& r : a.rows) {
     nlohmann::ordered_json row;
     row["model"] = r.size;
     row["params"] = r.params;
     row["seed_weights"] = r.seed_weights;
     row["seed_training"] = r.seed_training;
     row["seed_gpus"] = r.seed_gpus;
-    row["weights_bytes"] = r.params * s.weight;
-    row["seed_training_bytes"] = r.params * 8;
-    row["states_bytes"] = r.params * per_param;
-    row["gpus_for_states"] = std::ceil(r.params * per_param / gpu.usable_memory_bytes);
+    row["weights_bytes"] = r.weights_bytes;
+    row["seed_training_bytes"] = r.seed_training_bytes;
+    row["states_bytes"] = r.states_bytes;
+    row["gpus_for_states"] = r.gpus_for_states;
     j["rows"].push_back(row);
   }
   return j;
@@ -468,13 +419,13 @@ std::string assumptions_text(const std::vector<std::string>& assumptions) {
 }  // namespace
 
 std::string to_text(const TrainAnswer& a) {
-  return train_text(a.ctx(), a.plan(), a.estimate) + nearest_text(a) +
+  return train_text(a.ctx(), a.plan(), a.estimate, a.placement) + nearest_text(a) +
          default_system_text(a.ctx().system, *a.ctx().gpu, a.setup.system_defaulted) +
          calibration_text(a.setup.calibration_notes) + assumptions_text(a.setup.assumptions);
 }
 
 nlohmann::ordered_json to_json(const TrainAnswer& a) {
-  nlohmann::ordered_json j = train_json(a.ctx(), a.plan(), a.estimate);
+  nlohmann::ordered_json j = train_json(a.ctx(), a.plan(), a.estimate, a.placement);
   if (!a.estimate.feasible()) {
     nlohmann::ordered_json near = nlohmann::ordered_json::array();
     for (const NearbyPlan& n : a.nearest) {
@@ -493,14 +444,14 @@ nlohmann::ordered_json to_json(const TrainAnswer& a) {
   return j;
 }
 
-std::string to_text(const MemoryAnswer& a) { return memory_text(a.train.ctx(), a.train.plan(), a.train.estimate); }
+std::string to_text(const MemoryAnswer& a) { return memory_text(a.train.ctx(), a.train.plan(), a.train.estimate, a.train.state); }
 
 nlohmann::ordered_json to_json(const MemoryAnswer& a) {
   return memory_json(a.train.ctx(), a.train.plan(), a.train.estimate);
 }
 
-std::string to_text(const RuleOfThumbAnswer& a) { return rule_of_thumb_text(*a.gpu, a.state); }
+std::string to_text(const RuleOfThumbAnswer& a) { return rule_of_thumb_text(a); }
 
-nlohmann::ordered_json to_json(const RuleOfThumbAnswer& a) { return rule_of_thumb_json(*a.gpu, a.state); }
+nlohmann::ordered_json to_json(const RuleOfThumbAnswer& a) { return rule_of_thumb_json(a); }
 
 }  // namespace gpuplan

@@ -111,6 +111,12 @@ SearchAnswer answer_search(const Catalog& catalog, const SearchRequest& r) {
       }
     }
   }
+  const double price = a.options.usd_per_gpu_hour;
+  for (const Candidate& c : a.result.top) {
+    a.top_usd_per_step.push_back(price > 0 ? step_cost_usd(c.estimate.step_time_s, a.ranker.gpus, price) : 0.0);
+    a.top_placement.push_back(placed_groups(c.plan, ctx.domain_gpus, ctx.topology));
+  }
+  if (!a.result.top.empty()) a.roofline = op_roofline(ctx, a.result.top.front().plan);
   if (!a.result.top.empty()) {
     Plan best = a.result.top.front().plan;
     if (best.seq_len == 0) best.seq_len = a.space.seq_len;

@@ -59,6 +59,12 @@ struct SearchAnswer {
   // every plan fit, the space was empty, or none up to 64x fits.
   int min_gpus_that_fit = 0;
   int min_gpus_tried = 0;  // the largest count tried
+  // Per plan of result.top, in order: what one step costs at options.usd_per_gpu_hour (0
+  // without a price) and where its groups land; the best plan's ops on the GPU's roofline
+  // (the HTML report's chart), unset when no plan fits.
+  std::vector<double> top_usd_per_step;
+  std::vector<std::vector<PlacedGroup>> top_placement;
+  std::optional<OpRoofline> roofline;
 };
 
 // The most worker threads a search accepts: 4 × the hardware threads (more only adds

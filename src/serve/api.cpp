@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/field_words.h"
 #include "core/input_file.h"
 #include "core/json_fields.h"
 #include "core/strings.h"
@@ -268,12 +269,34 @@ ApiCall api_call_from_json(const Catalog& catalog, const ApiEndpoint& endpoint, 
   return call;
 }
 
+std::string api_error_in_keys(std::string_view command, const std::string& body) {
+  const std::vector<std::string>* keys = keys_of(command);
+  if (keys == nullptr) return body;
+  // The API runs `gpuplan COMMAND --FLAG` for each key (the flag is the key with '-' for '_'),
+  // so each flag of an allowed key is said back as the key; any other flag stays as it is.
+  std::vector<FlagWord> words;
+  for (const std::string& key : *keys) {
+    std::string flag = key;
+    std::replace(flag.begin(), flag.end(), '_', '-');
+    words.push_back({flag, key});
+  }
+  const nlohmann::ordered_json j = nlohmann::ordered_json::parse(body, nullptr, false);
+  if (j.is_discarded() || !j.contains("error") || !j["error"].contains("message") ||
+      !j["error"]["message"].is_string()) {
+    return body;
+  }
+  return api_error_body(word_flags(j["error"]["message"].get<std::string>(), words),
+                        j["error"].value("exit_code", 2));
+}
+
 ApiReply api_answer(const Catalog& catalog, const ApiEndpoint& endpoint, std::string_view body,
                     const ApiRunner& runner) {
   try {
     ApiCall call = api_call_from_json(catalog, endpoint, body);
     if (endpoint.report_data) call.args.emplace_back("--report-data");
-    return runner(call);
+    ApiReply reply = runner(call);
+    if (reply.status == 400) reply.body = api_error_in_keys(endpoint.command, reply.body);
+    return reply;
   } catch (const Error& e) {
     return {400, api_error_body(e.what(), 2)};
   } catch (const std::exception& e) {

@@ -63,9 +63,15 @@ const std::vector<std::string>& api_paths();
 ApiCall api_call_from_json(const Catalog& catalog, const ApiEndpoint& endpoint, std::string_view body);
 
 // A POST to `endpoint`: the call built from the body, run by `runner` (with --report-data for
-// /api/report/...); a bad body is 400 with {"error": ...}, and `runner` is not called.
+// /api/report/...); a bad body is 400 with {"error": ...}, and `runner` is not called. A 400
+// from the runner names the fields as the body does (api_error_in_keys).
 ApiReply api_answer(const Catalog& catalog, const ApiEndpoint& endpoint, std::string_view body,
                     const ApiRunner& runner);
+
+// The CLI's --json error object `body` with each "--flag" of one of `command`'s keys written
+// as the key ("--seq-len 0: ..." → "seq_len 0: ..."; core/field_words.h); other flags, and a
+// body that is no error object, unchanged.
+std::string api_error_in_keys(std::string_view command, const std::string& body);
 
 // {"error": {"message": ..., "exit_code": 2}}: the CLI's --json error object.
 std::string api_error_body(const std::string& message, int exit_code);

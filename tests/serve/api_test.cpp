@@ -213,5 +213,38 @@ TEST(ServeApi, UploadedConfigRunsLikeTheSameFileOnTheCli) {
   EXPECT_EQ(a, b);
 }
 
+
+// Issue 33: a 400 from the command names each field as the body's key, not as the CLI's flag
+// (core/field_words.h); the rest of the message is the CLI's.
+TEST(ServeApi, ErrorsNameTheBodysKeys) {
+  const ApiRunner runner = [](const ApiCall& call) { return run_api_call(serve_catalog(), call); };
+  const auto message_of = [&](const std::string& path, const std::string& body) {
+    const ApiReply reply = api_answer(serve_catalog(), api_endpoint(path), body, runner);
+    EXPECT_EQ(reply.status, 400) << body;
+    const nlohmann::json j = nlohmann::json::parse(reply.body);
+    EXPECT_EQ(j["error"]["exit_code"], 2);
+    return j["error"]["message"].get<std::string>();
+  };
+  EXPECT_EQ(message_of("/api/train", R"({"model": "llama3.1-8b", "gpus": 8, "global_batch": 7})"),
+            "global_batch 7: not a multiple of dp 8 × micro_batch 1 = 8; use global_batch 8");
+  EXPECT_EQ(message_of("/api/search", R"({"model": "llama3.1-8b", "gpus": 8, "global_batch": 8, "seq_len": 0})"),
+            "seq_len 0: must be at least 1; omit seq_len for the model's pretraining length");
+  EXPECT_EQ(message_of("/api/infer", R"({"model": "llama3.1-8b", "gpu": "h100-sxm", "input_len": 0})"),
+            "input_len 0: a request needs at least 1 prompt token; use input_len 1 or more");
+  EXPECT_EQ(message_of("/api/infer-search", R"({"model": "llama3.1-8b", "gpu": "h100-sxm", "gpus_max": 0})"),
+            "gpus_max 0: must be at least 1; a replica needs at least one GPU (default 8)");
+  // The CLI itself keeps its flags.
+  const auto cli = testing::run({"train", "--model", "llama3.1-8b", "--gpus", "8", "--global-batch", "7", "--json"});
+  EXPECT_NE(cli.out.find("--global-batch 7"), std::string::npos);
+}
+
+TEST(ServeApi, ErrorInKeysChangesOnlyTheCommandsKeys) {
+  // --calibration takes a path: no key of train, so it stays a flag; --json is no field.
+  EXPECT_EQ(api_error_in_keys("train", api_error_body("--tp 3 with --calibration and --json", 2)),
+            api_error_body("tp 3 with --calibration and --json", 2));
+  EXPECT_EQ(api_error_in_keys("train", "not json"), "not json");
+  EXPECT_EQ(api_error_in_keys("no-such-command", api_error_body("--tp 3", 2)), api_error_body("--tp 3", 2));
+}
+
 }  // namespace
 }  // namespace gpuplan

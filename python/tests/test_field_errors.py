@@ -1,0 +1,70 @@
+"""Library errors name the field in each interface's words (issue 33): Python says the keyword
+where the CLI says the flag, from the same field tables, and gpuplan.Error.field is the keyword."""
+import pytest
+
+import gpuplan
+from conftest import run_cli
+
+
+def cli_error(*args):
+    _, err = run_cli(*args, expect_rc=2)
+    return err.strip().removeprefix("gpuplan: error: ")
+
+
+def python_error(call, **kwargs):
+    with pytest.raises(gpuplan.Error) as e:
+        call(**kwargs)
+    return e.value
+
+
+def test_train_names_the_keyword_not_the_flag():
+    e = python_error(gpuplan.train, model="llama3.1-8b", global_batch=7, gpus=8)
+    cli = cli_error("train", "--model", "llama3.1-8b", "--global-batch", "7", "--gpus", "8")
+    assert cli.startswith("--global-batch 7: not a multiple of dp 8 × --micro-batch 1")
+    assert str(e) == cli.replace("--global-batch", "global_batch").replace("--micro-batch", "micro_batch")
+    assert "--" not in str(e)
+
+
+def test_train_range_check_carries_the_field():
+    e = python_error(gpuplan.train, model="llama3.1-8b", tp=0)
+    assert str(e).startswith("tp 0: must be at least 1")
+    assert e.field == "tp"
+    assert cli_error("train", "--model", "llama3.1-8b", "--tp", "0").startswith("--tp 0: must be at least 1")
+    e = python_error(gpuplan.memory, model="llama3.1-8b", gpu="h100-sxm", seq_len=-3)
+    assert e.field == "seq_len"
+    assert str(e).startswith("seq_len -3: must be at least 1")
+
+
+def test_train_many_names_the_keyword_and_the_index():
+    with pytest.raises(gpuplan.Error) as e:
+        gpuplan.train_many([{"model": "llama3.1-8b", "gpu": "h100-sxm"},
+                            {"model": "llama3.1-8b", "gpu": "h100-sxm", "micro_batch": 0}], threads=1)
+    assert str(e.value).startswith("requests[1]: micro_batch 0: must be at least 1")
+
+
+def test_search_names_the_keyword():
+    e = python_error(gpuplan.search, model="llama3.1-8b", gpus=8, global_batch=8, seq_len=0)
+    assert cli_error("search", "--model", "llama3.1-8b", "--gpus", "8", "--global-batch", "8", "--seq-len", "0") == (
+        "--seq-len 0: must be at least 1; omit --seq-len for the model's pretraining length")
+    assert str(e) == "seq_len 0: must be at least 1; omit seq_len for the model's pretraining length"
+    assert e.field == "seq_len"
+
+
+def test_infer_names_the_keyword():
+    e = python_error(gpuplan.infer, model="llama3.1-8b", gpu="h100-sxm", input_len=0)
+    assert cli_error("infer", "--model", "llama3.1-8b", "--gpu", "h100-sxm", "--input-len", "0") == (
+        "--input-len 0: a request needs at least 1 prompt token; use --input-len 1 or more")
+    assert str(e) == "input_len 0: a request needs at least 1 prompt token; use input_len 1 or more"
+
+
+def test_infer_search_names_the_keyword():
+    e = python_error(gpuplan.infer_search, model="llama3.1-8b", gpu="h100-sxm", ttft_ms=-5.0)
+    assert cli_error("infer-search", "--model", "llama3.1-8b", "--gpu", "h100-sxm", "--ttft-ms=-5").startswith(
+        "--ttft-ms -5: a time target cannot be negative")
+    assert str(e).startswith("ttft_ms -5: a time target cannot be negative")
+
+
+def test_an_error_about_no_one_field_has_field_none():
+    e = python_error(gpuplan.train, model="no-such-model")
+    assert e.field is None
+    assert "unknown model 'no-such-model'" in str(e)

@@ -1,0 +1,89 @@
+// The answer's "why" of `gpuplan collective`: which algorithm and protocol won and what limits
+// them, in words built from the estimate, the candidates and the topology (moved here from
+// report/ so that the report only formats; issue 33).
+#include <fmt/format.h>
+
+#include "calibration/collective_question.h"
+#include "core/units.h"
+
+namespace gpuplan {
+namespace {
+
+std::string why_candidate_name(const CollectiveEstimate& e) {
+  return fmt::format("{}/{}", algorithm_name(e.algorithm), protocol_name(e.protocol));
+}
+
+// "LL128, Simple": the protocols a multi-domain group may run over the transport.
+std::string why_net_protocols_text(const CollectiveTopology& t) {
+  std::string out;
+  for (Protocol p : {Protocol::ll, Protocol::ll128, Protocol::simple}) {
+    if (!t.net_protocols[static_cast<int>(p)]) continue;
+    out += fmt::format("{}{}", out.empty() ? "" : ", ", protocol_name(p));
+  }
+  return out;
+}
+
+bool why_net_protocols_restricted(const CollectiveTopology& t) {
+  return !(t.net_protocols[0] && t.net_protocols[1] && t.net_protocols[2]);
+}
+
+}  // namespace
+
+std::string collective_why(const CollectiveQuery& q, const CollectiveTopology& t, const CollectiveEstimate& chosen,
+                           const std::vector<CollectiveEstimate>& candidates) {
+  const CollectiveRequest& r = q.request;
+  std::string why;
+  if (r.gpus() == 1) return "one GPU: nothing to move";
+  if (r.algorithm == CollectiveAlgorithm::auto_) {
+    why = fmt::format("cheapest of {} algorithm/protocol lines (NCCL-style tuner)", candidates.size());
+    for (const auto& c : candidates) {
+      if (c.algorithm == chosen.algorithm && c.protocol == chosen.protocol) continue;
+      why += fmt::format("; next {} at {:+.0f}%", why_candidate_name(c), (c.time_s / chosen.time_s - 1) * 100);
+      break;
+    }
+  } else {
+    why = fmt::format("{} forced by --algorithm; {} is its cheapest protocol", algorithm_name(r.algorithm),
+                      protocol_name(chosen.protocol));
+  }
+  if (r.op == CollectiveOp::all_reduce && t.nvls() && r.algorithm == CollectiveAlgorithm::auto_ &&
+      r.gpus_per_domain < t.nvls_min_gpus) {
+    why += fmt::format("; NVLS not considered: NCCL uses it only for {} or more GPUs in a domain", t.nvls_min_gpus);
+  }
+  if ((r.op == CollectiveOp::all_gather || r.op == CollectiveOp::reduce_scatter) && t.nvls()) {
+    why += "; in-switch reduction (NVLS) does not speed up AllGather/ReduceScatter";
+  }
+  if (r.op == CollectiveOp::all_reduce && chosen.algorithm == CollectiveAlgorithm::direct) {
+    why += fmt::format("; one-shot on the full mesh ({}): each GPU reads the buffer from every peer in one step",
+                       t.library);
+  }
+  if (r.op == CollectiveOp::all_to_all) {
+    why += r.domains > 1 ? "; point-to-point, bound by the NICs across domains" : "; point-to-point over the switch";
+  }
+  if (chosen.algorithm == CollectiveAlgorithm::nvls && r.domains > 1 && !t.sharp()) {
+    why += "; NVLS inside each domain and a tree across domains (NCCL NVLS_TREE): no switch of the network reduces";
+  }
+  if (chosen.algorithm == CollectiveAlgorithm::nvls && t.sharp() && r.domains > 1) {
+    why += "; the fabric's switches reduce across domains (SHARP / CollNet)";
+  }
+  if (r.domains > 1 && why_net_protocols_restricted(t)) {
+    why += fmt::format("; across the network the {} transport carries {} only (its net plugin sets NCCL_PROTO)",
+                       t.transport, why_net_protocols_text(t));
+  }
+  if (r.domains > 1 && t.net_base_s > 0) {
+    why += fmt::format("; the {} transport adds {} per collective that leaves the domain", t.transport,
+                       format_seconds(t.net_base_s));
+  }
+  if (chosen.bottleneck_level > 0 && chosen.bottleneck_level < t.level_count) {
+    why += fmt::format("; limited by the scale-out network ({})", t.level_names[chosen.bottleneck_level]);
+    const int channels = chosen.algorithm == CollectiveAlgorithm::nvls && t.nvls() ? t.nvls_tree_heads : t.net_channels;
+    const double nics = r.gpus_per_domain * t.nics_per_gpu;
+    if (channels > 0 && nics > channels) {
+      why += fmt::format(": {} of the {:.0f} NICs per domain carry it, one per NCCL channel", channels, nics);
+    }
+  } else if (r.domains > 1) {
+    why += fmt::format("; limited by {}, not by the network", t.level_names[chosen.bottleneck_level]);
+  }
+  return why;
+}
+
+}  // namespace gpuplan

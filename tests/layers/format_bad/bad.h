@@ -1,0 +1,2 @@
+// Fixture: not clang-formatted.
+int  badly_spaced ( int x ) {return x;}
