@@ -44,6 +44,9 @@ TEST(HumanUnits, UnitsPickTheScaleThatReads) {
   EXPECT_EQ(human_flops(9.420961972947517e17), "942 PFLOP");
   EXPECT_EQ(human_percent(0.42846), "42.8%");
   EXPECT_EQ(human_usd(47.2434), "$47.24");
+  EXPECT_EQ(human_usd(0.08690930946893835), "$0.0869");
+  EXPECT_EQ(human_usd(0.08), "$0.08");
+  EXPECT_EQ(human_usd(0), "$0.00");
   EXPECT_EQ(human_usd(1234), "$1,230");
 }
 
