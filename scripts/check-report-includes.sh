@@ -17,6 +17,8 @@ allowed=(
   infer/infer_features.h             # InferFeaturesAnswer, part of InferAnswer
   infer/sim_answer.h                 # SimAnswer, part of InferAnswer
   infer/infer_curve.h                # InferCurvePoint, the curve `infer --html` carries
+  econ/cost_ownership.h              # answer_cost_ownership, CostOwnershipAnswer (the cost page)
+  search/compare_training.h          # answer_compare_training, CompareTrainingAnswer (the compare page)
   catalog/catalog.h                  # the catalog's data structs
   catalog/gpu.h
   catalog/topology.h

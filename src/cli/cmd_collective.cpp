@@ -7,6 +7,8 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
+#include "cli/output_flags.h"
+#include "report/collective_page.h"
 #include "report/collective_report.h"
 
 namespace gpuplan {
@@ -15,6 +17,7 @@ void setup_collective(CliCommand& cmd, CliContext& ctx) {
   struct Opts {
     CollectiveCommandRequest request;
     bool json = false;
+    OutputFlags output;  // --html, --report-data: the answer in words and, for --sweep, the curve
   };
   auto o = std::make_shared<Opts>();
   CollectiveCommandRequest& r = o->request;
@@ -36,9 +39,12 @@ void setup_collective(CliCommand& cmd, CliContext& ctx) {
                  "Profile from gpuplan-bench, or nccl-tests output (all_reduce_perf ...), measured on this system: "
                  "its collective curve replaces the model");
   cmd.add_flag("--json", o->json, "Print one JSON object");
+  add_output_flags(cmd, o->output);
   cmd.callback([o, &ctx] {
     const CollectiveAnswer a = answer_collective(ctx.catalog(), o->request);
-    ctx.print(a, o->json);
+    OutputFlags flags = o->output;
+    flags.json = o->json;
+    present(ctx, a, flags);
   });
 }
 

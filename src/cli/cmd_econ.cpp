@@ -7,9 +7,12 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
+#include "cli/output_flags.h"
+#include "econ/cost_ownership.h"
 #include "econ/cost_request.h"
 #include "econ/energy_request.h"
 #include "econ/tco_request.h"
+#include "report/cost_report.h"
 #include "report/econ_report.h"
 
 namespace gpuplan {
@@ -44,7 +47,19 @@ void setup_cost(CliCommand& cmd, CliContext& ctx) {
   cmd.add_option("--checkpoint-hours", r->checkpoint_hours,
                  "Checkpoint interval in hours (half is lost per interruption)");
   cmd.add_flag("--json", *json, "Print one JSON object");
-  cmd.callback([r, json, &ctx] { ctx.print(answer_cost(ctx.catalog(), *r), *json); });
+  // --html, --report-data: the run's cost with owning the same GPUs over time beside it
+  // (econ/cost_ownership.h), said in words first.
+  auto output = std::make_shared<OutputFlags>();
+  add_output_flags(cmd, *output);
+  cmd.callback([r, json, output, &ctx] {
+    if (output->html.empty() && !output->report_data) {
+      ctx.print(answer_cost(ctx.catalog(), *r), *json);
+      return;
+    }
+    OutputFlags flags = *output;
+    flags.json = *json;
+    present(ctx, answer_cost_ownership(ctx.catalog(), *r), flags);
+  });
 }
 
 void setup_tco(CliCommand& cmd, CliContext& ctx) {

@@ -1,4 +1,5 @@
-// The output options of the commands whose answers have charts (train, search, recommend):
+// The output options of the commands whose answers have charts (train, search, recommend, infer,
+// infer-search, cost):
 // --json, --html FILE (the offline report, report/html_report.h) and --report-data (the object
 // that report draws, as JSON: what `gpuplan serve` answers on /api/report/COMMAND).
 #pragma once
@@ -31,7 +32,12 @@ template <class Answer>
 void present(CliContext& ctx, const Answer& answer, const OutputFlags& flags) {
   if (!flags.html.empty()) {
     const nlohmann::ordered_json data = report_data(answer);
-    write_html_report(flags.html, data, report_title(data));
+    // An answer that titles itself (report/cost_report.h), else the title from the data's kind.
+    if constexpr (requires { report_title(answer); }) {
+      write_html_report(flags.html, data, report_title(answer));
+    } else {
+      write_html_report(flags.html, data, report_title(data));
+    }
   }
   if (flags.report_data) {
     ctx.print_json(report_data(answer));

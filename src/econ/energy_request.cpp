@@ -29,7 +29,7 @@ EnergyAnswer answer_energy(const Catalog& catalog, const EnergyRequest& o) {
     r.watts_per_gpu = {*o.watts_per_gpu, "--watts-per-gpu"};
   } else if (const System* sys = tco_system_for(catalog, inputs, gpu); sys && sys->power_w) {
     r.watts_per_gpu = {*sys->power_w / sys->gpus,
-                       fmt::format("{} power_w {} W / {} GPUs (whole node: CPUs, NICs, fans included)", sys->id,
+                       fmt::format("{} at {} W / {} GPUs (whole node: CPUs, NICs, fans included)", sys->id,
                                    fmt_number(*sys->power_w), sys->gpus)};
   } else if (gpu.tdp_w > 0) {
     r.watts_per_gpu = {gpu.tdp_w, fmt::format("{} TDP (GPU board only, no host)", gpu.id)};

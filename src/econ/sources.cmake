@@ -7,6 +7,8 @@ list(APPEND GPUPLAN_LIB_SOURCES
   econ/offers.cpp
   econ/cost_request.cpp
   econ/tco_request.cpp
+  econ/cost_over_time.cpp
+  econ/cost_ownership.cpp
   econ/energy_request.cpp
   econ/recommend_request.cpp
   econ/serve_recommend_request.cpp

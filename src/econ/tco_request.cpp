@@ -98,7 +98,7 @@ TcoAnswer answer_tco(const Catalog& catalog, const TcoRequest& o) {
                               system ? "system '" + system->id + "'" : "GPU '" + gpu.id + "'"));
     }
     r.it_power_kw = {r.nodes * *system->power_w / 1000,
-                     fmt::format("{} × {} power_w {} W (catalog, maximum system power)", r.nodes, system->id,
+                     fmt::format("{} × {} at {} W (catalog, maximum system power)", r.nodes, system->id,
                                  fmt_number(*system->power_w))};
   }
   r.pue = pick_figure(o.pue, "--pue", inputs.pue, "pue");

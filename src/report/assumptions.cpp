@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdlib>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -29,6 +30,8 @@ enum class FieldKind {
   usd,
   usd_per_gpu_hour,
   usd_per_million,
+  hours,          // human_seconds of hours
+  flops_per_s,    // "989 TFLOP/s"
   rate_rps,       // 0 = "none"
   kwh,
   days,
@@ -157,6 +160,22 @@ constexpr FieldLabel kFieldLabels[] = {
     {"filtered_out", "options over the deadline or budget", FieldKind::count},
     {"over_capacity", "options the provider cannot supply", FieldKind::count},
     {"notes", "notes", FieldKind::number},
+    // what a run costs (`cost`)
+    {"wall_hours", "wall-clock time", FieldKind::hours},
+    {"gpu_hours", "GPU-hours", FieldKind::count},
+    {"params", "parameters per token", FieldKind::count},
+    {"flops", "training FLOPs (6·N·D)", FieldKind::flops},
+    {"peak_flops_per_s_per_gpu", "peak dense BF16 rate per GPU", FieldKind::flops_per_s},
+    {"hours_at_full_mfu", "time at 100% MFU", FieldKind::hours},
+    {"hours_at_mfu", "time at this MFU (the run's length)", FieldKind::hours},
+    {"hours_at_half_mfu", "time at 50% MFU", FieldKind::hours},
+    {"method", "duration from", FieldKind::number},
+    {"interruptions_per_instance_per_day", "spot interruptions per instance per day", FieldKind::number},
+    {"restart_hours", "time to restart after an interruption", FieldKind::hours},
+    {"checkpoint_interval_hours", "checkpoint interval", FieldKind::hours},
+    {"overhead_fixed", "restart overhead given on the command line", FieldKind::number},
+    {"overhead_fraction", "restart overhead", FieldKind::fraction},
+    {"from", "source", FieldKind::number},
 };
 
 const FieldLabel* find_field_label(std::string_view key) {
@@ -207,6 +226,8 @@ std::string field_number_value(double v, FieldKind kind) {
     case FieldKind::usd: return human_usd(v);
     case FieldKind::usd_per_gpu_hour: return v > 0 ? human_usd(v) + " per GPU-hour" : "no price";
     case FieldKind::usd_per_million: return v > 0 ? human_usd(v) : "no price";
+    case FieldKind::hours: return human_seconds(v * 3600);
+    case FieldKind::flops_per_s: return human_flops(v) + "/s";
     case FieldKind::rate_rps: return v > 0 ? human_number(v) + " requests/s" : "none (one replica)";
     case FieldKind::kwh: return human_number(v) + " kWh";
     case FieldKind::days: return human_number(v) + " days";
@@ -272,11 +293,58 @@ std::string assumption_group_name(const std::string& path) {
   return out;
 }
 
+// Lower-case words joined by '_' (a config or field name quoted in a sentence) read spaced;
+// identifiers with digits or capitals keep their spelling.
+std::string spaced_names(const std::string& text) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    std::size_t j = i;
+    while (j < text.size() && ((text[j] >= 'a' && text[j] <= 'z') || text[j] == '_' || (text[j] >= '0' && text[j] <= '9') ||
+                               (text[j] >= 'A' && text[j] <= 'Z'))) {
+      ++j;
+    }
+    if (j == i) {
+      out += text[i++];
+      continue;
+    }
+    std::string word = text.substr(i, j - i);
+    const bool plain = std::all_of(word.begin(), word.end(), [](char c) { return (c >= 'a' && c <= 'z') || c == '_'; });
+    if (plain) std::replace(word.begin(), word.end(), '_', ' ');
+    out += word;
+    i = j;
+  }
+  return out;
+}
+
+// One default the answer rests on (TrainSetup::assumptions: "seq_len 8192: why; --seq-len sets
+// another") as a row: the field's label, its value with its unit, then why.
+AssumptionRow default_assumption_row(const std::string& line) {
+  const std::size_t colon = line.find(": ");
+  const std::string head = colon == std::string::npos ? line : line.substr(0, colon);
+  const std::string why = colon == std::string::npos ? "" : spaced_names(line.substr(colon + 2));
+  const std::size_t space = head.find(' ');
+  const std::string key = space == std::string::npos ? head : head.substr(0, space);
+  if (space == std::string::npos || !field_has_label(key)) return {"defaults (not asked)", spaced_names(head), why.empty() ? "yes" : why};
+  const std::string raw = head.substr(space + 1);
+  char* end = nullptr;
+  const double number = std::strtod(raw.c_str(), &end);
+  const std::string value =
+      end != nullptr && *end == '\0' && !raw.empty() ? field_number_value(number, field_kind_of(key)) : field_text_value(raw);
+  return {"defaults (not asked)", field_label(key), why.empty() ? value : value + " — " + why};
+}
+
 void walk_answer(const nlohmann::ordered_json& obj, const std::string& path, std::vector<AssumptionRow>& rows) {
   for (auto it = obj.begin(); it != obj.end(); ++it) {
     const std::string& key = it.key();
     const nlohmann::ordered_json& v = it.value();
     if (left_to_the_charts(key)) continue;
+    if (key == "assumptions" && v.is_array()) {
+      for (const auto& line : v) {
+        if (line.is_string()) rows.push_back(default_assumption_row(line.get<std::string>()));
+      }
+      continue;
+    }
     if (v.is_object()) {
       walk_answer(v, path.empty() ? key : path + "." + key, rows);
       continue;

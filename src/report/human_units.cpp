@@ -112,6 +112,8 @@ std::string human_usd(double usd) {
   if (!std::isfinite(usd)) return "–";
   // fmt::format rather than "$" + std::string: GCC 12 raises a false -Wrestrict on
   // operator+(const char*, std::string&&) once inlined (GCC bug 105329).
+  // Under a dollar, three figures (a cost per million tokens of $0.0869 is not "$0.09").
+  if (usd != 0 && std::fabs(usd) < 1) return fmt::format("${}", human_number(usd));
   if (std::fabs(usd) < 1000) return fmt::format("${:.2f}", usd);
   return fmt::format("${}", human_number(usd));
 }

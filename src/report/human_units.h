@@ -23,7 +23,8 @@ std::string human_bytes(double bytes);
 std::string human_flops(double flops);
 // "42.8%" for 0.428.
 std::string human_percent(double fraction);
-// "$47.24", "$1,230" (3 figures from a thousand on), "$1.2 million".
+// "$0.0869" (3 figures under a dollar), "$47.24", "$1,230" (3 figures from a thousand on),
+// "$1.2 million".
 std::string human_usd(double usd);
 
 }  // namespace gpuplan

@@ -32,7 +32,7 @@ struct EndpointRow {
   bool takes_body;
 };
 
-constexpr std::array<EndpointRow, 14> kEndpoints{{
+constexpr std::array<EndpointRow, 19> kEndpoints{{
     {"/api/train", "train", false, true},
     {"/api/memory", "memory", false, true},
     {"/api/search", "search", false, true},
@@ -40,11 +40,16 @@ constexpr std::array<EndpointRow, 14> kEndpoints{{
     {"/api/infer", "infer", false, true},
     {"/api/infer-search", "infer-search", false, true},
     {"/api/collective", "collective", false, true},
+    {"/api/cost", "cost", false, true},
+    {"/api/compare", "compare", false, true},
     {"/api/report/train", "train", true, true},
     {"/api/report/search", "search", true, true},
     {"/api/report/recommend", "recommend", true, true},
     {"/api/report/infer", "infer", true, true},
     {"/api/report/infer-search", "infer-search", true, true},
+    {"/api/report/cost", "cost", true, true},
+    {"/api/report/collective", "collective", true, true},
+    {"/api/report/compare", "compare", true, true},
     {"/api/gpus", "gpus", false, false},
     {"/api/models", "models", false, false},
 }};
@@ -71,8 +76,8 @@ std::vector<std::string> table_keys(const std::vector<FieldSpec<R>>& fields, std
   return keys;
 }
 
-// train, memory, search, infer and infer-search come from their field tables; recommend and
-// collective have no table yet and list their keys here.
+// train, memory, search, infer and infer-search come from their field tables; recommend, cost,
+// compare and collective have no table yet and list their keys here.
 const std::vector<CommandKeys>& command_keys() {
   static const std::vector<CommandKeys> table{
       {"train", table_keys(train_fields(), {"emit"})},
@@ -84,6 +89,11 @@ const std::vector<CommandKeys>& command_keys() {
         "output_len", "rate", "ttft_ms", "tpot_ms", "engine", "weights"}},
       {"infer", table_keys(infer_fields(), {"emit"})},
       {"infer-search", table_keys(infer_search_fields(), {})},
+      {"cost",
+       {"gpu", "gpu_hours", "gpus", "days", "hours", "model", "tokens", "rule_of_thumb", "mfu", "system", "seq_len",
+        "global_batch", "provider", "instance", "all", "usd_per_hour", "usd_per_gpu_hour", "spot_discount",
+        "spot_overhead", "interruptions_per_day", "restart_hours", "checkpoint_hours"}},
+      {"compare", {"names", "model", "gpus", "global_batch", "seq_len", "precision"}},
       {"collective",
        {"op", "bytes", "gpus", "system", "nodes", "node_stride", "fabric", "algorithm", "dtype", "concurrent", "ideal",
         "sweep"}},
@@ -104,7 +114,7 @@ void add_switch_keys(const std::vector<FieldSpec<R>>& fields, std::vector<std::s
 
 bool switch_key(std::string_view key) {
   static const std::vector<std::string> keys = [] {
-    std::vector<std::string> k{"rule_of_thumb", "serve", "ideal", "sweep"};  // the hand-added switches
+    std::vector<std::string> k{"rule_of_thumb", "serve", "ideal", "sweep", "all"};  // the hand-added switches
     add_switch_keys(train_fields(), k);
     add_switch_keys(search_fields(), k);
     add_switch_keys(infer_fields(), k);

@@ -2,6 +2,7 @@
 // each answer in one sentence (report/answer_words.h), the assumptions table with labels and units
 // (report/assumptions.h), and infer-search's Pareto front. The scan of every report kind for raw
 // field names and scientific notation is the issue's "no plan.dp_shard, no 7.25e+4" check.
+#include <algorithm>
 #include <regex>
 
 #include <gtest/gtest.h>
@@ -43,6 +44,9 @@ TEST(HumanUnits, UnitsPickTheScaleThatReads) {
   EXPECT_EQ(human_flops(9.420961972947517e17), "942 PFLOP");
   EXPECT_EQ(human_percent(0.42846), "42.8%");
   EXPECT_EQ(human_usd(47.2434), "$47.24");
+  EXPECT_EQ(human_usd(0.08690930946893835), "$0.0869");
+  EXPECT_EQ(human_usd(0.08), "$0.08");
+  EXPECT_EQ(human_usd(0), "$0.00");
   EXPECT_EQ(human_usd(1234), "$1,230");
 }
 
@@ -84,7 +88,10 @@ TEST(Assumptions, LabelsUnitsAndNoneForUnsetTargets) {
 // What a reader must never see: a raw field name (snake_case words, a dotted path) or a number
 // in scientific notation. Identifiers with digits (gpu_8x_h100_sxm5, an instance) are names.
 // Identifiers in capitals (an instance such as 1x_H200-SXM_SECURE) are names too.
-std::vector<std::string> unreadable_parts(const std::string& text) {
+// A web address is a citation, not a field name: it is left out of the scan.
+std::vector<std::string> unreadable_parts(const std::string& shown) {
+  static const std::regex kUrl(R"(https?://\S+)");
+  const std::string text = std::regex_replace(shown, kUrl, "");
   static const std::regex kRawName(R"(\b[a-z]+(?:_[a-z]+)+\b|\b(?:plan|best|pick|knee)\.[a-z])");
   static const std::regex kExponent(R"(\b\d+(?:\.\d+)?e[+-]?\d+\b)", std::regex::icase);
   std::vector<std::string> hits;
@@ -104,6 +111,8 @@ TEST(Assumptions, TheScanCatchesRawNamesAndExponents) {
   EXPECT_EQ(unreadable_parts("1.31e16 FLOP").size(), 1u);
   EXPECT_TRUE(unreadable_parts("lambda gpu_8x_h100_sxm5 on-demand, 72,500 tokens/s, 1.31 × 10^16").empty());
   EXPECT_TRUE(unreadable_parts("runpod 1x_H200-SXM_SECURE on-demand").empty());
+  EXPECT_TRUE(unreadable_parts("catalog [electricity]: https://www.eia.gov/epm_table_grapher.php?t=epmt_5_06_b").empty());
+  EXPECT_EQ(unreadable_parts("https://example.com/a_b price_date").size(), 1u);
 }
 
 struct WordsCase {
@@ -120,6 +129,8 @@ const std::vector<WordsCase>& words_report_cases() {
       {"train that does not fit", {"train", "--model", "llama3.1-70b", "--gpu", "h100-sxm", "--gpus", "8", "--global-batch", "8",
                                    "--seq-len", "4096"},
        "Training Llama 3.1 70B on 8 H100 SXM5 80GB as DP 8"},
+      {"train on the defaults", {"train", "--model", "llama3.1-8b", "--gpu", "h100-sxm", "--gpus", "8"},
+       "Training Llama 3.1 8B on 8 H100 SXM5 80GB as DP 8"},  // does not fit: the defaults still read
       {"search", {"search", "--model", "llama3-8b", "--gpu", "h100-sxm", "--gpus", "16", "--global-batch", "128", "--seq-len", "4096"},
        "The fastest plan to train Llama 3 8B on 16 H100 SXM5 80GB is "},
       {"recommend", {"recommend", "--model", "llama3-8b", "--tokens", "10B", "--gpus-list", "8,16", "--providers", "lambda"},
@@ -131,6 +142,17 @@ const std::vector<WordsCase>& words_report_cases() {
       {"infer-search with targets", {"infer-search", "--model", "llama3.1-70b", "--gpu", "h100-sxm", "--input-len", "2048",
                                      "--output-len", "256", "--tpot-ms", "50", "--ttft-ms", "2000"},
        "Serve Llama 3.1 70B on "},
+      {"cost", {"cost", "--gpu", "h100-sxm", "--gpus", "64", "--model", "llama3.1-70b", "--tokens", "100B"},
+       "Training Llama 3.1 70B on 64 H100 SXM5 80GB for 100 billion tokens takes "},
+      {"cost, GPU-hours", {"cost", "--gpu", "h200-sxm", "--gpu-hours", "1000"}, "1,000 GPU-hours of H200 SXM 141GB cost $"},
+      {"collective sweep", {"collective", "--op", "allreduce", "--gpus", "16", "--system", "dgx-h100", "--sweep"},
+       "AllReduce over 16 GPUs (2 dgx-h100 nodes × 8, bf16): "},
+      {"collective, one size", {"collective", "--op", "allgather", "--gpus", "8", "--system", "dgx-h100", "--bytes", "32MiB"},
+       "AllGather of 32 MiB over 8 GPUs (one dgx-h100 node, bf16) takes "},
+      {"compare, training", {"compare", "h100-sxm", "h200-sxm", "--model", "llama3.1-8b", "--gpus", "8", "--global-batch", "64",
+                             "--seq-len", "4096"},
+       "Training Llama 3.1 8B on 8 GPUs, H200 SXM 141GB is "},
+      {"compare, datasheets", {"compare", "h100-sxm", "b200"}, "B200 "},
       {"infer-search, no plan", {"infer-search", "--model", "llama3.1-70b", "--gpu", "h100-sxm", "--gpus-max", "2", "--tpot-ms", "1"},
        "No plan serves Llama 3.1 70B on up to 2 H100 SXM5 80GB: "},
   };
@@ -164,8 +186,30 @@ TEST(AnswerWords, EveryReportSaysTheAnswerFirstInReadableWords) {
   }
 }
 
+// The defaults an answer rests on (TrainSetup::assumptions) are rows a person reads: the field's
+// label, its value with its unit, and why, config names spaced.
+TEST(Assumptions, DefaultsTheAnswerRestsOnAreLabelledRows) {
+  const auto r = testing::run({"train", "--model", "llama3.1-8b", "--gpu", "h100-sxm", "--gpus", "8", "--report-data"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json data = nlohmann::json::parse(r.out);
+  std::vector<std::string> labels;
+  for (const auto& row : data.at("assumptions")) {
+    if (row.at("group") == "defaults (not asked)") labels.push_back(row.at("label"));
+    if (row.at("label") == "sequence length (tokens)" && row.at("group") == "defaults (not asked)") {
+      EXPECT_EQ(row.at("value").get<std::string>().rfind("8,192 — llama3.1-8b's pretraining length (its config's original max "
+                                                         "position embeddings",
+                                                         0),
+                0u)
+          << row.dump();
+    }
+  }
+  EXPECT_EQ(labels.size(), data.at("answer").at("assumptions").size());
+  EXPECT_NE(std::find(labels.begin(), labels.end(), "global batch (sequences)"), labels.end());
+  EXPECT_NE(std::find(labels.begin(), labels.end(), "runtime overhead"), labels.end());
+}
+
 TEST(AnswerWords, ServingSentenceCarriesTheAnswersFigures) {
-  const nlohmann::json data = words_report_data(words_report_cases()[6]);
+  const nlohmann::json data = words_report_data(words_report_cases()[7]);
   const nlohmann::json& best = data.at("answer").at("best");
   const std::string headline = data.at("headline");
   // The figures of the answer, as the sentence writes them.
@@ -177,7 +221,7 @@ TEST(AnswerWords, ServingSentenceCarriesTheAnswersFigures) {
       << headline;
   EXPECT_NE(headline.find("meets the targets (first token within 2 s and 50 ms per token at most)"), std::string::npos) << headline;
   // Unset targets read "none", never 0.
-  const nlohmann::json open = words_report_data(words_report_cases()[5]);
+  const nlohmann::json open = words_report_data(words_report_cases()[6]);
   EXPECT_NE(open.at("headline").get<std::string>().find("no latency target"), std::string::npos);
   int nones = 0;
   for (const auto& row : open.at("assumptions")) {
@@ -211,7 +255,7 @@ TEST(InferFront, KeepsOnlyPlansNoOtherBeatsOnBothAxes) {
 }
 
 TEST(InferFront, TheSearchsFrontHoldsTheChosenPlanAndNoDominatedPoint) {
-  const nlohmann::json data = words_report_data(words_report_cases()[5]);  // no targets: the best is on the front
+  const nlohmann::json data = words_report_data(words_report_cases()[6]);  // no targets: the best is on the front
   const nlohmann::json& front = data.at("front");
   ASSERT_GE(front.size(), 3u);
   int chosen = 0;

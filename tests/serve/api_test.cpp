@@ -96,7 +96,7 @@ TEST(ServeApi, PathKeysAre400AndReadNothing) {
     // One valid key beside the one tried (keys are checked in sorted order, and each of these
     // sorts before the path keys, or is valid for the command).
     nlohmann::json body{{"model", "llama3.1-8b"}};
-    if (endpoint == "/api/collective") body = {{"op", "allreduce"}};
+    if (api_endpoint(endpoint).command == "collective") body = {{"op", "allreduce"}};
     body[key] = path;
     return api_answer(serve_catalog(), api_endpoint(endpoint), body.dump(), runner);
   };
@@ -179,6 +179,37 @@ TEST(ServeApi, TrainAnswersTheSameBytesAsTheCli) {
   ASSERT_EQ(cli.code, 0);
   EXPECT_EQ(reply.status, 200);
   EXPECT_EQ(reply.body, cli.out);
+}
+
+// The cost, collectives and compare pages' endpoints answer `COMMAND --report-data`, byte for
+// byte; compare's "names" is the GPUs as one list.
+TEST(ServeApi, NewPagesAnswerTheCliReportData) {
+  struct Case {
+    const char* path;
+    const char* body;
+    std::vector<std::string> args;
+  };
+  const std::vector<Case> cases{
+      {"/api/report/cost", R"({"model": "llama3.1-8b", "gpu": "h100-sxm", "gpus": 8, "tokens": 10000000000})",
+       {"cost", "--model", "llama3.1-8b", "--gpu", "h100-sxm", "--gpus", "8", "--tokens", "10000000000"}},
+      {"/api/report/collective", R"({"op": "allreduce", "gpus": 16, "system": "dgx-h100", "sweep": true})",
+       {"collective", "--op", "allreduce", "--gpus", "16", "--system", "dgx-h100", "--sweep"}},
+      {"/api/report/compare",
+       R"({"names": "h100-sxm,h200-sxm", "model": "llama3.1-8b", "gpus": 8, "global_batch": 64, "seq_len": 4096})",
+       {"compare", "h100-sxm", "h200-sxm", "--model", "llama3.1-8b", "--gpus", "8", "--global-batch", "64", "--seq-len",
+        "4096"}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.path);
+    const ApiReply reply = api_answer(serve_catalog(), api_endpoint(c.path), c.body,
+                                      [](const ApiCall& call) { return run_api_call(serve_catalog(), call); });
+    std::vector<std::string> args = c.args;
+    args.emplace_back("--report-data");
+    const auto cli = testing::run(args);
+    ASSERT_EQ(cli.code, 0) << cli.err;
+    EXPECT_EQ(reply.status, 200) << reply.body;
+    EXPECT_EQ(reply.body, cli.out);
+  }
 }
 
 TEST(ServeApi, BadPlanIs400WithTheCliMessage) {

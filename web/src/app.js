@@ -1,5 +1,5 @@
 // The `gpuplan serve` page: one page per question (train, search, serve, best serving plan,
-// recommend), one layout and one chart library (charts.js, shared with the offline report).
+// recommend, cost, collectives, compare), one layout and one chart library (charts.js, shared with the offline report).
 // Each page is a form whose fields are the command's API keys; *Answer* posts them to
 // /api/report/<command> and draws the answer: the sentence first, then the charts, then the
 // assumptions. The page and its fields live in the URL (?page=infer-search&model=...), so an
@@ -17,6 +17,7 @@ const F = {
   num: (key, label, value, extra = {}) => ({ key, label, kind: "number", value, ...extra }),
   pick: (key, label, choices, value) => ({ key, label, kind: "select", choices, value }),
   check: (key, label, value = false) => ({ key, label, kind: "checkbox", value }),
+  text: (key, label, value, extra = {}) => ({ key, label, kind: "text", value, ...extra }),
 };
 
 const PAGES = {
@@ -45,7 +46,8 @@ const PAGES = {
     endpoint: "/api/report/infer",
     fields: [F.model, F.gpu, F.num("tp", "TP", 1), F.num("pp", "PP", 1), F.pick("weights", "weights", ["bf16", "fp8", "int4"], "bf16"),
       F.pick("kv", "KV cache", ["", "bf16", "fp8"], ""), F.num("input_len", "prompt tokens", 1024), F.num("output_len", "output tokens", 256),
-      F.num("concurrency", "requests in flight", 32)],
+      F.num("concurrency", "requests in flight", 32),
+      F.num("request_rate", "request rate (req/s)", "", { empty: true, hint: "empty: the requests in flight kept full" })],
   },
   "infer-search": {
     title: "Serve: the best plan and the Pareto front",
@@ -62,8 +64,47 @@ const PAGES = {
     fields: [F.model, F.num("tokens", "training tokens", 1e9), F.num("gpus_max", "GPUs at most", 16),
       F.num("global_batch", "global batch", 256), F.num("seq_len", "seq len", 4096), F.num("time_limit", "seconds per search", 1)],
   },
+  cost: {
+    title: "Cost: renting the run, or owning the GPUs",
+    nav: "Cost",
+    endpoint: "/api/report/cost",
+    fields: [F.model, F.gpu, F.gpus(8), F.num("tokens", "training tokens", 1e10),
+      F.num("global_batch", "global batch", "", { empty: true, hint: "empty: 4M tokens' worth" }),
+      F.num("seq_len", "seq len", "", { empty: true, hint: "empty: the model's context length" })],
+  },
+  collective: {
+    title: "Collectives: bus bandwidth against message size",
+    nav: "Collectives",
+    endpoint: "/api/report/collective",
+    fields: [F.pick("op", "collective", ["allreduce", "allgather", "reducescatter", "alltoall", "broadcast", "sendrecv"], "allreduce"),
+      F.num("gpus", "GPUs", 16), F.text("system", "system", "dgx-h100", { empty: true, hint: "empty: the fabric's" }),
+      F.num("nodes", "nodes", "", { empty: true, hint: "empty: as few as hold the GPUs" }),
+      F.text("fabric", "fabric", "", { empty: true, hint: "empty: the nodes' network cards" }),
+      F.pick("algorithm", "algorithm", ["auto", "ring", "tree", "nvls", "direct"], "auto"), F.pick("dtype", "element type", ["bf16", "fp16", "fp32"], "bf16")],
+    // Always the sweep: the curve over 512 B ... 16 GiB.
+    fixed: { sweep: true },
+  },
+  compare: {
+    title: "Compare: two GPUs on one training question",
+    nav: "Compare",
+    endpoint: "/api/report/compare",
+    fields: [{ key: "gpu_a", label: "GPU A", kind: "gpu", value: "h100-sxm" }, { key: "gpu_b", label: "GPU B", kind: "gpu", value: "h200-sxm" },
+      F.model, F.gpus(8), F.num("global_batch", "global batch", 64),
+      F.num("seq_len", "seq len", 4096, { empty: true, hint: "empty: the model's context length" }),
+      F.pick("precision", "precision", ["bf16", "fp8"], "bf16")],
+    // The command takes the GPUs as one list, A first (the ratios are to it).
+    toBody: (r) => {
+      const { gpu_a: a, gpu_b: b, ...rest } = r;
+      return { names: `${a},${b}`, ...rest };
+    },
+    fromUrl: (q) => {
+      const [a, b] = (q.get("names") || "").split(",");
+      if (a) q.set("gpu_a", a);
+      if (b) q.set("gpu_b", b);
+    },
+  },
 };
-const PAGE_ORDER = ["infer-search", "infer", "search", "train", "recommend"];
+const PAGE_ORDER = ["infer-search", "infer", "search", "train", "recommend", "cost", "collective", "compare"];
 
 let catalog = null; // {models, gpus}
 let uploaded = null; // the parsed config.json object (train page)
@@ -98,6 +139,9 @@ function input(field, value) {
     for (const it of items) control.append(el("option", { value: it.id, selected: String(it.id) === String(value) }, it.label));
   } else if (field.kind === "checkbox") {
     control = el("input", { id, name: field.key, type: "checkbox", checked: value === true || value === "true" });
+  } else if (field.kind === "text") {
+    control = el("input", { id, name: field.key, type: "text", value: value ?? "", placeholder: field.hint || "",
+      "aria-describedby": field.hint ? `${id}-hint` : undefined });
   } else {
     control = el("input", { id, name: field.key, type: "number", min: "0", step: "any", value: value ?? "",
       placeholder: field.hint || "", "aria-describedby": field.hint ? `${id}-hint` : undefined });
@@ -118,19 +162,22 @@ function request(page) {
     r[f.key] = f.kind === "number" ? Number(c.value) : (f.key === "zero" ? Number(c.value) : c.value);
   }
   if (page === "train" && uploaded) { delete r.model; r.model_config = uploaded; }
-  return r;
+  Object.assign(r, PAGES[page].fixed || {});
+  return PAGES[page].toBody ? PAGES[page].toBody(r) : r;
 }
 
 function pageFromUrl() {
   const q = new URLSearchParams(location.search);
   const page = PAGES[q.get("page")] ? q.get("page") : "infer-search";
+  if (PAGES[page].fromUrl) PAGES[page].fromUrl(q);
   return { page, values: q };
 }
 
 // The page and its form in the URL: the link opens this answer.
 function writeUrl(page, body) {
   const q = new URLSearchParams({ page });
-  for (const [k, v] of Object.entries(body)) if (k !== "model_config") q.set(k, String(v));
+  const fixed = PAGES[page].fixed || {};
+  for (const [k, v] of Object.entries(body)) if (k !== "model_config" && !(k in fixed)) q.set(k, String(v));
   history.replaceState(null, "", `${location.pathname}?${q}`);
   $("share").href = location.href;
 }

@@ -2,12 +2,17 @@
 // same object `gpuplan COMMAND --json` prints). Used by the offline HTML report (report.js)
 // and by the `gpuplan serve` page (app.js). Every axis names its unit.
 import * as Plot from "@observablehq/plot";
+import { PALETTE } from "./palette.js";
+import { costCharts } from "./cost_charts.js";
+import { collectiveCharts } from "./collective_charts.js";
+import { compareCharts } from "./compare_charts.js";
+import { percentilesChart } from "./serve_percentiles.js";
+import { searchFilters } from "./search_filters.js";
 
 const GiB = 1024 ** 3;
 
-// Okabe and Ito's palette ("Color Universal Design", 2008): eight colours told apart with each
-// kind of colour blindness; black left out so that every colour reads on light and dark pages.
-export const PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#999999"];
+// Okabe and Ito's palette (palette.js).
+export { PALETTE };
 const SLO = "#D55E00"; // the targets' lines (vermillion)
 
 // `digits` significant figures, digits grouped, never scientific notation: 72,500; 0.0123;
@@ -20,7 +25,7 @@ export function fmt(x, digits = 3) {
   return Number(x.toPrecision(digits)).toLocaleString("en-US", { maximumFractionDigits: 20 });
 }
 
-function el(tag, attrs = {}, ...children) {
+export function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (k === "class") e.className = v;
@@ -279,8 +284,10 @@ const trainPlanText = (q) => `tp ${q.tp} · pp ${q.pp} · dp ${q.dp} · cp ${q.c
 
 // The search's ranked plans: throughput against memory per GPU, the best plan ringed.
 export function searchScatter(s) {
-  const pts = (s.top || []).map((p, i) => ({ ...p, rank: i + 1, gib: p.memory_per_gpu_bytes / GiB, label: trainPlanText(p.plan) }));
+  // `rank`: the plan's place in the whole list (set by search_filters.js when the list is filtered).
+  const pts = (s.top || []).map((p, i) => ({ ...p, rank: p.rank ?? i + 1, gib: p.memory_per_gpu_bytes / GiB, label: trainPlanText(p.plan) }));
   if (pts.length === 0) return null;
+  const best = pts.filter((p) => p.rank === 1);
   const cap = s.best ? s.best.memory_capacity_bytes / GiB : null;
   const plot = Plot.plot({
     width: 760, height: 340, marginLeft: 70,
@@ -291,12 +298,12 @@ export function searchScatter(s) {
       cap ? Plot.ruleX([cap], { stroke: "currentColor", strokeDasharray: "4,3" }) : null,
       Plot.dot(pts, { x: "gib", y: "tokens_per_s", fill: (p) => `pp ${p.plan.pp}`, r: 5,
         title: (p) => `#${p.rank}: ${p.label}\n${fmt(p.tokens_per_s)} tokens/s · ${fmt(p.gib)} GiB/GPU · ${fmt(p.step_time_s, 4)} s/step` }),
-      Plot.dot(pts.slice(0, 1), { x: "gib", y: "tokens_per_s", r: 10, stroke: "currentColor", strokeWidth: 2.5 }),
-      Plot.text(pts.slice(0, 1), { x: "gib", y: "tokens_per_s", text: () => "best", dy: -16, fontWeight: "bold" }),
+      Plot.dot(best, { x: "gib", y: "tokens_per_s", r: 10, stroke: "currentColor", strokeWidth: 2.5 }),
+      Plot.text(best, { x: "gib", y: "tokens_per_s", text: () => "best", dy: -16, fontWeight: "bold" }),
     ],
   });
   return section("Ranked plans: throughput against memory", "chart-search", el("p", { class: "note" },
-    `The ${pts.length} best plans of ${fmt(s.feasible)} that fit; the ringed point is the best. Dashed: usable memory per GPU.`), plot);
+    `${s.filtered ? `${pts.length} of the listed plans pass the filters` : `The ${pts.length} best plans of ${fmt(s.feasible)} that fit`}; the ringed point is the best. Dashed: usable memory per GPU.`), plot);
 }
 
 // infer-search's Pareto front: output tokens/s per GPU against tokens/s per user (1 / TPOT),
@@ -367,7 +374,7 @@ export function searchTable(s) {
   const t = el("table", { class: "parts" }, el("tr", {}, ...["rank", "plan", "step (s)", "tokens/s", "MFU (%)", "GiB/GPU", "bottleneck"].map((h) => el("th", {}, h))));
   (s.top || []).forEach((p, i) => {
     const q = p.plan;
-    t.append(el("tr", {}, el("td", {}, i + 1), el("td", {}, trainPlanText(q)),
+    t.append(el("tr", {}, el("td", {}, p.rank ?? i + 1), el("td", {}, trainPlanText(q)),
       el("td", {}, fmt(p.step_time_s, 4)), el("td", {}, fmt(p.tokens_per_s)), el("td", {}, fmt(100 * p.mfu)), el("td", {}, fmt(p.memory_per_gpu_bytes / GiB)), el("td", {}, p.bottleneck)));
   });
   return section(`Search: ${fmt(s.feasible)} plans that fit of ${fmt(s.space)} (${fmt(s.evaluated)} evaluated)`, "table-search", t);
@@ -384,15 +391,22 @@ export function renderReport(root, data, opts = {}) {
     add(stepChart(a), memoryChart(a));
     if (data.roofline) add(rooflineChart(data.roofline));
   } else if (data.kind === "search") {
-    if (a.best) add(searchScatter(a), stepChart(a.best, " (best plan)"), memoryChart(a.best, " (best plan)"));
-    add(searchTable(a));
+    // The ranked plans, filtered by parallelism (search_filters.js), then the best plan's charts.
+    add(searchFilters(a, (s) => [s.best ? searchScatter(s) : null, searchTable(s)]));
+    if (a.best) add(stepChart(a.best, " (best plan)"), memoryChart(a.best, " (best plan)"));
     if (a.best && data.roofline) add(rooflineChart(data.roofline));
   } else if (data.kind === "recommend") {
     add(paretoChart(a),
       scalingChart(a.front.map((p) => ({ gpu: p.gpu, gpus: p.gpus, tokens_per_s: p.tokens_per_s, mfu: p.mfu })),
         "Points of the Pareto front, by GPU type: each is that GPU count's best plan."));
   } else if (data.kind === "infer") {
-    add(servingChart(data), servingMemoryChart(a));
+    add(servingChart(data), a.simulation ? percentilesChart(a.simulation) : null, servingMemoryChart(a));
+  } else if (data.kind === "cost") {
+    add(...costCharts(data));
+  } else if (data.kind === "collective") {
+    add(...collectiveCharts(data));
+  } else if (data.kind === "compare") {
+    add(...compareCharts(data));
   } else if (data.kind === "infer-search") {
     if (a.best) {
       const select = opts.onSelect || ((p) => showFrontPoint(root, p));
