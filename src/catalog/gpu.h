@@ -66,6 +66,9 @@ struct Gpu {
   std::string scaleup_link;  // link id in the catalog ("nvlink4"), empty when none
   double scaleup_bw_uni_bytes_per_s = 0;  // one direction, per GPU, all links
   int pcie_gen = 0;
+  // The GPU's own link to its host CPU where it is not PCIe (a link id: "nvlink-c2c" on the
+  // Grace superchips GH200, GB200, GB300); empty = the PCIe generation's x16 link.
+  std::string host_link;
   std::optional<bool> ecc;
   int mig_max_instances = 0;
   std::optional<double> price_usd;
