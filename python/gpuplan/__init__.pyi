@@ -172,6 +172,7 @@ def train(
     fp8_recipe: str = "",
     fp8_activation_cache: bool = False,
     offload_optimizer: bool = False,
+    offload_activation_layers: int = 0,
     elementwise: str = "fused",
     calibration: Path = ...,
     catalog: CatalogArg = None,

@@ -70,6 +70,9 @@ struct Gpu {
   // repository or a real dump); empty = not in the catalog. import-topology checks a dump's GPUs
   // against them.
   std::vector<std::string> pci_device_ids;
+  // The GPU's own link to its host CPU where it is not PCIe (a link id: "nvlink-c2c" on the
+  // Grace superchips GH200, GB200, GB300); empty = the PCIe generation's x16 link.
+  std::string host_link;
   std::optional<bool> ecc;
   int mig_max_instances = 0;
   std::optional<double> price_usd;

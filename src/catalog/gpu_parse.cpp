@@ -150,6 +150,7 @@ Gpu parse_gpu(Fields& top) {
   gpu.scaleup_link = io.opt_str("scaleup_link").value_or("");
   gpu.scaleup_bw_uni_bytes_per_s = io.opt_nonneg("scaleup_bw_uni_gb_per_s").value_or(0) * kGiga;
   gpu.pcie_gen = static_cast<int>(io.opt_integer("pcie_gen").value_or(0));
+  gpu.host_link = io.opt_str("host_link").value_or("");
   gpu.ecc = io.opt_boolean("ecc");
   gpu.mig_max_instances = static_cast<int>(io.opt_integer("mig_max_instances").value_or(0));
   note_provenance(gpu, io, "interconnect");

@@ -110,10 +110,13 @@ TrainContext make_train_context(const Catalog& catalog, const ModelSpec& model, 
     ctx.host_memory_bytes = system->host_memory_bytes;
     ctx.host_gpus = system->gpus_per_host;
   }
-  // Optimizer offload's host link: the x16 link of the GPU's PCIe generation
-  // (data/hardware/links/pcieN.toml) at the collectives file's measured host-to-device
-  // efficiency for PCIe (a catalog without collective constants: the line rate).
-  if (const Link* link = gpu.pcie_gen > 0 ? catalog.find_link("pcie" + std::to_string(gpu.pcie_gen)) : nullptr) {
+  // The host link of optimizer and activation offload: the GPU's own host link where the
+  // catalog names one (NVLink-C2C on Grace superchips), else the x16 link of its PCIe
+  // generation (data/hardware/links/pcieN.toml); at the collectives file's measured
+  // efficiency for that link family (a catalog without collective constants: the line rate).
+  const Link* host_link = gpu.host_link.empty() ? nullptr : catalog.find_link(gpu.host_link);
+  if (!host_link && gpu.pcie_gen > 0) host_link = catalog.find_link("pcie" + std::to_string(gpu.pcie_gen));
+  if (const Link* link = host_link) {
     const CollectiveLinkParams* params = catalog.collective_params.empty()
                                              ? nullptr
                                              : default_collective_params(catalog).find_link(link->id, link->family);
@@ -233,6 +236,7 @@ void assemble(const TrainContext& ctx, const Plan& p, const MicroBatchShape& s, 
   b.dp = dp;
   b.offload_grads = offload.grads;
   b.offload_weights = offload.weights;
+  b.offload_activations = {micro_batches * worst.offload_s, micro_batches * worst.offload_exposed_s};
 
   // The largest exposed row of the step's table: forward and backward are separate rows, so a
   // pipeline bubble larger than either (48% of a step: 17% forward, 35% backward) is named, not

@@ -84,6 +84,9 @@ struct TrainBreakdown {
   // Optimizer offload: gradients device→host (hidden behind the last backward as far as it
   // lasts) and updated weights host→device (exposed); optimizer_s is then the CPU's step.
   CommCost offload_grads, offload_weights;
+  // Activation offload (Plan::offload_activation_layers): copies to and from host memory,
+  // exposed where a layer's compute does not cover its copy; the exposed part is in the step.
+  CommCost offload_activations;
 };
 
 struct Estimate {

@@ -89,6 +89,7 @@ struct RankLoad {
   double eager_working_bytes = 0;
   double max_layer_params = 0;
   double layers = 0;  // decoder layers on the rank (FSDP units)
+  double offload_s = 0, offload_exposed_s = 0;  // activation offload, one micro-batch (activation_offload.h)
 };
 
 // Every pipeline rank's load and memory; the slowest rank sets the step, the fullest the memory.

@@ -91,6 +91,10 @@ struct Plan {
   // and updated weights up over the host link each step (ZeRO-Offload, Ren et al. 2021,
   // arXiv:2101.06840; Megatron-Core --optimizer-cpu-offload). No delayed parameter update.
   bool offload_optimizer = false;
+  // Decoder layers per pipeline rank whose saved activations go to host memory for the
+  // forward-to-backward interval (Megatron-Core --cpu-offloading-num-layers;
+  // plan/activation_offload.h). 0 = none.
+  int offload_activation_layers = 0;
   // Element-wise chains (RMSNorm, RoPE, SwiGLU) as eager PyTorch runs them, one kernel per op
   // (--elementwise eager; OpShape::eager_elementwise). false = fused kernels (Transformer
   // Engine, torch.compile), the reference the GPU families' fractions were fitted on.

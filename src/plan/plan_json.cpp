@@ -31,6 +31,7 @@ nlohmann::ordered_json plan_json(const Plan& p) {
   // Only when set, so that plans without them read as before.
   if (p.optimizer_state_bits != 32) j["optimizer_state_bits"] = p.optimizer_state_bits;
   if (p.offload_optimizer) j["offload_optimizer"] = true;
+  if (p.offload_activation_layers > 0) j["offload_activation_layers"] = p.offload_activation_layers;
   if (p.eager_elementwise) j["elementwise"] = elementwise_name(true);
   if (p.scaling != default_scaling_recipe(p.precision)) j["fp8_recipe"] = scaling_recipe_name(p.scaling);
   if (p.low_precision_act_cache) j["fp8_activation_cache"] = true;
@@ -78,6 +79,7 @@ Plan plan_from_json(const nlohmann::json& j) {
     throw Error(fmt::format("sweep result: bad plan {}", j.dump()));
   }
   p.offload_optimizer = j.value("offload_optimizer", false);
+  p.offload_activation_layers = j.value("offload_activation_layers", 0);
   if (j.contains("elementwise")) {
     const auto eager = parse_elementwise(j.at("elementwise").get<std::string>());
     if (!eager) throw Error(fmt::format("sweep result: bad plan {}", j.dump()));

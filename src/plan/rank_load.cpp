@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "cost/framework_memory.h"
+#include "plan/activation_offload.h"
 #include "plan/evaluate_internal.h"
 #include "workload/size_math.h"
 
@@ -74,6 +75,15 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
       out.hw_flops_per_mb += count * k.hw_flops * p.tp * p.cp;
       out.recompute_flops_per_mb += count * k.recompute_flops * p.tp * p.cp;
     }
+    // Activation offload: the layers' own compute hides the copies (before the embedding and
+    // head are added to the rank's time).
+    const ActivationOffloadCost offload =
+        p.offload_activation_layers > 0 && r.layers > 0
+            ? activation_offload_cost(r.layers, p.offload_activation_layers, r.stored_bytes / r.layers,
+                                      ctx.host_link_bw_bytes_per_s, r.fwd_s / r.layers, r.bwd_s / r.layers)
+            : ActivationOffloadCost{};
+    r.offload_s = offload.transfer_s;
+    r.offload_exposed_s = offload.exposed_s;
     if (rank == 0) add_ops_to_rank(ctx, emb, s.op, r);
     if (rank == stages - 1) {
       add_ops_to_rank(ctx, head, s.op, r);
@@ -81,7 +91,7 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
       if (m.tied_embeddings && stages > 1) r.params += d(m.vocab) * h / p.tp;
       out.hw_flops_per_mb += (head.fwd_flops() + head.bwd_flops()) * p.tp * p.cp;
     }
-    r.tau_s = r.fwd_s + r.bwd_s + r.tp_exposed_s + r.cp_exposed_s + r.ep_exposed_s;
+    r.tau_s = r.fwd_s + r.bwd_s + r.tp_exposed_s + r.cp_exposed_s + r.ep_exposed_s + r.offload_exposed_s;
     if (r.tau_s > out.worst.tau_s) out.worst = r;
 
     // Memory of this rank: micro-batches in flight under 1F1B, or chunks under interleaving
@@ -117,7 +127,7 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
       mi.extra_weight_bytes += r.params * (ctx.options.state.weight + ctx.options.state.grad);
     }
     mi.gathered_weight_bytes = 2 * r.max_layer_params * ctx.options.state.weight;
-    mi.stored_activation_bytes = r.stored_bytes * in_flight_mb;
+    mi.stored_activation_bytes = r.stored_bytes * in_flight_mb * offload.resident_fraction;
     mi.working_activation_bytes = r.working_bytes;
     const FrameworkMemory fm = ctx.framework ? ctx.framework->memory : FrameworkMemory{};
     if (rank == stages - 1) {

@@ -52,6 +52,27 @@ struct Search {
   }
 };
 
+// Activation offload depths tried with an unknown recompute setting: eighths of the model's
+// layers, below all of them, without a pipeline (activation_offload.h). Only where the GPU has
+// its own host link (NVLink-C2C on Grace superchips): the Megatron-Bridge presets that offload
+// are Grace superchip ones (Llama 3 70B on GB200/GB300: cpu_offloading_num_layers 20 to 40 of
+// 80 layers, scripts/performance/configs/llama/llama3_workload_base_configs.py) but for B200
+// FP8 (5 layers), which a PCIe-host rule would also offer to every x86 row.
+std::vector<int> offload_depths(const TrainContext& ctx, const Plan& p, bool recompute_unknown) {
+  std::vector<int> out{p.offload_activation_layers};
+  // Megatron-Core offloads only without a pipeline (TransformerConfig.__post_init__).
+  if (!recompute_unknown || ctx.gpu == nullptr || ctx.gpu->host_link.empty() || p.offload_activation_layers > 0 ||
+      p.pp > 1) {
+    return out;
+  }
+  const std::int64_t layers = ctx.model->layers;
+  for (int eighth = 1; eighth < 8; ++eighth) {
+    const int n = static_cast<int>(layers * eighth / 8);
+    if (n > out.back() && n < layers) out.push_back(n);
+  }
+  return out;
+}
+
 // Every candidate over the unknown fields, fed to `s`.
 void enumerate(Search& s, const TrainContext& ctx, const Plan& base, const PlanUnknowns& u, int gpus) {
   const ModelSpec& m = *ctx.model;
@@ -107,10 +128,17 @@ void enumerate(Search& s, const TrainContext& ctx, const Plan& base, const PlanU
             p.zero = zero;
             for (Recompute r : recomputes) {
               p.recompute = r;
-              for (MoeOverlap o : overlaps) {
-                p.moe_overlap = o;
-                s.consider(p);
+              // Offloading replaces recompute, so it is tried only without one.
+              const std::vector<int> depths = r == Recompute::none ? offload_depths(ctx, p, u.recompute)
+                                                                   : std::vector<int>{base.offload_activation_layers};
+              for (int n : depths) {
+                p.offload_activation_layers = n;
+                for (MoeOverlap o : overlaps) {
+                  p.moe_overlap = o;
+                  s.consider(p);
+                }
               }
+              p.offload_activation_layers = base.offload_activation_layers;
             }
           }
         }
@@ -136,13 +164,18 @@ void set_spread(Resolved& r, const std::vector<Fitting>& fitting) {
   }
 }
 
+// How much a setting gives up to fit memory: nothing, activations offloaded to the host (no
+// compute repeated), selective, full recompute.
 int recompute_rank(Recompute r) {
   switch (r) {
     case Recompute::none: return 0;
-    case Recompute::selective: return 1;
-    case Recompute::full: return 2;
+    case Recompute::selective: return 2;
+    case Recompute::full: return 3;
   }
   return 0;
+}
+int recompute_rank(const Plan& p) {
+  return p.recompute == Recompute::none && p.offload_activation_layers > 0 ? 1 : recompute_rank(p.recompute);
 }
 
 }  // namespace
@@ -173,12 +206,12 @@ Resolved resolve_with_defaults(const TrainContext& ctx, const Plan& base, const 
   if (u.moe_overlap && defaults.moe_overlap) keep([&](const Plan& p) { return p.moe_overlap == *defaults.moe_overlap; });
   if (u.recompute && defaults.recompute) {
     // The lightest recompute at or above the default that some candidate fits with.
-    int lightest = 3;
+    int lightest = 4;
     for (const Fitting& f : pool) {
-      const int rank = recompute_rank(f.plan.recompute);
+      const int rank = recompute_rank(f.plan);
       if (rank >= recompute_rank(*defaults.recompute)) lightest = std::min(lightest, rank);
     }
-    keep([&](const Plan& p) { return recompute_rank(p.recompute) == lightest; });
+    keep([&](const Plan& p) { return recompute_rank(p) == lightest; });
   }
   const auto chosen = std::min_element(pool.begin(), pool.end(),
                                        [](const Fitting& a, const Fitting& b) { return a.step_s < b.step_s; });

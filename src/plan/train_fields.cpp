@@ -63,6 +63,9 @@ const std::vector<FieldSpec<TrainRequest>>& train_fields() {
       {"offload_optimizer", GP_FIELD(R, offload_optimizer), "", "",
        "fp32 master weights and Adam states in host memory, the update on the CPU, gradients and weights over "
        "PCIe each step (ZeRO-Offload; Megatron-Core --optimizer-cpu-offload)"},
+      {"offload_activation_layers", GP_FIELD(R, offload_activation_layers), "layers", "",
+       "Decoder layers per pipeline rank whose saved activations wait in host memory between forward and "
+       "backward, copied beside the compute (Megatron-Core --cpu-offloading-num-layers; 0 = none)"},
       {"elementwise", GP_FIELD(R, elementwise), "", "fused, eager",
        "Element-wise kernels: fused (Transformer Engine, torch.compile) or eager (PyTorch op by op: "
        "RMSNorm, RoPE and SwiGLU each a chain of kernels through HBM)",

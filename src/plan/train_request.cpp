@@ -252,6 +252,7 @@ TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
   p.low_precision_act_cache = r.fp8_activation_cache;
   p.optimizer_state_bits = check_optimizer_state_bits(r.optimizer_state_bits);
   p.offload_optimizer = r.offload_optimizer;
+  p.offload_activation_layers = r.offload_activation_layers;
   p.eager_elementwise = parse_train_elementwise(r.elementwise);
 
   const int model_parallel = p.tp * p.pp * p.cp;

@@ -50,6 +50,7 @@ struct TrainRequest {
   bool pp_embedding_head_slots = false;  // --pp-embedding-head-slots (Plan::pp_embedding_head_slots)
   int optimizer_state_bits = 32;         // --optimizer-state-bits: 32, 16 or 8 (Plan::optimizer_state_bits)
   bool offload_optimizer = false;        // --offload-optimizer (Plan::offload_optimizer)
+  int offload_activation_layers = 0;     // --offload-activation-layers (Plan::offload_activation_layers)
   std::string elementwise = "fused";     // --elementwise: fused or eager (Plan::eager_elementwise)
   std::string calibration;  // gpuplan-bench profile (calibration/calibration_scale.h), nccl-tests log or
                             // training calibration (calibration/training_calibration_file.h)

@@ -57,6 +57,23 @@ void check_structure(Eval& ev) {
   if (p.optimizer_state_bits != 32 && p.optimizer_state_bits != 16 && p.optimizer_state_bits != 8) {
     return ev.fail("optimizer state bits %d: use 32, 16 or 8", p.optimizer_state_bits);
   }
+  if (p.offload_activation_layers < 0) {
+    return ev.fail("offload_activation_layers %d: use 0 (none) or more", p.offload_activation_layers);
+  }
+  // Megatron-Core's checks (TransformerConfig.__post_init__): fewer layers than the model has,
+  // no pipeline parallelism, no recompute.
+  if (p.offload_activation_layers > 0 && p.offload_activation_layers >= ev.ctx.model->layers) {
+    return ev.fail("offload_activation_layers %d: must be below the model's %lld decoder layers",
+                   p.offload_activation_layers, static_cast<long long>(ev.ctx.model->layers));
+  }
+  if (p.offload_activation_layers > 0 && (p.pp > 1 || p.recompute != Recompute::none)) {
+    return ev.fail("activation offload with %s: Megatron-Core offloads only without pipeline parallelism and "
+                   "without recompute (use pp 1 and recompute none)",
+                   p.pp > 1 ? "pp > 1" : "recompute");
+  }
+  if (p.offload_activation_layers > 0 && ev.ctx.host_link_bw_bytes_per_s <= 0) {
+    return ev.fail("activation offload: %s has no host link in the catalog", ev.ctx.gpu->id.c_str());
+  }
   if (p.offload_optimizer && ev.ctx.host_link_bw_bytes_per_s <= 0) {
     return ev.fail("optimizer offload: %s has no PCIe generation in the catalog", ev.ctx.gpu->id.c_str());
   }

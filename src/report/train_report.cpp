@@ -36,6 +36,7 @@ std::string plan_summary(const Plan& p, const ModelSpec& m) {
   if (p.dp_shard > 0 && p.dp_shard < p.dp) s += fmt::format(" (shard {})", p.dp_shard);
   if (p.optimizer_state_bits != 32) s += fmt::format(" · {}-bit Adam states", p.optimizer_state_bits);
   if (p.offload_optimizer) s += " · optimizer offload";
+  if (p.offload_activation_layers > 0) s += fmt::format(" · activation offload {} layers", p.offload_activation_layers);
   if (p.eager_elementwise) s += " · eager element-wise";
   s += fmt::format(" · mb {} · gb {} · seq {} · {} · {}", p.micro_batch, p.global_batch_seqs(), plan_seq_len(p, m),
                    recompute_name(p.recompute), precision_name(p.precision));
@@ -155,6 +156,10 @@ std::string train_text(const TrainContext& ctx, const Plan& p, const Estimate& e
   row("PP communication", b.pp.total_s, b.pp.exposed_s);
   row(p.zero >= 3 ? "DP communication (FSDP gathers + reductions)" : "DP communication (gradients)", b.dp.total_s,
       b.dp.exposed_s);
+  if (p.offload_activation_layers > 0) {
+    row(fmt::format("activation offload ({} layers per rank, to host and back)", p.offload_activation_layers),
+        b.offload_activations.total_s, b.offload_activations.exposed_s);
+  }
   const std::string states =
       p.optimizer_state_bits != 32 ? fmt::format(", {}-bit Adam states", p.optimizer_state_bits) : "";
   if (p.offload_optimizer) {
@@ -225,6 +230,10 @@ nlohmann::ordered_json train_json(const TrainContext& ctx, const Plan& p, const 
   comm("ep", b.ep);
   comm("pp", b.pp);
   comm("dp", b.dp);
+  if (p.offload_activation_layers > 0) {
+    br["offload_activations_s"] = b.offload_activations.total_s;
+    br["offload_activations_exposed_s"] = b.offload_activations.exposed_s;
+  }
   if (p.offload_optimizer) {
     // optimizer_s is the CPU's step; the transfers over the host link, and what of them shows.
     br["optimizer_on_host"] = true;

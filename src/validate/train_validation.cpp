@@ -149,6 +149,9 @@ std::string chosen_text(const Plan& p, const PlanUnknowns& u) {
   if (u.sp) parts.push_back(p.sp ? "sp" : "no sp");
   if (u.zero) parts.push_back(fmt::format("zero {}", p.zero));
   if (u.recompute) parts.push_back(fmt::format("{} recompute", recompute_name(p.recompute)));
+  if (u.recompute && p.offload_activation_layers > 0) {
+    parts.push_back(fmt::format("activation offload {} layers", p.offload_activation_layers));
+  }
   if (u.moe_overlap) parts.push_back(fmt::format("moe overlap {}", moe_overlap_name(p.moe_overlap)));
   return join(parts, ", ");
 }

@@ -331,10 +331,11 @@ TEST(TrainCli, ValidateTrainingOnTheSharedFile) {
   // no global batch; OPT-175B, batch 1,024 not divisible by DP 124; the MI350X row, no such GPU in
   // the catalog). Medians (docs/validation.md, Training): in-sample 6.80%, leave-one-source-out
   // 7.73%, time split (the 69 Megatron-Bridge 26.02/26.02.01 rows, fitted on the 144 before 2026)
-  // 15.44%; bounds about 0.4 point above.
+  // 15.44%; bounds about 0.4 point above. Activation offload on Grace superchips (issue 31, later
+  // the same day): in-sample 6.41%, leave-one-source-out 7.72%, time split 13.33%.
   EXPECT_EQ(j["rows"].size(), 217u);
   EXPECT_EQ(j["overall"]["rows"].get<int>(), 213);
-  EXPECT_LE(j["overall"]["median_abs_error_pct"].get<double>(), 7.2);
+  EXPECT_LE(j["overall"]["median_abs_error_pct"].get<double>(), 6.8);
   for (const auto& [source, s] : j["by_source"].items()) {
     EXPECT_LE(s["median_abs_error_pct"].get<double>(), 25.0) << source;
   }
@@ -372,7 +373,7 @@ TEST(TrainCli, ValidateTrainingOnTheSharedFile) {
   // The time split: fitted on the sources published before 2026, the 2026 rows (Megatron-Bridge
   // 26.02 and 26.02.01) predicted.
   EXPECT_EQ(j["time_split"]["overall"]["rows"].get<int>(), 69);
-  EXPECT_LE(j["time_split"]["overall"]["median_abs_error_pct"].get<double>(), 16.0);
+  EXPECT_LE(j["time_split"]["overall"]["median_abs_error_pct"].get<double>(), 13.8);
 }
 
 // DeepSeek-V3 as the report describes its run (arXiv:2412.19437): 2,048 H800, PP 16 with
