@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "catalog/catalog.h"
+#include "core/error.h"
 #include "cost/checkpoint_recompute.h"
 #include "cost/eager_kernels.h"
 #include "cost/roofline.h"
@@ -124,9 +125,58 @@ TEST(CheckpointRecompute, PytorchRecomputeSkipsTheDownProjection) {
   build_layer_ops(m, 0, s, ops);
   const double skipped = op_time(dev, ops.ops[9], s.gemm, s.act).fwd_s + op_time(dev, ops.ops[10], s.gemm, s.act).fwd_s;
   EXPECT_GT(skipped, 0);
-  EXPECT_NEAR(without.breakdown.recompute_s - with_stop.breakdown.recompute_s, m.layers * skipped,
+  const double layers = static_cast<double>(m.layers);
+  EXPECT_NEAR(without.breakdown.recompute_s - with_stop.breakdown.recompute_s, layers * skipped,
               1e-9 * without.breakdown.recompute_s);
   EXPECT_LT(with_stop.step_time_s, without.step_time_s);
+}
+
+const char* kEagerFrameworkToml = R"toml(kind = "framework"
+id = "eager-fw"
+name = "An eager framework"
+source = "test"
+retrieved = "2026-11-26"
+[kernel]
+launch_us = 60
+[eager_kernels]
+host_us = 20
+rmsnorm = [6, 14]
+qkv_proj = [9, 14]
+rope = [12, 24]
+attention = [2, 2]
+out_proj = [2, 3]
+residual = [1, 2]
+mlp_up = [6, 9]
+mlp_act = [2, 3]
+mlp_down = [2, 3]
+[recompute]
+early_stop = true
+)toml";
+
+TEST(EagerKernels, ParsedFromTheFrameworkFile) {
+  Catalog c;
+  load_catalog_text(c, kEagerFrameworkToml, "fw.toml", false);
+  const Framework& f = c.frameworks.front();
+  EXPECT_DOUBLE_EQ(f.eager_kernels.host_s_per_kernel, 20e-6);
+  EXPECT_DOUBLE_EQ(f.eager_kernels.rope.fwd, 12);
+  EXPECT_DOUBLE_EQ(f.eager_kernels.rope.bwd, 24);
+  EXPECT_DOUBLE_EQ(f.eager_kernels.mlp_up.bwd, 9);
+  EXPECT_TRUE(f.recompute_early_stop);
+  // A count that is not [forward, backward] names the key.
+  std::string bad = kEagerFrameworkToml;
+  bad.replace(bad.find("rope = [12, 24]"), 15, "rope = [12]    ");
+  Catalog c2;
+  try {
+    load_catalog_text(c2, bad, "fw.toml", false);
+    ADD_FAILURE() << "rope = [12] accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("rope"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("[forward, backward]"), std::string::npos) << e.what();
+  }
+  // The reference frameworks have neither.
+  const Framework& megatron = resolve_framework(default_catalog(), "megatron-core");
+  EXPECT_DOUBLE_EQ(megatron.eager_kernels.host_s_per_kernel, 0);
+  EXPECT_FALSE(megatron.recompute_early_stop);
 }
 
 }  // namespace eager_kernels_test
