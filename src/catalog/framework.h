@@ -49,6 +49,30 @@ struct FrameworkMemory {
   double memory_error_fraction = 0;
 };
 
+// Kernels one op of a layer launches, forward and backward.
+struct KernelCount {
+  double fwd = 0;
+  double bwd = 0;
+};
+
+// How the host issues a layer whose element-wise chains and autocast casts run op by op
+// (eager PyTorch over a Hugging Face transformers model; data/fitted/frameworks/pytorch.toml
+// [eager_kernels], counted from the model's source and autograd's derivative formulas):
+// the kernels each op of workload/ops.h launches, and the host time to issue one of them.
+// host_s_per_kernel 0 = off: the framework's one host issue per op (kernel_launch_s) stands.
+struct EagerKernels {
+  double host_s_per_kernel = 0;
+  KernelCount rmsnorm;    // attn_norm, mlp_norm (an RMSNorm chain)
+  KernelCount qkv_proj;   // the q, k and v projections
+  KernelCount rope;       // rotary embedding of q and k
+  KernelCount attention;  // the SDPA call and its output's layout copy
+  KernelCount out_proj;
+  KernelCount residual;   // attn_residual, mlp_residual
+  KernelCount mlp_up;     // gate and up projections
+  KernelCount mlp_act;    // SiLU and the gating product
+  KernelCount mlp_down;
+};
+
 struct Framework {
   std::string id;  // "megatron-core"
   std::vector<std::string> aliases;  // names users type for it: "nemo", "torchtitan", ...
@@ -65,6 +89,13 @@ struct Framework {
   // Kernel fusion of the memory-bound ops (norms, RoPE, activations, casts), as a factor on
   // the family's achievable HBM fraction: unfused eager kernels move the same tensors more times.
   double memory_scale = 1;
+  // Eager layers issue kernel by kernel (EagerKernels above; off unless the data sets it).
+  EagerKernels eager_kernels;
+  // Full activation checkpointing stops its recompute once the last tensor the backward needs
+  // is rebuilt (torch.utils.checkpoint, use_reentrant=False, early stop on by default): the
+  // layer's last GEMM and the residual add after it are not rerun (cost/checkpoint_recompute.h).
+  // false: the whole layer forward is rerun (Megatron's and DeepSpeed's reentrant checkpoint).
+  bool recompute_early_stop = false;
   // What the framework does with a setting a run's config leaves unset ([defaults]; "" = no
   // default: `validate training` then takes the fastest setting that fits). Kept as the data
   // files spell them (plan/resolve.h turns them into plan settings).

@@ -31,6 +31,31 @@ Framework parse_framework(Fields& top) {
     f.memory_scale = m->pos("fusion_scale");
     m->finish();
   }
+  if (auto e = top.opt_sub("eager_kernels")) {
+    EagerKernels& k = f.eager_kernels;
+    k.host_s_per_kernel = e->pos("host_us") * 1e-6;
+    auto pair = [&](const char* key, KernelCount& out) {
+      const std::vector<double> v = e->num_list(key);
+      if (v.size() != 2 || v[0] < 0 || v[1] < 0) {
+        e->fail(key, "needs [forward, backward]: two kernel counts, each 0 or more");
+      }
+      out = {v[0], v[1]};
+    };
+    pair("rmsnorm", k.rmsnorm);
+    pair("qkv_proj", k.qkv_proj);
+    pair("rope", k.rope);
+    pair("attention", k.attention);
+    pair("out_proj", k.out_proj);
+    pair("residual", k.residual);
+    pair("mlp_up", k.mlp_up);
+    pair("mlp_act", k.mlp_act);
+    pair("mlp_down", k.mlp_down);
+    e->finish();
+  }
+  if (auto r = top.opt_sub("recompute")) {
+    f.recompute_early_stop = r->opt_boolean("early_stop").value_or(false);
+    r->finish();
+  }
   if (auto d = top.opt_sub("defaults")) {
     auto one_of = [&](const char* key, std::initializer_list<const char*> allowed) {
       const std::string v = d->opt_str(key).value_or("");

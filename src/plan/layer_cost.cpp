@@ -3,6 +3,8 @@
 // or hidden. Formulas: docs/model/training.md.
 #include <algorithm>
 
+#include "cost/checkpoint_recompute.h"
+#include "cost/eager_kernels.h"
 #include "cost/framework_memory.h"
 #include "plan/evaluate_internal.h"
 #include "workload/tp_reductions.h"
@@ -43,9 +45,24 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
   double selective_flops = 0;
   double cache_recompute_s = 0;  // MoE SwiGLU outputs the low-precision cache does not keep
   double cache_recompute_host_s = 0;
+  // Eager layers issue kernel by kernel (cost/eager_kernels.h); the recompute of an
+  // early-stopping checkpoint ends before the op at `recompute_ops` (cost/checkpoint_recompute.h).
+  const Framework* fw = ctx.framework;
+  const bool eager_kernels = fw != nullptr && shape.eager_elementwise && fw->eager_kernels.host_s_per_kernel > 0 &&
+                             eager_kernels_apply(m) && !m.is_moe_layer(layer_idx);
+  const int recompute_ops = fw != nullptr && fw->recompute_early_stop ? early_stop_recompute_ops(ops) : ops.count;
+  double early_stop_fwd_s = 0;
+  double early_stop_host_s = 0;
+  double early_stop_flops = 0;
   for (int i = 0; i < ops.count; ++i) {
     const Op& op = ops.ops[static_cast<std::size_t>(i)];
-    const OpTime t = op_time(ctx.device, op, shape.gemm, shape.act);
+    OpTime t = op_time(ctx.device, op, shape.gemm, shape.act);
+    if (eager_kernels) eager_host_time_s(fw->eager_kernels, op, t.host_fwd_s, t.host_bwd_s);
+    if (i < recompute_ops) {
+      early_stop_fwd_s += t.fwd_s;
+      early_stop_host_s += t.host_fwd_s;
+      early_stop_flops += op.fwd_flops;
+    }
     if (i < ops.host_sync_at) {
       pre_sync_fwd_s += t.fwd_s;
       pre_sync_host_s += t.host_fwd_s;
@@ -83,7 +100,10 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
                                        issue_bound_s(k.fwd_s - pre_sync_fwd_s, host_fwd_s - pre_sync_host_s);
   k.bwd_s = issue_bound_s(k.bwd_s, host_bwd_s);
   const double fwd_compute_s = k.fwd_s;
-  if (p.recompute == Recompute::full) {
+  if (p.recompute == Recompute::full && recompute_ops < ops.count && ops.host_sync_at < 0) {
+    k.recompute_s = issue_bound_s(early_stop_fwd_s, early_stop_host_s);
+    k.recompute_flops = early_stop_flops;
+  } else if (p.recompute == Recompute::full) {
     k.recompute_s = fwd_compute_s;
     k.recompute_flops = ops.fwd_flops();
   } else if (p.recompute == Recompute::selective) {

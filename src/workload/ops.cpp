@@ -131,6 +131,13 @@ double mlp_activation_bytes(const Ctx& c, double rows, double width) {
 
 void mark_selective(Ctx& c) { c.out.ops[static_cast<std::size_t>(c.out.count - 1)].selective = true; }
 
+// The residual add closing a block: reads the stream and the block output, writes the sum;
+// autograd saves nothing for it.
+void residual_add(Ctx& c, const char* name, OpGroup group, double rows) {
+  memory(c, name, group, 3 * rows * d(c.model.hidden) * c.act_bytes);
+  c.out.ops[static_cast<std::size_t>(c.out.count - 1)].saves_for_backward = false;
+}
+
 void attention_block(Ctx& c, bool sliding) {
   const ModelSpec& m = c.model;
   const OpShape& s = c.shape;
@@ -174,7 +181,7 @@ void attention_block(Ctx& c, bool sliding) {
     attention(c, heads, kv, hd, hd, window);
     gemm(c, "out_proj", OpGroup::attention, t, h, heads * hd, 1, true, heads * hd * h + (m.attn_out_bias ? h : 0));
   }
-  memory(c, "attn_residual", OpGroup::attention, 3 * norm_rows * h * c.act_bytes);
+  residual_add(c, "attn_residual", OpGroup::attention, norm_rows);
 }
 
 // A Mamba mixer (workload/mamba.h), split tp ways by channel (Mamba-2: by head and group, as
@@ -211,7 +218,7 @@ void mamba_block(Ctx& c) {
   scan.bwd_flops = 2 * scan.fwd_flops;
   if (ms.version == 2) norm(c, "mamba_gated_norm", t, di, di);
   gemm(c, "mamba_out_proj", OpGroup::attention, t, h, di, 1, true, di * h + (ms.proj_bias ? h : 0));
-  memory(c, "mixer_residual", OpGroup::attention, 3 * norm_rows * h * c.act_bytes);
+  residual_add(c, "mixer_residual", OpGroup::attention, norm_rows);
 }
 
 // Gate+up and down of a dense MLP (or a shared expert) of width `ffn`, split tp ways.
@@ -277,7 +284,7 @@ void mlp_block(Ctx& c, bool moe_layer) {
       dense_mlp(c, OpGroup::moe, d(e.shared_ffn()), "shared_up", "shared_act", "shared_down");
     }
   }
-  memory(c, "mlp_residual", OpGroup::mlp, 3 * norm_rows * h * c.act_bytes);
+  residual_add(c, "mlp_residual", OpGroup::mlp, norm_rows);
 }
 
 void finish_fp8(Ctx& c) {

@@ -38,6 +38,10 @@ struct Op {
   // Rerun in the backward pass under selective recompute (attention core, norms, activation
   // functions, MLA up-projections: cheap to redo, large to keep).
   bool selective = false;
+  // Autograd keeps a tensor of this op for the backward (a residual add keeps none: the
+  // gradient of a sum needs no input). Where a checkpoint's recompute may stop
+  // (cost/checkpoint_recompute.h).
+  bool saves_for_backward = true;
   double fwd_flops = 0;
   double bwd_flops = 0;
   double exps = 0;       // attention: softmax exponentials of the forward, one per score

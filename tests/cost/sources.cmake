@@ -1,5 +1,6 @@
 list(APPEND GPUPLAN_TEST_SOURCES)
-list(APPEND GPUPLAN_TEST_SOURCES cost/roofline_test.cpp cost/memory_test.cpp cost/framework_memory_test.cpp)
+list(APPEND GPUPLAN_TEST_SOURCES cost/roofline_test.cpp cost/memory_test.cpp cost/framework_memory_test.cpp
+     cost/eager_kernels_test.cpp)
 list(APPEND GPUPLAN_TEST_SOURCES cost/collective_test.cpp cost/collective_property_test.cpp
      cost/collective_params_test.cpp)
 list(APPEND GPUPLAN_TEST_SOURCES cost/rooflines_test.cpp cost/calibration_scale_test.cpp
