@@ -48,7 +48,27 @@ RECOMPUTE = [(8192, 4), (8192, 8)]
 COMPILED = [("llama3.2-1b", 2048, 4), ("llama3.2-1b", 8192, 2), ("qwen2.5-1.5b", 4096, 2), ("llama3.2-3b", 8192, 1)]
 
 
-def plan(only_models=None):
+# The held-out matrix (2026-11-27): models the fitted constants never saw (Qwen3 with its q/k norms and
+# 128-wide heads, SmolLM2 with full multi-head attention and a small vocabulary, Qwen2.5-0.5B with a
+# narrow hidden size, Qwen3-4B) and new shapes of Llama 3.2 1B (1k and 16k tokens, 3k and 6k).
+# Measured once, to score the model; never fitted on (docs/validation.md, "One-GPU PyTorch runs").
+HELDOUT = [
+    ("qwen3-1.7b", False, [(2048, 2, "none"), (4096, 1, "none"), (4096, 4, "none"), (8192, 2, "none"),
+                           (8192, 4, "none"), (8192, 4, "full"), (16384, 2, "full")]),
+    ("smollm2-1.7b", False, [(2048, 4, "none"), (4096, 2, "none"), (8192, 1, "none"), (8192, 4, "none"),
+                             (8192, 8, "full")]),
+    ("qwen2.5-0.5b", False, [(1024, 8, "none"), (2048, 8, "none"), (4096, 4, "none"), (8192, 4, "none"),
+                             (16384, 1, "none")]),
+    ("llama3.2-1b", False, [(1024, 8, "none"), (3072, 2, "none"), (6144, 2, "none"), (16384, 1, "none"),
+                            (16384, 4, "full")]),
+    ("qwen3-4b", False, [(2048, 1, "none"), (2048, 4, "none"), (4096, 2, "none"), (8192, 1, "none"),
+                         (8192, 4, "full")]),
+    ("qwen3-1.7b", True, [(2048, 4, "none"), (4096, 2, "none")]),
+    ("smollm2-1.7b", True, [(8192, 1, "none")]),
+]
+
+
+def plan(only_models=None, matrix="fitted"):
     """Eager groups of the small models first, then a compiled group, so that a run cut short by
     the time budget still has rows of every kind."""
     def eager(m):
@@ -58,6 +78,8 @@ def plan(only_models=None):
     def compiled(m):
         return (m, True, [(s, b, "none") for mm, s, b in COMPILED if mm == m])
 
+    if matrix == "heldout":
+        return [g for g in HELDOUT if not only_models or g[0] in only_models]
     order = [eager("llama3.2-1b"), eager("qwen2.5-1.5b"), eager("llama3.2-3b"), compiled("llama3.2-1b"),
              eager("qwen2.5-3b"), compiled("qwen2.5-1.5b"), compiled("llama3.2-3b")]
     return [g for g in order if g[2] and (not only_models or g[0] in only_models)]
@@ -187,6 +209,8 @@ def main():
     ap.add_argument("--budget-s", type=float, default=450.0, help="start no group after this many seconds")
     ap.add_argument("--gpu", default=os.environ.get("GPU", ""))
     ap.add_argument("--models", default="", help="comma-separated subset of " + ",".join(MODELS))
+    ap.add_argument("--matrix", choices=["fitted", "heldout"], default="fitted",
+                    help="fitted: the 2026-11-26 matrix; heldout: new models and shapes (2026-11-27)")
     ap.add_argument("--worker", action="store_true")
     ap.add_argument("--model")
     ap.add_argument("--compile", action="store_true")
@@ -200,14 +224,15 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     date = time.strftime("%Y-%m-%d", time.gmtime())
     gpu = args.gpu or "unknown-gpu"
-    path = os.path.join(args.out, f"pytorch-{gpu}-{date}.csv")
-    log = open(os.path.join(args.out, f"pytorch-{gpu}-{date}.log"), "a")
+    stem = f"pytorch-{'heldout-' if args.matrix == 'heldout' else ''}{gpu}-{date}"
+    path = os.path.join(args.out, stem + ".csv")
+    log = open(os.path.join(args.out, stem + ".log"), "a")
     t0 = time.time()
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=FIELDS, extrasaction="ignore")
         w.writeheader()
         f.flush()
-        for model, compiled, runs in plan(set(filter(None, args.models.split(","))) or None):
+        for model, compiled, runs in plan(set(filter(None, args.models.split(","))) or None, args.matrix):
             elapsed = time.time() - t0
             if elapsed > args.budget_s:
                 log.write(f"budget spent at {elapsed:.0f} s: skipped {model} compile={compiled}\n")
