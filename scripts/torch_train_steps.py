@@ -211,6 +211,7 @@ def main():
     ap.add_argument("--models", default="", help="comma-separated subset of " + ",".join(MODELS))
     ap.add_argument("--matrix", choices=["fitted", "heldout"], default="fitted",
                     help="fitted: the 2026-11-26 matrix; heldout: new models and shapes (2026-11-27)")
+    ap.add_argument("--compiled-only", action="store_true", help="only the torch.compile groups of the matrix")
     ap.add_argument("--worker", action="store_true")
     ap.add_argument("--model")
     ap.add_argument("--compile", action="store_true")
@@ -233,6 +234,8 @@ def main():
         w.writeheader()
         f.flush()
         for model, compiled, runs in plan(set(filter(None, args.models.split(","))) or None, args.matrix):
+            if args.compiled_only and not compiled:
+                continue
             elapsed = time.time() - t0
             if elapsed > args.budget_s:
                 log.write(f"budget spent at {elapsed:.0f} s: skipped {model} compile={compiled}\n")

@@ -40,6 +40,9 @@ struct Efficiency {
   double attention_fwd_fraction = 0;
   double attention_bwd_fraction = 0;
   double attention_kv_half = 0;
+  // The fractions were measured on the GPU (`[attention] measured = true`), not fitted: the
+  // fitter keeps them (plan/fit.cpp), so the rows' other figures cannot trade against them.
+  bool attention_measured = false;
   // The family's reference SM, for the softmax exponentials of fused attention, which run on
   // the special function units beside the tensor cores: exponentials and dense 16-bit tensor
   // FLOPs per clock per SM. exp rate = dense bf16 peak × exp / tensor (no clock needed); a GPU

@@ -40,6 +40,7 @@ Efficiency parse_efficiency(Fields& top) {
   e.attention_fwd_fraction = attn.fraction("fwd_peak_fraction");
   e.attention_bwd_fraction = attn.fraction("bwd_peak_fraction");
   e.attention_kv_half = attn.opt_nonneg("kv_half").value_or(0);
+  e.attention_measured = attn.opt_boolean("measured").value_or(false);
   e.attention_exp_per_clk_per_sm = attn.opt_nonneg("exp_per_clk_per_sm").value_or(0);
   e.attention_tensor_flops_per_clk_per_sm = attn.opt_nonneg("tensor_flops_per_clk_per_sm").value_or(0);
   if ((e.attention_exp_per_clk_per_sm > 0) != (e.attention_tensor_flops_per_clk_per_sm > 0)) {

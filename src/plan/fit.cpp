@@ -42,6 +42,14 @@ constexpr std::array<Range, kFrameworkParams> kFrameworkRanges{{{2e-6, 60e-6},  
 
 using Params = std::vector<double>;
 
+// The family's search ranges; a figure measured on the GPU (the attention fractions with
+// `measured = true`) is pinned to its value: measurements are not refit on published rows.
+std::array<Range, kFamilyParams> family_ranges(const Efficiency& e) {
+  std::array<Range, kFamilyParams> r = kFamilyRanges;
+  if (e.attention_measured) r[2] = {e.attention_fwd_fraction, e.attention_fwd_fraction};
+  return r;
+}
+
 Params family_params(const Efficiency& e) {
   return {e.gemm_peak_fraction[index_of(Precision::bf16)], e.gemm_fraction(Precision::fp8), e.attention_fwd_fraction,
           e.memory_bw_fraction, e.tp_comm_overlap_fraction};
@@ -78,6 +86,7 @@ Params descend(Params p, const Range* ranges, std::size_t free_params, const std
   constexpr int kGrid = 32;
   for (int sweep = 0; sweep < 4; ++sweep) {
     for (std::size_t i = 0; i < free_params; ++i) {
+      if (ranges[i].lo == ranges[i].hi) continue;  // pinned (measured)
       double lo = ranges[i].lo;
       double hi = ranges[i].hi;
       for (int refine = 0; refine < 2; ++refine) {
@@ -158,7 +167,7 @@ FitResult fit_efficiencies_if(std::vector<FitSample>& samples, const std::vector
         return sum;
       };
       fit.efficiencies[entry_idx] =
-          with_family_params(base, descend(family_params(base), kFamilyRanges.data(), kFamilyParams, loss));
+          with_family_params(base, descend(family_params(base), family_ranges(base).data(), kFamilyParams, loss));
     }
     // Framework families, each GPU family at its current figures. The default framework is the
     // reference of the families' kernel fractions: only its host time is free.
@@ -215,6 +224,7 @@ std::vector<ConstantAtBound> constants_at_bounds(const FitResult& fitted, const 
     });
     for (int i = 0; i < kFamilyParams; ++i) {
       if (i == 1 && !has_fp8) continue;
+      if (i == 2 && e.attention_measured) continue;  // measured, not fitted
       check(e.id, kFamilyNames[static_cast<std::size_t>(i)], p[static_cast<std::size_t>(i)],
             kFamilyRanges[static_cast<std::size_t>(i)], rows);
     }

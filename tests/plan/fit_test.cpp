@@ -70,5 +70,58 @@ TEST(Fit, FrameworkFiguresAreFittedOnTheirOwnRows) {
   }
 }
 
+
+// A family figure measured on the GPU (`[attention] measured = true`) is not refit: the fit
+// leaves it where it is and moves the others, and it is never reported at a bound. Without the
+// flag the same rows move it toward the truth.
+TEST(Fit, MeasuredAttentionFractionIsKeptByTheFit) {
+  const Catalog& c = default_catalog();
+  const Gpu& gpu = c.gpu("h100-sxm");
+  const System* system = default_system_for(c, gpu, 8);
+  ASSERT_NE(system, nullptr);
+  std::vector<Efficiency> entries = c.efficiencies;
+  Efficiency* hopper = nullptr;
+  for (Efficiency& e : entries) {
+    if (e.id == "hopper") hopper = &e;
+  }
+  ASSERT_NE(hopper, nullptr);
+  hopper->attention_fwd_fraction = 0.60;
+  hopper->attention_bwd_fraction = 0.45;
+  Efficiency truth = *hopper;
+  truth.attention_fwd_fraction = 0.80;
+  truth.attention_bwd_fraction = 0.60;
+  std::vector<FitSample> samples;
+  for (int seq : {4096, 16384, 32768}) {
+    TrainOptions options;
+    TrainContext ctx = make_train_context(c, c.model("llama3-8b"), gpu, system, nullptr, options);
+    retarget(ctx, truth, ctx.framework);
+    Plan p;
+    p.dp = 8;
+    p.zero = 3;
+    p.micro_batch = 1;
+    p.global_batch = 64;
+    p.seq_len = seq;
+    const Estimate e = evaluate(ctx, p);
+    ASSERT_TRUE(e.valid());
+    samples.push_back({ctx, p, e.step_time_s, "src", "hopper", ctx.framework->id});
+  }
+  const auto fitted_hopper = [](const FitResult& r) {
+    for (const Efficiency& e : r.efficiencies) {
+      if (e.id == "hopper") return e;
+    }
+    return Efficiency{};
+  };
+  hopper->attention_measured = false;
+  const FitResult free_fit = fit_efficiencies(samples, entries, c.frameworks);
+  EXPECT_GT(fitted_hopper(free_fit).attention_fwd_fraction, 0.70);  // toward the truth, 0.80
+  hopper->attention_measured = true;
+  const FitResult pinned = fit_efficiencies(samples, entries, c.frameworks);
+  EXPECT_DOUBLE_EQ(fitted_hopper(pinned).attention_fwd_fraction, 0.60);
+  EXPECT_DOUBLE_EQ(fitted_hopper(pinned).attention_bwd_fraction, 0.45);
+  for (const ConstantAtBound& b : constants_at_bounds(pinned, samples)) {
+    EXPECT_FALSE(b.entry == "hopper" && b.constant == "attention_fwd") << b.value;
+  }
+}
+
 }  // namespace
 }  // namespace gpuplan
