@@ -271,9 +271,8 @@ void load_embedded(Catalog& catalog) {
 }
 
 // The embedded files, parsed and checked once per process: every later load starts from a copy.
-// A test binary or a server answers many commands in one process, and each command used to parse
-// all ~330 kB of TOML again (three quarters of a test's time under the sanitizers;
-// docs/performance.md, "Start-up").
+// The test binary answers many commands in one process, and each used to parse all ~300 kB of
+// TOML again (docs/performance.md, "Speed budget, second round").
 const Catalog& embedded_catalog() {
   static const Catalog catalog = [] {
     Catalog c;
