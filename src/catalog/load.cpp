@@ -270,19 +270,29 @@ void load_embedded(Catalog& catalog) {
   }
 }
 
+// The embedded files, parsed and checked once per process: every later load starts from a copy.
+// The test binary answers many commands in one process, and each used to parse all ~300 kB of
+// TOML again (docs/performance.md, "Speed budget, second round").
+const Catalog& embedded_catalog() {
+  static const Catalog catalog = [] {
+    Catalog c;
+    load_embedded(c);
+    validate_catalog(c);
+    return c;
+  }();
+  return catalog;
+}
+
 }  // namespace
 
 Catalog load_catalog(const CatalogOptions& options) {
-  Catalog catalog;
-  if (options.embedded) load_embedded(catalog);
+  if (options.embedded && options.user_paths.empty()) return embedded_catalog();
+  Catalog catalog = options.embedded ? embedded_catalog() : Catalog{};
   for (const auto& path : options.user_paths) load_user_path(catalog, path);
   validate_catalog(catalog);
   return catalog;
 }
 
-const Catalog& default_catalog() {
-  static const Catalog catalog = load_catalog();
-  return catalog;
-}
+const Catalog& default_catalog() { return embedded_catalog(); }
 
 }  // namespace gpuplan

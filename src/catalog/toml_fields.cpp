@@ -1,5 +1,6 @@
 #include "catalog/toml_fields.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -28,7 +29,8 @@ void Fields::missing(std::string_view key, std::string_view what) const {
   std::string hint;
   for (const auto& [present, node] : *table_) {
     const std::string name(present.str());
-    if (!asked_.contains(name) && edit_distance(name, key) <= 2) {
+    const bool asked = std::find(asked_.begin(), asked_.end(), name) != asked_.end();
+    if (!asked && edit_distance(name, key) <= 2) {
       hint = fmt::format("; found '{}' at {}: misspelled?", name, where(name));
       break;
     }
@@ -39,9 +41,9 @@ void Fields::missing(std::string_view key, std::string_view what) const {
 bool Fields::has(std::string_view key) const { return table_->contains(key); }
 
 const toml::node* Fields::get(std::string_view key) {
-  asked_.emplace(key);
+  asked_.emplace_back(key);
   const toml::node* node = table_->get(key);
-  if (node) used_.emplace(key);
+  if (node) used_.push_back(node);
   return node;
 }
 
@@ -215,10 +217,12 @@ Provenance Fields::provenance(const Provenance& parent) {
 void Fields::finish() const {
   std::vector<std::string> unknown;
   for (const auto& [key, node] : *table_) {
-    if (!used_.contains(key.str())) unknown.emplace_back(key.str());
+    if (std::find(used_.begin(), used_.end(), &node) == used_.end()) unknown.emplace_back(key.str());
   }
   if (unknown.empty()) return;
-  std::vector<std::string> known(asked_.begin(), asked_.end());
+  std::vector<std::string> known(asked_.begin(), asked_.end());  // sorted, each once (as a set was)
+  std::sort(known.begin(), known.end());
+  known.erase(std::unique(known.begin(), known.end()), known.end());
   std::string hint;
   const auto near = nearest_names(unknown.front(), known, 1);
   if (!near.empty() && edit_distance(unknown.front(), near.front()) <= 3) {

@@ -4,7 +4,6 @@
 
 #include <cstdint>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -67,8 +66,10 @@ class Fields {
   const toml::table* table_;
   std::string file_;
   std::string section_;
-  std::set<std::string, std::less<>> used_;   // keys present and read
-  std::set<std::string, std::less<>> asked_;  // every key a parser asked for
+  // What finish() and the error messages need, kept in vectors: a set's node per key asked was
+  // a tenth of the start-up's catalog parse (docs/performance.md, "Start-up").
+  std::vector<const toml::node*> used_;  // the values read (of keys present)
+  std::vector<std::string> asked_;       // every key a parser asked for, repeats included
 };
 
 // Records a sub-table's own source/retrieved under `name` when they differ from the file's:

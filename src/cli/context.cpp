@@ -8,6 +8,8 @@ namespace gpuplan {
 
 const Catalog& CliContext::catalog() {
   if (shared_catalog != nullptr) return *shared_catalog;
+  // The built-in catalog alone: the process's one copy, parsed on first use (catalog/load.cpp).
+  if (!no_embedded && catalog_paths.empty()) return default_catalog();
   if (!loaded_) {
     CatalogOptions options;
     options.embedded = !no_embedded;

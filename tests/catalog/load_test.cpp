@@ -1,5 +1,7 @@
 // One test loads every data file (the embedded catalog and the data/ tree on disk).
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include <gtest/gtest.h>
 
@@ -28,6 +30,42 @@ TEST(Catalog, EveryFileUnderDataIsEmbedded) {
     if (rel.rfind("calibration/", 0) == 0) continue;  // measured profiles are loaded on request
     EXPECT_TRUE(embedded.contains(rel)) << rel << " is not listed in its folder's files.cmake";
   }
+}
+
+TEST(Catalog, EmbeddedFilesAreTheDataFilesLessTheirCommentLines) {
+  // cmake/embed_data.cmake drops whole-line comments (a sixth of the bytes the parser reads at
+  // each start) and keeps their newlines, so an error in an embedded file names the line of
+  // the file in data/; every other line is embedded as written.
+  for (const auto& f : embedded_data_files()) {
+    std::ifstream in(testing::source_dir() + "/data/" + f.path);
+    ASSERT_TRUE(in) << f.path;
+    std::istringstream embedded{std::string(f.content)};
+    std::string on_disk_line;
+    std::string embedded_line;
+    int line = 0;
+    while (std::getline(in, on_disk_line)) {
+      ++line;
+      ASSERT_TRUE(std::getline(embedded, embedded_line)) << f.path << " ends early, before line " << line;
+      const std::size_t first = on_disk_line.find_first_not_of(" \t");
+      const bool comment = first != std::string::npos && on_disk_line[first] == '#';
+      EXPECT_EQ(embedded_line, comment ? "" : on_disk_line) << f.path << ":" << line;
+    }
+    EXPECT_FALSE(std::getline(embedded, embedded_line)) << f.path << " has more lines embedded than on disk";
+  }
+}
+
+TEST(Catalog, LoadingWithUserFilesLeavesTheBuiltInCatalogAlone) {
+  // load_catalog starts from a copy of the process's parsed built-in catalog: what a --catalog
+  // file adds goes into the copy only.
+  const std::size_t built_in_gpus = default_catalog().gpus.size();
+  CatalogOptions options;
+  options.user_paths = {testing::source_dir() + "/tests/fixtures/catalog"};
+  const Catalog with_user = load_catalog(options);
+  EXPECT_NE(with_user.find_gpu("fixture-gpu"), nullptr);
+  EXPECT_EQ(with_user.gpus.size(), built_in_gpus + 1);
+  EXPECT_EQ(default_catalog().find_gpu("fixture-gpu"), nullptr);
+  EXPECT_EQ(default_catalog().gpus.size(), built_in_gpus);
+  EXPECT_EQ(load_catalog().find_gpu("fixture-gpu"), nullptr);
 }
 
 TEST(Catalog, LoadsTheDataTreeFromDiskToo) {
