@@ -81,7 +81,19 @@ std::string collective_why(const CollectiveQuery& q, const CollectiveTopology& t
       why += fmt::format(": {} of the {:.0f} NICs per domain carry it, one per NCCL channel", channels, nics);
     }
   } else if (r.domains > 1) {
-    why += fmt::format("; limited by {}, not by the network", t.level_names[chosen.bottleneck_level]);
+    // Tree's chain may be held below the link rate by NCCL's per-channel Tree ceiling.
+    const int scale = r.domains == 2 ? 1 : 2;
+    const double cap = chosen.algorithm == CollectiveAlgorithm::tree
+                           ? t.tree_cap_bytes_per_s[scale][static_cast<int>(chosen.protocol)] / r.concurrent
+                           : 0.0;
+    if (cap > 0 && chosen.bottleneck_level == 0 && chosen.level_bw_bytes_per_s[0] >= cap * (1 - 1e-9)) {
+      why += fmt::format(
+          "; limited by Tree's channels in {} (NCCL's per-channel Tree ceiling x channels: {:.0f} GB/s per GPU), not "
+          "by the network",
+          t.level_names[0], cap / 1e9);
+    } else {
+      why += fmt::format("; limited by {}, not by the network", t.level_names[chosen.bottleneck_level]);
+    }
   }
   return why;
 }

@@ -49,6 +49,11 @@ struct CollectiveLinkParams {
   bool one_shot_allreduce = false;
   double one_shot_max_bytes = 0;  // the library uses it up to this size (RCCL_MSCCLPP_THRESHOLD)
   PerProtocol tree_hop_latency_s{};  // one tree step over this link
+  // NCCL's per-channel ceiling on a Tree AllReduce's bus bandwidth for the GPU generation this
+  // link belongs to (src/graph/tuning.cc perChMaxTreeBws / perChMaxTreeLL128Bws: busBw =
+  // min(busBw, nChannels x ceiling), by scale: one node, two nodes, more), bytes/s per channel,
+  // [scale][protocol]; 0 = no ceiling (LL, and links NCCL has no figure for).
+  std::array<PerProtocol, 3> tree_channel_max_bw_bytes_per_s{};
   std::string notes;
   Provenance provenance;
 };
@@ -140,6 +145,9 @@ struct CollectiveParams {
   // tree: net_channels; NVLS-tree: nvls_tree_heads (its "heads", <= NCCL_MAX_NVLS_ARITY).
   int net_channels = 0;
   int nvls_tree_heads = 0;
+  // Channels (CTAs) a Tree AllReduce runs on by default: with the links' per-channel Tree
+  // ceiling (tree_channel_max_bw_bytes_per_s) it bounds Tree's bus bandwidth. 0 = no bound.
+  int tree_channels = 0;
   // LL channel narrowing for small messages (NCCL enqueue.cc: channels, then threads, drop
   // while nBytes < channels x threads x threadThreshold; the ring LL threshold is 8 B x nRanks
   // per thread, 512 threads). Each of `ll_channels` channels fills at `ll_channel_fill_bytes_per_rank`

@@ -53,6 +53,19 @@ CollectiveLinkParams parse_link_params(Fields& f, const Provenance& parent) {
   if (l.one_shot_allreduce && !(l.one_shot_max_bytes > 0)) {
     f.missing("one_shot_max_mb", "the largest message the library sends one-shot, in MB (RCCL_MSCCLPP_THRESHOLD)");
   }
+  // [N1, N2, N4+] GB/s per channel, Simple and LL128 (NCCL perChMaxTreeBws / perChMaxTreeLL128Bws).
+  for (auto [key, p] : {std::pair{"tree_channel_max_gb_per_s", Protocol::simple},
+                        std::pair{"tree_ll128_channel_max_gb_per_s", Protocol::ll128}}) {
+    if (!f.has(key)) continue;
+    const std::vector<double> values = f.num_list(key);
+    if (values.size() != 3) {
+      f.fail(key, fmt::format("expected 3 values [one node, two nodes, more], got {}", values.size()));
+    }
+    for (int scale = 0; scale < 3; ++scale) {
+      if (!(values[scale] > 0)) f.fail(key, "every per-channel ceiling must be positive (GB/s)");
+      l.tree_channel_max_bw_bytes_per_s[scale][static_cast<int>(p)] = values[scale] * 1e9;
+    }
+  }
   l.notes = f.opt_str("notes").value_or("");
   l.provenance = f.provenance(parent);
   f.finish();
@@ -200,7 +213,9 @@ CollectiveParams parse_collective_params(Fields& top) {
   const std::int64_t nvls_min = proto.opt_integer("nvls_min_gpus").value_or(2);
   if (nvls_min < 2 || nvls_min > 1'000'000) proto.fail("nvls_min_gpus", "must be between 2 and 1,000,000");
   c.nvls_min_gpus = static_cast<int>(nvls_min);
-  for (auto [key, field] : {std::pair{"net_channels", &c.net_channels}, std::pair{"nvls_tree_heads", &c.nvls_tree_heads}}) {
+  for (auto [key, field] :
+       {std::pair{"net_channels", &c.net_channels}, std::pair{"nvls_tree_heads", &c.nvls_tree_heads},
+        std::pair{"tree_channels", &c.tree_channels}}) {
     const std::int64_t v = proto.opt_integer(key).value_or(0);
     if (v < 0 || v > 1'000'000) proto.fail(key, "must be between 0 (every NIC) and 1,000,000 channels");
     *field = static_cast<int>(v);

@@ -84,6 +84,10 @@ struct CollectiveTopology {
   double p2p_latency_s = 0;
   double alltoall_bw_fraction = 1.0;
   int ll_channels = 0;  // ring LL channel narrowing (ll_channel_share); 0 = none
+  // Tree's bus-bandwidth ceiling per GPU, tree_channels x NCCL's per-channel Tree ceiling of the
+  // scale-up link's generation, by scale (index: one domain, two, more) and protocol; 0 = none.
+  // It bounds the chain inside the domain (level 0), where a Tree AllReduce moves 2 x bytes.
+  std::array<PerProtocol, 3> tree_cap_bytes_per_s{};
   double ll_channel_fill_bytes_per_rank = 0;
 
   // The scale-out transport (data/fitted/collectives [[transport]]): the protocols a group

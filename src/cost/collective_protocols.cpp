@@ -239,6 +239,11 @@ struct AlgorithmLines {
   collective_detail::LevelTraffic traffic;
   Steps steps;
   std::array<double, kMaxCollectiveLevels> level_bw{};  // set where traffic.bytes > 0
+  // How many shards share a network step while Simple's pipeline fills: NVLS_TREE beyond two
+  // domains (no SHARP) sends c = 2 x 2(N-1)/N shards through each head NIC (an interior node
+  // of the double binary tree takes two children's chunks and forwards one), so a chunk
+  // crosses a tree step at 1/c of the NIC's rate, as the transfer does. 1 otherwise.
+  double net_fill_share = 1.0;
 };
 
 AlgorithmLines algorithm_lines(const CollectiveRequest& request, const CollectiveTopology& topology,
@@ -251,7 +256,34 @@ AlgorithmLines algorithm_lines(const CollectiveRequest& request, const Collectiv
       a.level_bw[i] = collective_detail::level_bandwidth(topology, shape, i, a.traffic.in_network[i]);
     }
   }
+  if (algorithm == CollectiveAlgorithm::nvls) {
+    for (int i = 1; i <= shape.top; ++i) {
+      const double n = shape.children[i];
+      if (topology.levels[i].reduction_bw_bytes_per_s > 0 || n <= 2) continue;
+      a.net_fill_share = std::max(a.net_fill_share, 2.0 * 2.0 * (n - 1) / n);
+    }
+  }
   return a;
+}
+
+// The rate level i runs at in one line: its bandwidth x the protocol and sharing scale
+// (AllToAll's fraction on the scale-up level). A Tree AllReduce's chain inside the domain runs
+// no faster than NCCL's per-channel Tree ceiling x its channels (NCCL tuning.cc: busBw =
+// min(busBw, nChannels x perChMaxTreeBw), Tree algBw = busBw / 2, and the chain moves 2 x bytes
+// per GPU), by scale: one domain, two, more. line_time() and chosen_line() both take it from here.
+inline double line_level_bw(const CollectiveRequest& request, const CollectiveTopology& topology,
+                            const GroupShape& shape, const AlgorithmLines& lines, int i, double bw_scale,
+                            CollectiveAlgorithm algorithm, Protocol protocol) {
+  double bw = lines.level_bw[i] * bw_scale;
+  if (i == 0) {
+    if (request.op == CollectiveOp::all_to_all) bw *= topology.alltoall_bw_fraction;
+    if (algorithm == CollectiveAlgorithm::tree) {
+      const int scale = shape.domains <= 1 ? 0 : shape.domains == 2 ? 1 : 2;
+      const double cap = topology.tree_cap_bytes_per_s[scale][static_cast<int>(protocol)];
+      if (cap > 0) bw = std::min(bw, request.concurrent == 1 ? cap : cap / request.concurrent);
+    }
+  }
+  return bw;
 }
 
 // The time of one (algorithm, protocol) line: the pipelined transfer (the slowest level sets
@@ -269,13 +301,12 @@ LineTime line_time(const CollectiveRequest& request, const CollectiveTopology& t
                    const AlgorithmLines& lines, CollectiveAlgorithm algorithm, Protocol protocol) {
   if (shape.ranks == 1) return {};
   const double bw_scale = line_bw_scale(request, topology, shape, algorithm, protocol);
-  const double level0_scale = request.op == CollectiveOp::all_to_all ? topology.alltoall_bw_fraction : 1.0;
   double transfer_s = 0;
   double in_bw = 0;   // level 0's rate as run (0 when it carries nothing), as simple_fill reads it
   double net_bw = 0;  // the slowest network level's rate as run
   for (int i = 0; i <= shape.top; ++i) {
     if (lines.traffic.bytes[i] <= 0) continue;
-    const double bw = lines.level_bw[i] * bw_scale * (i == 0 ? level0_scale : 1);
+    const double bw = line_level_bw(request, topology, shape, lines, i, bw_scale, algorithm, protocol);
     const double t = bw > 0 ? lines.traffic.bytes[i] / bw : HUGE_VAL;
     if (t > transfer_s) transfer_s = t;
     if (i == 0) {
@@ -292,7 +323,7 @@ LineTime line_time(const CollectiveRequest& request, const CollectiveTopology& t
     const double step = shape.domains > 1 && topology.net_simple_step_bytes > 0 ? topology.net_simple_step_bytes
                                                                                 : topology.simple_step_bytes;
     if (st.intra > 0 && in_bw > 0) fill += st.intra * step / in_bw;
-    if (st.inter > 0 && net_bw > 0) fill += st.inter * step / net_bw;
+    if (st.inter > 0 && net_bw > 0) fill += st.inter * step * lines.net_fill_share / net_bw;
     latency_s += std::min(fill, transfer_s);
   }
   return {latency_s, transfer_s};
@@ -310,12 +341,11 @@ CollectiveEstimate chosen_line(const CollectiveRequest& request, const Collectiv
   e.protocol = protocol;
   if (shape.ranks == 1) return e;  // one GPU: nothing to move, nothing to pay
   const double bw_scale = line_bw_scale(request, topology, shape, algorithm, protocol);
-  const double level0_scale = request.op == CollectiveOp::all_to_all ? topology.alltoall_bw_fraction : 1.0;
   double slowest = 0;
   for (int i = 0; i <= shape.top; ++i) {
     e.level_bytes[i] = lines.traffic.bytes[i];
     if (lines.traffic.bytes[i] <= 0) continue;
-    const double bw = lines.level_bw[i] * bw_scale * (i == 0 ? level0_scale : 1);
+    const double bw = line_level_bw(request, topology, shape, lines, i, bw_scale, algorithm, protocol);
     e.level_bw_bytes_per_s[i] = bw;
     e.level_time_s[i] = bw > 0 ? lines.traffic.bytes[i] / bw : HUGE_VAL;
     if (e.level_time_s[i] > slowest) {

@@ -200,6 +200,13 @@ CollectiveTopology make_collective_topology(const Catalog& catalog, const System
   t.p2p_latency_s = params.p2p_latency_s;
   t.alltoall_bw_fraction = params.alltoall_bw_fraction;
   t.ll_channels = params.ll_channels;
+  if (params.tree_channels > 0) {
+    for (int scale = 0; scale < 3; ++scale) {
+      for (int p = 0; p < kProtocolCount; ++p) {
+        t.tree_cap_bytes_per_s[scale][p] = params.tree_channels * up_params.tree_channel_max_bw_bytes_per_s[scale][p];
+      }
+    }
+  }
   t.ll_channel_fill_bytes_per_rank = params.ll_channel_fill_bytes_per_rank;
   return t;
 }

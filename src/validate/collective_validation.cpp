@@ -15,7 +15,7 @@ namespace gpuplan {
 namespace {
 
 struct CollectiveColumns {
-  std::optional<std::size_t> id, source, gpu, nodes, gpus_per_node, num_gpus, algorithm, time_us, busbw;
+  std::optional<std::size_t> id, source, gpu, nodes, gpus_per_node, num_gpus, algorithm, time_us, busbw, domains;
   std::size_t system = 0, op = 0, bytes = 0;
 };
 
@@ -33,6 +33,7 @@ CollectiveColumns collective_columns(const CsvTable& csv) {
   c.algorithm = csv.find_column("algorithm");
   c.time_us = csv.find_column("measured_time_us");
   c.busbw = csv.find_column("measured_busbw_GBps");
+  c.domains = csv.find_column("domains");  // optional: scale-up domains the group spans, where nodes do not say
   if (!c.num_gpus && !(c.nodes && c.gpus_per_node)) csv.column("num_gpus");  // throws, naming the header
   if (!c.time_us && !c.busbw) csv.column("measured_time_us");
   return c;
@@ -172,7 +173,17 @@ std::vector<CollectiveMeasurement> read_collective_csv(const CsvTable& csv, cons
     }
     m.nodes = nodes;
     m.gpus = gpus;
-    if (nodes == 1 || gpus <= system->gpus) {
+    // A `domains` column says it outright: GPUs of one rack-scale system split into NVLink
+    // partitions on different racks (only the network joins them).
+    const int domains = c.domains && !csv.cell(row, *c.domains).empty() ? count_cell(csv, row, *c.domains) : 0;
+    if (domains > 0) {
+      if (gpus % domains != 0 || gpus / domains > system->gpus) {
+        throw Error(fmt::format("{}: {} GPUs do not split into {} domains of at most {} GPUs of system '{}'",
+                                csv.where(row, *c.domains), gpus, domains, system->gpus, system->id));
+      }
+      m.request.domains = domains;
+      m.request.gpus_per_domain = gpus / domains;
+    } else if (nodes == 1 || gpus <= system->gpus) {
       m.request.domains = 1;
       m.request.gpus_per_domain = gpus;
     } else {

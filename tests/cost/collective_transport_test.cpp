@@ -90,6 +90,9 @@ TEST(CollectiveTransport, CatalogSystemsNameTheirTransport) {
   EXPECT_EQ(transport_test_topology("gcp-a3-high").transport, "tcpx");
   EXPECT_EQ(transport_test_topology("gcp-a3-mega").transport, "tcpxo");
   EXPECT_EQ(transport_test_topology("mi300x-8").transport, "roce");
+  EXPECT_EQ(transport_test_topology("mi325x-8").transport, "roce");  // RCCL on AMD's Ethernet clusters
+  EXPECT_EQ(transport_test_topology("mi355x-8").transport, "roce");
+  EXPECT_EQ(transport_test_topology("mi355x-8").library, "rccl");
   for (const auto& tp : transport_test_params().transports) {
     EXPECT_FALSE(tp.provenance.source.empty()) << tp.id;
     EXPECT_TRUE(tp.net_protocols[static_cast<int>(Protocol::simple)]) << tp.id;

@@ -132,3 +132,29 @@ TEST(CollectiveValidation, NcclTestsLogBecomesMeasurements) {
 
 }  // namespace
 }  // namespace gpuplan
+
+namespace gpuplan {
+namespace {
+
+// The optional `domains` column: 24 GB200 GPUs as 3 NVL8 partitions on different racks are 3
+// domains of 8 (the network joins them), where `nodes`/`num_gpus` alone would put 24 GPUs in
+// one NVL72 domain; a split that does not fit the system is an error naming the column.
+TEST(CollectiveValidation, DomainsColumnSplitsARackScaleGroup) {
+  const std::string header = "id,system,nodes,gpus_per_node,num_gpus,op,bytes,algorithm,measured_time_us,domains\n";
+  const auto rows = read_collective_csv(CsvTable::parse(header + "a,gb200-nvl72,3,8,24,allreduce,1e9,ring,1000,3\n"
+                                                                 "b,gb200-nvl72,3,8,24,allreduce,1e9,ring,1000,\n",
+                                                        "t.csv"),
+                                        validation_catalog());
+  ASSERT_EQ(rows.size(), 2U);
+  EXPECT_EQ(rows[0].request.domains, 3);
+  EXPECT_EQ(rows[0].request.gpus_per_domain, 8);
+  EXPECT_EQ(rows[1].request.domains, 1);
+  EXPECT_EQ(rows[1].request.gpus_per_domain, 24);
+  EXPECT_THROW(
+      read_collective_csv(CsvTable::parse(header + "c,gb200-nvl72,3,8,24,allreduce,1e9,ring,1000,5\n", "t.csv"),
+                          validation_catalog()),
+      Error);
+}
+
+}  // namespace
+}  // namespace gpuplan

@@ -1,0 +1,110 @@
+// Many NVL72 racks (issue 32): NCCL's per-channel Tree ceiling beyond two domains, and the Simple
+// pipeline fill of NVLS_TREE at the shared head-NIC rate. Hand arithmetic in each comment; the
+// shipped constants are NCCL's (tuning.cc) and the GB200 figures of data/.
+#include <gtest/gtest.h>
+
+#include "catalog/catalog.h"
+#include "cost/collective.h"
+#include "cost/collective_test_util.h"
+
+namespace gpuplan {
+namespace {
+
+using testing::request;
+using RackAlgo = CollectiveAlgorithm;
+
+CollectiveTopology multirack_nvl72() {
+  const Catalog& c = default_catalog();
+  return make_collective_topology(c, c.system("gb200-nvl72"), nullptr, default_collective_params(c));
+}
+
+CollectiveTopology multirack_h100() {
+  const Catalog& c = default_catalog();
+  return make_collective_topology(c, c.system("dgx-h100"), nullptr, default_collective_params(c));
+}
+
+// The ceiling is 16 channels x NCCL's per-channel Tree rate for Blackwell: 70 / 42.8 / 24 GB/s
+// (one rack, two, more) for Simple, 55.6 / 31.67 / 20 for LL128; LL has none.
+TEST(CollectiveMultiRack, TreeCeilingIsChannelsTimesNcclPerChannelRate) {
+  const auto t = multirack_nvl72();
+  const int simple = static_cast<int>(Protocol::simple);
+  const int ll128 = static_cast<int>(Protocol::ll128);
+  EXPECT_NEAR(t.tree_cap_bytes_per_s[0][simple], 16 * 70.0e9, 1);
+  EXPECT_NEAR(t.tree_cap_bytes_per_s[1][simple], 16 * 42.8e9, 1);
+  EXPECT_NEAR(t.tree_cap_bytes_per_s[2][simple], 16 * 24.0e9, 1);
+  EXPECT_NEAR(t.tree_cap_bytes_per_s[2][ll128], 16 * 20.0e9, 1);
+  EXPECT_EQ(t.tree_cap_bytes_per_s[2][static_cast<int>(Protocol::ll)], 0);
+}
+
+// 20 racks, Tree/Simple, 16 GiB: the chain moves 2 x bytes per GPU; NVLink 5 would carry it at
+// 900 x 0.758 = 682.2 GB/s, the ceiling at 16 x 24 = 384 GB/s binds: transfer = 2 x 16 GiB /
+// 384 GB/s = 89.48 ms (Tree busbw ~ 384 GB/s; CoreWeave measured 405.7 at this size with
+// NCCL's own choice). LL128: min(682.2 x 0.86 = 586.7, 16 x 20 = 320) = 320 GB/s.
+TEST(CollectiveMultiRack, TreeBeyondTwoRacksRunsAtTheChannelCeiling) {
+  const auto t = multirack_nvl72();
+  const double bytes = 16 * 1024.0 * 1024 * 1024;
+  const auto simple =
+      estimate_collective_with(request(CollectiveOp::all_reduce, bytes, 72, 20), t, RackAlgo::tree, Protocol::simple);
+  ASSERT_TRUE(simple.feasible) << simple.reason;
+  EXPECT_NEAR(simple.level_bw_bytes_per_s[0], 384e9, 1);
+  EXPECT_NEAR(simple.transfer_s, 2 * bytes / 384e9, 1e-9);
+  const auto ll128 =
+      estimate_collective_with(request(CollectiveOp::all_reduce, bytes, 72, 20), t, RackAlgo::tree, Protocol::ll128);
+  EXPECT_NEAR(ll128.level_bw_bytes_per_s[0], 320e9, 1);
+  // Two racks: 16 x 42.8 = 684.8 GB/s is above the NVLink rate, which stays the bound.
+  const auto two =
+      estimate_collective_with(request(CollectiveOp::all_reduce, bytes, 72, 2), t, RackAlgo::tree, Protocol::simple);
+  EXPECT_NEAR(two.level_bw_bytes_per_s[0], 900e9 * 0.758, 1e3);
+  // Concurrent collectives share the ceiling as they share the links.
+  auto shared = request(CollectiveOp::all_reduce, bytes, 72, 20);
+  shared.concurrent = 2;
+  EXPECT_NEAR(estimate_collective_with(shared, t, RackAlgo::tree, Protocol::simple).level_bw_bytes_per_s[0], 192e9, 1);
+}
+
+// On 8-GPU H100 nodes the ceiling (16 x 36 = 576 GB/s beyond two nodes) is above NVLink 4's
+// 450 x 0.822 = 369.9 GB/s: the Tree line is the NVLink-bound one, as before.
+TEST(CollectiveMultiRack, TreeCeilingLeavesEightGpuHopperNodesAlone) {
+  const auto t = multirack_h100();
+  const auto e =
+      estimate_collective_with(request(CollectiveOp::all_reduce, 1e9, 8, 16), t, RackAlgo::tree, Protocol::simple);
+  ASSERT_TRUE(e.feasible) << e.reason;
+  EXPECT_NEAR(e.level_bw_bytes_per_s[0], 450e9 * 0.822, 1e3);
+}
+
+// Auto over 20 racks no longer takes Tree at multi-GB sizes: at 4 GiB Tree/Simple costs
+// 2 x 4 GiB / 384 GB/s = 22.4 ms + its fixed part, NVLS_TREE 3.8 x 4 GiB / 16 / 47.5 GB/s =
+// 21.5 ms + 4.4 ms, ring/LL128 more; auto takes NVLS_TREE (CoreWeave: 24.8 ms measured).
+TEST(CollectiveMultiRack, AutoLeavesTreeOverTwentyRacksForLargeMessages) {
+  const auto t = multirack_nvl72();
+  const auto e = estimate_collective(request(CollectiveOp::all_reduce, 4 * 1024.0 * 1024 * 1024, 72, 20), t);
+  ASSERT_TRUE(e.feasible) << e.reason;
+  EXPECT_EQ(e.algorithm, RackAlgo::nvls);
+  EXPECT_GT(e.time_s, 24e-3);
+  EXPECT_LT(e.time_s, 28e-3);
+}
+
+// NVLS_TREE's Simple fill over N > 2 racks: until the pipe is full each of the 2 log2(N) tree
+// steps costs one chunk, and a head NIC carries c = 2 x 2(N-1)/N shards, so a chunk crosses at
+// 1/c of the NIC rate. 20 racks, 4 GiB (fill well below the transfer): latency = NVLS base +
+// 2 x 71 x per-GPU cost + 10 NET tree hops (Simple) + 1 chunk over the NVLS egress + 10 x chunk
+// x 3.8 / 47.5 GB/s. Two racks: c = 1, the fill is 2 chunks at the NIC rate, as before.
+TEST(CollectiveMultiRack, NvlsTreeFillRunsAtTheSharedHeadRate) {
+  const auto t = multirack_nvl72();
+  const double bytes = 4 * 1024.0 * 1024 * 1024;
+  const int simple = static_cast<int>(Protocol::simple);
+  const double inside = t.nvls_latency_s + 2 * 71 * t.nvls_hop_s;
+  const double net_bw = 50e9 * 0.95;
+  const auto twenty =
+      estimate_collective_with(request(CollectiveOp::all_reduce, bytes, 72, 20), t, RackAlgo::nvls, Protocol::simple);
+  ASSERT_TRUE(twenty.feasible) << twenty.reason;
+  const double in_bw = twenty.level_bw_bytes_per_s[0];
+  const double fill20 = t.simple_step_bytes / in_bw + 10 * t.simple_step_bytes * 3.8 / net_bw;
+  EXPECT_NEAR(twenty.latency_s, inside + 10 * t.levels[1].tree_hop_s[simple] + fill20, 1e-9);
+  const auto two =
+      estimate_collective_with(request(CollectiveOp::all_reduce, bytes, 72, 2), t, RackAlgo::nvls, Protocol::simple);
+  const double fill2 = t.simple_step_bytes / two.level_bw_bytes_per_s[0] + 2 * t.simple_step_bytes / net_bw;
+  EXPECT_NEAR(two.latency_s, inside + 2 * t.levels[1].tree_hop_s[simple] + fill2, 1e-9);
+}
+
+}  // namespace
+}  // namespace gpuplan
