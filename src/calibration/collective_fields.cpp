@@ -12,8 +12,7 @@ const std::vector<FieldSpec<CollectiveCommandRequest>>& collective_fields() {
        "Message size (nccl-tests 'size'), e.g. 32MiB, 1GB, 4096; not with --sweep"},
       {"gpus", GP_FIELD(R, gpus), "GPUs", "", "GPUs in the group", kRequired},
       {"system", GP_FIELD(R, system), "", "", "Node or rack id (see 'gpuplan systems'); defaults to the fabric's"},
-      {"nodes", GP_FIELD(R, nodes), "nodes", "",
-       "Scale-up domains the group spans (default: as few as hold --gpus)"},
+      {"nodes", GP_FIELD(R, nodes), "nodes", "", "Scale-up domains the group spans (default: as few as hold --gpus)"},
       {"node_stride", GP_FIELD(R, node_stride), "nodes", "",
        "Consecutive nodes of the group are this many nodes apart (a data-parallel group under model "
        "parallelism); default 1"},

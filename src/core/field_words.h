@@ -42,10 +42,9 @@ std::vector<FlagWord> field_words(const std::vector<FieldSpec<Request>>& fields,
     words.push_back({field_flag(f), field_word(f, wording)});
     // An alias is said the interface's way too (Python: the keyword; HTTP: the alias's own key).
     if (!f.alias.empty()) {
-      words.push_back({std::string(f.alias),
-                       wording == FieldWording::http ? field_http_alias(f)
-                       : wording == FieldWording::python ? std::string(f.name)
-                                                         : "--" + std::string(f.alias)});
+      words.push_back({std::string(f.alias), wording == FieldWording::http     ? field_http_alias(f)
+                                             : wording == FieldWording::python ? std::string(f.name)
+                                                                               : "--" + std::string(f.alias)});
     }
   }
   return words;

@@ -1,9 +1,9 @@
 #include "econ/recommend_question.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 #include "core/field_error.h"
 #include "core/strings.h"
@@ -27,7 +27,8 @@ const std::vector<FieldSpec<RecommendQuestion>>& recommend_fields() {
       {"gpus_max", GP_FIELD(R, gpus_max), "GPUs", "",
        "Largest GPU count (powers of two up to it; default 1024); with --serve, GPUs of one replica (default 8)"},
       {"gpus_list", GP_FIELD(R, train.gpus_list), "GPUs", "", "GPU counts to try instead, e.g. 8,16,64"},
-      {"providers", GP_FIELD(R, train.providers), "", "", "Cloud providers to consider, e.g. aws,lambda (default: all)"},
+      {"providers", GP_FIELD(R, train.providers), "", "",
+       "Cloud providers to consider, e.g. aws,lambda (default: all)"},
       {"global_batch", GP_FIELD(R, train.global_batch), "sequences", "", "Sequences per step", kShowDefault},
       {"seq_len", GP_FIELD(R, train.seq_len), "tokens", "",
        "Tokens per sequence (default: the model's context, at most 8192)"},
@@ -55,10 +56,10 @@ const std::vector<FieldSpec<RecommendQuestion>>& recommend_fields() {
 namespace {
 
 // The fields of one half only: given (not at their default) with the other half, an error.
-constexpr std::string_view kTrainingOnly[] = {"tokens", "deadline_days", "budget_usd", "gpus_list",
-                                              "global_batch", "seq_len", "precision", "time_limit_s"};
-constexpr std::string_view kServingOnly[] = {"input_len", "output_len", "rate_rps", "ttft_ms", "tpot_ms",
-                                             "engine", "weights"};
+constexpr std::string_view kTrainingOnly[] = {"tokens",       "deadline_days", "budget_usd", "gpus_list",
+                                              "global_batch", "seq_len",       "precision",  "time_limit_s"};
+constexpr std::string_view kServingOnly[] = {"input_len", "output_len", "rate_rps", "ttft_ms",
+                                             "tpot_ms",   "engine",     "weights"};
 
 template <std::size_t N>
 void refuse_given(const RecommendQuestion& q, const std::string_view (&names)[N], const char* why) {
