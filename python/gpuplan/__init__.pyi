@@ -63,6 +63,10 @@ class RecommendResult(_Result):
     front: Table
     pick: Optional[dict[str, Any]]
 
+class ServeRecommendResult(_Result):
+    front: Table
+    pick: Optional[dict[str, Any]]
+
 class InferResult(_Result):
     def emit(self, framework: str) -> LaunchConfig: ...
     feasible: bool
@@ -211,10 +215,11 @@ def search(
 def recommend(
     *,
     model: str,
-    tokens: Union[str, float],
+    tokens: Union[str, float, None] = None,
     deadline_days: Optional[float] = None,
     budget_usd: Optional[float] = None,
-    gpus_max: int = 1024,
+    cost_tolerance: float = 0.05,
+    gpus_max: Optional[int] = None,
     gpus_list: Sequence[int] = ...,
     providers: Union[str, Sequence[str]] = ...,
     global_batch: int = 1024,
@@ -222,8 +227,16 @@ def recommend(
     precision: str = "bf16",
     time_limit_s: float = 2,
     threads: int = 0,
+    serve: bool = False,
+    input_len: int = 1024,
+    output_len: int = 256,
+    rate_rps: Optional[float] = None,
+    ttft_ms: Optional[float] = None,
+    tpot_ms: Optional[float] = None,
+    engine: str = "vllm",
+    weights: str = "",
     catalog: CatalogArg = None,
-) -> RecommendResult: ...
+) -> Union[RecommendResult, ServeRecommendResult]: ...
 def infer(
     *,
     model: Path,
@@ -292,7 +305,7 @@ def collective(
     gpus: int,
     bytes: Union[str, int, None] = None,
     system: str = ...,
-    nodes: int = 0,
+    nodes: Optional[int] = None,
     node_stride: int = 1,
     fabric: str = ...,
     algorithm: str = "auto",

@@ -1,22 +1,21 @@
-// collective, cost, tco: keywords → the CLI's request structs → answer_* → typed results.
+// collective, cost, tco, energy: keywords → the request structs → answer_* → typed results, with
+// the library's errors in Python's words (the keyword, never the CLI flag: fields.h).
 #include <fmt/format.h>
 #include <pybind11/stl.h>
 
-#include "calibration/collective_question.h"
+#include "calibration/collective_fields.h"
 #include "common.h"
 #include "core/error.h"
 #include "econ/cost_request.h"
 #include "econ/energy_request.h"
 #include "econ/tco_request.h"
+#include "fields.h"
 #include "kwargs.h"
 #include "report/collective_report.h"
 #include "report/econ_report.h"
 
 namespace gpuplan::py {
 namespace {
-
-// A token count given as a number, written so that parse_count reads it back exactly.
-std::string fmt_count(double tokens) { return fmt::format("{:.17g}", tokens); }
 
 using CollectiveResult = Result<CollectiveAnswer>;
 using CostResult = Result<CostAnswer>;
@@ -32,33 +31,8 @@ void bind_econ(pyb::module_& m) {
   m.def(
       "collective",
       [](pyb::kwargs kwargs) {
-        CatalogPtr catalog = take_catalog(kwargs);
-        CollectiveCommandRequest r;
-        Kwargs k("collective", kwargs);
-        k.get("op", r.op);
-        if (k.has("bytes") && !as_text(kwargs["bytes"])) {
-          double bytes = 0;  // a number of bytes, written as the CLI takes it
-          k.get("bytes", bytes);
-          r.bytes = std::to_string(static_cast<long long>(bytes));
-          if (static_cast<double>(static_cast<long long>(bytes)) != bytes)
-            throw Error("--bytes " + std::to_string(bytes) + ": a whole number of bytes");
-        } else {
-          k.get("bytes", r.bytes);
-        }
-        k.get("gpus", r.gpus);
-        k.get("system", r.system);
-        k.get("nodes", r.nodes);
-        k.get("node_stride", r.node_stride);
-        k.get("fabric", r.fabric);
-        k.get("algorithm", r.algorithm);
-        k.get("dtype", r.dtype);
-        k.get("concurrent", r.concurrent);
-        k.get("ideal", r.ideal);
-        k.get("sweep", r.sweep);
-        k.get("calibration", r.calibration);
-        k.finish();
-        pyb::gil_scoped_release release;
-        return make_result(catalog, answer_collective(*catalog, r));
+        number_as_text(kwargs, "collective", "bytes", true);  // bytes=4096 as well as bytes="4KiB"
+        return ask_by_table("collective", kwargs, collective_fields(), &answer_collective);
       },
       "collective(*, op, gpus, bytes=None, system=None, fabric=None, algorithm='auto', dtype='bf16',\n"
       "sweep=False, ...): one collective's time and bus bandwidth (`gpuplan collective`); bytes is a\n"
@@ -71,6 +45,7 @@ void bind_econ(pyb::module_& m) {
       "cost",
       [](pyb::kwargs kwargs) {
         CatalogPtr catalog = take_catalog(kwargs);
+        number_as_text(kwargs, "cost", "tokens", false);  // tokens=1e12 as well as tokens="1T"
         CostRequest r;
         Kwargs k("cost", kwargs);
         k.get("gpu", r.gpu);
@@ -79,13 +54,7 @@ void bind_econ(pyb::module_& m) {
         k.get("days", r.days);
         k.get("hours", r.hours);
         k.get("model", r.model);
-        if (k.has("tokens") && !as_text(kwargs["tokens"])) {
-          double tokens = 0;
-          k.get("tokens", tokens);
-          r.tokens = fmt_count(tokens);
-        } else {
-          k.get("tokens", r.tokens);
-        }
+        k.get("tokens", r.tokens);
         k.get("mfu", r.mfu);
         k.get("provider", r.provider);
         k.get("instance", r.instance);
@@ -98,9 +67,10 @@ void bind_econ(pyb::module_& m) {
         k.get("restart_hours", r.restart_hours);
         k.get("checkpoint_hours", r.checkpoint_hours);
         k.finish();
-        if (r.gpu.empty()) throw Error("--gpu is required: a GPU id (see gpuplan.gpus())");
+        if (r.gpu.empty()) throw FieldError("gpu", "cost(): gpu is required: a GPU id (see gpuplan.gpus())");
+        const std::vector<FlagWord> words = k.flag_words();
         pyb::gil_scoped_release release;
-        return make_result(catalog, answer_cost(*catalog, r));
+        return in_python_words(words, [&] { return make_result(catalog, answer_cost(*catalog, r)); });
       },
       "cost(*, gpu, gpus=None, days=None, hours=None, gpu_hours=None, model=None, tokens=None, mfu=0.4,\n"
       "provider=None, ...): the run's cost per cloud offer (`gpuplan cost`).");
@@ -127,9 +97,10 @@ void bind_econ(pyb::module_& m) {
         k.get("provider", r.provider);
         k.get("all", r.all);
         k.finish();
-        if (r.gpu.empty()) throw Error("--gpu is required: a GPU id (see gpuplan.gpus())");
+        if (r.gpu.empty()) throw FieldError("gpu", "tco(): gpu is required: a GPU id (see gpuplan.gpus())");
+        const std::vector<FlagWord> words = k.flag_words();
         pyb::gil_scoped_release release;
-        return make_result(catalog, answer_tco(*catalog, r));
+        return in_python_words(words, [&] { return make_result(catalog, answer_tco(*catalog, r)); });
       },
       "tco(*, gpu, gpus=None, system=None, years=5, ...): total cost of ownership and the break-even\n"
       "use against the cloud (`gpuplan tco`).");
@@ -154,9 +125,10 @@ void bind_econ(pyb::module_& m) {
         k.get("kg_co2_per_kwh", r.kg_co2_per_kwh);
         k.get("usd_per_kwh", r.usd_per_kwh);
         k.finish();
-        if (r.gpu.empty()) throw Error("--gpu is required: a GPU id (see gpuplan.gpus())");
+        if (r.gpu.empty()) throw FieldError("gpu", "energy(): gpu is required: a GPU id (see gpuplan.gpus())");
+        const std::vector<FlagWord> words = k.flag_words();
         pyb::gil_scoped_release release;
-        return make_result(catalog, answer_energy(*catalog, r));
+        return in_python_words(words, [&] { return make_result(catalog, answer_energy(*catalog, r)); });
       },
       "energy(*, gpu, gpus, hours=None, days=None, utilization=None, watts_per_gpu=None, pue=None,\n"
       "kg_co2_per_kwh=None, usd_per_kwh=None, catalog=None): a run's energy, CO2 and electricity cost\n"

@@ -42,16 +42,7 @@ void bind_infer(pyb::module_& m) {
   }, pyb::arg("framework"), "The server launch config of this plan for vllm, sglang or trtllm (`gpuplan infer --emit`).");
   m.def(
       "infer",
-      [](pyb::kwargs kwargs) {
-        CatalogPtr catalog = take_catalog(kwargs);
-        InferRequest r;
-        Kwargs k("infer", kwargs);
-        read_fields(k, r, infer_fields());
-        k.finish();
-        require_fields(k, "infer", infer_fields());
-        pyb::gil_scoped_release release;
-        return in_python_words(infer_fields(), [&] { return make_result(catalog, answer_infer(*catalog, r)); });
-      },
+      [](pyb::kwargs kwargs) { return ask_by_table("infer", kwargs, infer_fields(), &answer_infer); },
       "infer(*, model, gpu, engine='vllm', weights='bf16', kv=None, input_len=1024, output_len=256,\n"
       "gpus=None, tp=None, pp=1, ep=1, attention_dp=1, batch=None | concurrency=None | max_throughput=False,\n"
       "spec_draft_tokens=0, spec_acceptance=None, spec_draft='mtp', prefix_hit_rate=None, shared_prefix_tokens=None,\n"
@@ -65,16 +56,9 @@ void bind_infer(pyb::module_& m) {
   m.def(
       "infer_search",
       [](pyb::kwargs kwargs) {
-        CatalogPtr catalog = take_catalog(kwargs);
         InferSearchRequest r;
         r.weights_given = kwargs.contains("weights") && !kwargs["weights"].is_none();
-        Kwargs k("infer_search", kwargs);
-        read_fields(k, r, infer_search_fields());
-        k.finish();
-        require_fields(k, "infer_search", infer_search_fields());
-        pyb::gil_scoped_release release;
-        return in_python_words(infer_search_fields(),
-                               [&] { return make_result(catalog, answer_infer_search(*catalog, r)); });
+        return ask_by_table("infer_search", kwargs, infer_search_fields(), &answer_infer_search, std::move(r));
       },
       "infer_search(*, model, gpu, input_len=1024, output_len=256, gpus_max=8, ttft_ms=None, tpot_ms=None,\n"
       "rate=0, objective='throughput', ...): the best serving plan, as `gpuplan infer-search`.");

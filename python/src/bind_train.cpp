@@ -1,4 +1,4 @@
-// train, memory, train_many, search, recommend: keywords → the CLI's request structs → the
+// train, memory, train_many, search, recommend: keywords → the request structs (by their field tables) → the
 // library's answer_* → typed results (to_dict/to_json/str through report/).
 #include <algorithm>
 #include <atomic>
@@ -9,7 +9,7 @@
 
 #include "common.h"
 #include "core/error.h"
-#include "econ/recommend_request.h"
+#include "econ/recommend_question.h"
 #include "emit/launch_config.h"
 #include "fields.h"
 #include "kwargs.h"
@@ -83,6 +83,7 @@ void bind_train_result(pyb::module_& m) {
 using MemoryResult = Result<MemoryAnswer>;
 using SearchResultPy = Result<SearchAnswer>;
 using RecommendResult = Result<RecommendAnswer>;
+using ServeRecommendResult = Result<ServeRecommendAnswer>;
 
 // train_many: requests parsed under the GIL, then evaluated on `threads` threads without it.
 std::vector<TrainResult> train_many(const pyb::sequence& requests, std::optional<int> threads, const pyb::object& catalog_arg) {
@@ -191,16 +192,7 @@ void bind_train(pyb::module_& m) {
       .def_property_readonly("evaluated", [](const SearchResultPy& r) { return r.get().result.evaluated; });
   m.def(
       "search",
-      [](pyb::kwargs kwargs) {
-        CatalogPtr catalog = take_catalog(kwargs);
-        SearchRequest r;
-        Kwargs k("search", kwargs);
-        read_fields(k, r, search_fields());
-        k.finish();
-        require_fields(k, "search", search_fields());
-        pyb::gil_scoped_release release;  // the search runs on its own threads
-        return in_python_words(search_fields(), [&] { return make_result(catalog, answer_search(*catalog, r)); });
-      },
+      [](pyb::kwargs kwargs) { return ask_by_table("search", kwargs, search_fields(), &answer_search); },
       "search(*, model, gpus, global_batch, gpu=None, seq_len=None, top=3, objective='time', threads=None, ...)\n"
       "The best plans (`gpuplan search`); .top is a DataFrame when pandas is installed.");
 
@@ -208,31 +200,40 @@ void bind_train(pyb::module_& m) {
       .def_property_readonly("front", [](const RecommendResult& r) { return table(to_json(r.get())["front"]); },
                              "The Pareto front of time vs cost: a DataFrame where pandas is installed.")
       .def_property_readonly("pick", [](const RecommendResult& r) { return json_to_py(to_json(r.get())["pick"]); });
+  result_class<ServeRecommendAnswer>(m, "ServeRecommendResult",
+                                     "Which GPU, how many and which cloud offer to serve a model (gpuplan recommend --serve).")
+      .def_property_readonly("front", [](const ServeRecommendResult& r) { return table(to_json(r.get())["front"]); },
+                             "The Pareto front of cost vs time per output token: a DataFrame where pandas is installed.")
+      .def_property_readonly("pick", [](const ServeRecommendResult& r) { return json_to_py(to_json(r.get())["pick"]); });
   m.def(
       "recommend",
-      [](pyb::kwargs kwargs) {
+      [](pyb::kwargs kwargs) -> pyb::object {
         CatalogPtr catalog = take_catalog(kwargs);
-        RecommendRequest r;
+        number_as_text(kwargs, "recommend", "tokens", false);  // tokens=1e11 as well as tokens="100B"
+        RecommendQuestion q;
         Kwargs k("recommend", kwargs);
-        k.get("model", r.model);
-        k.get_count("tokens", r.tokens);
-        k.get("deadline_days", r.deadline_days);
-        k.get("budget_usd", r.budget_usd);
-        k.get("gpus_max", r.gpus_max);
-        k.get("gpus_list", r.gpus_list);
-        k.get("providers", r.providers);
-        k.get("global_batch", r.global_batch);
-        k.get("seq_len", r.seq_len);
-        k.get("precision", r.precision);
-        k.get("time_limit_s", r.time_limit_s);
-        k.get("threads", r.threads);
+        read_fields(k, q, recommend_fields());
         k.finish();
-        for (auto& p : r.providers) std::transform(p.begin(), p.end(), p.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-        pyb::gil_scoped_release release;
-        return make_result(catalog, answer_recommend(*catalog, r));
+        require_fields(k, "recommend", recommend_fields());
+        if (q.serving) {
+          ServeRecommendResult result = in_python_words(recommend_fields(), [&] {
+            const ServeRecommendRequest r = recommend_serving_request(q);
+            pyb::gil_scoped_release release;
+            return make_result(catalog, answer_serve_recommend(*catalog, r));
+          });
+          return pyb::cast(std::move(result));
+        }
+        RecommendResult result = in_python_words(recommend_fields(), [&] {
+          const RecommendRequest r = recommend_training_request(q);
+          pyb::gil_scoped_release release;
+          return make_result(catalog, answer_recommend(*catalog, r));
+        });
+        return pyb::cast(std::move(result));
       },
-      "recommend(*, model, tokens, gpus_max=1024, gpus_list=None, providers=None, deadline_days=None,\n"
-      "budget_usd=None, ...): the Pareto front of time-to-train vs cost (`gpuplan recommend`).");
+      "recommend(*, model, tokens, gpus_max=None, gpus_list=None, providers=None, deadline_days=None,\n"
+      "budget_usd=None, ...): the Pareto front of time-to-train vs cost (`gpuplan recommend`); with\n"
+      "serve=True (and input_len, output_len, rate_rps, ttft_ms, tpot_ms, engine, weights instead of\n"
+      "tokens) the front of cost vs per-user speed for serving, a ServeRecommendResult.");
 }
 
 }  // namespace gpuplan::py

@@ -10,6 +10,7 @@
 #include "core/field_error.h"
 #include "core/field_spec.h"
 #include "core/field_words.h"
+#include "common.h"
 #include "kwargs.h"
 
 namespace gpuplan::py {
@@ -45,6 +46,34 @@ auto in_python_words(const std::vector<FieldSpec<Request>>& fields, Call&& call)
   } catch (const Error& e) {
     throw Error(word_fields(e.what(), fields, FieldWording::python));
   }
+}
+
+// The same for a question without a field table: `words` from Kwargs::flag_words().
+template <class Call>
+auto in_python_words(const std::vector<FlagWord>& words, Call&& call) -> decltype(call()) {
+  try {
+    return call();
+  } catch (const FieldError& e) {
+    throw FieldError(e.field(), word_flags(e.what(), words));
+  } catch (const Error& e) {
+    throw Error(word_flags(e.what(), words));
+  }
+}
+
+// A question whose keywords are its table's fields, start to end: the catalog= keyword split
+// off, the rest read into `request` (strictly: unknown keywords and missing required ones are
+// errors in Python's words), then `answer(catalog, request)` without the GIL, its errors in
+// Python's words too. `request` may come with members that are not fields already set.
+template <class Request, class Answer>
+Result<Answer> ask_by_table(const char* function, pyb::dict& kwargs, const std::vector<FieldSpec<Request>>& fields,
+                            Answer (*answer)(const Catalog&, const Request&), Request request = {}) {
+  CatalogPtr catalog = take_catalog(kwargs);
+  Kwargs k(function, kwargs);
+  read_fields(k, request, fields);
+  k.finish();
+  require_fields(k, function, fields);
+  pyb::gil_scoped_release release;
+  return in_python_words(fields, [&] { return make_result(catalog, answer(*catalog, request)); });
 }
 
 }  // namespace gpuplan::py

@@ -1,6 +1,8 @@
 #include "kwargs.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "core/error.h"
@@ -23,6 +25,26 @@ std::optional<std::string> as_text(const pyb::handle& value) {
 std::string path_arg(const pyb::handle& value, const char* function) {
   if (auto text = as_text(value)) return *text;
   throw Error(std::string(function) + "(" + pyb::repr(value).cast<std::string>() + "): expected a path (str or os.PathLike)");
+}
+
+void number_as_text(pyb::dict& kwargs, const char* function, const char* name, bool whole) {
+  if (!kwargs.contains(name)) return;
+  pyb::handle v = kwargs[pyb::str(name)];
+  if (pyb::isinstance<pyb::bool_>(v) || !(pyb::isinstance<pyb::int_>(v) || pyb::isinstance<pyb::float_>(v))) return;
+  const double x = v.cast<double>();
+  const std::string shown = pyb::repr(v).cast<std::string>();
+  if (!std::isfinite(x)) throw Error(std::string(function) + "(" + name + "=" + shown + "): expected a finite number");
+  if (whole && x != std::floor(x)) {
+    throw Error(std::string(function) + "(" + name + "=" + shown + "): expected a whole number");
+  }
+  // %.17g reads back as the same double; a whole number below 2^63 is written as an integer.
+  char text[64];
+  if (x == std::floor(x) && std::fabs(x) < 9.2e18) {
+    std::snprintf(text, sizeof text, "%lld", static_cast<long long>(x));
+  } else {
+    std::snprintf(text, sizeof text, "%.17g", x);
+  }
+  kwargs[pyb::str(name)] = pyb::str(text);
 }
 
 Kwargs::Kwargs(std::string function, const pyb::dict& kwargs) : function_(std::move(function)), kwargs_(kwargs) {}
@@ -145,6 +167,16 @@ void Kwargs::get_count(const char* name, double& out) {
   }
   known_.pop_back();
   get(name, out);
+}
+
+std::vector<FlagWord> Kwargs::flag_words() const {
+  std::vector<FlagWord> words;
+  for (const std::string& name : known_) {
+    std::string flag = name;
+    std::replace(flag.begin(), flag.end(), '_', '-');
+    words.push_back({flag, name});
+  }
+  return words;
 }
 
 void Kwargs::finish() {

@@ -11,6 +11,8 @@
 
 #include <pybind11/pybind11.h>
 
+#include "core/field_words.h"
+
 namespace gpuplan::py {
 
 class Kwargs {
@@ -32,6 +34,11 @@ class Kwargs {
   // Whether `name` was given (and not None).
   bool has(const char* name) const;
 
+  // Each keyword read so far as the CLI flag it stands for ("gpu-hours") and the keyword
+  // ("gpu_hours"): a question without a field table says the library's flags in Python's words
+  // with these (fields.h: in_python_words).
+  std::vector<FlagWord> flag_words() const;
+
   // Throws Error for any keyword not read by get(): "train(): unknown keyword 'tpp'; did you
   // mean 'tp'? (keywords: ...)".
   void finish();
@@ -43,6 +50,11 @@ class Kwargs {
   pybind11::dict kwargs_;
   std::vector<std::string> known_;
 };
+
+// A field the library reads as text that Python may also give as a number (tokens=100e9,
+// bytes=4096): the number is replaced in `kwargs` by text the library reads back exactly
+// ("100000000000"); a str stays as it is. `whole`: a fraction is an Error naming the keyword.
+void number_as_text(pybind11::dict& kwargs, const char* function, const char* name, bool whole);
 
 // A str or an os.PathLike as text; nullopt otherwise.
 std::optional<std::string> as_text(const pybind11::handle& value);

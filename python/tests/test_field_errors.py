@@ -68,3 +68,36 @@ def test_an_error_about_no_one_field_has_field_none():
     e = python_error(gpuplan.train, model="no-such-model")
     assert e.field is None
     assert "unknown model 'no-such-model'" in str(e)
+
+
+def test_recommend_names_the_keyword():
+    # The same rule in the library for every interface: a serving field needs serve=True.
+    assert cli_error("recommend", "--model", "llama3-8b", "--tokens", "100B", "--ttft-ms", "500") == (
+        "--ttft-ms needs --serve")
+    e = python_error(gpuplan.recommend, model="llama3-8b", tokens="100B", ttft_ms=500.0)
+    assert str(e) == "ttft_ms needs serve"
+    assert e.field == "ttft_ms"
+    e = python_error(gpuplan.recommend, model="llama3-8b", serve=True, tokens="100B")
+    assert str(e) == "tokens is for training; drop it with serve"
+    # An alias of the CLI (--deadline for deadline_days) is said as the keyword.
+    e = python_error(gpuplan.recommend, model="llama3-8b", tokens="100B", deadline_days=-1.0)
+    assert "--" not in str(e) and "deadline_days" in str(e)
+
+
+def test_recommend_serve_is_the_cli_answer():
+    r = gpuplan.recommend(model="llama3.1-8b", serve=True, tpot_ms=30.0, engine="tensorrt-llm", providers="lambda")
+    assert isinstance(r, gpuplan.ServeRecommendResult)
+    cli = run_cli("recommend", "--serve", "--model", "llama3.1-8b", "--tpot-ms", "30", "--engine", "tensorrt-llm",
+                  "--providers", "lambda", "--json")[0]
+    import json
+    d, c = r.to_dict(), json.loads(cli)
+    for x in (d, c):
+        x.pop("elapsed_s", None)
+    assert d == c
+
+
+def test_collective_and_cost_name_the_keyword():
+    e = python_error(gpuplan.collective, op="allreduce", gpus=8, bytes="1GiB", system="dgx-h100", node_stride=0)
+    assert "--" not in str(e) and "node_stride" in str(e)
+    e = python_error(gpuplan.cost, gpu="h100-sxm", gpus=8, days=-2.0)
+    assert "--" not in str(e) and "days" in str(e)

@@ -22,6 +22,8 @@ class CliOption {
   CliOption* required(bool value = true);
   // Show the target's value at parse setup as the default in --help.
   CliOption* capture_default_str();
+  // A list option's items may also be given as one word split at `separator` ("8,16,64").
+  CliOption* delimiter(char separator);
   // Giving both this option and `other` is a usage error (exit 2).
   CliOption* excludes(CliOption* other);
   // How many times the option was given on the command line.

@@ -11,6 +11,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
+#include "cli/progress_printer.h"
 #include "report/sweep_report.h"
 #include "sweep/mpi_transport.h"
 
@@ -46,7 +47,11 @@ void setup_sweep(CliCommand& cmd, CliContext& ctx) {
       }
       transport = std::make_unique<LocalTransport>();
     }
-    const std::optional<SweepAnswer> a = run_sweep(job, *transport);
+    // Progress of rank 0's share only: N ranks drawing on one terminal would garble it.
+    std::optional<ProgressPrinter> shown;
+    if (transport->rank() == 0) shown.emplace(ctx.err, "sweep", "cells");
+    const std::optional<SweepAnswer> a = run_sweep(job, *transport, shown ? &shown->sink() : nullptr);
+    if (shown) shown->finish();
     if (!a) return;  // not rank 0
     ctx.print(*a, f->json);
   });

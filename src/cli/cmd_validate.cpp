@@ -5,6 +5,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
+#include "cli/progress_printer.h"
 #include "report/validation_report.h"
 
 namespace gpuplan {
@@ -32,7 +33,11 @@ void add_validate_collectives(CliCommand& validate, CliContext& ctx) {
                 "Refit every fitted constant (data/fitted/collectives/nccl.toml) on every row and print them");
   cmd->add_flag("--json", o->json, "Print one JSON object");
   cmd->callback([o, &ctx] {
+    ProgressPrinter shown(ctx.err, "validate collectives", "fits");
+    o->request.progress = shown.sink();
     const ValidateCollectivesAnswer answer = answer_validate_collectives(ctx.catalog(), o->request);
+    o->request.progress = nullptr;
+    shown.finish();
     ctx.print(answer, o->json);
   });
 }

@@ -4,6 +4,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
+#include "cli/progress_printer.h"
 #include "report/validation_report.h"
 
 namespace gpuplan {
@@ -27,7 +28,11 @@ void add_validate_inference(CliCommand& validate, CliContext& ctx) {
                 "instead of the closed-form rules");
   cmd->add_flag("--json", o->json, "Print one JSON object");
   cmd->callback([o, &ctx] {
+    ProgressPrinter shown(ctx.err, "validate inference", "fits");
+    o->request.progress = shown.sink();
     const ValidateInferenceAnswer answer = answer_validate_inference(ctx.catalog(), o->request);
+    o->request.progress = nullptr;
+    shown.finish();
     ctx.print(answer, o->json);
   });
 }

@@ -31,6 +31,10 @@ CliOption* CliOption::capture_default_str() {
   impl_->capture_default_str();
   return this;
 }
+CliOption* CliOption::delimiter(char separator) {
+  impl_->delimiter(separator);
+  return this;
+}
 CliOption* CliOption::excludes(CliOption* other) {
   impl_->excludes(other->impl_);
   return this;

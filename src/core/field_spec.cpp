@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/error.h"
 
@@ -15,6 +16,8 @@ std::string field_value_text(double v) { return fmt::format("{}", v); }
 std::string field_value_text(bool v) { return v ? "true" : "false"; }
 std::string field_value_text(const std::optional<int>& v) { return v ? field_value_text(*v) : ""; }
 std::string field_value_text(const std::optional<double>& v) { return v ? field_value_text(*v) : ""; }
+std::string field_value_text(const std::vector<int>& v) { return fmt::format("{}", fmt::join(v, ",")); }
+std::string field_value_text(const std::vector<std::string>& v) { return fmt::format("{}", fmt::join(v, ",")); }
 
 namespace {
 // "a number of GiB" / "a number".
@@ -58,6 +61,11 @@ void check_field_number(FieldNumberRule rule, std::string_view flag, std::string
 void check_field_number(FieldNumberRule rule, std::string_view flag, std::string_view unit,
                         const std::optional<double>& value) {
   if (value) check_field_number(rule, flag, unit, *value);
+}
+
+void check_field_number(FieldNumberRule rule, std::string_view flag, std::string_view unit,
+                        const std::vector<int>& values) {
+  for (int v : values) check_field_number(rule, flag, unit, v);
 }
 
 }  // namespace gpuplan

@@ -22,7 +22,8 @@ namespace gpuplan {
 template <class Request>
 using FieldRef = std::variant<std::string& (*)(Request&), int& (*)(Request&), std::int64_t& (*)(Request&),
                               double& (*)(Request&), bool& (*)(Request&), std::optional<int>& (*)(Request&),
-                              std::optional<double>& (*)(Request&)>;
+                              std::optional<double>& (*)(Request&), std::vector<int>& (*)(Request&),
+                              std::vector<std::string>& (*)(Request&)>;
 
 // A FieldRef to `member` of R (a path such as features.spec_draft works too).
 #define GP_FIELD(R, member) (+[](R& r) -> decltype((r.member)) { return r.member; })
@@ -47,6 +48,7 @@ struct FieldSpec {
   std::string_view help;     // the --help line (docs/cli.md says more)
   unsigned traits = 0;
   std::string_view cli_name = "";  // the flag without "--" when it is not `name` with '-' for '_'
+  std::string_view alias = "";     // a second flag without "--" the CLI and the web API also take
 };
 
 // The flag's name without "--" ("seq-len", "no-tp-overlap", "time-limit").
@@ -66,6 +68,14 @@ std::string field_http_key(const FieldSpec<Request>& f) {
   return key;
 }
 
+// The web API's key for the field's alias ("deadline_days" for --deadline-days); "" for none.
+template <class Request>
+std::string field_http_alias(const FieldSpec<Request>& f) {
+  std::string key;
+  for (char c : f.alias) key += c == '-' ? '_' : c;
+  return key;
+}
+
 template <class Request>
 bool field_over_http(const FieldSpec<Request>& f) {
   return (f.traits & (kTakesPath | kLocalOnly)) == 0;
@@ -78,6 +88,8 @@ std::string field_value_text(double v);  // shortest round trip: 1, 0.5, -1
 std::string field_value_text(bool v);    // true, false
 std::string field_value_text(const std::optional<int>& v);     // "" when unset
 std::string field_value_text(const std::optional<double>& v);  // "" when unset
+std::string field_value_text(const std::vector<int>& v);          // "8,16,64"; "" when empty
+std::string field_value_text(const std::vector<std::string>& v);  // "aws,lambda"; "" when empty
 
 // The field's value in a default-constructed request, as text: the default every interface
 // shows (the request struct's initialiser is the one place it is written).
@@ -91,6 +103,13 @@ template <class Request>
 std::string field_default_text(const FieldSpec<Request>& f) {
   Request request{};
   return std::visit([&request](auto get) { return field_value_text(get(request)); }, f.ref);
+}
+
+// Whether the field holds its default (the default-constructed request's value) in `request`.
+template <class Request>
+bool field_is_default(const FieldSpec<Request>& f, const Request& request) {
+  Request copy = request;  // FieldRef reads through a mutable reference
+  return std::visit([&copy](auto get) { return field_value_text(get(copy)); }, f.ref) == field_default_text(f);
 }
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
@@ -112,7 +131,10 @@ void check_field_number(FieldNumberRule rule, std::string_view flag, std::string
                         const std::optional<int>& value);
 void check_field_number(FieldNumberRule rule, std::string_view flag, std::string_view unit,
                         const std::optional<double>& value);
+void check_field_number(FieldNumberRule rule, std::string_view flag, std::string_view unit,
+                        const std::vector<int>& values);  // each value
 inline void check_field_number(FieldNumberRule, std::string_view, std::string_view, const std::string&) {}
+inline void check_field_number(FieldNumberRule, std::string_view, std::string_view, const std::vector<std::string>&) {}
 inline void check_field_number(FieldNumberRule, std::string_view, std::string_view, bool) {}
 
 template <class Request>

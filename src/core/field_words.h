@@ -38,7 +38,15 @@ struct FlagWord {
 template <class Request>
 std::vector<FlagWord> field_words(const std::vector<FieldSpec<Request>>& fields, FieldWording wording) {
   std::vector<FlagWord> words;
-  for (const FieldSpec<Request>& f : fields) words.push_back({field_flag(f), field_word(f, wording)});
+  for (const FieldSpec<Request>& f : fields) {
+    words.push_back({field_flag(f), field_word(f, wording)});
+    // An alias is said the interface's way too (Python: the keyword; HTTP: the alias's own key).
+    if (!f.alias.empty()) {
+      words.push_back({std::string(f.alias), wording == FieldWording::http     ? field_http_alias(f)
+                                             : wording == FieldWording::python ? std::string(f.name)
+                                                                               : "--" + std::string(f.alias)});
+    }
+  }
   return words;
 }
 

@@ -94,6 +94,14 @@ RecommendAnswer answer_recommend(const Catalog& cat, const ModelSpec& model, con
   RecommendAnswer r;
   r.model = &model;
   r.request = o;
+  r.request.progress = nullptr;  // the answer keeps no pointer to the caller's sink
+  // Progress in (GPU, count) searches: every GPU with an offer to rent, times the counts; a GPU
+  // skipped with a note counts as its searches done.
+  std::int64_t searches = 0;
+  for (const Gpu& gpu : cat.gpus) {
+    if (gpu.is_gpu() && !rentable_offers(cat, gpu, o.providers).empty()) searches += std::ssize(counts);
+  }
+  ProgressCounter progress(&o.progress, searches);
   std::vector<RecommendPoint> points;
   for (const Gpu& gpu : cat.gpus) {
     if (!gpu.is_gpu()) continue;
@@ -102,6 +110,7 @@ RecommendAnswer answer_recommend(const Catalog& cat, const ModelSpec& model, con
     const System* system = default_system_for(cat, gpu);
     if (!system) {
       r.notes.push_back(fmt::format("{}: no system in the catalog", gpu.id));
+      progress.advance(std::ssize(counts));
       continue;
     }
     TrainContext ctx;
@@ -109,6 +118,7 @@ RecommendAnswer answer_recommend(const Catalog& cat, const ModelSpec& model, con
       ctx = make_train_context(cat, model, gpu, system, nullptr);
     } catch (const Error& e) {
       r.notes.push_back(fmt::format("{}: {}", gpu.id, e.what()));
+      progress.advance(std::ssize(counts));
       continue;
     }
     for (int n : counts) {
@@ -123,6 +133,7 @@ RecommendAnswer answer_recommend(const Catalog& cat, const ModelSpec& model, con
       so.threads = o.threads;
       so.time_limit_s = o.time_limit_s;
       const SearchResult sr = search_plans(ctx, space, so);
+      progress.advance();
       ++r.searched;
       if (!sr.complete) ++r.cut_short;
       if (sr.top.empty()) continue;

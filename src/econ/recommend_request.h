@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "core/progress.h"
 #include "search/search.h"
 
 namespace gpuplan {
@@ -31,6 +32,7 @@ struct RecommendRequest {
   // --cost-tolerance: with no budget, the pick is the fastest front point costing at most
   // (1 + this) × the cheapest one, so a run months slower is never picked to save a rounding error.
   double cost_tolerance = 0.05;
+  ProgressSink progress;  // not a field: (GPU, count) searches done, for the CLI's stderr (core/progress.h)
 };
 
 struct RecommendPoint {

@@ -60,6 +60,13 @@ ServeRecommendAnswer answer_serve_recommend(const Catalog& cat, const ModelSpec&
   ServeRecommendAnswer r;
   r.model = &model;
   r.request = o;
+  r.request.progress = nullptr;  // the answer keeps no pointer to the caller's sink
+  // Progress in GPUs: every GPU with an offer to rent; one skipped with a note counts as done.
+  std::int64_t rentable = 0;
+  for (const Gpu& gpu : cat.gpus) {
+    if (gpu.is_gpu() && !rentable_offers(cat, gpu, o.providers).empty()) ++rentable;
+  }
+  ProgressCounter progress(&o.progress, rentable);
   std::vector<ServePoint> points;
   for (const Gpu& gpu : cat.gpus) {
     if (!gpu.is_gpu()) continue;
@@ -70,6 +77,7 @@ ServeRecommendAnswer answer_serve_recommend(const Catalog& cat, const ModelSpec&
       ctx = make_infer_context(cat, model, gpu, engine, default_system_for(cat, gpu));
     } catch (const Error& e) {
       r.notes.push_back(fmt::format("{}: {}", gpu.id, e.what()));
+      progress.advance();
       continue;
     }
     InferSearchSpec spec;
@@ -82,6 +90,7 @@ ServeRecommendAnswer answer_serve_recommend(const Catalog& cat, const ModelSpec&
     spec.objective = InferObjective::throughput;  // per GPU: the same ranking as per dollar on one offer
     spec.weights = o.weights;
     const InferSearchResult sr = infer_search(ctx, spec);
+    progress.advance();
     ++r.searched;
     r.evaluated += sr.evaluated;
     if (!sr.found) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "core/progress.h"
 #include "infer/search.h"
 
 namespace gpuplan {
@@ -28,6 +29,7 @@ struct ServeRecommendRequest {
   std::string engine = "vllm";          // --engine
   std::vector<std::string> providers;   // --providers: empty = all
   std::vector<Precision> weights;       // --weights: empty = the search's defaults per GPU
+  ProgressSink progress;                // not a field: GPUs searched, for the CLI's stderr (core/progress.h)
 };
 
 struct ServePoint {

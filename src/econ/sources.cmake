@@ -12,4 +12,5 @@ list(APPEND GPUPLAN_LIB_SOURCES
   econ/energy_request.cpp
   econ/recommend_request.cpp
   econ/serve_recommend_request.cpp
+  econ/recommend_question.cpp
 )

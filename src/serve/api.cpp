@@ -11,11 +11,13 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "calibration/collective_fields.h"
 #include "core/error.h"
 #include "core/field_words.h"
 #include "core/input_file.h"
 #include "core/json_fields.h"
 #include "core/strings.h"
+#include "econ/recommend_question.h"
 #include "infer/infer_fields.h"
 #include "plan/train_fields.h"
 #include "search/search_fields.h"
@@ -70,23 +72,22 @@ template <class R>
 std::vector<std::string> table_keys(const std::vector<FieldSpec<R>>& fields, std::initializer_list<const char*> extra) {
   std::vector<std::string> keys;
   for (const FieldSpec<R>& f : fields) {
-    if (field_over_http(f)) keys.push_back(field_http_key(f));
+    if (!field_over_http(f)) continue;
+    keys.push_back(field_http_key(f));
+    if (!f.alias.empty()) keys.push_back(field_http_alias(f));
   }
   keys.insert(keys.end(), extra.begin(), extra.end());
   return keys;
 }
 
-// train, memory, search, infer and infer-search come from their field tables; recommend, cost,
-// compare and collective have no table yet and list their keys here.
+// train, memory, search, recommend, infer, infer-search and collective come from their field
+// tables; cost and compare have no table yet and list their keys here.
 const std::vector<CommandKeys>& command_keys() {
   static const std::vector<CommandKeys> table{
       {"train", table_keys(train_fields(), {"emit"})},
       {"memory", table_keys(train_fields(), {"rule_of_thumb"})},
       {"search", table_keys(search_fields(), {})},
-      {"recommend",
-       {"model", "tokens", "deadline", "deadline_days", "budget", "budget_usd", "cost_tolerance", "gpus_max",
-        "gpus_list", "providers", "global_batch", "seq_len", "precision", "time_limit", "serve", "input_len",
-        "output_len", "rate", "ttft_ms", "tpot_ms", "engine", "weights"}},
+      {"recommend", table_keys(recommend_fields(), {})},
       {"infer", table_keys(infer_fields(), {"emit"})},
       {"infer-search", table_keys(infer_search_fields(), {})},
       {"cost",
@@ -94,9 +95,7 @@ const std::vector<CommandKeys>& command_keys() {
         "global_batch", "provider", "instance", "all", "usd_per_hour", "usd_per_gpu_hour", "spot_discount",
         "spot_overhead", "interruptions_per_day", "restart_hours", "checkpoint_hours"}},
       {"compare", {"names", "model", "gpus", "global_batch", "seq_len", "precision"}},
-      {"collective",
-       {"op", "bytes", "gpus", "system", "nodes", "node_stride", "fabric", "algorithm", "dtype", "concurrent", "ideal",
-        "sweep"}},
+      {"collective", table_keys(collective_fields(), {})},
   };
   return table;
 }
@@ -114,9 +113,11 @@ void add_switch_keys(const std::vector<FieldSpec<R>>& fields, std::vector<std::s
 
 bool switch_key(std::string_view key) {
   static const std::vector<std::string> keys = [] {
-    std::vector<std::string> k{"rule_of_thumb", "serve", "ideal", "sweep", "all"};  // the hand-added switches
+    std::vector<std::string> k{"rule_of_thumb", "all"};  // the hand-added switches
     add_switch_keys(train_fields(), k);
     add_switch_keys(search_fields(), k);
+    add_switch_keys(recommend_fields(), k);
+    add_switch_keys(collective_fields(), k);
     add_switch_keys(infer_fields(), k);
     add_switch_keys(infer_search_fields(), k);
     return k;

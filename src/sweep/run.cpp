@@ -78,11 +78,14 @@ std::string rank_payload(int rank, const std::vector<SweepCellResult>& cells, do
   return payload.dump();
 }
 
-std::string run_rank(const SweepSetup& setup, int rank, int ranks, int threads) {
+std::string run_rank(const SweepSetup& setup, int rank, int ranks, int threads, const ProgressSink* progress) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<SweepCellResult> results;
-  for (int idx : rank_cells(setup, rank, ranks)) {
+  const std::vector<int> mine = rank_cells(setup, rank, ranks);
+  ProgressCounter cells_done(progress, static_cast<std::int64_t>(mine.size()));
+  for (int idx : mine) {
     results.push_back(run_cell(setup, setup.cells[static_cast<std::size_t>(idx)], threads));
+    cells_done.advance();
   }
   return rank_payload(rank, results, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "core/progress.h"
 #include "sweep/result.h"
 #include "sweep/setup.h"
 
@@ -14,8 +15,10 @@ SweepCellResult run_cell(const SweepSetup& setup, const SweepCell& cell, int thr
 
 // The cells `rank` of `ranks` owns (partition.h, by plan-space size), run in index order.
 // Returns the payload for the gather: the cells' results, with the rank's wall time kept apart
-// from them (merge.h) so timings never reach the result files.
-std::string run_rank(const SweepSetup& setup, int rank, int ranks, int threads);
+// from them (merge.h) so timings never reach the result files. `progress` (core/progress.h)
+// hears of each cell done, of the rank's cells.
+std::string run_rank(const SweepSetup& setup, int rank, int ranks, int threads,
+                     const ProgressSink* progress = nullptr);
 
 // Rank `rank`'s cell indices (the same partition run_rank uses).
 std::vector<int> rank_cells(const SweepSetup& setup, int rank, int ranks);

@@ -59,11 +59,11 @@ int sweep_threads_per_rank(const SweepSpec& spec, const SweepTransport& transpor
   return std::max(1, cores / std::max(1, transport.ranks_on_node()));
 }
 
-std::optional<SweepAnswer> run_sweep(const SweepJob& job, SweepTransport& transport) {
+std::optional<SweepAnswer> run_sweep(const SweepJob& job, SweepTransport& transport, const ProgressSink* progress) {
   const SweepSetup& setup = job.setup;
   const SweepSpec& spec = setup.spec;
   const int threads = sweep_threads_per_rank(spec, transport);
-  const std::string payload = run_rank(setup, transport.rank(), transport.size(), threads);
+  const std::string payload = run_rank(setup, transport.rank(), transport.size(), threads, progress);
   const std::vector<std::string> payloads = transport.gather_to_root(payload);
   if (transport.rank() != 0) return std::nullopt;
 

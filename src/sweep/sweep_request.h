@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "core/progress.h"
 #include "sweep/merge.h"
 #include "sweep/setup.h"
 #include "sweep/transport.h"
@@ -46,7 +47,9 @@ struct SweepAnswer {
 };
 
 // Runs this rank's cells, gathers on rank 0 and writes the result files there. Returns the
-// answer on rank 0, nullopt on the others.
-std::optional<SweepAnswer> run_sweep(const SweepJob& job, SweepTransport& transport);
+// answer on rank 0, nullopt on the others. `progress` (core/progress.h) hears of each of this
+// rank's cells done; the CLI shows rank 0's.
+std::optional<SweepAnswer> run_sweep(const SweepJob& job, SweepTransport& transport,
+                                     const ProgressSink* progress = nullptr);
 
 }  // namespace gpuplan

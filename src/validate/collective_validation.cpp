@@ -64,17 +64,28 @@ class Topologies {
   std::map<std::string, CollectiveTopology> map_;
 };
 
+// The groups of rows by `key` (a source, a GPU type), in the order each first appears.
+template <typename Key>
+std::vector<std::string> fold_groups(const std::vector<CollectiveMeasurement>& rows, Key key) {
+  std::vector<std::string> groups;
+  for (const auto& m : rows) {
+    if (std::find(groups.begin(), groups.end(), key(m)) == groups.end()) groups.push_back(key(m));
+  }
+  return groups;
+}
+
+std::string source_of(const CollectiveMeasurement& m) { return m.source; }
+std::string gpu_of(const CollectiveMeasurement& m) { return m.gpu; }
+
 // Each group of rows (a source, a GPU type) predicted with every fitted constant refitted on
 // the other rows; `add` files each held-out row's error. Throws when there are fewer than 2
 // groups (nothing to learn from).
 template <typename Key, typename Add>
 std::vector<CollectiveConstantsFit> held_out_folds(const std::vector<CollectiveMeasurement>& rows, const std::string& file,
                                                    const Catalog& catalog, const CollectiveParams& params, Key key,
-                                                   const char* flag, const char* what, Add add) {
-  std::vector<std::string> groups;
-  for (const auto& m : rows) {
-    if (std::find(groups.begin(), groups.end(), key(m)) == groups.end()) groups.push_back(key(m));
-  }
+                                                   const char* flag, const char* what, Add add,
+                                                   ProgressCounter& progress) {
+  const std::vector<std::string> groups = fold_groups(rows, key);
   if (groups.size() < 2) {
     throw Error(fmt::format("{}: {} needs rows from at least 2 {}; this file has {}", file, flag, what, groups.size()));
   }
@@ -92,6 +103,7 @@ std::vector<CollectiveConstantsFit> held_out_folds(const std::vector<CollectiveM
       add(i, group, (e.time_s - rows[i].measured_time_s) / rows[i].measured_time_s);
     }
     folds.push_back(std::move(fold));
+    progress.advance();
   }
   return folds;
 }
@@ -308,8 +320,14 @@ CollectiveValidation validate_collective_measurements(const std::vector<Collecti
     v.rows.push_back(std::move(r));
   }
 
+  // Progress in fits (each one searches every fitted constant): the in-sample one, one per fold.
+  ProgressCounter progress(options.progress,
+                           (options.fit ? 1 : 0) +
+                               (options.leave_one_source_out ? std::ssize(fold_groups(rows, source_of)) : 0) +
+                               (options.leave_one_gpu_out ? std::ssize(fold_groups(rows, gpu_of)) : 0));
   if (options.fit) {
     v.fit = fit_collective_constants(rows, std::vector<bool>(rows.size(), true), catalog, params);
+    progress.advance();
     const CollectiveParams fitted_params = with_fitted_constants(params, *v.fit);
     Topologies fitted(catalog, fitted_params);
     for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -322,7 +340,7 @@ CollectiveValidation validate_collective_measurements(const std::vector<Collecti
   if (options.leave_one_source_out) {
     v.loso = true;
     v.folds = held_out_folds(
-        rows, file, catalog, params, [](const CollectiveMeasurement& m) { return m.source; }, "--leave-one-source-out",
+        rows, file, catalog, params, source_of, "--leave-one-source-out",
         "sources (a 'source' column)", [&v](std::size_t i, const std::string& source, double err) {
           CollectiveValidationRow& r = v.rows[i];
           r.loso_error = err;
@@ -331,12 +349,13 @@ CollectiveValidation validate_collective_measurements(const std::vector<Collecti
           v.loso_by_size.add(r.size_band, err);
           v.loso_by_source.add(source.empty() ? std::string("(no source)") : source, err);
           v.loso_by_family.add(r.fabric_family, err);
-        });
+        },
+        progress);
   }
   if (options.leave_one_gpu_out) {
     v.logo = true;
     v.gpu_folds = held_out_folds(
-        rows, file, catalog, params, [](const CollectiveMeasurement& m) { return m.gpu; }, "--leave-one-gpu-out",
+        rows, file, catalog, params, gpu_of, "--leave-one-gpu-out",
         "GPU types", [&v](std::size_t i, const std::string& gpu, double err) {
           CollectiveValidationRow& r = v.rows[i];
           r.logo_error = err;
@@ -344,7 +363,8 @@ CollectiveValidation validate_collective_measurements(const std::vector<Collecti
           v.logo_by_scale.add(r.scale_band, err);
           v.logo_by_size.add(r.size_band, err);
           v.logo_by_gpu.add(gpu, err);
-        });
+        },
+        progress);
   }
   return v;
 }

@@ -10,6 +10,7 @@
 #include "calibration/nccl_tests_log.h"
 #include "catalog/catalog.h"
 #include "core/csv.h"
+#include "core/progress.h"
 #include "cost/collective.h"
 #include "validate/collective_constants_fit.h"
 #include "validate/collective_measurement.h"
@@ -41,6 +42,7 @@ struct CollectiveValidationOptions {
   bool leave_one_source_out = false;
   bool leave_one_gpu_out = false;
   bool fit = false;  // refit every fitted constant on every row and report them
+  const ProgressSink* progress = nullptr;  // fits done of all (core/progress.h); null = none
 };
 
 struct CollectiveValidation {

@@ -51,15 +51,19 @@ InferValidation validate_inference(const CsvTable& csv, const Catalog& catalog, 
   InferPredictor predictor(catalog, options.simulate);
   for (const InferCase& c : cases) v.rows.push_back(row_of(c));
 
-  if (options.holdout == InferHoldout::none) {
-    for (std::size_t i = 0; i < cases.size(); ++i) v.rows[i].predicted = predictor.predict(cases[i], nullptr, &v.rows[i].note);
-  } else {
-    // Folds in the order their key first appears.
-    std::vector<std::string> keys;
+  // Folds in the order their key first appears.
+  std::vector<std::string> keys;
+  if (options.holdout != InferHoldout::none) {
     for (const InferCase& c : cases) {
       const std::string& k = fold_key(c, options.holdout);
       if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
     }
+  }
+  // Progress in fits (the slow part): one per fold, the in-sample one.
+  ProgressCounter progress(options.progress, std::ssize(keys) + (options.fit ? 1 : 0));
+  if (options.holdout == InferHoldout::none) {
+    for (std::size_t i = 0; i < cases.size(); ++i) v.rows[i].predicted = predictor.predict(cases[i], nullptr, &v.rows[i].note);
+  } else {
     for (const std::string& key : keys) {
       std::vector<const InferCase*> train;
       for (const InferCase& c : cases) {
@@ -75,12 +79,14 @@ InferValidation validate_inference(const CsvTable& csv, const Catalog& catalog, 
         ++fold.rows;
       }
       v.folds.push_back(std::move(fold));
+      progress.advance();
     }
   }
   if (options.fit) {
     std::vector<const InferCase*> all;
     for (const InferCase& c : cases) all.push_back(&c);
     v.fitted_all = fit_inference_constants(all, predictor);
+    progress.advance();
     v.has_fit = true;
   }
 

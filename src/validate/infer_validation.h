@@ -11,6 +11,7 @@
 
 #include "catalog/catalog.h"
 #include "core/csv.h"
+#include "core/progress.h"
 #include "validate/error_stats.h"
 #include "validate/infer_fit.h"
 
@@ -62,6 +63,7 @@ struct InferValidationOptions {
   // Closed-loop TTFT/TPOT rows from the scheduler simulation (infer/sim_engine.h) instead of
   // the closed-form rules, in the fits too. max_rate_within_slo rows always use it.
   bool simulate = false;
+  const ProgressSink* progress = nullptr;  // fits done of all (core/progress.h); null = none
 };
 
 InferValidation validate_inference(const CsvTable& csv, const Catalog& catalog,

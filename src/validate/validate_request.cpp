@@ -48,6 +48,7 @@ ValidateCollectivesAnswer answer_validate_collectives(const Catalog& catalog, co
   options.leave_one_source_out = request.leave_one_source_out;
   options.leave_one_gpu_out = request.leave_one_gpu_out;
   options.fit = request.fit;
+  options.progress = &request.progress;
   const CollectiveParams& params = default_collective_params(catalog);
   const std::string text = read_input_file(request.file, "validate collectives");
   if (looks_like_nccl_tests_log(text)) {
@@ -97,6 +98,7 @@ ValidateInferenceAnswer answer_validate_inference(const Catalog& catalog, const 
                                                    : InferHoldout::none;
   options.fit = request.fit;
   options.simulate = request.simulate;
+  options.progress = &request.progress;
   return validate_inference(
       read_runs_csv("validate inference", request.file, "a CSV in the schema of shared/data/inference-runs.csv"),
       catalog, options);

@@ -19,6 +19,7 @@ struct ValidateCollectivesRequest {
   bool leave_one_source_out = false;
   bool leave_one_gpu_out = false;
   bool fit = false;
+  ProgressSink progress{};  // not a field: fits done so far, for the CLI's stderr (core/progress.h)
 };
 using ValidateCollectivesAnswer = CollectiveValidation;
 
@@ -39,6 +40,7 @@ struct ValidateInferenceRequest {
   bool leave_one_source_out = false;
   bool fit = false;
   bool simulate = false;  // --simulate: TTFT/TPOT of closed-loop rows from the scheduler simulation
+  ProgressSink progress{};  // not a field: fits done so far, for the CLI's stderr (core/progress.h)
 };
 using ValidateInferenceAnswer = InferValidation;
 

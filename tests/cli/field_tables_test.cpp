@@ -1,5 +1,5 @@
 // The field tables (core/field_spec.h) against every interface that exposes them: the CLI's
-// flags of train, search, infer and infer-search, the web API's allowlist, the Python stubs
+// flags of train, search, infer, infer-search, recommend and collective, the web API's allowlist, the Python stubs
 // (python/gpuplan/__init__.pyi) and docs/cli.md. The CLI and Python bind their options from the
 // tables, so these tests fail when a flag or keyword is added by hand beside a table, or a
 // table entry is missing from the docs or the stubs.
@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include "calibration/collective_fields.h"
+#include "econ/recommend_question.h"
 #include "infer/infer_fields.h"
 #include "plan/train_fields.h"
 #include "search/search_fields.h"
@@ -48,7 +50,10 @@ Names cli_flags(const std::string& command) {
 template <class R>
 Names table_flags(const std::vector<FieldSpec<R>>& fields) {
   Names out;
-  for (const auto& f : fields) out.insert(field_flag(f));
+  for (const auto& f : fields) {
+    out.insert(field_flag(f));
+    if (!f.alias.empty()) out.insert(std::string(f.alias));
+  }
   return out;
 }
 
@@ -56,7 +61,9 @@ template <class R>
 Names table_http_keys(const std::vector<FieldSpec<R>>& fields) {
   Names out;
   for (const auto& f : fields) {
-    if (field_over_http(f)) out.insert(field_http_key(f));
+    if (!field_over_http(f)) continue;
+    out.insert(field_http_key(f));
+    if (!f.alias.empty()) out.insert(field_http_alias(f));
   }
   return out;
 }
@@ -84,6 +91,8 @@ TEST(FieldTables, CliFlagsAreTheTablesFields) {
   EXPECT_EQ(cli_flags("search"), with(table_flags(search_fields()), {"help", "json", "html", "report-data"}));
   EXPECT_EQ(cli_flags("infer"), with(table_flags(infer_fields()), {"help", "json", "html", "report-data", "emit"}));
   EXPECT_EQ(cli_flags("infer-search"), with(table_flags(infer_search_fields()), {"help", "json", "html", "report-data"}));
+  EXPECT_EQ(cli_flags("recommend"), with(table_flags(recommend_fields()), {"help", "json", "html", "report-data"}));
+  EXPECT_EQ(cli_flags("collective"), with(table_flags(collective_fields()), {"help", "json", "html", "report-data"}));
 }
 
 TEST(FieldTables, HttpAllowlistIsTheTablesFieldsWithoutPaths) {
@@ -92,8 +101,10 @@ TEST(FieldTables, HttpAllowlistIsTheTablesFieldsWithoutPaths) {
   EXPECT_EQ(http_keys("search"), table_http_keys(search_fields()));
   EXPECT_EQ(http_keys("infer"), with(table_http_keys(infer_fields()), {"emit"}));
   EXPECT_EQ(http_keys("infer-search"), table_http_keys(infer_search_fields()));
+  EXPECT_EQ(http_keys("recommend"), table_http_keys(recommend_fields()));
+  EXPECT_EQ(http_keys("collective"), table_http_keys(collective_fields()));
   // Never a path, never a machine resource.
-  for (const std::string command : {"train", "memory", "search", "infer", "infer-search"}) {
+  for (const std::string command : {"train", "memory", "search", "infer", "infer-search", "recommend", "collective"}) {
     for (const char* key : {"calibration", "threads", "from", "html"}) EXPECT_EQ(http_keys(command).count(key), 0U);
   }
 }
@@ -155,10 +166,14 @@ TEST(FieldTables, PythonStubsAreTheTablesFields) {
   EXPECT_EQ(stub_parameters("search"), table_names(search_fields()));
   EXPECT_EQ(stub_parameters("infer"), table_names(infer_fields()));
   EXPECT_EQ(stub_parameters("infer_search"), table_names(infer_search_fields()));
+  EXPECT_EQ(stub_parameters("recommend"), table_names(recommend_fields()));
+  EXPECT_EQ(stub_parameters("collective"), table_names(collective_fields()));
   expect_stub_defaults("train", train_fields());
   expect_stub_defaults("search", search_fields());
   expect_stub_defaults("infer", infer_fields());
   expect_stub_defaults("infer_search", infer_search_fields());
+  expect_stub_defaults("recommend", recommend_fields());
+  expect_stub_defaults("collective", collective_fields());
 }
 
 TEST(FieldTables, DocsCliNamesEveryFlag) {
@@ -175,6 +190,8 @@ TEST(FieldTables, DocsCliNamesEveryFlag) {
   check(table_flags(search_fields()), "search");
   check(table_flags(infer_fields()), "infer");
   check(table_flags(infer_search_fields()), "infer-search");
+  check(table_flags(recommend_fields()), "recommend");
+  check(table_flags(collective_fields()), "collective");
 }
 
 template <class R>
@@ -194,6 +211,8 @@ TEST(FieldTables, EveryFieldOnceWithHelp) {
   expect_well_formed(search_fields(), "search");
   expect_well_formed(infer_fields(), "infer");
   expect_well_formed(infer_search_fields(), "infer-search");
+  expect_well_formed(recommend_fields(), "recommend");
+  expect_well_formed(collective_fields(), "collective");
   // The defaults come from the request structs' initialisers.
   const auto tp = std::find_if(train_fields().begin(), train_fields().end(), [](const auto& f) { return f.name == "tp"; });
   EXPECT_EQ(field_default_text(*tp), "1");

@@ -1,5 +1,6 @@
 // Progress on stderr (issue 34): the library counts units of work (core/progress.h), the CLI
 // shows them (cli/progress_printer.h) — never on stdout, nothing for short work.
+#include <filesystem>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -10,7 +11,13 @@
 #include "core/progress.h"
 #include "report/human_units.h"
 #include "catalog_util.h"
+#include "core/csv.h"
+#include "econ/recommend_request.h"
+#include "econ/serve_recommend_request.h"
 #include "search/search_request.h"
+#include "sweep/run.h"
+#include "test_util.h"
+#include "validate/validate_request.h"
 
 namespace gpuplan {
 namespace {
@@ -90,6 +97,119 @@ TEST(Progress, SearchCountsEveryLayoutOnce) {
   EXPECT_EQ(last, total);
   EXPECT_EQ(calls, total);
   EXPECT_EQ(a.options.progress, nullptr) << "the answer keeps no pointer to the caller's sink";
+}
+
+// What a sink heard: calls, the highest count, the total; every call must carry the same total.
+struct HeardProgress {
+  int calls = 0;
+  std::int64_t last = 0;
+  std::int64_t total = -1;
+  ProgressSink sink() {
+    return [this](std::int64_t done, std::int64_t all) {
+      if (total >= 0) {
+        EXPECT_EQ(all, total) << "the total changed between reports";
+      }
+      ++calls;
+      last = std::max(last, done);
+      total = all;
+    };
+  }
+  // Every unit reported once, the last report at the total.
+  void expect_every_unit_once(std::int64_t expected_total) const {
+    EXPECT_EQ(total, expected_total);
+    EXPECT_EQ(last, expected_total);
+    EXPECT_EQ(calls, expected_total);
+  }
+};
+
+TEST(Progress, RecommendCountsEveryGpuCountSearchOfEveryRentableGpu) {
+  RecommendRequest r;
+  r.model = "llama3-8b";
+  r.tokens = 100e9;
+  r.gpus_list = {8, 16};
+  r.global_batch = 256;
+  r.seq_len = 4096;
+  r.providers = {"lambda"};
+  HeardProgress heard;
+  r.progress = heard.sink();
+  const RecommendAnswer a = answer_recommend(testing::cat(), r);
+  // Each rentable GPU is searched once per count, or skipped with a note (its searches done).
+  ASSERT_GT(heard.total, 0);
+  EXPECT_EQ(heard.total % 2, 0) << "two counts per GPU";
+  EXPECT_GE(heard.total, a.searched);
+  heard.expect_every_unit_once(heard.total);
+  EXPECT_FALSE(a.request.progress) << "the answer keeps no pointer to the caller's sink";
+}
+
+TEST(Progress, ServeRecommendCountsEveryRentableGpu) {
+  ServeRecommendRequest r;
+  r.model = "llama3.1-8b";
+  r.tpot_ms = 30;
+  r.engine = "tensorrt-llm";
+  r.providers = {"lambda"};
+  HeardProgress heard;
+  r.progress = heard.sink();
+  const ServeRecommendAnswer a = answer_serve_recommend(testing::cat(), r);
+  ASSERT_GT(heard.total, 0);
+  EXPECT_GE(heard.total, a.searched);
+  heard.expect_every_unit_once(heard.total);
+  EXPECT_FALSE(a.request.progress);
+}
+
+TEST(Progress, SweepCountsTheRanksOwnCells) {
+  const Catalog& cat = testing::cat();
+  SweepSpec spec;
+  spec.file = "test.json";
+  spec.models = {"llama3-8b"};
+  spec.gpus = {"h100-sxm"};
+  spec.gpu_counts = {1, 8, 16};
+  spec.global_batch = 32;
+  spec.seq_len = 2048;
+  spec.top_k = 1;
+  const SweepSetup setup = make_sweep_setup(cat, spec, {&cat.model("llama3-8b")});
+  HeardProgress heard;
+  const ProgressSink sink = heard.sink();
+  run_rank(setup, 0, 2, 1, &sink);
+  heard.expect_every_unit_once(std::ssize(rank_cells(setup, 0, 2)));
+}
+
+TEST(Progress, ValidateInferenceCountsOneFitPerFoldAndTheInSampleFit) {
+  const std::filesystem::path file = testing::write_file(
+      testing::scratch_dir("progress_validate_inference") / "runs.csv",
+      "id,source,model_ref,gpu,num_gpus,tp,pp,ep,weight_precision,kv_precision,input_len,output_len,mode,"
+      "concurrency,engine,metric,value,notes\n"
+      "a,s1,llama3.1-70b,h200-sxm,4,4,1,1,fp8,fp8,1024,1024,fixed_concurrency,4,trtllm,tpot_ms,8.0,\n"
+      "b,s2,llama3.1-70b,h100-sxm,4,4,1,1,fp8,fp8,1024,1024,fixed_concurrency,4,trtllm,tpot_ms,11.0,\n");
+  ValidateInferenceRequest r;
+  r.file = file.string();
+  r.leave_one_gpu_out = true;
+  r.fit = true;
+  HeardProgress heard;
+  r.progress = heard.sink();
+  const ValidateInferenceAnswer a = answer_validate_inference(testing::cat(), r);
+  EXPECT_EQ(a.folds.size(), 2U);
+  heard.expect_every_unit_once(3);  // two GPUs held out in turn, then every row
+  // In-sample without --fit fits nothing: nothing to report.
+  HeardProgress none;
+  r.leave_one_gpu_out = false;
+  r.fit = false;
+  r.progress = none.sink();
+  (void)answer_validate_inference(testing::cat(), r);
+  EXPECT_EQ(none.calls, 0);
+}
+
+TEST(Progress, ValidateCollectivesCountsEveryFit) {
+  // 17 rows of 2 sources on 2 GPU types: the in-sample fit, 2 sources and 2 GPU types held out.
+  ValidateCollectivesRequest r;
+  r.file = testing::source_dir() + "/tests/fixtures/collectives/published-candidates.csv";
+  r.fit = true;
+  r.leave_one_source_out = true;
+  r.leave_one_gpu_out = true;
+  HeardProgress heard;
+  r.progress = heard.sink();
+  const ValidateCollectivesAnswer a = answer_validate_collectives(testing::cat(), r);
+  EXPECT_EQ(a.folds.size() + a.gpu_folds.size(), 4U);
+  heard.expect_every_unit_once(5);
 }
 
 }  // namespace

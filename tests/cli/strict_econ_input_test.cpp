@@ -87,8 +87,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{cmd(kRec, {"--deadline", "0"}), {"--deadline 0"}},
         BadInput{cmd(kRec, {"--budget", "-100"}), {"--budget -100"}},
         BadInput{cmd(kRec, {"--gpus-max", "0"}), {"--gpus-max 0"}},
-        BadInput{cmd(kRec, {"--gpus-list", "8,0"}), {"--gpus-list", "'0'"}},
-        BadInput{cmd(kRec, {"--gpus-list", "8,2.5"}), {"--gpus-list 2.5"}},
+        BadInput{cmd(kRec, {"--gpus-list", "8,0"}), {"--gpus-list 0"}},
+        // A list of whole numbers: CLI11 refuses a fraction as it does for --tp 2.5.
+        BadInput{cmd(kRec, {"--gpus-list", "8,2.5"}), {"--gpus-list", "2.5"}},
         BadInput{cmd(kRec, {"--global-batch", "0"}), {"--global-batch 0"}},
         BadInput{cmd(kRec, {"--seq-len", "-1"}), {"--seq-len -1"}},
         BadInput{cmd(kRec, {"--time-limit", "0"}), {"--time-limit 0"}},

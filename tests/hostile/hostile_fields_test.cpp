@@ -1,5 +1,5 @@
 // The hostile-input suite, numbers (issue 34): every number field of every question's table
-// (train, memory, search, infer, infer-search; core/field_spec.h), given NaN, ±inf, 1e999, a
+// (train, memory, search, infer, infer-search, collective; core/field_spec.h), given NaN, ±inf, 1e999, a
 // negative value, an empty value and a word, through the CLI with --json. Each case: no signal,
 // no hang over 5 s, exit 2, exactly one JSON object on stdout, the message naming the flag, and
 // no NaN or inf printed. The cases come from the tables, so a new field is covered when added.
@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "calibration/collective_fields.h"
 #include "hostile/guarded_run.h"
 #include "infer/infer_fields.h"
 #include "plan/train_fields.h"
@@ -28,7 +29,8 @@ std::vector<std::string> number_flags(const std::vector<FieldSpec<R>>& fields) {
     const bool number = std::visit(
         [](auto get) {
           using T = std::decay_t<decltype(get(std::declval<R&>()))>;
-          return !std::is_same_v<T, std::string> && !std::is_same_v<T, bool>;
+          return !std::is_same_v<T, std::string> && !std::is_same_v<T, bool> &&
+                 !std::is_same_v<T, std::vector<std::string>>;
         },
         f.ref);
     if (number) flags.push_back("--" + field_flag(f));
@@ -60,6 +62,8 @@ std::vector<HostileFieldCase> hostile_field_cases() {
        number_flags(search_fields())},
       {{"infer", "--model", "llama3.1-8b", "--gpu", "h100-sxm"}, number_flags(infer_fields())},
       {{"infer-search", "--model", "llama3.1-8b", "--gpu", "h100-sxm"}, number_flags(infer_search_fields())},
+      {{"collective", "--op", "allreduce", "--bytes", "1GiB", "--gpus", "8", "--system", "dgx-h100"},
+       number_flags(collective_fields())},
   };
   std::vector<HostileFieldCase> cases;
   for (const auto& [base, flags] : commands) {
@@ -75,6 +79,7 @@ std::vector<HostileFieldCase> hostile_field_cases() {
 TEST(HostileFields, EveryBadNumberExitsTwoNamingTheFlag) {
   const std::vector<HostileFieldCase> cases = hostile_field_cases();
   ASSERT_GE(cases.size(), 300u);
+  RecordProperty("cases", static_cast<int>(cases.size()));  // in --gtest_output=xml, for the count
   for (const HostileFieldCase& c : cases) {
     std::string cmd;
     for (const std::string& a : c.args) cmd += a + " ";

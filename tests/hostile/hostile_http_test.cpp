@@ -81,6 +81,16 @@ std::vector<HostileBody> hostile_bodies() {
   cases.push_back({"/api/train", "{" + train + ", \"zero\": 1, \"dp_shard\": 3}", "dp_shard 3", "--dp-shard"});
   cases.push_back({"/api/infer", "{" + infer + ", \"tp\": 3}", "tp 3", "--tp"});
   cases.push_back({"/api/collective", R"({"op": "allreduce", "bytes": "1GiB", "gpus": 8, "system": "dgx-h100", "nodes": 0})", "nodes 0", "--nodes"});
+  // recommend's rules between its training and serving halves live in the library (its field
+  // table, econ/recommend_question.h): said with the body's keys.
+  cases.push_back({"/api/recommend", R"({"model": "llama3-8b", "tokens": "100B", "ttft_ms": 500})",
+                   "ttft_ms needs serve", "--ttft-ms"});
+  cases.push_back({"/api/recommend", R"({"model": "llama3-8b", "serve": true, "tokens": "100B"})",
+                   "tokens is for training", "--tokens"});
+  cases.push_back({"/api/recommend", R"({"model": "llama3-8b", "tokens": "100B", "gpus_list": "8,0"})",
+                   "gpus_list 0", "--gpus-list"});
+  cases.push_back({"/api/recommend", R"({"model": "llama3-8b", "tokens": "100B", "deadline_days": -1})",
+                   "deadline -1", "--deadline"});
   return cases;
 }
 
