@@ -296,6 +296,7 @@ def infer_search(
     ttft_ms: Optional[float] = None,
     tpot_ms: Optional[float] = None,
     rate: float = 0,
+    slo_percentile: Optional[float] = None,
     objective: str = "throughput",
     catalog: CatalogArg = None,
 ) -> InferSearchResult: ...

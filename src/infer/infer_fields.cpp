@@ -111,6 +111,9 @@ const std::vector<FieldSpec<InferSearchRequest>>& infer_search_fields() {
       {"tpot_ms", GP_FIELD(R, tpot_ms), "ms", "", "Time-per-output-token target in ms (default none)"},
       {"rate", GP_FIELD(R, rate), "requests/s", "",
        "Requests/s to serve: the fewest GPUs (replicas) that serve it within the targets"},
+      {"slo_percentile", GP_FIELD(R, slo_percentile), "", "[50, 100]",
+       "Targets at this percentile of the scheduler simulation (e.g. 99, MLPerf Server's) instead of the "
+       "closed-form means; needs --ttft-ms or --tpot-ms"},
       {"objective", GP_FIELD(R, objective), "", "throughput, cost",
        "throughput (output tokens/s per GPU, default) or cost (per dollar)"},
   });

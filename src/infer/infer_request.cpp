@@ -275,6 +275,18 @@ InferSearchAnswer answer_infer_search(const Catalog& catalog, const InferSearchR
   if (!(r.rate >= 0)) {
     throw Error(fmt::format("--rate {}: a request rate cannot be negative; give requests/s, or leave it out", r.rate));
   }
+  if (r.slo_percentile) {
+    if (!(*r.slo_percentile >= 50 && *r.slo_percentile <= 100)) {
+      throw Error(fmt::format("--slo-percentile {}: use a percentile from 50 to 100 (99 is MLPerf Server's; below "
+                              "the median is not a service level), or leave it out for the closed-form means",
+                              *r.slo_percentile));
+    }
+    if (!r.ttft_ms && !r.tpot_ms) {
+      throw Error(fmt::format("--slo-percentile {}: there is no target to test at it; give --ttft-ms and/or "
+                              "--tpot-ms, or leave --slo-percentile out",
+                              *r.slo_percentile));
+    }
+  }
   check_field_numbers(r, infer_search_fields(), FieldNumberRule::kNoNegativeNumbers);  // after the range checks
   InferSearchSpec spec;
   if (r.objective == "throughput") spec.objective = InferObjective::throughput;
@@ -288,6 +300,7 @@ InferSearchAnswer answer_infer_search(const Catalog& catalog, const InferSearchR
   spec.ttft_s = r.ttft_ms ? *r.ttft_ms * 1e-3 : 0;
   spec.tpot_s = r.tpot_ms ? *r.tpot_ms * 1e-3 : 0;
   spec.rate_rps = r.rate;
+  spec.slo_percentile = r.slo_percentile.value_or(0);
   // --weights / --kv given explicitly pin the precision; otherwise the search tries them all.
   if (r.weights_given) spec.weights = {a.setup.weights};
   if (!r.kv.empty()) spec.kvs = {a.setup.kv};

@@ -86,6 +86,9 @@ struct InferSearchRequest : InferCommon {
   std::optional<double> ttft_ms;       // --ttft-ms; none = no target
   std::optional<double> tpot_ms;       // --tpot-ms; none = no target
   double rate = 0;          // --rate (requests/s); 0 = one replica
+  // --slo-percentile P (50..100): the targets apply to the P-th percentile of the scheduler
+  // simulation (infer/search_sim.h); none = to the closed-form means.
+  std::optional<double> slo_percentile;
   std::string objective = "throughput";
   // Whether --weights / --kv were given: then the search keeps them, else it tries them all.
   bool weights_given = false;

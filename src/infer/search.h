@@ -5,11 +5,13 @@
 // result says what to relax.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/progress.h"
 #include "infer/evaluate.h"
+#include "infer/sim_answer.h"
 
 namespace gpuplan {
 
@@ -23,6 +25,10 @@ struct InferSearchSpec {
   double tpot_s = 0;              // 0 = no target
   double rate_rps = 0;            // requests/s to serve with replicas; 0 = one replica
   InferObjective objective = InferObjective::throughput;
+  // 0: the targets apply to the closed-form means. 50..100: to that percentile of the
+  // scheduler simulation at the plan's concurrency (infer/search_sim.h); the plans whose
+  // closed-form means meet the targets are simulated best first until one meets them there.
+  double slo_percentile = 0;
   std::vector<Precision> weights;  // empty = bf16, fp8 (GPU has FP8 tensor cores), int4
   std::vector<Precision> kvs;      // empty = bf16, fp8
   const ProgressSink* progress = nullptr;  // plans evaluated of all (core/progress.h); null = none
@@ -47,7 +53,12 @@ struct InferSearchResult {
   double score = 0;        // output tokens/s per GPU, or per USD/hour when objective = cost
   long long evaluated = 0; // plans evaluated
   long long feasible = 0;  // plans that fit
-  long long meeting = 0;   // plans that fit and meet the targets
+  long long meeting = 0;   // plans that fit and meet the targets (closed form)
+  long long simulated = 0; // plans simulated (slo_percentile > 0)
+  long long bounded = 0;   // candidates ruled out unsimulated: TTFT lower bound past the target (search_sim.h)
+  // slo_percentile > 0: the chosen plan's simulation (one replica, closed loop at its
+  // concurrency); its TTFT/TPOT at the percentile met the targets.
+  std::optional<SimAnswer> simulation;
   // Every plan that fits, kept where no other dominates it: fastest per user first. What the
   // serving report's Pareto chart draws (AIConfigurator's throughput per GPU against per user).
   std::vector<InferFrontPoint> front;

@@ -18,5 +18,6 @@ list(APPEND GPUPLAN_LIB_SOURCES
   infer/sim_engine.cpp
   infer/sim_slo.cpp
   infer/sim_answer.cpp
+  infer/search_sim.cpp
   infer/infer_fields.cpp
 )

@@ -163,6 +163,11 @@ std::string answer_words(const InferSearchAnswer& a) {
   if (spec.tpot_s > 0) targets += fmt::format("{}{} per token at most", targets.empty() ? "" : " and ", human_seconds(spec.tpot_s));
   std::string out = serving_sentence(ctx, r.plan, r.estimate);
   out.pop_back();  // the full stop
+  if (r.simulation && !targets.empty()) {
+    targets += fmt::format(" at the simulated p{:g}: {} to the first token, {} per token",
+                           spec.slo_percentile, human_seconds(r.simulation->result.ttft_at_percentile_s),
+                           human_seconds(r.simulation->result.tpot_at_percentile_s));
+  }
   out += targets.empty() ? "; no latency target" : fmt::format("; meets the targets ({})", targets);
   if (spec.rate_rps > 0) out += fmt::format("; {} requests/s need {} replicas", human_number(spec.rate_rps), r.plan.replicas);
   return out + fmt::format(". Best of {} plans that fit ({} evaluated).", human_count(r.feasible), human_count(r.evaluated));

@@ -242,7 +242,13 @@ std::string infer_search_text(const InferContext& ctx, const InferSearchSpec& sp
                      spec.objective == InferObjective::cost ? "output tokens per dollar" : "output tokens/s per GPU",
                      spec.rate_rps > 0 ? fmt::format(" serving {} requests/s with the fewest GPUs", spec.rate_rps) : "",
                      r.plan.load);
-  return out + infer_text(ctx, r.plan, r.estimate);
+  out += infer_text(ctx, r.plan, r.estimate);
+  if (r.simulation) {
+    out += fmt::format("\ntargets met at the simulated p{:g} ({} plans simulated, best first; one replica below):",
+                       spec.slo_percentile, r.simulated);
+    out += simulation_text(*r.simulation);
+  }
+  return out;
 }
 
 nlohmann::ordered_json infer_search_json(const InferContext& ctx, const InferSearchSpec& spec,
@@ -259,10 +265,13 @@ nlohmann::ordered_json infer_search_json(const InferContext& ctx, const InferSea
   j["evaluated"] = r.evaluated;
   j["feasible"] = r.feasible;
   j["meeting_targets"] = r.meeting;
+  j["slo_percentile"] = spec.slo_percentile > 0 ? nlohmann::ordered_json(spec.slo_percentile) : nullptr;
+  j["simulated"] = r.simulated;
   j["found"] = r.found;
   j["reason"] = r.reason;
   j["score"] = r.score;
   if (r.found) j["best"] = infer_json(ctx, r.plan, r.estimate);
+  if (r.simulation) j["simulation"] = simulation_json(*r.simulation);
   return j;
 }
 

@@ -75,6 +75,10 @@ TEST(StrictInferInput, InferSearchBadValuesExit2NamingFlagAndValue) {
       {{"--input-len", "0"}, {"--input-len 0", "--input-len 1"}},
       {{"--output-len", "8192"}, {"--output-len 8192", "8192", "--allow-longer-context"}},
       {{"--weights", "fp4"}, {"--weights fp4", "h100-sxm", "b200"}},
+      {{"--slo-percentile", "30", "--ttft-ms", "500"}, {"--slo-percentile 30", "50 to 100"}},
+      {{"--slo-percentile", "100.5", "--ttft-ms", "500"}, {"--slo-percentile 100.5", "50 to 100"}},
+      {{"--slo-percentile", "nan", "--ttft-ms", "500"}, {"--slo-percentile"}},
+      {{"--slo-percentile", "99"}, {"--slo-percentile 99", "--ttft-ms", "--tpot-ms"}},
   };
   for (const BadInput& c : cases) expect_exit_2(search_base(), c);
 }

@@ -55,6 +55,7 @@ const PAGES = {
     endpoint: "/api/report/infer-search",
     fields: [F.model, F.gpu, F.num("gpus_max", "GPUs at most", 8), F.num("input_len", "prompt tokens", 1024), F.num("output_len", "output tokens", 256),
       F.num("tpot_ms", "TPOT target (ms)", "", { empty: true, hint: "empty: none" }), F.num("ttft_ms", "TTFT target (ms)", "", { empty: true, hint: "empty: none" }),
+      F.num("slo_percentile", "targets at percentile", "", { empty: true, hint: "empty: the closed-form means; 99: the simulated p99" }),
       F.pick("objective", "best by", ["throughput", "cost"], "throughput")],
   },
   recommend: {

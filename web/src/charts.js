@@ -410,7 +410,8 @@ export function renderReport(root, data, opts = {}) {
   } else if (data.kind === "infer-search") {
     if (a.best) {
       const select = opts.onSelect || ((p) => showFrontPoint(root, p));
-      add(servingFrontChart(data, select), servingChart({ answer: a.best, curve: data.curve, slo: data.slo }), servingMemoryChart(a.best));
+      add(servingFrontChart(data, select), servingChart({ answer: a.best, curve: data.curve, slo: data.slo }),
+        a.simulation ? percentilesChart(a.simulation) : null, servingMemoryChart(a.best));
     }
   }
   add(assumptionsTable(data.assumptions));
