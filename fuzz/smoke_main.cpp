@@ -24,6 +24,7 @@ GPUPLAN_FUZZ_TARGET(fuzz_catalog)
 GPUPLAN_FUZZ_TARGET(fuzz_disagg_ratio)
 GPUPLAN_FUZZ_TARGET(fuzz_json_inputs)
 GPUPLAN_FUZZ_TARGET(fuzz_megatron_args)
+GPUPLAN_FUZZ_TARGET(fuzz_nemo_overrides)
 GPUPLAN_FUZZ_TARGET(fuzz_nccl_tests_log)
 GPUPLAN_FUZZ_TARGET(fuzz_nccl_topo_xml)
 GPUPLAN_FUZZ_TARGET(fuzz_nvidia_smi_topo)
@@ -45,6 +46,7 @@ const NamedTarget kSmokeTargets[] = {
     {"disagg_ratio", fuzz_disagg_ratio},
     {"json_inputs", fuzz_json_inputs},
     {"megatron_args", fuzz_megatron_args},
+    {"nemo_overrides", fuzz_nemo_overrides},
     {"nccl_tests_log", fuzz_nccl_tests_log},
     {"nccl_topo_xml", fuzz_nccl_topo_xml},
     {"nvidia_smi_topo", fuzz_nvidia_smi_topo},

@@ -11,6 +11,8 @@
 #include "core/error.h"
 #include "emit/launch_config.h"
 #include "emit/megatron_import.h"
+#include "core/input_file.h"
+#include "emit/nemo_import.h"
 #include "emit/torchtitan_import.h"
 #include "report/train_report.h"
 
@@ -24,8 +26,9 @@ void setup_train(CliCommand& cmd, CliContext& ctx) {
   add_train_flags(cmd, *flags);
   add_output_flags(cmd, *output);
   cmd.add_option("--from", *from,
-                 "Evaluate the plan of a Megatron-LM argument list (pretrain_gpt.py flags) or a torchtitan job TOML "
-                 "(*.toml); its values replace the same flags here");
+                 "Evaluate the plan of a Megatron-LM argument list (pretrain_gpt.py flags), a NeMo launch script "
+                 "(Hydra overrides model.*=, trainer.*=) or a torchtitan job TOML (*.toml); its values replace the "
+                 "same flags here");
   cmd.add_option("--emit", *emit,
                  "Print the launch config of this plan instead: megatron, torchtitan or nemo (docs/emit.md)");
   cmd.callback([flags, output, emit, from, &ctx] {
@@ -34,6 +37,8 @@ void setup_train(CliCommand& cmd, CliContext& ctx) {
       const ModelSpec& model = resolve_model(ctx.catalog(), flags->request.model, owned);
       if (from->size() > 5 && from->compare(from->size() - 5, 5, ".toml") == 0) {
         read_torchtitan_toml_file(*from, static_cast<int>(model.layers), flags->request);
+      } else if (const std::string text = read_input_file(*from, "--from"); looks_like_nemo_overrides(text)) {
+        read_nemo_overrides(text, *from, flags->request);
       } else {
         read_megatron_args_file(*from, flags->request);
         check_megatron_shape(megatron_shape_file(*from), model, *from);

@@ -3,5 +3,6 @@ list(APPEND GPUPLAN_LIB_SOURCES
   emit/infer_emit.cpp
   emit/launch_report.cpp
   emit/megatron_import.cpp
+  emit/nemo_import.cpp
   emit/torchtitan_import.cpp
   emit/train_emit.cpp)

@@ -1,7 +1,7 @@
 // `train --emit X` then `train --from` the emitted file gives the same plan, through the CLI and
 // on its defaults (issue 34): no --seq-len and no --global-batch, the case whose emitted
-// configs used to say a sequence length of 0. NeMo has no reader (--from takes Megatron-LM flags
-// and torchtitan TOMLs): its config is checked for the plan's own numbers instead.
+// configs used to say a sequence length of 0. NeMo's launch script (Hydra overrides) is read back
+// too (emit/nemo_import.h).
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -62,6 +62,42 @@ void expect_round_trip(const std::vector<std::string>& question, const std::stri
 }
 
 TEST(EmitFromCli, MegatronRoundTripsOnDefaults) { expect_round_trip(kEmitQuestion, "megatron", "pretrain_args.txt"); }
+
+TEST(EmitFromCli, NemoRoundTripsOnDefaults) { expect_round_trip(kEmitQuestion, "nemo", "job.sbatch"); }
+
+// Full recompute and a distributed optimizer through NeMo's keys, and the GPUs from the nodes:
+// no --gpus on the way back.
+TEST(EmitFromCli, NemoRoundTripsRecomputeAndTheGpuCount) {
+  const std::vector<std::string> question = {"train", "--model", "llama3.1-8b", "--gpu", "h100-sxm", "--gpus", "16",
+                                             "--tp", "4", "--recompute", "full", "--zero", "1"};
+  const std::string file = write_emitted(question, "nemo", "job.sbatch");
+  ASSERT_FALSE(file.empty());
+  const nlohmann::json direct = plan_of(question);
+  const nlohmann::json back = plan_of({"train", "--model", "llama3.1-8b", "--gpu", "h100-sxm", "--from", file});
+  EXPECT_EQ(direct["plan"], back["plan"]);
+  EXPECT_EQ(direct["step_time_s"], back["step_time_s"]);
+}
+
+// NeMo keys gpuplan does not model, and GPUs that disagree with --gpus, are refused naming the
+// line, the key and the value.
+TEST(EmitFromCli, NemoKeysItCannotModelAreRefused) {
+  const auto dir = testing::scratch_dir("emit-from-nemo-bad");
+  const auto block = testing::write_file(
+      dir / "block.sh", "python megatron_gpt_pretraining.py \\\n  model.tensor_model_parallel_size=2 \\\n"
+                        "  model.activations_checkpoint_granularity=full \\\n  model.activations_checkpoint_method=block\n");
+  auto r = run({"train", "--model", "llama3.1-8b", "--gpus", "8", "--from", block.string()});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find(":4: model.activations_checkpoint_method=block"), std::string::npos) << r.err;
+  const auto gpus = testing::write_file(dir / "gpus.sh", "trainer.num_nodes=2 trainer.devices=8 model.micro_batch_size=1\n");
+  r = run({"train", "--model", "llama3.1-8b", "--gpus", "8", "--from", gpus.string()});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("trainer.num_nodes=2"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--gpus says 8"), std::string::npos) << r.err;
+  const auto word = testing::write_file(dir / "word.sh", "model.tensor_model_parallel_size=two\n");
+  r = run({"train", "--model", "llama3.1-8b", "--gpus", "8", "--from", word.string()});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("model.tensor_model_parallel_size=two: expected a whole number"), std::string::npos) << r.err;
+}
 
 TEST(EmitFromCli, TorchtitanRoundTripsOnDefaults) {
   expect_round_trip(kTitanQuestion, "torchtitan", "torchtitan.toml");
