@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/input_file.h"
+#include "emit/launch_words.h"
 #include "workload/model.h"
 
 namespace gpuplan {
@@ -25,33 +26,7 @@ bool megatron_is_flag(const std::string& t) { return t.size() > 2 && t[0] == '-'
 
 // "--flag value" / "--flag=value" / "--switch", with the line each flag is on.
 std::vector<ArgToken> megatron_tokens(std::string_view text, const std::string& where) {
-  std::vector<std::pair<std::string, int>> words;
-  int line = 1;
-  std::string cur;
-  bool comment = false;
-  auto flush = [&] {
-    if (!cur.empty()) words.emplace_back(cur, line);
-    cur.clear();
-  };
-  for (char ch : text) {
-    if (ch == '\n') {
-      flush();
-      comment = false;
-      ++line;
-    } else if (comment) {
-      continue;
-    } else if (ch == '#' && cur.empty()) {
-      comment = true;
-    } else if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\\') {
-      flush();
-    } else if (static_cast<unsigned char>(ch) < 0x20) {
-      throw Error(fmt::format("{}:{}: a control character (0x{:02x}) in the argument list", where, line,
-                              static_cast<unsigned>(static_cast<unsigned char>(ch))));
-    } else {
-      cur += ch;
-    }
-  }
-  flush();
+  const std::vector<std::pair<std::string, int>> words = launch_words(text, where, "the argument list");
   // A launch line: the launcher and its flags come before the script (torchrun ... pretrain_gpt.py).
   std::size_t first = 0;
   for (std::size_t i = 0; i < words.size(); ++i) {

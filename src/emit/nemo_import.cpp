@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/input_file.h"
+#include "emit/launch_words.h"
 
 namespace gpuplan {
 namespace {
@@ -23,38 +24,14 @@ bool nemo_plan_key(std::string_view k) { return k.rfind("trainer.", 0) == 0 || k
 // words skipped), with the line it is on.
 std::vector<NemoOverride> nemo_words(std::string_view text, const std::string& where) {
   std::vector<NemoOverride> out;
-  int line = 1;
-  std::string cur;
-  bool comment = false;
-  auto flush = [&] {
-    if (cur.empty()) return;
-    std::string w = cur;
-    cur.clear();
+  for (auto& [word, line] : launch_words(text, where, "the launch script")) {
+    std::string w = word;
     while (!w.empty() && w[0] == '+') w.erase(0, 1);  // Hydra's append (+key) and force (++key)
     const auto eq = w.find('=');
-    if (eq == std::string::npos || eq == 0) return;
+    if (eq == std::string::npos || eq == 0) continue;
     NemoOverride o{w.substr(0, eq), w.substr(eq + 1), line};
     if (nemo_plan_key(o.key)) out.push_back(std::move(o));
-  };
-  for (char ch : text) {
-    if (ch == '\n') {
-      flush();
-      comment = false;
-      ++line;
-    } else if (comment) {
-      continue;
-    } else if (ch == '#' && cur.empty()) {
-      comment = true;
-    } else if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\\') {
-      flush();
-    } else if (static_cast<unsigned char>(ch) < 0x20) {
-      throw Error(fmt::format("{}:{}: a control character (0x{:02x}) in the launch script", where, line,
-                              static_cast<unsigned>(static_cast<unsigned char>(ch))));
-    } else {
-      cur += ch;
-    }
   }
-  flush();
   return out;
 }
 
