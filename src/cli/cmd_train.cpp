@@ -40,8 +40,8 @@ void setup_train(CliCommand& cmd, CliContext& ctx) {
       } else if (const std::string text = read_input_file(*from, "--from"); looks_like_nemo_overrides(text)) {
         read_nemo_overrides(text, *from, flags->request);
       } else {
-        read_megatron_args_file(*from, flags->request);
-        check_megatron_shape(megatron_shape_file(*from), model, *from);
+        read_megatron_args(text, *from, flags->request);
+        check_megatron_shape(megatron_shape(text, *from), model, *from);
       }
     }
     const TrainAnswer a = answer_train(ctx.catalog(), flags->request);

@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
-#include "core/input_file.h"
 #include "emit/launch_words.h"
 #include "workload/model.h"
 
@@ -224,18 +223,6 @@ void read_megatron_args(std::string_view text, const std::string& where, TrainRe
                             where));
   }
 }
-
-namespace {
-std::string megatron_read_file(const std::string& path) {
-  return read_input_file(path, "--from");
-}
-}  // namespace
-
-void read_megatron_args_file(const std::string& path, TrainRequest& request) {
-  read_megatron_args(megatron_read_file(path), path, request);
-}
-
-MegatronShape megatron_shape_file(const std::string& path) { return megatron_shape(megatron_read_file(path), path); }
 
 MegatronShape megatron_shape(std::string_view text, const std::string& where) {
   MegatronShape s;

@@ -21,9 +21,6 @@ namespace gpuplan {
 // file in messages. Throws Error "FILE:LINE: --flag VALUE: ..." on bad input.
 void read_megatron_args(std::string_view text, const std::string& where, TrainRequest& request);
 
-// The same from a file (throws Error naming an unreadable file).
-void read_megatron_args_file(const std::string& path, TrainRequest& request);
-
 // Checks the shape flags read (--num-layers, --hidden-size, --ffn-hidden-size,
 // --num-attention-heads, --num-query-groups) against the resolved model; throws Error naming
 // the flag, both values and the fix.
@@ -31,7 +28,6 @@ struct MegatronShape {
   long long layers = 0, hidden = 0, ffn_hidden = 0, heads = 0, query_groups = 0;
 };
 MegatronShape megatron_shape(std::string_view text, const std::string& where);
-MegatronShape megatron_shape_file(const std::string& path);
 void check_megatron_shape(const MegatronShape& shape, const ModelSpec& model, const std::string& where);
 
 }  // namespace gpuplan

@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
-#include "core/input_file.h"
 #include "emit/launch_words.h"
 
 namespace gpuplan {
@@ -151,10 +150,6 @@ void read_nemo_overrides(std::string_view text, const std::string& where, TrainR
                             *r.gpus));
     r.gpus = gpus;
   }
-}
-
-void read_nemo_overrides_file(const std::string& path, TrainRequest& request) {
-  read_nemo_overrides(read_input_file(path, "--from"), path, request);
 }
 
 }  // namespace gpuplan

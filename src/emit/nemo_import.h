@@ -23,6 +23,5 @@ namespace gpuplan {
 bool looks_like_nemo_overrides(std::string_view text);
 
 void read_nemo_overrides(std::string_view text, const std::string& where, TrainRequest& request);
-void read_nemo_overrides_file(const std::string& path, TrainRequest& request);
 
 }  // namespace gpuplan
