@@ -68,6 +68,18 @@ HELDOUT = [
 ]
 
 
+# Held out on 80 GB cards (2026-11-27, second matrix): the shapes of HELDOUT were sized for the
+# 141 GB H200, so on an H100 most of them run out of memory; these are new shapes of the same models
+# that the model predicts to fit in 80 GB, to score step time there as well.
+HELDOUT_80GB = [
+    ("qwen3-1.7b", False, [(8192, 1, "none"), (16384, 1, "full"), (2048, 4, "full")]),
+    ("smollm2-1.7b", False, [(4096, 4, "full"), (12288, 1, "none")]),
+    ("qwen2.5-0.5b", False, [(12288, 1, "none"), (2048, 8, "full")]),
+    ("llama3.2-1b", False, [(12288, 1, "none"), (4096, 1, "none")]),
+    ("qwen3-4b", False, [(4096, 1, "full"), (8192, 1, "full")]),
+]
+
+
 def plan(only_models=None, matrix="fitted"):
     """Eager groups of the small models first, then a compiled group, so that a run cut short by
     the time budget still has rows of every kind."""
@@ -78,8 +90,9 @@ def plan(only_models=None, matrix="fitted"):
     def compiled(m):
         return (m, True, [(s, b, "none") for mm, s, b in COMPILED if mm == m])
 
-    if matrix == "heldout":
-        return [g for g in HELDOUT if not only_models or g[0] in only_models]
+    if matrix in ("heldout", "heldout-80gb"):
+        groups = HELDOUT if matrix == "heldout" else HELDOUT_80GB
+        return [g for g in groups if not only_models or g[0] in only_models]
     order = [eager("llama3.2-1b"), eager("qwen2.5-1.5b"), eager("llama3.2-3b"), compiled("llama3.2-1b"),
              eager("qwen2.5-3b"), compiled("qwen2.5-1.5b"), compiled("llama3.2-3b")]
     return [g for g in order if g[2] and (not only_models or g[0] in only_models)]
@@ -209,8 +222,9 @@ def main():
     ap.add_argument("--budget-s", type=float, default=450.0, help="start no group after this many seconds")
     ap.add_argument("--gpu", default=os.environ.get("GPU", ""))
     ap.add_argument("--models", default="", help="comma-separated subset of " + ",".join(MODELS))
-    ap.add_argument("--matrix", choices=["fitted", "heldout"], default="fitted",
-                    help="fitted: the 2026-11-26 matrix; heldout: new models and shapes (2026-11-27)")
+    ap.add_argument("--matrix", choices=["fitted", "heldout", "heldout-80gb"], default="fitted",
+                    help="fitted: the 2026-11-26 matrix; heldout: new models and shapes (2026-11-27); "
+                         "heldout-80gb: new shapes of the same models sized for 80 GB cards")
     ap.add_argument("--compiled-only", action="store_true", help="only the torch.compile groups of the matrix")
     ap.add_argument("--worker", action="store_true")
     ap.add_argument("--model")
@@ -225,7 +239,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     date = time.strftime("%Y-%m-%d", time.gmtime())
     gpu = args.gpu or "unknown-gpu"
-    stem = f"pytorch-{'heldout-' if args.matrix == 'heldout' else ''}{gpu}-{date}"
+    stem = f"pytorch-{'' if args.matrix == 'fitted' else args.matrix + '-'}{gpu}-{date}"
     path = os.path.join(args.out, stem + ".csv")
     log = open(os.path.join(args.out, stem + ".log"), "a")
     t0 = time.time()
