@@ -86,6 +86,25 @@ struct Framework {
   // fused-attention fractions (which are those of Megatron-Core + Transformer Engine's cuDNN
   // kernels: 1.0). FlashAttention-2 through PyTorch SDPA on Hopper reaches ~0.35/0.75 of FA3.
   double attention_scale = 1;
+  // The framework's fused-attention kernel measured on one GPU family ([attention.measured.<family>]):
+  // used instead of the family's fitted fractions (and without attention_scale) on that family.
+  struct MeasuredAttention {
+    std::string family;            // efficiency id: "hopper", ...
+    double fwd_fraction = 0;       // MMAs, achieved / dense peak at long key spans
+    double bwd_fraction = 0;
+    double kv_half = 0;            // keys per query at which the kernel runs at half that rate
+    double masked_rate_fraction = 1;  // rate with a materialized mask / the causal kernel's
+  };
+  std::vector<MeasuredAttention> measured_attention;
+  const MeasuredAttention* measured_attention_for(const std::string& family) const {
+    for (const MeasuredAttention& m : measured_attention)
+      if (m.family == family) return &m;
+    return nullptr;
+  }
+  // Under the framework's fused (compiled) element-wise mode, the attention is given a
+  // materialized causal mask instead of the kernel's causal flag (transformers under
+  // torch.compile): every key is computed and masked, at the masked rate.
+  bool compiled_mask_materialized = false;
   // Kernel fusion of the memory-bound ops (norms, RoPE, activations, casts), as a factor on
   // the family's achievable HBM fraction: unfused eager kernels move the same tensors more times.
   double memory_scale = 1;

@@ -25,6 +25,27 @@ Framework parse_framework(Fields& top) {
   kernel.finish();
   if (auto a = top.opt_sub("attention")) {
     f.attention_scale = a->pos("kernel_scale");
+    if (auto mask = a->opt_str("compiled_mask")) {
+      if (*mask != "materialized" && *mask != "causal")
+        a->fail("compiled_mask", "\"materialized\" or \"causal\" (what the compiled element-wise mode hands the attention kernel)");
+      f.compiled_mask_materialized = *mask == "materialized";
+    }
+    if (auto measured = a->opt_sub("measured")) {
+      for (const std::string& family : measured->keys()) {
+        Fields m = measured->sub(family);
+        Framework::MeasuredAttention k;
+        k.family = family;
+        k.fwd_fraction = m.pos("fwd_peak_fraction");
+        k.bwd_fraction = m.pos("bwd_peak_fraction");
+        k.kv_half = m.opt_nonneg("kv_half").value_or(0);
+        k.masked_rate_fraction = m.opt_pos("masked_rate_fraction").value_or(1);
+        if (k.fwd_fraction > 1 || k.bwd_fraction > 1 || k.masked_rate_fraction > 1)
+          m.fail("fwd_peak_fraction", "fractions of the dense peak are at most 1");
+        m.finish();
+        f.measured_attention.push_back(k);
+      }
+      measured->finish();
+    }
     a->finish();
   }
   if (auto m = top.opt_sub("memory")) {

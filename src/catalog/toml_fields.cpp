@@ -214,6 +214,12 @@ Provenance Fields::provenance(const Provenance& parent) {
   return p;
 }
 
+std::vector<std::string> Fields::keys() const {
+  std::vector<std::string> out;
+  for (const auto& [key, node] : *table_) out.emplace_back(key.str());
+  return out;
+}
+
 void Fields::finish() const {
   std::vector<std::string> unknown;
   for (const auto& [key, node] : *table_) {

@@ -48,6 +48,8 @@ class Fields {
   Provenance provenance(const Provenance& parent);
 
   bool has(std::string_view key) const;
+  // The keys present, in the file's order (for tables keyed by name, e.g. one per GPU family).
+  std::vector<std::string> keys() const;
   // Throws for keys nobody read: a typo in a data file must never be silently ignored.
   void finish() const;
 

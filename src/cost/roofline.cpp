@@ -55,16 +55,22 @@ RooflineDevice make_roofline_device(const Gpu& gpu, const Efficiency& e, const F
   // Measured on the fused kernel itself, so no framework factor: every framework we model steps
   // with a fused multi-tensor Adam.
   if (e.optimizer_bw_fraction > 0) dev.optimizer_bw_bytes_per_s = gpu.memory_bw_bytes_per_s * e.optimizer_bw_fraction;
+  // A framework whose attention kernel was measured on this family uses the measurement, not
+  // the family's fitted fractions (data/fitted/frameworks/pytorch.toml, [attention.measured]).
+  const Framework::MeasuredAttention* measured = framework ? framework->measured_attention_for(e.id) : nullptr;
+  const double fwd_fraction = measured ? measured->fwd_fraction : std::min(1.0, e.attention_fwd_fraction * attention_scale);
+  const double bwd_fraction = measured ? measured->bwd_fraction : std::min(1.0, e.attention_bwd_fraction * attention_scale);
   for (Precision p : kAllPrecisions) {
     const double peak = gpu.dense(p);
     dev.gemm_flops_per_s[index_of(p)] = peak * gemm_peak_fraction(gpu, e, p);
-    dev.attention_fwd_flops_per_s[index_of(p)] = peak * std::min(1.0, e.attention_fwd_fraction * attention_scale);
-    dev.attention_bwd_flops_per_s[index_of(p)] = peak * std::min(1.0, e.attention_bwd_fraction * attention_scale);
+    dev.attention_fwd_flops_per_s[index_of(p)] = peak * fwd_fraction;
+    dev.attention_bwd_flops_per_s[index_of(p)] = peak * bwd_fraction;
   }
   dev.tile_m = e.tile_m;
   dev.tile_n = e.tile_n;
   dev.k_half = e.k_half;
-  dev.attention_kv_half = e.attention_kv_half;
+  dev.attention_kv_half = measured ? measured->kv_half : e.attention_kv_half;
+  dev.attention_masked_rate_fraction = measured ? measured->masked_rate_fraction : 1;
   dev.kernel_launch_s = framework ? framework->kernel_launch_s : 0;
   // The softmax term is part of the training model (fitted with it); the serving model's engine
   // constants (data/engines/) were fitted without it, so inference callers pass no framework.
@@ -109,8 +115,10 @@ OpTime op_time(const RooflineDevice& dev, const Op& op, Precision gemm, Precisio
       // Long key spans fill the kernel's tiles; short ones pay per-tile overheads.
       const double keys = op.m > 0 ? op.m : 0;
       const double span = keys > 0 ? keys / (keys + dev.attention_kv_half) : 1;
-      const double fwd_rate = dev.attention_fwd_flops_per_s[index_of(act)] * span;
-      const double bwd_rate = dev.attention_bwd_flops_per_s[index_of(act)] * span;
+      // A materialized mask: the kernel computes every key and reads the mask's tiles.
+      const double masked = op.masked ? dev.attention_masked_rate_fraction : 1;
+      const double fwd_rate = dev.attention_fwd_flops_per_s[index_of(act)] * span * masked;
+      const double bwd_rate = dev.attention_bwd_flops_per_s[index_of(act)] * span * masked;
       // Softmax: one exponential per score forward, and again in the backward, which
       // recomputes P = exp(S - LSE) (Dao 2023, FlashAttention-2, alg. 2). The SFUs run beside
       // the tensor cores but the kernels overlap the two only in part; on Blackwell, whose SFU

@@ -35,6 +35,9 @@ struct RooflineDevice {
   double tile_n = 128;
   double k_half = 0;
   double attention_kv_half = 0;
+  // Rate of the attention kernel given a materialized mask, as a fraction of its causal rate
+  // (Op::masked; measured per framework kernel, 1 where not measured).
+  double attention_masked_rate_fraction = 1;
   double kernel_launch_s = 0;
   // Softmax exponentials per second on the special function units; 0 = not modelled.
   double exp_per_s = 0;

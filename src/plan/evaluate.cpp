@@ -166,6 +166,8 @@ OpShape train_op_shape(const TrainContext& ctx, const Plan& p) {
   shape.scaling = p.scaling;
   shape.low_precision_act_cache = p.low_precision_act_cache;
   shape.eager_elementwise = p.eager_elementwise;
+  shape.attention_mask_materialized =
+      !p.eager_elementwise && ctx.framework && ctx.framework->compiled_mask_materialized;
   shape.act = (p.precision == Precision::fp32 || p.precision == Precision::tf32) ? Precision::fp32
               : p.precision == Precision::fp16                                  ? Precision::fp16
                                                                                  : Precision::bf16;

@@ -91,7 +91,8 @@ void attention(Ctx& c, double heads, double kv_heads, double d_qk, double d_v, d
   op.selective = true;
   // QK^T and PV: 2·d_qk + 2·d_v FLOPs per (query, key, head). With context parallelism the
   // causal work is load-balanced (each rank holds two mirrored chunks), so each rank does 1/cp.
-  const double keys = causal_keys_per_query(s.seq_len, window, chunked);
+  const double keys = s.attention_mask_materialized ? s.seq_len : causal_keys_per_query(s.seq_len, window, chunked);
+  op.masked = s.attention_mask_materialized;
   op.m = keys;
   op.n = heads;
   op.k = d_qk;

@@ -35,6 +35,7 @@ struct Op {
   double count = 1;
   bool low_precision = false;  // runs in the plan's GEMM precision (fp8) rather than bf16/fp16
   bool routed_expert = false;  // weights sharded by expert parallelism (not by TP)
+  bool masked = false;         // attention given a materialized mask (OpShape::attention_mask_materialized)
   // Rerun in the backward pass under selective recompute (attention core, norms, activation
   // functions, MLA up-projections: cheap to redo, large to keep).
   bool selective = false;
@@ -110,6 +111,10 @@ struct OpShape {
   // chain (Transformer Engine, Megatron's fused kernels, torch.compile). LayerNorm and GeLU
   // are single native kernels either way.
   bool eager_elementwise = false;
+  // The attention kernel is handed a materialized causal mask rather than its causal flag
+  // (transformers under torch.compile, Framework::compiled_mask_materialized): it computes all
+  // seq_len keys of every query and masks them, at the masked rate (cost/roofline.cpp).
+  bool attention_mask_materialized = false;
   // Bytes per element of a quantised GEMM input, scales included.
   double gemm_in_bytes() const { return scaled_element_bytes(gemm, scaling); }
 

@@ -63,6 +63,44 @@ TEST(Framework, BadFilesAreErrors) {
   EXPECT_THROW(load_catalog_text(c, too_fast, "fw.toml", false), Error);
 }
 
+// [attention.measured.<family>] and compiled_mask: the measured kernel per GPU family, what the
+// compiled mode hands the kernel; bad values name the key.
+TEST(Framework, ParsesTheMeasuredAttentionKernel) {
+  std::string text = kFramework;
+  text.replace(text.find("kernel_scale = 0.5"), 18,
+               "kernel_scale = 0.5\ncompiled_mask = \"materialized\"\n[attention.measured.hopper]\n"
+               "fwd_peak_fraction = 0.99\nbwd_peak_fraction = 0.6\nkv_half = 1024\nmasked_rate_fraction = 0.6");
+  Catalog c;
+  load_catalog_text(c, text, "fw.toml", false);
+  const Framework& f = c.frameworks.front();
+  EXPECT_TRUE(f.compiled_mask_materialized);
+  ASSERT_NE(f.measured_attention_for("hopper"), nullptr);
+  EXPECT_EQ(f.measured_attention_for("blackwell"), nullptr);
+  EXPECT_DOUBLE_EQ(f.measured_attention_for("hopper")->fwd_fraction, 0.99);
+  EXPECT_DOUBLE_EQ(f.measured_attention_for("hopper")->bwd_fraction, 0.6);
+  EXPECT_DOUBLE_EQ(f.measured_attention_for("hopper")->kv_half, 1024);
+  EXPECT_DOUBLE_EQ(f.measured_attention_for("hopper")->masked_rate_fraction, 0.6);
+  auto rejects = [&](const std::string& from, const std::string& to, const std::string& says) {
+    std::string bad = text;
+    bad.replace(bad.find(from), from.size(), to);
+    Catalog cb;
+    try {
+      load_catalog_text(cb, bad, "fw.toml", false);
+      ADD_FAILURE() << to << " accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+  };
+  rejects("compiled_mask = \"materialized\"", "compiled_mask = \"sometimes\"", "compiled_mask");
+  rejects("fwd_peak_fraction = 0.99", "fwd_peak_fraction = 1.2", "at most 1");
+  rejects("kv_half = 1024", "kv_halves = 1024", "kv_halves");
+  // Without the table, no measurement and the causal flag.
+  Catalog plain;
+  load_catalog_text(plain, kFramework, "fw.toml", false);
+  EXPECT_FALSE(plain.frameworks.front().compiled_mask_materialized);
+  EXPECT_TRUE(plain.frameworks.front().measured_attention.empty());
+}
+
 TEST(Framework, UnknownNameNamesTheFlagAndEveryValidName) {
   const Catalog& c = default_catalog();
   try {

@@ -220,6 +220,40 @@ TEST(Roofline, FrameworkScalesTheSoftwareFigures) {
   EXPECT_NEAR(make_roofline_device(test_gpu(), test_efficiency(), &fast).memory_bw_bytes_per_s, 3e12, 1);
 }
 
+// A framework whose attention kernel was measured on the GPU's family ([attention.measured.<family>])
+// uses the measurement instead of the family's fractions × its scale, and its masked rate.
+TEST(Roofline, MeasuredFrameworkAttentionReplacesTheFamilysFractions) {
+  Framework fw = test_framework();
+  fw.measured_attention.push_back({"test", 0.9, 0.6, 1024, 0.5});
+  const RooflineDevice dev = make_roofline_device(test_gpu(), test_efficiency(), &fw);
+  // Hand: 1000 TFLOP/s × 0.9 forward, × 0.6 backward; no attention_scale (0.5) on a measurement.
+  EXPECT_NEAR(dev.attention_fwd_flops_per_s[index_of(Precision::bf16)], 900e12, 1);
+  EXPECT_NEAR(dev.attention_bwd_flops_per_s[index_of(Precision::bf16)], 600e12, 1);
+  EXPECT_DOUBLE_EQ(dev.attention_kv_half, 1024);
+  EXPECT_DOUBLE_EQ(dev.attention_masked_rate_fraction, 0.5);
+  Op op;
+  op.kind = OpKind::attention;
+  op.m = 1024;  // keys per query = kv_half: half the long-span rate
+  op.fwd_flops = 0.9e12;
+  op.bwd_flops = 2.4e12;
+  // Hand (no exponentials: test efficiency has no SFU figures): forward 0.9e12 / (900e12 × 0.5) =
+  // 2 ms; backward 2.4e12 / (600e12 × 0.5) = 8 ms.
+  const OpTime t = op_time(dev, op, Precision::bf16, Precision::bf16);
+  EXPECT_NEAR(t.fwd_s, 2e-3, 1e-12);
+  EXPECT_NEAR(t.bwd_s, 8e-3, 1e-12);
+  // The same op with a materialized mask runs at half that rate again: 4 ms and 16 ms.
+  op.masked = true;
+  const OpTime m = op_time(dev, op, Precision::bf16, Precision::bf16);
+  EXPECT_NEAR(m.fwd_s, 4e-3, 1e-12);
+  EXPECT_NEAR(m.bwd_s, 16e-3, 1e-12);
+  // Another family: the family's fractions × the framework's scale, as before; a mask costs no rate.
+  Efficiency other = test_efficiency();
+  other.id = "other";
+  const RooflineDevice o = make_roofline_device(test_gpu(), other, &fw);
+  EXPECT_NEAR(o.attention_fwd_flops_per_s[index_of(Precision::bf16)], 1000e12 * 0.6 * 0.5, 1);
+  EXPECT_DOUBLE_EQ(o.attention_masked_rate_fraction, 1);
+}
+
 // A fallback entry derives the GEMM fraction from the GPU's measured achievable matmul rate.
 TEST(Roofline, FallbackGemmFractionFollowsTheMeasuredRate) {
   Gpu gpu = test_gpu();

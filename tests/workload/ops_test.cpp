@@ -43,6 +43,29 @@ TEST(Ops, Gpt3LayerMatchesTwentyFourHSquaredPerToken) {
   EXPECT_DOUBLE_EQ(ops.params(), 12 * h * h + 2 * h);
 }
 
+// A materialized causal mask (transformers under torch.compile): the kernel computes all s keys of
+// every query, twice the causal (s+1)/2, and the op is marked for the masked rate.
+TEST(Ops, MaterializedMaskComputesEveryKey) {
+  const ModelSpec m = testing::gpt3_175b();
+  OpShape s;
+  s.seq_len = 2048;
+  s.attention_mask_materialized = true;
+  LayerOps ops;
+  build_layer_ops(m, 0, s, ops);
+  const Op* attn = find(ops, "attention");
+  ASSERT_NE(attn, nullptr);
+  const double h = 12288;
+  EXPECT_TRUE(attn->masked);
+  EXPECT_DOUBLE_EQ(attn->m, 2048);
+  EXPECT_DOUBLE_EQ(attn->fwd_flops, 4 * h * 2048 * 2048);
+  EXPECT_DOUBLE_EQ(attn->exps, 2048.0 * 2048 * 96);  // one per (query, key, head): 96 heads
+  s.attention_mask_materialized = false;
+  LayerOps causal;
+  build_layer_ops(m, 0, s, causal);
+  EXPECT_FALSE(find(causal, "attention")->masked);
+  EXPECT_DOUBLE_EQ(find(causal, "attention")->m, 1024.5);
+}
+
 TEST(Ops, GqaAndSwigluShapes) {
   const ModelSpec m = testing::llama3_8b();
   OpShape s;
