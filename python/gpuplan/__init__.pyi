@@ -167,6 +167,7 @@ def train(
     precision: str = "bf16",
     tp_overlap: bool = True,
     moe_overlap: str = "none",
+    moe_dispatcher: str = "alltoall",
     moe_imbalance: float = 1.0,
     framework: str = ...,
     overhead_gib: Optional[float] = None,

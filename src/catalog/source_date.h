@@ -1,7 +1,8 @@
 // When each source of a published-runs file was published (data/validation/*-sources.toml,
 // `kind = "source_dates"`): what `validate training --time-split DATE` splits the rows on (fit
-// on what was published before DATE, predict the rest). Dates only: nothing here changes how
-// a row is read or predicted.
+// on what was published before DATE, predict the rest); and, where a source's runs share
+// settings its table leaves blank, how those blank cells resolve (a rule for every row of the
+// source, with its evidence; never a row's reading).
 #pragma once
 
 #include <string>
@@ -16,6 +17,12 @@ struct SourceDate {
   std::string match;      // a part of the rows' `source` cell (the first entry that matches wins)
   std::string published;  // "YYYY-MM-DD" (ISO dates compare as strings)
   std::string evidence;   // where the date comes from
+  // What a blank `moe_overlap` / `moe_dispatcher` cell of this source's MoE rows means ("" = no
+  // rule: the framework's default, else the fastest setting): "none" or "1f1b"; "alltoall" or
+  // "flex". `unknowns_evidence` says where the rule comes from (required with either).
+  std::string moe_overlap;
+  std::string moe_dispatcher;
+  std::string unknowns_evidence;
 };
 
 struct SourceDates {
@@ -28,6 +35,9 @@ struct SourceDates {
 // The publication date of a row whose `source` cell is `source`: the first entry, over the
 // catalog's files in load order, whose `match` occurs in it; "" when none does.
 std::string published_date(const std::vector<SourceDates>& tables, std::string_view source);
+
+// The entry matching `source` by the same rule; nullptr when none does.
+const SourceDate* source_entry(const std::vector<SourceDates>& tables, std::string_view source);
 
 // True for "YYYY-MM-DD" with a plausible month and day.
 bool is_iso_date(std::string_view text);

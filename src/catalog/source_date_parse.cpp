@@ -25,6 +25,18 @@ SourceDates parse_source_dates(Fields& top) {
     s.match = entry.str("match");
     s.published = entry.str("published");
     s.evidence = entry.str("evidence");
+    s.moe_overlap = entry.opt_str("moe_overlap").value_or("");
+    s.moe_dispatcher = entry.opt_str("moe_dispatcher").value_or("");
+    s.unknowns_evidence = entry.opt_str("unknowns_evidence").value_or("");
+    if (!s.moe_overlap.empty() && s.moe_overlap != "none" && s.moe_overlap != "1f1b") {
+      entry.fail("moe_overlap", fmt::format("'{}': use none or 1f1b", s.moe_overlap));
+    }
+    if (!s.moe_dispatcher.empty() && s.moe_dispatcher != "alltoall" && s.moe_dispatcher != "flex") {
+      entry.fail("moe_dispatcher", fmt::format("'{}': use alltoall or flex", s.moe_dispatcher));
+    }
+    if ((!s.moe_overlap.empty() || !s.moe_dispatcher.empty()) && s.unknowns_evidence.empty()) {
+      entry.fail("unknowns_evidence", "empty: say where the rule for the source's blank cells comes from");
+    }
     if (s.match.empty()) entry.fail("match", "empty: give a part of the rows' source cell");
     if (!is_iso_date(s.published)) entry.fail("published", fmt::format("'{}': use YYYY-MM-DD", s.published));
     entry.finish();
@@ -33,13 +45,18 @@ SourceDates parse_source_dates(Fields& top) {
   return d;
 }
 
-std::string published_date(const std::vector<SourceDates>& tables, std::string_view source) {
+const SourceDate* source_entry(const std::vector<SourceDates>& tables, std::string_view source) {
   for (const SourceDates& t : tables) {
     for (const SourceDate& s : t.sources) {
-      if (source.find(s.match) != std::string_view::npos) return s.published;
+      if (source.find(s.match) != std::string_view::npos) return &s;
     }
   }
-  return "";
+  return nullptr;
+}
+
+std::string published_date(const std::vector<SourceDates>& tables, std::string_view source) {
+  const SourceDate* s = source_entry(tables, source);
+  return s ? s->published : "";
 }
 
 }  // namespace gpuplan

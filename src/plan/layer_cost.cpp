@@ -7,6 +7,7 @@
 #include "cost/eager_kernels.h"
 #include "cost/framework_memory.h"
 #include "plan/evaluate_internal.h"
+#include "plan/moe_dispatch.h"
 #include "workload/tp_reductions.h"
 #include "workload/size_math.h"
 
@@ -169,14 +170,16 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
     k.cp_comm_s = ring.fwd_comm_s * ring_passes + ring.bwd_comm_s;
     k.cp_exposed_s = ring.fwd_exposed_s * ring_passes + ring.bwd_exposed_s;
   }
-  // Expert parallelism: AllToAll dispatch and combine of every routed token copy, forward
-  // and backward (Lepikhin et al. 2020, GShard; DeepSeek-AI 2024, sec. 3.2), over the levels
+  // Expert parallelism: AllToAll dispatch and combine of every routed token copy (one per
+  // chosen expert, or per destination rank with a flex dispatcher), forward and backward (Lepikhin et al. 2020, GShard; DeepSeek-AI 2024, sec. 3.2), over the levels
   // of the topology the EP group spans. The most loaded rank receives `imbalance` times the
   // mean and sets the pace. Hidden, as far as the schedule pairs micro-batches, behind the
   // compute of the same layer (ep_exposed_s).
   if (moe && p.ep > 1) {
     const double rows = tokens / p.tp;
-    const double bytes = rows * d(m.moe.top_k) * h * a * std::max(1.0, p.moe_imbalance);
+    // Copies per token: one per chosen expert, or one per destination rank (plan/moe_dispatch.h).
+    const double copies = moe_dispatch_copies_per_token(d(m.moe.experts), d(m.moe.top_k), p.ep, p.moe_dispatcher);
+    const double bytes = rows * copies * h * a * std::max(1.0, p.moe_imbalance);
     const double one = ev.coll(CollectiveOp::all_to_all, bytes, pl.ep);
     // DeepSeek's fp8 dispatch moves 1-byte tokens forward; combines and every backward
     // AllToAll stay 16-bit (OpShape::moe_fused_dispatch).

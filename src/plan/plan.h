@@ -39,6 +39,23 @@ inline std::optional<MoeOverlap> parse_moe_overlap(std::string_view name) {
   return std::nullopt;
 }
 
+// How a MoE layer's dispatch sends a token to the expert-parallel ranks of its experts
+// (docs/model/training.md §3, "Dispatchers"): alltoall = one copy per (token, chosen expert),
+// as Megatron-Core's AllToAll dispatcher permutes the tokens by expert before a NCCL AllToAll
+// (MoEAlltoAllTokenDispatcher); flex = one copy per (token, destination rank), the rank then
+// feeding the copy to each of its chosen local experts (DeepEP and HybridEP: the dispatch
+// layout counts tokens per rank, `is_token_in_rank`; Megatron-Core's flex dispatcher,
+// --moe-token-dispatcher-type flex). plan/moe_dispatch.h counts the copies.
+enum class MoeDispatcher { alltoall, flex };
+
+inline std::string_view moe_dispatcher_name(MoeDispatcher d) { return d == MoeDispatcher::flex ? "flex" : "alltoall"; }
+inline std::optional<MoeDispatcher> parse_moe_dispatcher(std::string_view name) {
+  for (MoeDispatcher d : {MoeDispatcher::alltoall, MoeDispatcher::flex}) {
+    if (name == moe_dispatcher_name(d)) return d;
+  }
+  return std::nullopt;
+}
+
 // "fused" / "eager" (the CLI's and the JSON's spelling of Plan::eager_elementwise).
 inline std::string_view elementwise_name(bool eager) { return eager ? "eager" : "fused"; }
 inline std::optional<bool> parse_elementwise(std::string_view name) {
@@ -77,6 +94,7 @@ struct Plan {
   // layers split evenly, the embedding and head added on top.
   bool pp_embedding_head_slots = false;
   MoeOverlap moe_overlap = MoeOverlap::none;
+  MoeDispatcher moe_dispatcher = MoeDispatcher::alltoall;  // copies per token in the EP AllToAll
   // Router load imbalance: tokens of the most loaded expert-parallel rank / the mean. The
   // slowest rank sets every MoE layer's pace. 1 = balanced routing, as the reference
   // benchmarks force it (Megatron-Bridge performance summary: "token distribution

@@ -28,6 +28,8 @@ nlohmann::ordered_json plan_json(const Plan& p) {
   if (p.pp_embedding_head_slots) j["pp_embedding_head_slots"] = true;
   j["moe_overlap"] = moe_overlap_name(p.moe_overlap);
   j["moe_imbalance"] = p.moe_imbalance;
+  // Only when set, so that plans without it read as before.
+  if (p.moe_dispatcher != MoeDispatcher::alltoall) j["moe_dispatcher"] = moe_dispatcher_name(p.moe_dispatcher);
   // Only when set, so that plans without them read as before.
   if (p.optimizer_state_bits != 32) j["optimizer_state_bits"] = p.optimizer_state_bits;
   if (p.offload_optimizer) j["offload_optimizer"] = true;
@@ -74,6 +76,11 @@ Plan plan_from_json(const nlohmann::json& j) {
     p.moe_overlap = *overlap;
   }
   if (j.contains("moe_imbalance")) p.moe_imbalance = j.at("moe_imbalance").get<double>();
+  if (j.contains("moe_dispatcher")) {
+    const auto dispatcher = parse_moe_dispatcher(j.at("moe_dispatcher").get<std::string>());
+    if (!dispatcher) throw Error(fmt::format("sweep result: bad plan {}", j.dump()));
+    p.moe_dispatcher = *dispatcher;
+  }
   p.optimizer_state_bits = j.value("optimizer_state_bits", 32);
   if (p.optimizer_state_bits != 32 && p.optimizer_state_bits != 16 && p.optimizer_state_bits != 8) {
     throw Error(fmt::format("sweep result: bad plan {}", j.dump()));

@@ -45,6 +45,10 @@ const std::vector<FieldSpec<TrainRequest>>& train_fields() {
        "TP communication fully exposed (default: overlapped as far as the GPU family's software does)", kNegated},
       {"moe_overlap", GP_FIELD(R, moe_overlap), "", "none, 1f1b, dualpipe",
        "MoE AllToAll overlap: none (exposed), 1f1b (Megatron-Core EP overlap), dualpipe (DeepSeek)", kShowDefault},
+      {"moe_dispatcher", GP_FIELD(R, moe_dispatcher), "", "alltoall, flex",
+       "MoE token dispatch: alltoall (one copy per chosen expert, Megatron-Core's AllToAll dispatcher) or flex "
+       "(one copy per destination expert-parallel rank: DeepEP, HybridEP)",
+       kShowDefault},
       {"moe_imbalance", GP_FIELD(R, moe_imbalance), "", "",
        "Router load imbalance: max / mean tokens per expert-parallel rank (1 = balanced)", kShowDefault},
       {"overhead_gib", GP_FIELD(R, overhead_gib), "GiB", "",

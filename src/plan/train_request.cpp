@@ -154,6 +154,16 @@ MoeOverlap parse_train_moe_overlap(const std::string& text) {
   return *overlap;
 }
 
+MoeDispatcher parse_train_moe_dispatcher(const std::string& text) {
+  const auto dispatcher = parse_moe_dispatcher(text);
+  if (!dispatcher) {
+    throw Error(fmt::format("--moe-dispatcher '{}': use alltoall (one copy per chosen expert, Megatron-Core's AllToAll "
+                            "dispatcher) or flex (one copy per destination rank, DeepEP/HybridEP)",
+                            text));
+  }
+  return *dispatcher;
+}
+
 double check_moe_imbalance(double imbalance) {
   if (!(imbalance >= 1) || !std::isfinite(imbalance)) {
     throw Error(fmt::format("--moe-imbalance {}: the most loaded expert-parallel rank's tokens over the mean, at "
@@ -238,6 +248,7 @@ TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
   }
   const double headroom_bytes = parse_memory_headroom(r.memory_headroom_gib);
   p.moe_overlap = parse_train_moe_overlap(r.moe_overlap);
+  p.moe_dispatcher = parse_train_moe_dispatcher(r.moe_dispatcher);
   p.moe_imbalance = check_moe_imbalance(r.moe_imbalance);
   const auto recompute = parse_recompute(r.recompute);
   if (!recompute) throw Error(fmt::format("--recompute '{}': use none, selective or full", r.recompute));

@@ -43,6 +43,7 @@ struct TrainRequest {
   bool fp8_activation_cache = false; // --fp8-activation-cache (Plan::low_precision_act_cache)
   bool tp_overlap = true;   // false: --no-tp-overlap
   std::string moe_overlap = "none";  // none, 1f1b, dualpipe (plan.h MoeOverlap)
+  std::string moe_dispatcher = "alltoall";  // alltoall, flex (plan.h MoeDispatcher)
   double moe_imbalance = 1.0;        // max / mean tokens per expert-parallel rank
   std::string framework;    // --framework: id or alias (catalog/framework.h); "" = the default (megatron-core)
   std::optional<double> overhead_gib;  // unset = the GPU family's
@@ -145,6 +146,8 @@ double parse_memory_headroom(double gib);
 Precision parse_train_precision(const std::string& precision);
 // --moe-overlap: none, 1f1b or dualpipe; --moe-imbalance: at least 1 (throw Error otherwise).
 MoeOverlap parse_train_moe_overlap(const std::string& overlap);
+// --moe-dispatcher: alltoall or flex (throws Error otherwise).
+MoeDispatcher parse_train_moe_dispatcher(const std::string& dispatcher);
 double check_moe_imbalance(double imbalance);
 // --optimizer-state-bits: 32, 16 or 8 (throws Error otherwise).
 int check_optimizer_state_bits(int bits);

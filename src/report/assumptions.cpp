@@ -84,6 +84,7 @@ constexpr FieldLabel kFieldLabels[] = {
     {"framework", "training framework", FieldKind::number},
     {"moe_imbalance", "router load imbalance", FieldKind::multiple},
     {"moe_overlap", "MoE communication overlap", FieldKind::number},
+    {"moe_dispatcher", "MoE token dispatcher", FieldKind::number},
     {"tp_comm_overlap", "TP communication overlapped with GEMMs", FieldKind::number},
     {"fp8_recipe", "fp8 scaling recipe", FieldKind::number},
     {"elementwise", "elementwise kernels", FieldKind::number},

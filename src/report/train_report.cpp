@@ -31,6 +31,7 @@ std::string plan_summary(const Plan& p, const ModelSpec& m) {
   if (p.cp > 1) s += fmt::format(" · cp {}", p.cp);
   if (p.ep > 1) s += fmt::format(" · ep {}", p.ep);
   if (p.moe_overlap != MoeOverlap::none) s += fmt::format(" · moe overlap {}", moe_overlap_name(p.moe_overlap));
+  if (p.moe_dispatcher != MoeDispatcher::alltoall) s += fmt::format(" · moe dispatcher {}", moe_dispatcher_name(p.moe_dispatcher));
   if (p.moe_imbalance > 1) s += fmt::format(" · moe imbalance {:g}", p.moe_imbalance);
   if (p.zero > 0) s += p.zero == 3 ? " · fsdp" : fmt::format(" · zero {}", p.zero);
   if (p.dp_shard > 0 && p.dp_shard < p.dp) s += fmt::format(" (shard {})", p.dp_shard);

@@ -19,6 +19,7 @@
 #include "core/table.h"
 #include "core/units.h"
 #include "catalog/framework.h"
+#include "catalog/source_date.h"
 #include "plan/fit.h"
 #include "plan/plan_json.h"
 #include "plan/resolve.h"
@@ -300,11 +301,30 @@ TrainValidationRow predict_row(const TrainColumns& c, const CsvTable::Row& row, 
   const auto recompute = parse_recompute(c.text(row, "recompute"));
   p.recompute = recompute.value_or(Recompute::none);
   u.recompute = !recompute.has_value();
-  // A MoE run's AllToAll overlap (`moe_overlap`); blank: resolved like the other unknowns.
+  // A MoE run's AllToAll overlap (`moe_overlap`) and dispatcher (`moe_dispatcher`: copies per
+  // chosen expert or per destination rank). A blank cell takes the rule its source's entry in
+  // data/validation/training-sources.toml gives every row of the source, where it has one;
+  // else the overlap is resolved like the other unknowns and the dispatcher is alltoall.
+  const SourceDate* source_rule = source_entry(catalog.source_dates, full_source);
   if (const auto overlap = parse_moe_overlap(to_lower(c.text(row, "moe_overlap")))) {
     p.moe_overlap = *overlap;
+  } else if (source_rule && !source_rule->moe_overlap.empty()) {
+    p.moe_overlap = parse_moe_overlap(source_rule->moe_overlap).value_or(MoeOverlap::none);
+    if (model->is_moe() && p.ep > 1) r.assumptions += fmt::format("moe overlap {} (the source's rule); ", source_rule->moe_overlap);
   } else {
     u.moe_overlap = model->is_moe() && p.ep > 1;
+  }
+  std::string dispatcher = to_lower(c.text(row, "moe_dispatcher"));
+  if ((dispatcher.empty() || dispatcher == "unknown") && source_rule && !source_rule->moe_dispatcher.empty()) {
+    dispatcher = source_rule->moe_dispatcher;
+    if (model->is_moe() && p.ep > 1) r.assumptions += fmt::format("moe dispatcher {} (the source's rule); ", dispatcher);
+  }
+  if (!dispatcher.empty() && dispatcher != "unknown") {
+    const auto parsed = parse_moe_dispatcher(dispatcher);
+    if (!parsed) {
+      throw Error(fmt::format("{}:{}: moe_dispatcher '{}': use alltoall or flex", c.csv.file(), row.line, dispatcher));
+    }
+    p.moe_dispatcher = *parsed;
   }
   // Llama 3 405B's embedding and head pipeline slots; DeepSeek-V3's 16-bit Adam moments.
   if (const auto slots = parse_flag(c.text(row, "pp_embedding_head_slots"))) p.pp_embedding_head_slots = *slots;

@@ -247,6 +247,62 @@ TEST(TrainCli, ValidateTrainingTimeSplit) {
   EXPECT_NE(r.err.find("source_dates"), std::string::npos) << r.err;
 }
 
+// A source's rule for its MoE rows' blank `moe_overlap` / `moe_dispatcher` cells
+// (data/validation/training-sources.toml): every blank row of the source takes it and says so;
+// a row's own cell wins; a rule without its evidence, or with a value outside the two settings,
+// is bad input naming the key.
+TEST(TrainCli, ValidateTrainingSourceRuleForBlankMoeCells) {
+  const auto dir = testing::scratch_dir("validate-training-source-rule");
+  const std::string header =
+      "id,source,layers,hidden,heads,kv_heads,ffn_hidden,vocab,seq_len,moe_experts,moe_topk,moe_ffn_hidden,gpu,"
+      "num_gpus,gpus_per_node,tp,pp,vp,dp,cp,ep,sequence_parallel,zero_stage,micro_batch,global_batch_seqs,recompute,"
+      "precision,measured_step_time_s,framework,moe_overlap,moe_dispatcher\n";
+  const std::string shape = "16,2048,16,4,768,50368,4096,128,8,768,h100-sxm,8,8,1,1,1,8,1,8,0,1,1,64,none,bf16,2.0,"
+                            "megatron-core,";
+  testing::write_file(dir / "runs.csv", header + "blank,Rule Source X," + shape + ",\n" + "own,Rule Source X," +
+                                            shape + "1f1b,alltoall\n" + "other,Other Source Y," + shape + ",\n" +
+                                            "exposed,Other Source Y," + shape + "none,alltoall\n");
+  std::filesystem::create_directories(dir / "catalog");
+  const std::string table = "kind = \"source_dates\"\nid = \"training-runs\"\nsource = \"t\"\nretrieved = \"2026-11-27\"\n"
+                            "[[publication]]\nmatch = \"Rule Source X\"\npublished = \"2026-01-02\"\nevidence = \"t\"\n";
+  testing::write_file(dir / "catalog" / "sources.toml",
+                      table + "moe_overlap = \"none\"\nmoe_dispatcher = \"flex\"\nunknowns_evidence = \"the presets\"\n");
+  auto r = run({"--catalog", (dir / "catalog").string(), "validate", "training", (dir / "runs.csv").string(), "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["rows"].size(), 4u);
+  // The blank row takes the rule, and says so; it is not an unknown resolved to the fastest.
+  EXPECT_EQ(j["rows"][0]["plan"]["moe_overlap"].get<std::string>(), "none");
+  EXPECT_EQ(j["rows"][0]["plan"]["moe_dispatcher"].get<std::string>(), "flex");
+  EXPECT_NE(j["rows"][0]["assumptions"].get<std::string>().find("moe dispatcher flex (the source's rule)"),
+            std::string::npos);
+  // The row's own cells win over the rule.
+  EXPECT_EQ(j["rows"][1]["plan"]["moe_overlap"].get<std::string>(), "1f1b");
+  EXPECT_FALSE(j["rows"][1]["plan"].contains("moe_dispatcher"));  // alltoall, the default, is not written
+  // Another source without a rule: the overlap is an unknown (the fastest that fits), alltoall.
+  EXPECT_EQ(j["rows"][2]["plan"]["moe_overlap"].get<std::string>(), "1f1b");
+  EXPECT_NE(j["rows"][2]["chosen"].get<std::string>().find("moe overlap"), std::string::npos);
+  // Per-rank copies move fewer bytes than per-expert ones (16 experts a rank, top-8: 5.34 of 8):
+  // the same plan, exposed, is faster with the flex dispatcher.
+  EXPECT_EQ(j["rows"][3]["plan"]["moe_overlap"].get<std::string>(), "none");
+  EXPECT_LT(j["rows"][0]["predicted_step_time_s"].get<double>(), j["rows"][3]["predicted_step_time_s"].get<double>());
+
+  testing::write_file(dir / "catalog" / "sources.toml", table + "moe_dispatcher = \"deepep\"\nunknowns_evidence = \"x\"\n");
+  r = run({"--catalog", (dir / "catalog").string(), "validate", "training", (dir / "runs.csv").string()});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("moe_dispatcher"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("use alltoall or flex"), std::string::npos) << r.err;
+  testing::write_file(dir / "catalog" / "sources.toml", table + "moe_overlap = \"none\"\n");
+  r = run({"--catalog", (dir / "catalog").string(), "validate", "training", (dir / "runs.csv").string()});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("unknowns_evidence"), std::string::npos) << r.err;
+  // A bad cell names the row and the fix.
+  testing::write_file(dir / "bad.csv", header + "bad,Rule Source X," + shape + ",deepep\n");
+  r = run({"validate", "training", (dir / "bad.csv").string()});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("moe_dispatcher 'deepep': use alltoall or flex"), std::string::npos) << r.err;
+}
+
 TEST(TrainCli, ValidateTrainingScoresRatesInTheSourcesCounting) {
   const auto dir = testing::scratch_dir("validate-training-rates");
   // The same 8-GPU run published four ways: a step time, TFLOP/s under two FLOP countings,
