@@ -1,5 +1,5 @@
 // The hostile-input suite, numbers (issue 34): every number field of every question's table
-// (train, memory, search, infer, infer-search, collective; core/field_spec.h),
+// (train, memory, search, infer, infer-search, collective, cost, tco, energy; core/field_spec.h),
 // one test per command, given NaN, ±inf, 1e999, a negative value, an empty value and a word,
 // through the CLI with --json. Each case: no signal, no hang over 5 s, exit 2, exactly one JSON
 // object on stdout, the message naming the flag, and no NaN or inf printed. The cases come from
@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "calibration/collective_fields.h"
+#include "econ/econ_fields.h"
 #include "hostile/guarded_run.h"
 #include "infer/infer_fields.h"
 #include "plan/train_fields.h"
@@ -79,6 +80,9 @@ std::vector<HostileFieldCommand> hostile_field_commands() {
       {"collective",
        {"collective", "--op", "allreduce", "--bytes", "1GiB", "--gpus", "8", "--system", "dgx-h100"},
        number_flags(collective_fields())},
+      {"cost", {"cost", "--gpu", "h100-sxm", "--gpus", "8", "--days", "2"}, number_flags(cost_fields())},
+      {"tco", {"tco", "--gpu", "h100-sxm", "--gpus", "8"}, number_flags(tco_fields())},
+      {"energy", {"energy", "--gpu", "h100-sxm", "--gpus", "8", "--hours", "10"}, number_flags(energy_fields())},
   };
 }
 
@@ -125,9 +129,9 @@ INSTANTIATE_TEST_SUITE_P(HostileFields, HostileFieldsOf, ::testing::ValuesIn(hos
                            return param_info.param.name;
                          });
 
-// The six tables' number fields, seven bad values each: at least 300 cases in all.
-TEST(HostileFields, CasesCoverTheSixTables) {
-  EXPECT_EQ(hostile_field_commands().size(), 6U);
+// The nine tables' number fields, seven bad values each: at least 300 cases in all.
+TEST(HostileFields, CasesCoverTheNineTables) {
+  EXPECT_EQ(hostile_field_commands().size(), 9U);
   std::size_t cases = 0;
   for (const HostileFieldCommand& command : hostile_field_commands()) cases += hostile_field_cases(command).size();
   EXPECT_GE(cases, 300U);
