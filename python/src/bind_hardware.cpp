@@ -64,7 +64,7 @@ void bind_hardware(pyb::module_& m) {
         }
         return ask_by_table("compare", kwargs, compare_fields(), &answer_compare_training);
       },
-      "compare(*, names, model=None, gpus=None, global_batch=None, seq_len=None, precision='bf16', catalog=None):\n"
+      "compare(*, names, model=None, gpus=0, global_batch=0, seq_len=None, precision='bf16', catalog=None):\n"
       "two or more GPUs side by side (`gpuplan compare A B ...`); with model=, gpus= and global_batch=, each\n"
       "GPU's fastest plan for that training run, its step time and cost per million tokens.");
 
