@@ -327,7 +327,11 @@ def cost(
     hours: Optional[float] = None,
     model: str = ...,
     tokens: Union[str, float, None] = None,
+    rule_of_thumb: bool = False,
     mfu: float = 0.4,
+    system: str = ...,
+    seq_len: Optional[int] = None,
+    global_batch: Optional[int] = None,
     provider: str = ...,
     instance: str = ...,
     all: bool = False,
@@ -383,7 +387,16 @@ def import_topology(
     catalog: CatalogArg = None,
 ) -> dict[str, Any]: ...
 def gpu(*, name: str, calibration: Path = ..., catalog: CatalogArg = None) -> GpuResult: ...
-def compare(*, names: Sequence[str], catalog: CatalogArg = None) -> CompareResult: ...
+def compare(
+    *,
+    names: Sequence[str],
+    model: str = ...,
+    gpus: int = 0,
+    global_batch: int = 0,
+    seq_len: Optional[int] = None,
+    precision: str = "bf16",
+    catalog: CatalogArg = None,
+) -> CompareResult: ...
 def systems(*, catalog: CatalogArg = None) -> dict[str, Any]: ...
 def system(*, name: str, catalog: CatalogArg = None) -> SystemResult: ...
 def clouds(*, gpu: str = "", provider: str = "", all: bool = False, catalog: CatalogArg = None) -> CloudsResult: ...

@@ -1,14 +1,12 @@
-// collective, cost, tco, energy: keywords → the request structs → answer_* → typed results, with
-// the library's errors in Python's words (the keyword, never the CLI flag: fields.h).
-#include <fmt/format.h>
+// collective, cost, tco, energy: keywords (the requests' field tables) → the request structs →
+// answer_* → typed results, with the library's errors in Python's words (the keyword, never the
+// CLI flag: fields.h).
 #include <pybind11/stl.h>
 
 #include "calibration/collective_fields.h"
 #include "common.h"
 #include "core/error.h"
-#include "econ/cost_request.h"
-#include "econ/energy_request.h"
-#include "econ/tco_request.h"
+#include "econ/econ_fields.h"
 #include "fields.h"
 #include "kwargs.h"
 #include "report/collective_report.h"
@@ -44,33 +42,8 @@ void bind_econ(pyb::module_& m) {
   m.def(
       "cost",
       [](pyb::kwargs kwargs) {
-        CatalogPtr catalog = take_catalog(kwargs);
         number_as_text(kwargs, "cost", "tokens", false);  // tokens=1e12 as well as tokens="1T"
-        CostRequest r;
-        Kwargs k("cost", kwargs);
-        k.get("gpu", r.gpu);
-        k.get("gpu_hours", r.gpu_hours);
-        k.get("gpus", r.gpus);
-        k.get("days", r.days);
-        k.get("hours", r.hours);
-        k.get("model", r.model);
-        k.get("tokens", r.tokens);
-        k.get("mfu", r.mfu);
-        k.get("provider", r.provider);
-        k.get("instance", r.instance);
-        k.get("all", r.all);
-        k.get("usd_per_hour", r.usd_per_hour);
-        k.get("usd_per_gpu_hour", r.usd_per_gpu_hour);
-        k.get("spot_overhead", r.spot_overhead);
-        k.get("spot_discount", r.spot_discount);
-        k.get("interruptions_per_day", r.interruptions_per_day);
-        k.get("restart_hours", r.restart_hours);
-        k.get("checkpoint_hours", r.checkpoint_hours);
-        k.finish();
-        if (r.gpu.empty()) throw FieldError("gpu", "cost(): gpu is required: a GPU id (see gpuplan.gpus())");
-        const std::vector<FlagWord> words = k.flag_words();
-        pyb::gil_scoped_release release;
-        return in_python_words(words, [&] { return make_result(catalog, answer_cost(*catalog, r)); });
+        return ask_by_table("cost", kwargs, cost_fields(), &answer_cost);
       },
       "cost(*, gpu, gpus=None, days=None, hours=None, gpu_hours=None, model=None, tokens=None, mfu=0.4,\n"
       "provider=None, ...): the run's cost per cloud offer (`gpuplan cost`).");
@@ -80,28 +53,7 @@ void bind_econ(pyb::module_& m) {
                              "Break-even per cloud offer: a DataFrame where pandas is installed.");
   m.def(
       "tco",
-      [](pyb::kwargs kwargs) {
-        CatalogPtr catalog = take_catalog(kwargs);
-        TcoRequest r;
-        Kwargs k("tco", kwargs);
-        k.get("gpu", r.gpu);
-        k.get("gpus", r.gpus);
-        k.get("system", r.system);
-        k.get("years", r.years);
-        k.get("capex", r.capex);
-        k.get("power_kw", r.power_kw);
-        k.get("pue", r.pue);
-        k.get("usd_per_kwh", r.usd_per_kwh);
-        k.get("ops_usd_per_year", r.ops_usd_per_year);
-        k.get("cloud_usd_per_hour", r.cloud_usd_per_hour);
-        k.get("provider", r.provider);
-        k.get("all", r.all);
-        k.finish();
-        if (r.gpu.empty()) throw FieldError("gpu", "tco(): gpu is required: a GPU id (see gpuplan.gpus())");
-        const std::vector<FlagWord> words = k.flag_words();
-        pyb::gil_scoped_release release;
-        return in_python_words(words, [&] { return make_result(catalog, answer_tco(*catalog, r)); });
-      },
+      [](pyb::kwargs kwargs) { return ask_by_table("tco", kwargs, tco_fields(), &answer_tco); },
       "tco(*, gpu, gpus=None, system=None, years=5, ...): total cost of ownership and the break-even\n"
       "use against the cloud (`gpuplan tco`).");
 
@@ -111,25 +63,7 @@ void bind_econ(pyb::module_& m) {
       .def_property_readonly("usd", [](const EnergyResult& r) { return r.get().energy.usd; });
   m.def(
       "energy",
-      [](pyb::kwargs kwargs) {
-        CatalogPtr catalog = take_catalog(kwargs);
-        EnergyRequest r;
-        Kwargs k("energy", kwargs);
-        k.get("gpu", r.gpu);
-        k.get("gpus", r.gpus);
-        k.get("hours", r.hours);
-        k.get("days", r.days);
-        k.get("utilization", r.utilization);
-        k.get("watts_per_gpu", r.watts_per_gpu);
-        k.get("pue", r.pue);
-        k.get("kg_co2_per_kwh", r.kg_co2_per_kwh);
-        k.get("usd_per_kwh", r.usd_per_kwh);
-        k.finish();
-        if (r.gpu.empty()) throw FieldError("gpu", "energy(): gpu is required: a GPU id (see gpuplan.gpus())");
-        const std::vector<FlagWord> words = k.flag_words();
-        pyb::gil_scoped_release release;
-        return in_python_words(words, [&] { return make_result(catalog, answer_energy(*catalog, r)); });
-      },
+      [](pyb::kwargs kwargs) { return ask_by_table("energy", kwargs, energy_fields(), &answer_energy); },
       "energy(*, gpu, gpus, hours=None, days=None, utilization=None, watts_per_gpu=None, pue=None,\n"
       "kg_co2_per_kwh=None, usd_per_kwh=None, catalog=None): a run's energy, CO2 and electricity cost\n"
       "(`gpuplan energy`).");

@@ -1,7 +1,8 @@
 // The hardware questions: gpu (one accelerator, datasheet against a gpuplan-bench profile),
 // compare, systems, system, clouds and rooflines — the library calls of `gpuplan gpu`,
 // `compare`, `systems`, `system`, `clouds` and `rooflines` (catalog/lookup_request.h,
-// calibration/gpu_request.h, cost/rooflines_request.h), written by report/'s one writer each.
+// calibration/gpu_request.h, search/compare_training.h, cost/rooflines_request.h), written by
+// report/'s one writer each; compare's keywords are its field table's.
 #include <pybind11/stl.h>
 
 #include "calibration/gpu_request.h"
@@ -9,16 +10,19 @@
 #include "common.h"
 #include "core/error.h"
 #include "cost/rooflines_request.h"
+#include "fields.h"
 #include "kwargs.h"
+#include "report/compare_report.h"
 #include "report/gpu_report.h"
 #include "report/rooflines_report.h"
 #include "report/system_report.h"
+#include "search/compare_training.h"
 
 namespace gpuplan::py {
 namespace {
 
 using GpuResult = Result<GpuAnswer>;
-using CompareResult = Result<CompareAnswer>;
+using CompareResult = Result<CompareTrainingAnswer>;
 using SystemResult = Result<SystemAnswer>;
 using CloudsResult = Result<CloudsAnswer>;
 using RooflinesResult = Result<RooflinesAnswer>;
@@ -46,25 +50,23 @@ void bind_hardware(pyb::module_& m) {
       "gpu(*, name, calibration=None, catalog=None): one GPU's datasheet (`gpuplan gpu NAME`); with\n"
       "calibration= a gpuplan-bench profile, the measured figures beside it.");
 
-  result_class<CompareAnswer>(m, "CompareResult", "GPUs side by side, ratios to the first (gpuplan compare).")
+  result_class<CompareTrainingAnswer>(m, "CompareResult", "GPUs side by side, ratios to the first (gpuplan compare).")
       .def_property_readonly("ids", [](const CompareResult& r) {
         std::vector<std::string> ids;
-        for (const Gpu* g : r.get().gpus) ids.push_back(g->id);
+        for (const Gpu* g : r.get().datasheets.gpus) ids.push_back(g->id);
         return ids;
       });
   m.def(
       "compare",
       [](pyb::kwargs kwargs) {
-        CatalogPtr catalog = take_catalog(kwargs);
-        CompareRequest request;
-        Kwargs k("compare", kwargs);
-        k.get("names", request.names);
-        k.finish();
-        if (request.names.empty()) throw Error("names is required: two or more GPU ids (see gpuplan.gpus())");
-        pyb::gil_scoped_release release;
-        return make_result(catalog, answer_compare(*catalog, request));
+        if (!kwargs.contains("names")) {
+          throw FieldError("names", "compare(): names is required: two or more GPU ids (see gpuplan.gpus())");
+        }
+        return ask_by_table("compare", kwargs, compare_fields(), &answer_compare_training);
       },
-      "compare(*, names, catalog=None): two or more GPUs side by side (`gpuplan compare A B ...`).");
+      "compare(*, names, model=None, gpus=0, global_batch=0, seq_len=None, precision='bf16', catalog=None):\n"
+      "two or more GPUs side by side (`gpuplan compare A B ...`); with model=, gpus= and global_batch=, each\n"
+      "GPU's fastest plan for that training run, its step time and cost per million tokens.");
 
   m.def(
       "systems",

@@ -23,14 +23,16 @@ void read_fields(Kwargs& k, Request& request, const std::vector<FieldSpec<Reques
   }
 }
 
-// "train(): model is required: a model id or alias (see gpuplan.models()), or a config.json path".
+// "train(): model is required: a model id or alias (see gpuplan.models()), or a config.json path",
+// a FieldError (gpuplan.Error.field is the keyword).
 template <class Request>
 void require_fields(const Kwargs& k, const char* function, const std::vector<FieldSpec<Request>>& fields) {
   for (const FieldSpec<Request>& f : fields) {
     if (!(f.traits & kRequired) || k.has(std::string(f.name).c_str())) continue;
     std::string message = std::string(function) + "(): " + std::string(f.name) + " is required";
     if (f.traits & kModelId) message += ": a model id or alias (see gpuplan.models()), or a config.json path";
-    throw Error(message);
+    if (f.name == "gpu") message += ": a GPU id (see gpuplan.gpus())";
+    throw FieldError(std::string(f.name), message);
   }
 }
 

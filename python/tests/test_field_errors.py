@@ -3,7 +3,7 @@ where the CLI says the flag, from the same field tables, and gpuplan.Error.field
 import pytest
 
 import gpuplan
-from conftest import run_cli
+from conftest import cli_json, run_cli
 
 
 def cli_error(*args):
@@ -101,3 +101,28 @@ def test_collective_and_cost_name_the_keyword():
     assert "--" not in str(e) and "node_stride" in str(e)
     e = python_error(gpuplan.cost, gpu="h100-sxm", gpus=8, days=-2.0)
     assert "--" not in str(e) and "days" in str(e)
+
+
+def test_econ_and_compare_errors_carry_the_field():
+    # Tables for cost, tco, energy and compare: a number beyond 1e12 is refused naming the keyword
+    # (gpuplan.Error.field), and compare's training fields need a model.
+    e = python_error(gpuplan.tco, gpu="h100-sxm", gpus=8, years=1e13)
+    assert e.field == "years" and str(e).startswith("years 1e+13: too large")
+    e = python_error(gpuplan.energy, gpu="h100-sxm", gpus=8, hours=1e13)
+    assert e.field == "hours" and "--" not in str(e)
+    e = python_error(gpuplan.compare, names=["h100-sxm", "h200-sxm"], gpus=8)
+    assert e.field == "gpus" and "--" not in str(e) and "add model" in str(e)
+    e = python_error(gpuplan.energy, gpus=8, hours=1)
+    assert e.field == "gpu" and str(e) == "energy(): gpu is required: a GPU id (see gpuplan.gpus())"
+    e = python_error(gpuplan.cost, gpu="h100-sxm", gpus=8, days=2, provider_name="aws")
+    assert "provider_name" in str(e)
+
+
+def test_compare_with_a_model_is_the_cli_answer():
+    r = gpuplan.compare(names=["h100-sxm", "h200-sxm"], model="llama3.1-8b", gpus=8, global_batch=64, seq_len=4096)
+    assert r.ids == ["h100-sxm", "h200-sxm"]
+    d = r.to_dict()
+    c = cli_json("compare", "h100-sxm", "h200-sxm", "--model", "llama3.1-8b", "--gpus", "8", "--global-batch", "64",
+                 "--seq-len", "4096")
+    assert d["training"]["sides"][1]["speed_vs_first"] == c["training"]["sides"][1]["speed_vs_first"]
+    assert d == c

@@ -6,6 +6,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
+#include "cli/field_flags.h"
 #include "cli/output_flags.h"
 #include "core/error.h"
 #include "report/compare_report.h"
@@ -47,37 +48,20 @@ void setup_gpu(CliCommand& cmd, CliContext& ctx) {
 void setup_compare(CliCommand& cmd, CliContext& ctx) {
   struct Opts {
     CompareTrainingRequest request;
-    std::string names_list;  // --names A,B: the positionals as one value (the web API's key)
+    std::vector<std::string> positional;  // compare A B: the GPUs as positionals (or --names A,B, the table's)
     bool json = false;
     OutputFlags output;  // --html, --report-data: the difference in words, the ratios charted
   };
   auto o = std::make_shared<Opts>();
-  SearchRequest& s = o->request.search;
-  cmd.add_option("names", o->request.names, "Two or more GPU ids; ratios are to the first");
-  cmd.add_option("--names", o->names_list, "The GPUs as one comma-separated list (instead of the positionals)");
-  cmd.add_option("--model", s.model,
-                 "Compare training this model (zoo id or config.json): each GPU's fastest plan, step time and cost "
-                 "per million tokens");
-  cmd.add_option("--gpus", s.gpus, "GPUs of the training question (with --model)");
-  cmd.add_option("--global-batch", s.global_batch, "Sequences per step (with --model)");
-  cmd.add_option("--seq-len", s.seq_len, "Sequence length (with --model; default: the model's context)");
-  cmd.add_option("--precision", s.precision, "bf16 or fp8 (with --model)");
+  cmd.add_option("names", o->positional, "Two or more GPU ids; ratios are to the first");
+  add_field_flags(cmd, o->request, compare_fields());
   cmd.add_flag("--json", o->json, "Print one JSON object");
   add_output_flags(cmd, o->output);
   cmd.callback([o, &ctx] {
     CompareTrainingRequest r = o->request;
-    if (!o->names_list.empty()) {
+    if (!o->positional.empty()) {
       if (!r.names.empty()) throw Error("compare: give the GPUs as positionals or as --names A,B, not both");
-      std::string_view rest = o->names_list;
-      while (!rest.empty()) {
-        const std::size_t comma = rest.find(',');
-        if (comma != 0) r.names.emplace_back(rest.substr(0, comma));
-        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-      }
-    }
-    r.training = !r.search.model.empty();
-    if (!r.training && (r.search.gpus > 0 || r.search.global_batch > 0 || r.search.seq_len)) {
-      throw Error("compare: --gpus, --global-batch and --seq-len ask a training question; add --model M");
+      r.names = o->positional;
     }
     OutputFlags flags = o->output;
     flags.json = o->json;

@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "core/units.h"
+#include "econ/econ_fields.h"
 #include "catalog/resolve_model.h"
 #include "econ/offers.h"
 #include "search/search_request.h"
@@ -143,6 +144,7 @@ CostRow offer_row(const CloudOffer& offer) {
 }  // namespace
 
 CostAnswer answer_cost(const Catalog& catalog, const CostRequest& o) {
+  check_field_numbers(o, cost_fields(), FieldNumberRule::kFiniteNumbers);  // NaN, inf (core/field_spec.h)
   check_request(o);
   check_provider(catalog, o.provider, "--provider");
 

@@ -5,10 +5,12 @@
 #include "core/error.h"
 #include "core/table.h"
 #include "core/units.h"
+#include "econ/econ_fields.h"
 
 namespace gpuplan {
 
 EnergyAnswer answer_energy(const Catalog& catalog, const EnergyRequest& o) {
+  check_field_numbers(o, energy_fields(), FieldNumberRule::kFiniteNumbers);  // NaN, inf (core/field_spec.h)
   require_count(o.gpus, "--gpus");
   require_positive(o.hours, "--hours");
   require_positive(o.days, "--days");

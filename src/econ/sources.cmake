@@ -13,4 +13,5 @@ list(APPEND GPUPLAN_LIB_SOURCES
   econ/recommend_request.cpp
   econ/serve_recommend_request.cpp
   econ/recommend_question.cpp
+  econ/econ_fields.cpp
 )

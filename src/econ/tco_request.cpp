@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/table.h"
 #include "core/units.h"
+#include "econ/econ_fields.h"
 #include "econ/offers.h"
 
 namespace gpuplan {
@@ -54,6 +55,7 @@ void size_capex(const Catalog& catalog, const TcoInputs& inputs, const Gpu& gpu,
 }  // namespace
 
 TcoAnswer answer_tco(const Catalog& catalog, const TcoRequest& o) {
+  check_field_numbers(o, tco_fields(), FieldNumberRule::kFiniteNumbers);  // NaN, inf (core/field_spec.h)
   check_request(o);
   check_provider(catalog, o.provider, "--provider");
 

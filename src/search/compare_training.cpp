@@ -1,13 +1,41 @@
 #include "search/compare_training.h"
 
+#include "core/field_error.h"
+
 namespace gpuplan {
+
+// In the order `gpuplan compare --help` lists them (after the positional GPUs).
+const std::vector<FieldSpec<CompareTrainingRequest>>& compare_fields() {
+  using R = CompareTrainingRequest;
+  static const std::vector<FieldSpec<R>> fields{
+      {"names", GP_FIELD(R, names), "", "", "The GPUs as one comma-separated list (instead of the positionals)"},
+      {"model", GP_FIELD(R, search.model), "", "",
+       "Compare training this model (zoo id or config.json): each GPU's fastest plan, step time and cost per "
+       "million tokens",
+       kModelId},
+      {"gpus", GP_FIELD(R, search.gpus), "GPUs", "", "GPUs of the training question (with --model)"},
+      {"global_batch", GP_FIELD(R, search.global_batch), "sequences", "", "Sequences per step (with --model)"},
+      {"seq_len", GP_FIELD(R, search.seq_len), "tokens", "",
+       "Sequence length (with --model; default: the model's context)"},
+      {"precision", GP_FIELD(R, search.precision), "", "bf16, fp8", "bf16 or fp8 (with --model)"},
+  };
+  return fields;
+}
 
 CompareTrainingAnswer answer_compare_training(const Catalog& catalog, const CompareTrainingRequest& request) {
   CompareTrainingAnswer a;
+  a.training = !request.search.model.empty();
+  if (!a.training) {
+    for (const FieldSpec<CompareTrainingRequest>& f : compare_fields()) {
+      if ((f.name == "gpus" || f.name == "global_batch" || f.name == "seq_len") && !field_is_default(f, request)) {
+        throw FieldError(std::string(f.name),
+                         "compare: --gpus, --global-batch and --seq-len ask a training question; add --model M");
+      }
+    }
+  }
   a.datasheets = answer_compare(catalog, {request.names});
-  a.training = request.training;
   a.question = request.search;
-  if (!request.training) return a;
+  if (!a.training) return a;
   for (const Gpu* gpu : a.datasheets.gpus) {
     SearchRequest s = request.search;
     s.gpu = gpu->id;

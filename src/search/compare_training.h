@@ -11,13 +11,13 @@
 
 #include "catalog/catalog.h"
 #include "catalog/lookup_request.h"
+#include "core/field_spec.h"
 #include "search/search_request.h"
 
 namespace gpuplan {
 
 struct CompareTrainingRequest {
   std::vector<std::string> names;  // two or more GPU ids or aliases; ratios to the first
-  bool training = false;           // a training question is given (search.model set)
   SearchRequest search;            // the question; its gpu is set per GPU
 };
 
@@ -39,7 +39,13 @@ struct CompareTrainingAnswer {
   std::vector<CompareTrainingSide> sides;  // one per GPU, in the request's order (training only)
 };
 
-// Throws Error naming the flag for a bad GPU or question (answer_compare's, answer_search's).
+// The request's fields as a table (core/field_spec.h), from which the CLI adds its flags (beside
+// the GPUs as positionals), Python reads its keywords and the web API builds its allowlist.
+const std::vector<FieldSpec<CompareTrainingRequest>>& compare_fields();
+
+// A training question is asked when search.model is set. Throws Error naming the flag for a bad
+// GPU or question (answer_compare's, answer_search's), and FieldError for a training field
+// (gpus, global_batch, seq_len) given without a model.
 CompareTrainingAnswer answer_compare_training(const Catalog& catalog, const CompareTrainingRequest& request);
 
 }  // namespace gpuplan

@@ -17,9 +17,11 @@
 #include "core/input_file.h"
 #include "core/json_fields.h"
 #include "core/strings.h"
+#include "econ/econ_fields.h"
 #include "econ/recommend_question.h"
 #include "infer/infer_fields.h"
 #include "plan/train_fields.h"
+#include "search/compare_training.h"
 #include "search/search_fields.h"
 #include "workload/hf_config.h"
 
@@ -80,8 +82,7 @@ std::vector<std::string> table_keys(const std::vector<FieldSpec<R>>& fields, std
   return keys;
 }
 
-// train, memory, search, recommend, infer, infer-search and collective come from their field
-// tables; cost and compare have no table yet and list their keys here.
+// Every command's keys come from its field table, with the interface's own `extra` keys.
 const std::vector<CommandKeys>& command_keys() {
   static const std::vector<CommandKeys> table{
       {"train", table_keys(train_fields(), {"emit"})},
@@ -90,11 +91,8 @@ const std::vector<CommandKeys>& command_keys() {
       {"recommend", table_keys(recommend_fields(), {})},
       {"infer", table_keys(infer_fields(), {"emit"})},
       {"infer-search", table_keys(infer_search_fields(), {})},
-      {"cost",
-       {"gpu", "gpu_hours", "gpus", "days", "hours", "model", "tokens", "rule_of_thumb", "mfu", "system", "seq_len",
-        "global_batch", "provider", "instance", "all", "usd_per_hour", "usd_per_gpu_hour", "spot_discount",
-        "spot_overhead", "interruptions_per_day", "restart_hours", "checkpoint_hours"}},
-      {"compare", {"names", "model", "gpus", "global_batch", "seq_len", "precision"}},
+      {"cost", table_keys(cost_fields(), {})},
+      {"compare", table_keys(compare_fields(), {})},
       {"collective", table_keys(collective_fields(), {})},
   };
   return table;
@@ -113,11 +111,12 @@ void add_switch_keys(const std::vector<FieldSpec<R>>& fields, std::vector<std::s
 
 bool switch_key(std::string_view key) {
   static const std::vector<std::string> keys = [] {
-    std::vector<std::string> k{"rule_of_thumb", "all"};  // the hand-added switches
+    std::vector<std::string> k{"rule_of_thumb"};  // memory's switch beside the train table
     add_switch_keys(train_fields(), k);
     add_switch_keys(search_fields(), k);
     add_switch_keys(recommend_fields(), k);
     add_switch_keys(collective_fields(), k);
+    add_switch_keys(cost_fields(), k);
     add_switch_keys(infer_fields(), k);
     add_switch_keys(infer_search_fields(), k);
     return k;

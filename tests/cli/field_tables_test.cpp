@@ -1,5 +1,6 @@
 // The field tables (core/field_spec.h) against every interface that exposes them: the CLI's
-// flags of train, search, infer, infer-search, recommend and collective, the web API's allowlist, the Python stubs
+// flags of train, search, infer, infer-search, recommend, collective, cost, tco, energy and compare, the web API's
+// allowlist, the Python stubs
 // (python/gpuplan/__init__.pyi) and docs/cli.md. The CLI and Python bind their options from the
 // tables, so these tests fail when a flag or keyword is added by hand beside a table, or a
 // table entry is missing from the docs or the stubs.
@@ -15,9 +16,11 @@
 #include <gtest/gtest.h>
 
 #include "calibration/collective_fields.h"
+#include "econ/econ_fields.h"
 #include "econ/recommend_question.h"
 #include "infer/infer_fields.h"
 #include "plan/train_fields.h"
+#include "search/compare_training.h"
 #include "search/search_fields.h"
 #include "serve/api.h"
 #include "test_util.h"
@@ -93,6 +96,10 @@ TEST(FieldTables, CliFlagsAreTheTablesFields) {
   EXPECT_EQ(cli_flags("infer-search"), with(table_flags(infer_search_fields()), {"help", "json", "html", "report-data"}));
   EXPECT_EQ(cli_flags("recommend"), with(table_flags(recommend_fields()), {"help", "json", "html", "report-data"}));
   EXPECT_EQ(cli_flags("collective"), with(table_flags(collective_fields()), {"help", "json", "html", "report-data"}));
+  EXPECT_EQ(cli_flags("cost"), with(table_flags(cost_fields()), {"help", "json", "html", "report-data"}));
+  EXPECT_EQ(cli_flags("tco"), with(table_flags(tco_fields()), {"help", "json"}));
+  EXPECT_EQ(cli_flags("energy"), with(table_flags(energy_fields()), {"help", "json"}));
+  EXPECT_EQ(cli_flags("compare"), with(table_flags(compare_fields()), {"help", "json", "html", "report-data"}));
 }
 
 TEST(FieldTables, HttpAllowlistIsTheTablesFieldsWithoutPaths) {
@@ -103,8 +110,11 @@ TEST(FieldTables, HttpAllowlistIsTheTablesFieldsWithoutPaths) {
   EXPECT_EQ(http_keys("infer-search"), table_http_keys(infer_search_fields()));
   EXPECT_EQ(http_keys("recommend"), table_http_keys(recommend_fields()));
   EXPECT_EQ(http_keys("collective"), table_http_keys(collective_fields()));
+  EXPECT_EQ(http_keys("cost"), table_http_keys(cost_fields()));
+  EXPECT_EQ(http_keys("compare"), table_http_keys(compare_fields()));
   // Never a path, never a machine resource.
-  for (const std::string command : {"train", "memory", "search", "infer", "infer-search", "recommend", "collective"}) {
+  for (const std::string command :
+       {"train", "memory", "search", "infer", "infer-search", "recommend", "collective", "cost", "compare"}) {
     for (const char* key : {"calibration", "threads", "from", "html"}) EXPECT_EQ(http_keys(command).count(key), 0U);
   }
 }
@@ -168,12 +178,20 @@ TEST(FieldTables, PythonStubsAreTheTablesFields) {
   EXPECT_EQ(stub_parameters("infer_search"), table_names(infer_search_fields()));
   EXPECT_EQ(stub_parameters("recommend"), table_names(recommend_fields()));
   EXPECT_EQ(stub_parameters("collective"), table_names(collective_fields()));
+  EXPECT_EQ(stub_parameters("cost"), table_names(cost_fields()));
+  EXPECT_EQ(stub_parameters("tco"), table_names(tco_fields()));
+  EXPECT_EQ(stub_parameters("energy"), table_names(energy_fields()));
+  EXPECT_EQ(stub_parameters("compare"), table_names(compare_fields()));
   expect_stub_defaults("train", train_fields());
   expect_stub_defaults("search", search_fields());
   expect_stub_defaults("infer", infer_fields());
   expect_stub_defaults("infer_search", infer_search_fields());
   expect_stub_defaults("recommend", recommend_fields());
   expect_stub_defaults("collective", collective_fields());
+  expect_stub_defaults("cost", cost_fields());
+  expect_stub_defaults("tco", tco_fields());
+  expect_stub_defaults("energy", energy_fields());
+  expect_stub_defaults("compare", compare_fields());
 }
 
 TEST(FieldTables, DocsCliNamesEveryFlag) {
@@ -192,6 +210,10 @@ TEST(FieldTables, DocsCliNamesEveryFlag) {
   check(table_flags(infer_search_fields()), "infer-search");
   check(table_flags(recommend_fields()), "recommend");
   check(table_flags(collective_fields()), "collective");
+  check(table_flags(cost_fields()), "cost");
+  check(table_flags(tco_fields()), "tco");
+  check(table_flags(energy_fields()), "energy");
+  check(table_flags(compare_fields()), "compare");
 }
 
 template <class R>
@@ -213,6 +235,10 @@ TEST(FieldTables, EveryFieldOnceWithHelp) {
   expect_well_formed(infer_search_fields(), "infer-search");
   expect_well_formed(recommend_fields(), "recommend");
   expect_well_formed(collective_fields(), "collective");
+  expect_well_formed(cost_fields(), "cost");
+  expect_well_formed(tco_fields(), "tco");
+  expect_well_formed(energy_fields(), "energy");
+  expect_well_formed(compare_fields(), "compare");
   // The defaults come from the request structs' initialisers.
   const auto tp = std::find_if(train_fields().begin(), train_fields().end(), [](const auto& f) { return f.name == "tp"; });
   EXPECT_EQ(field_default_text(*tp), "1");

@@ -1,13 +1,16 @@
 // The hostile-input suite, numbers (issue 34): every number field of every question's table
-// (train, memory, search, infer, infer-search, collective; core/field_spec.h), given NaN, ±inf, 1e999, a
-// negative value, an empty value and a word, through the CLI with --json. Each case: no signal,
-// no hang over 5 s, exit 2, exactly one JSON object on stdout, the message naming the flag, and
-// no NaN or inf printed. The cases come from the tables, so a new field is covered when added.
+// (train, memory, search, infer, infer-search, collective, cost, tco, energy; core/field_spec.h),
+// one test per command, given NaN, ±inf, 1e999, a negative value, an empty value and a word,
+// through the CLI with --json. Each case: no signal, no hang over 5 s, exit 2, exactly one JSON
+// object on stdout, the message naming the flag, and no NaN or inf printed. The cases come from
+// the tables, so a new field is covered when added.
+#include <ostream>
 #include <type_traits>
 
 #include <gtest/gtest.h>
 
 #include "calibration/collective_fields.h"
+#include "econ/econ_fields.h"
 #include "hostile/guarded_run.h"
 #include "infer/infer_fields.h"
 #include "plan/train_fields.h"
@@ -54,38 +57,63 @@ std::vector<std::string> with_value(const std::vector<std::string>& base, const 
   return args;
 }
 
-std::vector<HostileFieldCase> hostile_field_cases() {
-  const std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> commands = {
-      {{"train", "--model", "llama3.1-8b", "--gpu", "h100-sxm", "--gpus", "8"}, number_flags(train_fields())},
-      {{"memory", "--model", "llama3.1-8b", "--gpu", "h100-sxm", "--gpus", "8"}, number_flags(train_fields())},
-      {{"search", "--model", "llama3.1-8b", "--gpu", "h100-sxm", "--gpus", "8", "--global-batch", "64"},
+// One command's base question and the flags of its table's number fields.
+struct HostileFieldCommand {
+  std::string name;  // the test's name
+  std::vector<std::string> base;
+  std::vector<std::string> flags;
+};
+
+// The test's parameter in gtest's messages: its name, not its bytes.
+void PrintTo(const HostileFieldCommand& command, std::ostream* os) { *os << command.name; }
+
+std::vector<HostileFieldCommand> hostile_field_commands() {
+  return {
+      {"train", {"train", "--model", "llama3.1-8b", "--gpu", "h100-sxm", "--gpus", "8"}, number_flags(train_fields())},
+      {"memory", {"memory", "--model", "llama3.1-8b", "--gpu", "h100-sxm", "--gpus", "8"}, number_flags(train_fields())},
+      {"search",
+       {"search", "--model", "llama3.1-8b", "--gpu", "h100-sxm", "--gpus", "8", "--global-batch", "64"},
        number_flags(search_fields())},
-      {{"infer", "--model", "llama3.1-8b", "--gpu", "h100-sxm"}, number_flags(infer_fields())},
-      {{"infer-search", "--model", "llama3.1-8b", "--gpu", "h100-sxm"}, number_flags(infer_search_fields())},
-      {{"collective", "--op", "allreduce", "--bytes", "1GiB", "--gpus", "8", "--system", "dgx-h100"},
+      {"infer", {"infer", "--model", "llama3.1-8b", "--gpu", "h100-sxm"}, number_flags(infer_fields())},
+      {"infer_search", {"infer-search", "--model", "llama3.1-8b", "--gpu", "h100-sxm"},
+       number_flags(infer_search_fields())},
+      {"collective",
+       {"collective", "--op", "allreduce", "--bytes", "1GiB", "--gpus", "8", "--system", "dgx-h100"},
        number_flags(collective_fields())},
+      {"cost", {"cost", "--gpu", "h100-sxm", "--gpus", "8", "--days", "2"}, number_flags(cost_fields())},
+      {"tco", {"tco", "--gpu", "h100-sxm", "--gpus", "8"}, number_flags(tco_fields())},
+      {"energy", {"energy", "--gpu", "h100-sxm", "--gpus", "8", "--hours", "10"}, number_flags(energy_fields())},
   };
+}
+
+std::vector<HostileFieldCase> hostile_field_cases(const HostileFieldCommand& command) {
   std::vector<HostileFieldCase> cases;
-  for (const auto& [base, flags] : commands) {
-    for (const std::string& flag : flags) {
-      for (const char* value : {"nan", "inf", "-inf", "1e999", "-5", "", "lots"}) {
-        cases.push_back({with_value(base, flag, value), flag});
-      }
+  for (const std::string& flag : command.flags) {
+    for (const char* value : {"nan", "inf", "-inf", "1e999", "-5", "", "lots"}) {
+      cases.push_back({with_value(command.base, flag, value), flag});
     }
   }
   return cases;
 }
 
-TEST(HostileFields, EveryBadNumberExitsTwoNamingTheFlag) {
-  const std::vector<HostileFieldCase> cases = hostile_field_cases();
-  ASSERT_GE(cases.size(), 300u);
+// One test per command, so that the sanitizer build's shards (docs/testing.md) share the cases.
+class HostileFieldsOf : public ::testing::TestWithParam<HostileFieldCommand> {};
+
+TEST_P(HostileFieldsOf, EveryBadNumberExitsTwoNamingTheFlag) {
+  const std::vector<HostileFieldCase> cases = hostile_field_cases(GetParam());
+  ASSERT_GE(cases.size(), 7U) << "a table without a number field";
   RecordProperty("cases", static_cast<int>(cases.size()));  // in --gtest_output=xml, for the count
-  for (const HostileFieldCase& c : cases) {
+  std::vector<std::vector<std::string>> calls;
+  for (const HostileFieldCase& c : cases) calls.push_back(c.args);
+  const std::vector<testing::GuardedResult> results = testing::run_guarded_each(calls);
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const HostileFieldCase& c = cases[i];
+    const testing::GuardedResult& r = results[i];
     std::string cmd;
     for (const std::string& a : c.args) cmd += a + " ";
-    const testing::GuardedResult r = testing::run_guarded(c.args);
-    ASSERT_FALSE(r.hung) << cmd << ": still running after 5 s";
-    ASSERT_EQ(r.signal, 0) << cmd << ": signal " << r.signal;
+    EXPECT_FALSE(r.hung) << cmd << ": still running after 5 s";
+    EXPECT_EQ(r.signal, 0) << cmd << ": signal " << r.signal;
+    if (r.hung || r.signal != 0) continue;
     EXPECT_EQ(r.code, 2) << cmd << "\n" << r.out.substr(0, 400) << r.err;
     EXPECT_EQ(testing::not_one_json_object(r.out), "") << cmd << "\n" << r.out.substr(0, 400);
     // --spec-acceptance without --spec-draft-tokens: the message names the flag that must come first.
@@ -94,6 +122,19 @@ TEST(HostileFields, EveryBadNumberExitsTwoNamingTheFlag) {
     EXPECT_TRUE(named) << cmd << "\n" << r.out.substr(0, 400);
     EXPECT_TRUE(r.err.empty()) << cmd << "\n" << r.err;
   }
+}
+
+INSTANTIATE_TEST_SUITE_P(HostileFields, HostileFieldsOf, ::testing::ValuesIn(hostile_field_commands()),
+                         [](const ::testing::TestParamInfo<HostileFieldCommand>& param_info) {
+                           return param_info.param.name;
+                         });
+
+// The nine tables' number fields, seven bad values each: at least 300 cases in all.
+TEST(HostileFields, CasesCoverTheNineTables) {
+  EXPECT_EQ(hostile_field_commands().size(), 9U);
+  std::size_t cases = 0;
+  for (const HostileFieldCommand& command : hostile_field_commands()) cases += hostile_field_cases(command).size();
+  EXPECT_GE(cases, 300U);
 }
 
 // The answers to good questions print no NaN, no inf and no 300-digit number, in text or JSON.
@@ -108,22 +149,27 @@ TEST(HostileFields, AnswersPrintNoNanInfOrEndlessDigits) {
       {"gpu", "h100-sxm"},
       {"model", "llama3.1-8b"},
   };
+  std::vector<std::vector<std::string>> calls;
   for (const auto& q : questions) {
     for (const bool as_json : {false, true}) {
-      std::vector<std::string> args = q;
-      if (as_json) args.emplace_back("--json");
-      std::string cmd;
-      for (const std::string& a : args) cmd += a + " ";
-      // Whole answers (a simulation among them): 30 s, for the sanitizer build on a loaded machine.
-      const testing::GuardedResult r = testing::run_guarded(args, 30.0);
-      ASSERT_FALSE(r.hung) << cmd;
-      ASSERT_EQ(r.signal, 0) << cmd;
-      EXPECT_EQ(r.code, 0) << cmd << r.err;
-      EXPECT_EQ(testing::bad_number_in(r.out), "") << cmd;
-      if (as_json) {
-        EXPECT_EQ(testing::not_one_json_object(r.out), "") << cmd;
-        EXPECT_EQ(r.out.find("\"kv_budget_bytes\": -"), std::string::npos) << cmd;
-      }
+      calls.push_back(q);
+      if (as_json) calls.back().emplace_back("--json");
+    }
+  }
+  // Whole answers (a simulation among them): 30 s each, for the sanitizer build on a loaded machine.
+  const std::vector<testing::GuardedResult> results = testing::run_guarded_each(calls, 30.0);
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    const testing::GuardedResult& r = results[i];
+    const bool as_json = calls[i].back() == "--json";
+    std::string cmd;
+    for (const std::string& a : calls[i]) cmd += a + " ";
+    EXPECT_FALSE(r.hung) << cmd;
+    EXPECT_EQ(r.signal, 0) << cmd;
+    EXPECT_EQ(r.code, 0) << cmd << r.err;
+    EXPECT_EQ(testing::bad_number_in(r.out), "") << cmd;
+    if (as_json) {
+      EXPECT_EQ(testing::not_one_json_object(r.out), "") << cmd;
+      EXPECT_EQ(r.out.find("\"kv_budget_bytes\": -"), std::string::npos) << cmd;
     }
   }
 }
@@ -162,11 +208,15 @@ TEST(HostileFields, FormerSilentAcceptancesAreRefused) {
       {{"train", "--model", "llama3.1-8b", "--gpus", "8", "--zero", "1", "--dp-shard", "3"}, "use --dp-shard 1, 2, 4 or 8"},
       {{"infer", "--model", "llama3.1-8b", "--gpu", "h100-sxm", "--tp", "3"}, "use --tp 1, 2, 4 or 8"},
   };
-  for (const auto& [args, says] : cases) {
+  std::vector<std::vector<std::string>> calls;
+  for (const auto& c : cases) calls.push_back(c.first);
+  const std::vector<testing::GuardedResult> results = testing::run_guarded_each(calls);
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const auto& [args, says] = cases[i];
+    const testing::GuardedResult& r = results[i];
     std::string cmd;
     for (const std::string& a : args) cmd += a + " ";
-    const testing::GuardedResult r = testing::run_guarded(args);
-    ASSERT_EQ(r.signal, 0) << cmd;
+    EXPECT_EQ(r.signal, 0) << cmd;
     EXPECT_EQ(r.code, 2) << cmd << "\n" << r.out.substr(0, 300) << r.err;
     EXPECT_NE(r.err.find(says), std::string::npos) << cmd << "\n" << r.err;
   }

@@ -18,7 +18,6 @@ const std::vector<std::string> kCompareArgs = {"compare",  "h100-sxm", "h200-sxm
 TEST(CompareTraining, EachGpuGetsItsFastestPlanAndTheRatiosAreToTheFirst) {
   CompareTrainingRequest r;
   r.names = {"h100-sxm", "h200-sxm"};
-  r.training = true;
   r.search.model = "llama3.1-8b";
   r.search.gpus = 8;
   r.search.global_batch = 64;
