@@ -179,16 +179,24 @@ void apply_engine_limits(InferSetup& s, const InferRequest& r) {
 
 }  // namespace
 
-// FP4 weights need FP4 tensor cores: on a GPU without them (Hopper, Ampere) the engines have
-// no FP4 GEMM, and widening to FP8 would silently answer a different question.
+// Weights the GPU cannot multiply at all: every quantised format needs a 16-bit tensor-core
+// GEMM to dequantise into where the GPU lacks its own tensor cores (FP4 on Hopper and Ampere
+// runs weight-only, W4A16: gemm_precision in infer/step.h).
 std::string weights_refusal(const Catalog& catalog, const Gpu& gpu, Precision weights) {
-  if (weights != Precision::fp4 || gpu.dense(Precision::fp4) > 0) return {};
-  std::vector<std::string> with;
-  for (const Gpu& g : catalog.gpus) {
-    if (g.dense(Precision::fp4) > 0) with.push_back(g.id);
-  }
-  return fmt::format("{} has no FP4 tensor cores; use fp8 or int4 weights, or a GPU with FP4 ({})", gpu.id,
-                     with.empty() ? std::string("none in the catalog") : join(with, ", "));
+  (void)catalog;
+  if (gpu.dense(weights) > 0 || gpu.dense(Precision::bf16) > 0 || gpu.dense(Precision::fp16) > 0) return {};
+  return fmt::format("{} has neither {} nor 16-bit tensor cores to run {} weights", gpu.id, precision_name(weights),
+                     precision_name(weights));
+}
+
+std::string weights_note(const Gpu& gpu, Precision weights) {
+  if ((weights != Precision::fp4 && weights != Precision::fp6) || gpu.dense(weights) > 0) return {};
+  const Precision wide = gemm_precision(gpu, weights);
+  return fmt::format("--weights {} on {} (no {} tensor cores): weight-only, the {}-bit weights dequantised to {} "
+                     "inside the GEMM (W4A16), as TensorRT-LLM's Triton MoE backend and vLLM's Marlin kernels run FP4 "
+                     "checkpoints on Hopper: {}'s bytes at {}'s FLOP rate",
+                     precision_name(weights), gpu.id, precision_name(weights), weights == Precision::fp4 ? 4 : 6,
+                     precision_name(wide), precision_name(weights), precision_name(wide));
 }
 
 Precision parse_weight_precision(const std::string& text) {
@@ -249,6 +257,9 @@ InferAnswer answer_infer(const Catalog& catalog, const InferRequest& request) {
         "TP {} stepping together; --gpus {} --tp {} (replicas) is the same plan without the lockstep",
         a.plan.attention_dp, a.setup.ctx.model->id, a.plan.attention_dp, a.plan.attention_tp(), a.plan.gpus(),
         a.plan.attention_tp()));
+  }
+  if (const std::string note = weights_note(*a.setup.ctx.gpu, a.plan.weights); !note.empty()) {
+    a.notes.push_back(note);
   }
   a.features = answer_infer_features(catalog, a.setup.ctx, a.plan, a.estimate, request.features);
   a.simulation = answer_simulation(a.setup.ctx, a.plan, a.estimate, request.concurrency,

@@ -109,8 +109,13 @@ InferSearchAnswer answer_infer_search(const Catalog& catalog, const InferSearchR
 Precision parse_weight_precision(const std::string& text);
 Precision parse_kv_precision(const std::string& text);
 
-// Why `gpu` cannot serve `weights` as the engines run them ("" = it can): FP4 weights need FP4
-// tensor cores. `infer`, `infer-search` and `validate inference` refuse the same plans with it.
+// Why `gpu` cannot serve `weights` as the engines run them ("" = it can): a GPU with neither the
+// precision's tensor cores nor 16-bit ones to dequantise into. `infer`, `infer-search` and
+// `validate inference` refuse the same plans with it.
 std::string weights_refusal(const Catalog& catalog, const Gpu& gpu, Precision weights);
+
+// The note an answer carries when `weights` run weight-only on `gpu` (FP4 or FP6 without their
+// tensor cores: dequantised to 16 bits in the GEMM); "" otherwise.
+std::string weights_note(const Gpu& gpu, Precision weights);
 
 }  // namespace gpuplan

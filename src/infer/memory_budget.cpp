@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/units.h"
+#include "infer/step.h"
 
 namespace gpuplan {
 
@@ -43,8 +44,8 @@ InferMemory infer_memory(const InferContext& ctx, const InferPlan& plan) {
   // Layers split pp ways (the first stage also holds the embedding, the last the head), every
   // tensor of a layer split tp ways (experts: ep ways by expert, tp/ep ways within).
   const double wide = precision_bytes(Precision::bf16);
-  const double layers =
-      (w.layer_matmul + w.routed_experts) * quantised_weight_bytes(plan.weights) + w.layer_other * wide;
+  const LinearWeightFormat wf = linear_weight_format(m, *ctx.gpu, plan.weights);
+  const double layers = w.layer_matmul * wf.nonexpert_bytes + w.routed_experts * wf.expert_bytes + w.layer_other * wide;
   const double tables = plan.pp == 1 ? (w.input_embedding + (w.tied_head ? 0 : w.output_head))
                                      : std::max(w.input_embedding, w.output_head);
   mem.weights = (layers / plan.pp + tables * wide) / plan.tp;
@@ -52,8 +53,8 @@ InferMemory infer_memory(const InferContext& ctx, const InferPlan& plan) {
   if (plan.attention_dp > 1) {
     // Attention DP: the non-expert layers, embeddings and head are split only tp / attention_dp
     // ways (replicated attention_dp times); the routed experts stay split over all tp GPUs.
-    const double dense = w.layer_matmul * quantised_weight_bytes(plan.weights) + w.layer_other * wide;
-    const double experts = w.routed_experts * quantised_weight_bytes(plan.weights);
+    const double dense = w.layer_matmul * wf.nonexpert_bytes + w.layer_other * wide;
+    const double experts = w.routed_experts * wf.expert_bytes;
     mem.weights = (dense / plan.pp + tables * wide) / atp + experts / plan.pp / plan.tp;
   }
 

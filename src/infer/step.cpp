@@ -15,11 +15,33 @@ Precision gemm_precision(const Gpu& gpu, Precision weights) {
   switch (weights) {
     case Precision::fp8: return has(Precision::fp8) ? Precision::fp8 : wide;
     case Precision::int8: return has(Precision::int8) ? Precision::int8 : wide;
+    // Without FP4/FP6 tensor cores the engines run such checkpoints weight-only, dequantised to
+    // 16 bits inside the GEMM (W4A16): TensorRT-LLM's Triton MoE backend on Hopper (BF16
+    // activations × MXFP4 weights, its GPT-OSS deployment guide's MoE backend matrix), vLLM's
+    // Marlin FP4 kernels on Hopper and Ampere.
     case Precision::fp6:
-    case Precision::fp4: return has(weights) ? weights : has(Precision::fp8) ? Precision::fp8 : wide;
+    case Precision::fp4: return has(weights) ? weights : wide;
     case Precision::fp16: return has(Precision::fp16) ? Precision::fp16 : wide;
     default: return wide;  // bf16, and INT4 weight-only kernels (W4A16)
   }
+}
+
+LinearWeightFormat linear_weight_format(const ModelSpec& m, const Gpu& gpu, Precision weights) {
+  LinearWeightFormat f;
+  f.expert_bytes = f.nonexpert_bytes = quantised_weight_bytes(weights);
+  f.expert_gemm = f.nonexpert_gemm = gemm_precision(gpu, weights);
+  if (weights != Precision::fp4 || m.checkpoint_quant != "mxfp4") return f;
+  // The published MXFP4 checkpoint as the engines run it: experts in MXFP4 (one E8M0 scale per
+  // 32 values); on FP4 tensor cores with MXFP8 activations, i.e. at the FP8 rate (TensorRT-LLM
+  // GPT-OSS deployment guide, MoE backend support matrix: B200/GB200 activation MXFP8, MoE
+  // weights MXFP4; H200 activation BF16, MXFP4, TRITON).
+  f.expert_bytes = kMxfp4BytesPerWeight;
+  if (gpu.dense(Precision::fp4) > 0 && gpu.dense(Precision::fp8) > 0) f.expert_gemm = Precision::fp8;
+  if (m.checkpoint_attention_16bit) {
+    f.nonexpert_bytes = precision_bytes(Precision::bf16);
+    f.nonexpert_gemm = gemm_precision(gpu, Precision::bf16);
+  }
+  return f;
 }
 
 namespace {
@@ -97,7 +119,13 @@ double expert_hit_of_calendar(const InferContext& ctx, double decodes, double he
           (steps - heavy) * expert_hit_fraction(ctx, decodes)) / steps;
 }
 
-double expert_gemm_efficiency(const InferContext& ctx, const InferPlan& plan, double tokens) {
+namespace {
+
+// `touched`: the share of routed experts the step's tokens reach; < 0 = from the tokens (uniform
+// top-k routing). A steady state that spreads prompt tokens over its steps passes its calendar's
+// mean share (StepLoad::expert_hit), as the expert weight bytes do, so the spread prompt tokens
+// do not make every expert pad in its decode steps.
+double grouped_gemm_efficiency_of(const InferContext& ctx, const InferPlan& plan, double tokens, double touched_share) {
   const ModelSpec& m = *ctx.model;
   const InferWeights& w = ctx.weights;
   if (!ctx.roofline || w.moe_layers == 0 || w.experts <= 0 || tokens <= 0) return 1;
@@ -105,21 +133,31 @@ double expert_gemm_efficiency(const InferContext& ctx, const InferPlan& plan, do
   // it (uniform top-k routing: tokens·k/E), so its output tiles are mostly empty when that count
   // is below the tile height. Compared with one dense GEMM over all the step's tokens, which the
   // engine's gemm_fraction describes. Up (gate+up, N = 2·ffn/tp) then down (N = hidden, K = ffn/tp).
-  const double local_experts = w.experts / plan.ep;
-  const double per_expert = tokens * w.top_k / w.experts;
+  // Only the experts some token was routed to launch tiles (a grouped GEMM's problem with M = 0
+  // has none), each with the mean count of its tokens: a decode of a few tokens pads the tiles of
+  // the experts it touches, not those of every expert.
+  const double touched = std::max(touched_share >= 0 ? touched_share : expert_hit_fraction(ctx, tokens), 1e-12);
+  const double local_experts = w.experts / plan.ep * touched;
+  const double per_expert = tokens * w.top_k / (w.experts * touched);
   const double ffn = static_cast<double>(m.moe.expert_ffn_hidden) * plan.ep / plan.tp;
   const double hidden = static_cast<double>(m.hidden);
   const double up_n = (m.mlp == MlpKind::swiglu ? 2 : 1) * ffn;
   const RooflineDevice& dev = *ctx.roofline;
   const auto ratio = [&](double n, double k) {
     const double dense = gemm_shape_efficiency(dev, tokens * w.top_k, n, k, 1);
-    return dense > 0 ? gemm_shape_efficiency(dev, per_expert, n, k, local_experts) / dense : 1;
+    return dense > 0 ? std::min(1.0, gemm_shape_efficiency(dev, per_expert, n, k, local_experts) / dense) : 1;
   };
   const double up_flops = up_n * hidden;
   const double down_flops = hidden * ffn;
   // Time-weighted: total time / time at the dense rate.
   const double slow = up_flops / ratio(up_n, hidden) + down_flops / ratio(hidden, ffn);
   return std::min(1.0, (up_flops + down_flops) / slow);
+}
+
+}  // namespace
+
+double expert_gemm_efficiency(const InferContext& ctx, const InferPlan& plan, double tokens) {
+  return grouped_gemm_efficiency_of(ctx, plan, tokens, -1);
 }
 
 StepLoad slowest_attention_dp_rank(const StepLoad& load, int attention_dp) {
@@ -153,9 +191,17 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
 
   const double tokens = load.decode_seqs + load.prefill_tokens;
   const double bw = gpu.memory_bw_bytes_per_s * e.bw_fraction * ctx.calibration_bw_scale;
-  const Precision gp = gemm_precision(gpu, plan.weights);
-  const double gemm_rate = gpu.dense(gp) * ctx.gemm_fraction * ctx.calibration_gemm_scale[index_of(gp)] *
-                           ctx.serving_gemm_scale[index_of(gp)];
+  const LinearWeightFormat wf = linear_weight_format(m, gpu, plan.weights);
+  const auto rate_of = [&](Precision p) {
+    return gpu.dense(p) * ctx.gemm_fraction * ctx.calibration_gemm_scale[index_of(p)] * ctx.serving_gemm_scale[index_of(p)];
+  };
+  const double gemm_rate = rate_of(wf.nonexpert_gemm);
+  const double expert_rate = rate_of(wf.expert_gemm);
+  // The output head multiplies with the other non-expert layers: 16-bit for the published MXFP4
+  // checkpoint (its modules_to_not_convert lists lm_head with the attention), at the weights'
+  // precision otherwise, as the fitted serving factors assume (docs/model/moe-serving.md, "The
+  // output head": a 16-bit head everywhere was tried and not adopted).
+  const double head_rate = gemm_rate;
   // Weights stream at the architecture's rate for their precision (FP4 dequantising kernels
   // reach a smaller share of HBM bandwidth than FP8 ones at small batch).
   const double weight_bw = bw * ctx.serving_bw_scale[index_of(plan.weights)];
@@ -170,11 +216,12 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
   // probability (1 − k/E)^tokens.
   const double expert_hit = load.expert_hit >= 0 ? load.expert_hit : expert_hit_fraction(ctx, tokens);
   const double logit_rows = load.decode_seqs + (load.prefill_span > 0 ? load.prefill_tokens / load.prefill_span : 0);
-  c.weight_bytes = ((w.layer_matmul + w.routed_experts * expert_hit) * quantised_weight_bytes(plan.weights) +
+  c.weight_bytes = (w.layer_matmul * wf.nonexpert_bytes + w.routed_experts * expert_hit * wf.expert_bytes +
                     w.layer_other * wide) * stage_share / tp +
                    (logit_rows > 0 ? w.output_head * wide / tp * stage_share : 0);
   c.linear_flops = (2 * tokens * (ctx.params.matmul_active - ctx.params.output_head) * stage_share +
                     2 * logit_rows * w.output_head * stage_share) / tp;
+  double head_flops = 2 * logit_rows * w.output_head * stage_share / tp;
   // Attention DP: the busiest rank's tokens (r) through the non-expert weights, split
   // tp / attention_dp ways and so read whole by each rank's GPUs; the routed experts as above.
   const int adp = plan.attention_dp;
@@ -184,15 +231,25 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
   if (adp > 1) {
     const double routed_active = w.experts > 0 ? w.routed_experts * (w.top_k / w.experts) : 0;
     const double r_logit_rows = r.decode_seqs + (r.prefill_span > 0 ? r.prefill_tokens / r.prefill_span : 0);
-    c.weight_bytes = (w.layer_matmul * quantised_weight_bytes(plan.weights) + w.layer_other * wide) * stage_share / atp +
-                     w.routed_experts * expert_hit * quantised_weight_bytes(plan.weights) * stage_share / tp +
+    c.weight_bytes = (w.layer_matmul * wf.nonexpert_bytes + w.layer_other * wide) * stage_share / atp +
+                     w.routed_experts * expert_hit * wf.expert_bytes * stage_share / tp +
                      (r_logit_rows > 0 ? w.output_head * wide / atp * stage_share : 0);
     c.linear_flops = (2 * r_tokens * (ctx.params.matmul_active - ctx.params.output_head - routed_active) * stage_share +
                       2 * r_logit_rows * w.output_head * stage_share) / atp +
                      2 * tokens * routed_active * stage_share / tp;
+    head_flops = 2 * r_logit_rows * w.output_head * stage_share / atp;
   }
   c.linear_mem_s = c.weight_bytes / weight_bw;
-  c.linear_compute_s = c.linear_flops / gemm_rate;
+  // The GEMM groups at their own precisions: the routed experts, and the rest (attention
+  // projections, dense MLPs, shared experts, the output head, whose share is named).
+  const double routed_flops = w.moe_layers > 0 && w.experts > 0
+                                  ? 2 * tokens * w.routed_experts * (w.top_k / w.experts) * stage_share / tp
+                                  : 0;
+  c.output_head_s = head_rate > 0 ? head_flops / head_rate : 0;
+  c.moe.expert_gemm_precision = wf.expert_gemm;
+  c.moe.expert_compute_s = routed_flops > 0 ? routed_flops / expert_rate : 0;
+  c.linear_compute_s = std::max(0.0, c.linear_flops - head_flops - routed_flops) / gemm_rate + c.output_head_s +
+                       c.moe.expert_compute_s;
   if (w.moe_layers > 0 && w.experts > 0 && tokens > 0) {
     // docs/model/moe-serving.md. Only the experts some token was routed to are read; the
     // routed-expert FLOPs run at the grouped-GEMM efficiency of their per-expert M; with the
@@ -202,12 +259,11 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
     moe.router_imbalance = plan.ep > 1 ? ctx.router_imbalance : 1;
     moe.tokens_per_expert = tokens * w.top_k * moe.router_imbalance / w.experts;
     moe.experts_touched = expert_hit;
-    moe.expert_weight_bytes = w.routed_experts * expert_hit * quantised_weight_bytes(plan.weights) * stage_share / tp;
+    moe.expert_weight_bytes = w.routed_experts * expert_hit * wf.expert_bytes * stage_share / tp;
     moe.expert_weight_s = moe.expert_weight_bytes / weight_bw;
-    const double expert_flops = 2 * tokens * w.routed_experts * (w.top_k / w.experts) * stage_share / tp;
-    moe.grouped_gemm_efficiency = expert_gemm_efficiency(ctx, plan, tokens);
-    moe.expert_padding_s = expert_flops / gemm_rate * (1 / moe.grouped_gemm_efficiency - 1);
-    moe.imbalance_s = expert_flops / gemm_rate / moe.grouped_gemm_efficiency * (moe.router_imbalance - 1);
+    moe.grouped_gemm_efficiency = grouped_gemm_efficiency_of(ctx, plan, tokens, load.expert_hit);
+    moe.expert_padding_s = moe.expert_compute_s * (1 / moe.grouped_gemm_efficiency - 1);
+    moe.imbalance_s = moe.expert_compute_s / moe.grouped_gemm_efficiency * (moe.router_imbalance - 1);
     c.linear_compute_s += moe.expert_padding_s + moe.imbalance_s;
   }
   // The ideal roofline is max(memory, compute); real GEMM kernels near the ridge point overlap

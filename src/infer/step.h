@@ -36,6 +36,11 @@ struct MoeStepTerms {
   double permute_bytes = 0;      // per GPU: routing permutes (each token copied to its k experts and back)
   double permute_s = 0;          // those bytes at HBM bandwidth
   double dispatch_combine_s = 0; // expert-parallel all-to-all (dispatch + combine), in comm_s
+  // The routed-expert GEMMs at the precision they multiply in (expert_gemm_precision; W4A8 for
+  // a published MXFP4 checkpoint on Blackwell, W4A16 on GPUs without FP4 tensor cores), before
+  // padding and imbalance: expert FLOPs / that precision's achievable rate. In linear_compute_s.
+  Precision expert_gemm_precision = Precision::bf16;
+  double expert_compute_s = 0;
 };
 
 struct StepCost {
@@ -53,6 +58,10 @@ struct StepCost {
   double elementwise_s = 0;      // those bytes / achievable bandwidth
   double comm_s = 0;       // TP AllReduce / EP AllToAll / PP send of this stage
   double overhead_s = 0;   // engine step + per-layer fixed costs
+  // The output head's GEMM (logit rows × vocab × hidden / tp) at the non-expert layers' rate
+  // (16-bit for a published MXFP4 checkpoint, linear_weight_format): its share of
+  // linear_compute_s, named because a large vocabulary at large batch makes it large (gpt-oss).
+  double output_head_s = 0;
   double total_s = 0;
   MoeStepTerms moe;        // the MoE share of the terms above
 };
@@ -61,6 +70,21 @@ struct StepCost {
 // cores where it has them; otherwise (and for INT4) weights are widened to 16-bit (weight-only
 // quantisation: fewer bytes, same FLOP rate).
 Precision gemm_precision(const Gpu& gpu, Precision weights);
+
+// How the linear weights of `m` are stored and multiplied with --weights `weights` on `gpu`
+// (docs/model/moe-serving.md, "Expert GEMM precision"). As gemm_precision and
+// quantised_weight_bytes, except for a published MXFP4 checkpoint (the model's
+// quantization_config, gpt-oss) served with --weights fp4: its experts are stored in MXFP4
+// (0.53 B per weight) and multiplied with 8-bit activations where the GPU has FP4 tensor cores
+// (TensorRT-LLM's Blackwell MoE backends: MXFP8 activations × MXFP4 weights), and the modules
+// its config keeps unquantised (the attention) are stored and multiplied in 16 bits.
+struct LinearWeightFormat {
+  double expert_bytes = 2;      // per routed-expert weight
+  double nonexpert_bytes = 2;   // per other layer weight (attention, dense MLP, shared experts)
+  Precision expert_gemm = Precision::bf16;
+  Precision nonexpert_gemm = Precision::bf16;
+};
+LinearWeightFormat linear_weight_format(const ModelSpec& m, const Gpu& gpu, Precision weights);
 
 // Efficiency of the routed-expert GEMMs of a step carrying `tokens` tokens relative to one dense
 // GEMM over the same tokens (in (0, 1]; 1 for dense models or without a GEMM shape model).

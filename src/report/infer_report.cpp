@@ -50,6 +50,7 @@ nlohmann::ordered_json step_json(const StepCost& c) {
   j["elementwise_s"] = c.elementwise_s;
   j["communication_s"] = c.comm_s;
   j["overhead_s"] = c.overhead_s;
+  j["output_head_s"] = c.output_head_s;
   j["weight_bytes_per_gpu"] = c.weight_bytes;
   j["kv_bytes_per_gpu"] = c.kv_bytes;
   j["elementwise_bytes_per_gpu"] = c.elementwise_bytes;
@@ -60,6 +61,8 @@ nlohmann::ordered_json step_json(const StepCost& c) {
                 {"experts_touched", m.experts_touched},
                 {"expert_weight_bytes_per_gpu", m.expert_weight_bytes},
                 {"expert_weight_s", m.expert_weight_s},
+                {"expert_gemm_precision", precision_name(m.expert_gemm_precision)},
+                {"expert_compute_s", m.expert_compute_s},
                 {"grouped_gemm_efficiency", m.grouped_gemm_efficiency},
                 {"expert_padding_s", m.expert_padding_s},
                 {"imbalance_s", m.imbalance_s},
@@ -170,14 +173,17 @@ std::string infer_text(const InferContext& ctx, const InferPlan& plan, const Inf
   s += fmt::format("step {}: weights {} · KV {} · compute {} · elementwise {} · comm {} · overhead {}\n",
                    ms(c.total_s), ms(c.linear_mem_s), ms(c.kv_mem_s), ms(c.linear_compute_s + c.attention_compute_s),
                    ms(c.elementwise_s), ms(c.comm_s), ms(c.overhead_s));
+  if (c.output_head_s > 0) s += fmt::format("output head GEMM (inside compute): {}\n", ms(c.output_head_s));
   if (c.moe.tokens_per_expert > 0) {
     // The MoE terms inside the step above (docs/model/moe-serving.md).
     const MoeStepTerms& moe = c.moe;
     s += fmt::format("MoE: {:.1f} tokens per expert (router imbalance {:.2f}) · experts read {:.0f}% ({}, {}) · "
-                     "grouped GEMM {:.0f}% of dense (padding {}) · imbalance {} · permutes {} · dispatch/combine {}\n",
+                     "expert GEMMs {} at {} · grouped GEMM {:.0f}% of dense (padding {}) · imbalance {} · permutes {} · "
+                     "dispatch/combine {}\n",
                      moe.tokens_per_expert, moe.router_imbalance, 100 * moe.experts_touched, gib_or_mib(moe.expert_weight_bytes),
-                     ms(moe.expert_weight_s), 100 * moe.grouped_gemm_efficiency, ms(moe.expert_padding_s), ms(moe.imbalance_s),
-                     ms(moe.permute_s), ms(moe.dispatch_combine_s));
+                     ms(moe.expert_weight_s), ms(moe.expert_compute_s), precision_name(moe.expert_gemm_precision),
+                     100 * moe.grouped_gemm_efficiency, ms(moe.expert_padding_s), ms(moe.imbalance_s), ms(moe.permute_s),
+                     ms(moe.dispatch_combine_s));
   }
   s += fmt::format("bottleneck: {} · batch set by {} · decode turns compute-bound near batch {:.0f}\n", e.bottleneck_text(),
                    e.batch_limit, e.ridge_batch);

@@ -617,7 +617,19 @@ void read_nemotron(HfReader& r, ModelSpec& m) {
 }
 
 // Shape checks common to every model_type.
+// quantization_config (transformers' quantizer configs): the method, and the modules it leaves
+// in 16 bits. gpt-oss: quant_method "mxfp4", modules_to_not_convert self_attn, router,
+// embed_tokens, lm_head (huggingface.co/openai/gpt-oss-120b config.json).
+void read_quantization_config(HfReader& r, ModelSpec& m) {
+  HfReader q = r.sub("quantization_config");
+  m.checkpoint_quant = to_lower(q.opt_str("quant_method").value_or(""));
+  for (const std::string& module : q.str_list("modules_to_not_convert")) {
+    if (module.find("self_attn") != std::string::npos) m.checkpoint_attention_16bit = true;
+  }
+}
+
 void finish(HfReader& r, ModelSpec& m, const std::string& heads_key) {
+  read_quantization_config(r, m);
   if (m.head_dim == 0) {
     if (m.hidden % m.heads != 0) {
       r.fail(heads_key, fmt::format("hidden size {} is not divisible by {} heads; give head_dim", m.hidden, m.heads));

@@ -120,6 +120,13 @@ struct ModelSpec {
   // Extra prediction heads (DeepSeek-V3 multi-token prediction); not in the headline count.
   std::int64_t mtp_layers = 0;
 
+  // The checkpoint's own quantisation, from the Hugging Face config's quantization_config:
+  // quant_method ("" = none stated; "mxfp4" = gpt-oss's experts in MXFP4), and whether its
+  // modules_to_not_convert keeps the attention projections in 16 bits. Engines run such a
+  // checkpoint as published (docs/model/moe-serving.md, "Expert GEMM precision").
+  std::string checkpoint_quant;
+  bool checkpoint_attention_16bit = false;
+
   double published_params = 0;         // total parameters as published, for checks
   double published_active_params = 0;  // MoE: active per token
   // How the publisher counted active parameters: OpenAI (gpt-oss) and DeepSeek leave out the

@@ -98,5 +98,32 @@ TEST(InferCli, ValidateInferenceLeaveOneGpuOut) {
   EXPECT_NE(both.err.find("--leave-one-gpu-out and --leave-one-source-out"), std::string::npos) << both.err;
 }
 
+// The held-out MoE serving file (docs/validation.md, "Held-out MoE serving runs"): published runs
+// no constant was fitted on. Every row is read and predicted (none refused: FP4 on Hopper is
+// weight-only); the dense control rows (Llama 3.3 70B, the same page and release) stay within
+// the shared file's accuracy; the MoE rows are bounded at the measured median, so that a
+// change making them worse fails here (the issue's target, 15%, is not met yet).
+TEST(InferCli, ValidateMoeHeldoutFile) {
+  const std::string file = testing::source_dir() + "/data/validation/moe-serving-heldout.csv";
+  const auto r = run({"validate", "inference", file, "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["rows"].size(), 116u);
+  EXPECT_EQ(j["skipped"].get<int>(), 0);
+  std::vector<double> dense, moe;
+  for (const auto& row : j["rows"]) {
+    ASSERT_TRUE(row["error"].is_number()) << row["id"];
+    (row["model"].get<std::string>() == "llama3.3-70b" ? dense : moe).push_back(std::abs(row["error"].get<double>()));
+  }
+  const auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  };
+  ASSERT_EQ(dense.size(), 17u);
+  EXPECT_LE(median(dense), 0.08);  // 6.5% on 2026-11-27
+  EXPECT_LE(median(moe), 0.36);  // 35.5% on 2026-11-27 (52.9% before issue 29's second round)
+}
+
 }  // namespace
 }  // namespace gpuplan
