@@ -1,12 +1,14 @@
 // The catalog: every GPU, link, switch, NIC, system, fabric, cloud offer and model gpuplan
 // knows, loaded from the embedded defaults and then from user files (--catalog PATH), which
-// add entries or replace entries with the same id. Immutable once loaded.
+// add entries or replace entries with the same id. Immutable once loaded. The built-in tables
+// are parsed on first use, a lookup by name parsing one file (catalog/catalog_table.h).
 #pragma once
 
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "catalog/catalog_table.h"
 #include "catalog/cloud.h"
 #include "catalog/collective_params.h"
 #include "catalog/efficiency.h"
@@ -21,20 +23,20 @@
 namespace gpuplan {
 
 struct Catalog {
-  std::vector<Gpu> gpus;
-  std::vector<Link> links;
-  std::vector<Switch> switches;
-  std::vector<Nic> nics;
-  std::vector<System> systems;
-  std::vector<Fabric> fabrics;
-  std::vector<CloudOffer> offers;
-  std::vector<ModelSpec> models;
-  std::vector<CollectiveParams> collective_params;  // collective cost model constants (data/fitted/collectives/)
-  std::vector<Efficiency> efficiencies;  // fitted achievable-efficiency factors per GPU family
-  std::vector<Framework> frameworks;     // fitted software figures per training framework family
-  std::vector<TcoInputs> tco_inputs;      // economics inputs (data/econ/); the commands use id "default"
-  std::vector<Engine> engines;  // serving engines: memory budget rules and overheads (data/engines/)
-  std::vector<SourceDates> source_dates;  // publication dates of validation sources (data/validation/)
+  CatalogTable<Gpu> gpus;
+  CatalogTable<Link> links;
+  CatalogTable<Switch> switches;
+  CatalogTable<Nic> nics;
+  CatalogTable<System> systems;
+  CatalogTable<Fabric> fabrics;
+  CatalogTable<CloudOffer> offers;
+  CatalogTable<ModelSpec> models;
+  CatalogTable<CollectiveParams> collective_params;  // collective cost model constants (data/fitted/collectives/)
+  CatalogTable<Efficiency> efficiencies;  // fitted achievable-efficiency factors per GPU family
+  CatalogTable<Framework> frameworks;     // fitted software figures per training framework family
+  CatalogTable<TcoInputs> tco_inputs;      // economics inputs (data/econ/); the commands use id "default"
+  CatalogTable<Engine> engines;  // serving engines: memory budget rules and overheads (data/engines/)
+  CatalogTable<SourceDates> source_dates;  // publication dates of validation sources (data/validation/)
 
   // Lookups by id or alias, case-insensitive ("H100 SXM" finds "h100-sxm").
   // The find_* forms return nullptr; the others throw Error with the nearest names.
@@ -46,6 +48,9 @@ struct Catalog {
   const Fabric* find_fabric(std::string_view name) const;
   const ModelSpec* find_model(std::string_view name) const;
   const Engine* find_engine(std::string_view name) const;
+
+  // find_gpu(name) == &gpu, without parsing the GPU `name` names (a system's, an offer's).
+  bool is_gpu(std::string_view name, const Gpu& gpu) const;
 
   const Gpu& gpu(std::string_view name) const;
   const Link& link(std::string_view name) const;

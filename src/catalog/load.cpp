@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "catalog/catalog.h"
+#include "catalog/catalog_table.h"
 #include "catalog/embedded_data.h"
 #include "catalog/parsers.h"
 #include "core/error.h"
@@ -39,23 +40,31 @@ bool normalized_equals(std::string_view name, std::string_view key) {
 }
 
 template <typename T>
-bool matches(const T& entry, const std::string& key) {
+bool matches(const T& entry, std::string_view key) {
   if (normalized_equals(entry.id, key)) return true;
   return std::any_of(entry.aliases.begin(), entry.aliases.end(),
                      [&](const std::string& a) { return normalized_equals(a, key); });
 }
 
-template <typename T>
-const T* find_in(const std::vector<T>& entries, std::string_view name) {
-  const std::string key = normalize_name(name);
-  for (const auto& e : entries) {
-    if (matches(e, key)) return &e;
+// The build's index of an embedded file names `key` (its id or one of its aliases, each
+// followed by '\n' in `aliases`).
+bool index_matches(const EmbeddedFile& file, std::string_view key) {
+  if (normalized_equals(file.id, key)) return true;
+  std::string_view aliases = file.aliases;
+  for (std::size_t end = aliases.find('\n'); end != std::string_view::npos; end = aliases.find('\n')) {
+    if (normalized_equals(aliases.substr(0, end), key)) return true;
+    aliases.remove_prefix(end + 1);
   }
-  return nullptr;
+  return false;
 }
 
 template <typename T>
-const T& get_in(const std::vector<T>& entries, std::string_view name, std::string_view what) {
+const T* find_in(const CatalogTable<T>& entries, std::string_view name) {
+  return entries.find_normalized(normalize_name(name));
+}
+
+template <typename T>
+const T& get_in(const CatalogTable<T>& entries, std::string_view name, std::string_view what) {
   if (const T* e = find_in(entries, name)) return *e;
   // Suggest by id or alias, but name each entry once, by its id.
   std::vector<std::string> names;
@@ -80,11 +89,23 @@ const T& get_in(const std::vector<T>& entries, std::string_view name, std::strin
 // documented way to override it.
 using Batch = std::vector<std::string>;
 
+std::vector<std::string> normalized_keys(const std::string& id, const std::vector<std::string>& aliases) {
+  std::vector<std::string> keys{normalize_name(id)};
+  for (const auto& a : aliases) keys.push_back(normalize_name(a));
+  return keys;
+}
+
+[[noreturn]] void throw_duplicate(const std::string& file, std::string_view what, const std::string& key,
+                                  const std::string& existing_file) {
+  throw Error(fmt::format("{}: duplicate {} id or alias '{}' (already defined in {}); ids and aliases "
+                          "must be unique, or use the same id in a --catalog file to replace an entry",
+                          file, what, key, existing_file));
+}
+
 // Adds `entry`, or replaces the entry with the same id (or alias) when `replace` is set.
 template <typename T>
 void insert(std::vector<T>& entries, T entry, bool replace, const Batch& batch, std::string_view what) {
-  std::vector<std::string> keys{normalize_name(entry.id)};
-  for (const auto& a : entry.aliases) keys.push_back(normalize_name(a));
+  const std::vector<std::string> keys = normalized_keys(entry.id, entry.aliases);
   for (auto& existing : entries) {
     for (const auto& key : keys) {
       if (!matches(existing, key)) continue;
@@ -98,9 +119,7 @@ void insert(std::vector<T>& entries, T entry, bool replace, const Batch& batch, 
         existing = std::move(entry);
         return;
       }
-      throw Error(fmt::format("{}: duplicate {} id or alias '{}' (already defined in {}); ids and aliases "
-                              "must be unique, or use the same id in a --catalog file to replace an entry",
-                              entry.provenance.file, what, key, existing.provenance.file));
+      throw_duplicate(entry.provenance.file, what, key, existing.provenance.file);
     }
   }
   entries.push_back(std::move(entry));
@@ -147,6 +166,8 @@ const Fabric* Catalog::find_fabric(std::string_view n) const { return find_in(fa
 const ModelSpec* Catalog::find_model(std::string_view n) const { return find_in(models, n); }
 const Engine* Catalog::find_engine(std::string_view n) const { return find_in(engines, n); }
 
+bool Catalog::is_gpu(std::string_view n, const Gpu& gpu) const { return gpus.names(normalize_name(n), gpu); }
+
 const Gpu& Catalog::gpu(std::string_view n) const { return get_in(gpus, n, "GPU"); }
 const Link& Catalog::link(std::string_view n) const { return get_in(links, n, "link"); }
 const Switch& Catalog::switch_(std::string_view n) const { return get_in(switches, n, "switch"); }
@@ -163,8 +184,7 @@ void load_catalog_text(Catalog& catalog, std::string_view text, const std::strin
 namespace {
 
 // One data file's entry (or, for kind = "offers", its list of offers), parsed but not yet in
-// the catalog: parsing is independent per file and runs on several threads at start
-// (load_embedded), entering the catalog is in file order.
+// the catalog.
 using ParsedEntry = std::variant<Gpu, Link, Switch, Nic, System, Fabric, std::vector<CloudOffer>, ModelSpec,
                                  CollectiveParams, Efficiency, Framework, TcoInputs, Engine, SourceDates>;
 
@@ -193,27 +213,27 @@ void insert_entry(Catalog& catalog, ParsedEntry&& parsed, bool replace, const Ba
   std::visit(
       [&](auto&& e) {
         using T = std::decay_t<decltype(e)>;
-        if constexpr (std::is_same_v<T, Gpu>) insert(catalog.gpus, std::move(e), replace, batch, "GPU");
-        if constexpr (std::is_same_v<T, Link>) insert(catalog.links, std::move(e), replace, batch, "link");
-        if constexpr (std::is_same_v<T, Switch>) insert(catalog.switches, std::move(e), replace, batch, "switch");
-        if constexpr (std::is_same_v<T, Nic>) insert(catalog.nics, std::move(e), replace, batch, "NIC");
-        if constexpr (std::is_same_v<T, System>) insert(catalog.systems, std::move(e), replace, batch, "system");
-        if constexpr (std::is_same_v<T, Fabric>) insert(catalog.fabrics, std::move(e), replace, batch, "fabric");
+        if constexpr (std::is_same_v<T, Gpu>) insert(catalog.gpus.all(), std::move(e), replace, batch, "GPU");
+        if constexpr (std::is_same_v<T, Link>) insert(catalog.links.all(), std::move(e), replace, batch, "link");
+        if constexpr (std::is_same_v<T, Switch>) insert(catalog.switches.all(), std::move(e), replace, batch, "switch");
+        if constexpr (std::is_same_v<T, Nic>) insert(catalog.nics.all(), std::move(e), replace, batch, "NIC");
+        if constexpr (std::is_same_v<T, System>) insert(catalog.systems.all(), std::move(e), replace, batch, "system");
+        if constexpr (std::is_same_v<T, Fabric>) insert(catalog.fabrics.all(), std::move(e), replace, batch, "fabric");
         if constexpr (std::is_same_v<T, std::vector<CloudOffer>>) {
-          for (auto& offer : e) catalog.offers.push_back(std::move(offer));
+          for (auto& offer : e) catalog.offers.all().push_back(std::move(offer));
         }
-        if constexpr (std::is_same_v<T, ModelSpec>) insert(catalog.models, std::move(e), replace, batch, "model");
+        if constexpr (std::is_same_v<T, ModelSpec>) insert(catalog.models.all(), std::move(e), replace, batch, "model");
         if constexpr (std::is_same_v<T, CollectiveParams>) {
-          insert(catalog.collective_params, std::move(e), replace, batch, "collective_params");
+          insert(catalog.collective_params.all(), std::move(e), replace, batch, "collective_params");
         }
         if constexpr (std::is_same_v<T, Efficiency>) {
-          insert(catalog.efficiencies, std::move(e), replace, batch, "efficiency");
+          insert(catalog.efficiencies.all(), std::move(e), replace, batch, "efficiency");
         }
-        if constexpr (std::is_same_v<T, Framework>) insert(catalog.frameworks, std::move(e), replace, batch, "framework");
-        if constexpr (std::is_same_v<T, TcoInputs>) insert(catalog.tco_inputs, std::move(e), replace, batch, "tco_inputs");
-        if constexpr (std::is_same_v<T, Engine>) insert(catalog.engines, std::move(e), replace, batch, "engine");
+        if constexpr (std::is_same_v<T, Framework>) insert(catalog.frameworks.all(), std::move(e), replace, batch, "framework");
+        if constexpr (std::is_same_v<T, TcoInputs>) insert(catalog.tco_inputs.all(), std::move(e), replace, batch, "tco_inputs");
+        if constexpr (std::is_same_v<T, Engine>) insert(catalog.engines.all(), std::move(e), replace, batch, "engine");
         if constexpr (std::is_same_v<T, SourceDates>) {
-          insert(catalog.source_dates, std::move(e), replace, batch, "source_dates");
+          insert(catalog.source_dates.all(), std::move(e), replace, batch, "source_dates");
         }
       },
       std::move(parsed));
@@ -226,64 +246,253 @@ void load_text(Catalog& catalog, std::string_view text, const std::string& file,
   top.finish();
 }
 
-// A file parsed on a worker thread: its table (which `top` points into), its entry, or what
-// the parse threw.
-struct ParsedFile {
-  std::string file;
-  toml::table table;
-  std::optional<Fields> top;
-  std::optional<ParsedEntry> entry;
-  std::exception_ptr failure;
-};
+// What a table holds per file: one entry, or the list of offers of an `offers` file.
+template <typename T>
+using FileEntry = std::conditional_t<std::is_same_v<T, CloudOffer>, std::vector<CloudOffer>, T>;
 
-// The embedded files, as load_text one after the other would load them, with the parsing (nine
-// tenths of the time; docs/performance.md, "Start-up") spread over up to four threads. The
-// entries enter the catalog in file order, and the first file that fails (in that order) throws
-// what it would have thrown loading alone.
-void load_embedded(Catalog& catalog) {
-  const std::span<const EmbeddedFile> files = embedded_data_files();
-  std::vector<std::unique_ptr<ParsedFile>> parsed(files.size());
+// Which files fill a table (their top-level `kind`), and what a duplicate calls its entries.
+template <typename T>
+struct TableKind;
+#define GPUPLAN_TABLE_KIND(Type, kind_word, what_word)  \
+  template <>                                           \
+  struct TableKind<Type> {                              \
+    static constexpr std::string_view kind = kind_word; \
+    static constexpr std::string_view what = what_word; \
+  };
+GPUPLAN_TABLE_KIND(Gpu, "gpu", "GPU")
+GPUPLAN_TABLE_KIND(Link, "link", "link")
+GPUPLAN_TABLE_KIND(Switch, "switch", "switch")
+GPUPLAN_TABLE_KIND(Nic, "nic", "NIC")
+GPUPLAN_TABLE_KIND(System, "system", "system")
+GPUPLAN_TABLE_KIND(Fabric, "fabric", "fabric")
+GPUPLAN_TABLE_KIND(CloudOffer, "offers", "offer")
+GPUPLAN_TABLE_KIND(ModelSpec, "model", "model")
+GPUPLAN_TABLE_KIND(CollectiveParams, "collective_params", "collective_params")
+GPUPLAN_TABLE_KIND(Efficiency, "efficiency", "efficiency")
+GPUPLAN_TABLE_KIND(Framework, "framework", "framework")
+GPUPLAN_TABLE_KIND(TcoInputs, "tco_inputs", "tco_inputs")
+GPUPLAN_TABLE_KIND(Engine, "engine", "engine")
+GPUPLAN_TABLE_KIND(SourceDates, "source_dates", "source_dates")
+#undef GPUPLAN_TABLE_KIND
+
+// One embedded file, parsed and checked as load_text would (unknown keys included).
+template <typename T>
+FileEntry<T> parse_embedded(const EmbeddedFile& embedded) {
+  const std::string file = std::string("<embedded>/") + embedded.path;
+  const toml::table table = parse_toml(embedded.content, file);
+  Fields top(table, file, "");
+  ParsedEntry parsed = parse_entry(top);
+  top.finish();
+  auto* entry = std::get_if<FileEntry<T>>(&parsed);
+  if (!entry) {
+    throw Error(fmt::format("{}: kind: the build indexed this file as '{}', the parser read another kind "
+                            "(cmake/embed_data.cmake)", file, embedded.kind));
+  }
+  return std::move(*entry);
+}
+
+// Runs work(i) for i in [0, n), on up to four threads when there is enough to share: parsing is
+// independent per file. The first failure in index order is rethrown, as a one-by-one load
+// would have thrown it.
+template <typename Work>
+void parse_in_parallel(std::size_t n, const Work& work) {
+  std::vector<std::exception_ptr> failures(n);
   std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t i = next++; i < files.size(); i = next++) {
-      auto p = std::make_unique<ParsedFile>();
-      p->file = std::string("<embedded>/") + files[i].path;
+  auto run = [&] {
+    for (std::size_t i = next++; i < n; i = next++) {
       try {
-        p->table = parse_toml(files[i].content, p->file);
-        p->top.emplace(p->table, p->file, "");
-        p->entry.emplace(parse_entry(*p->top));
+        work(i);
       } catch (...) {
-        p->failure = std::current_exception();
+        failures[i] = std::current_exception();
       }
-      parsed[i] = std::move(p);
     }
   };
+  // A thread costs ~0.1 ms to start; a file ~0.05-0.5 ms to parse.
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t threads = n < 8 ? 1 : std::min<std::size_t>({cores, 4, n / 4});
   std::vector<std::thread> helpers;
-  for (unsigned t = 1; t < std::min(cores, 4u); ++t) helpers.emplace_back(work);
-  work();
+  for (std::size_t t = 1; t < threads; ++t) helpers.emplace_back(run);
+  run();
   for (std::thread& t : helpers) t.join();
-  for (auto& p : parsed) {
-    if (p->failure) std::rethrow_exception(p->failure);
-    insert_entry(catalog, std::move(*p->entry), false, {});
-    p->top->finish();
+  for (const auto& failure : failures) {
+    if (failure) std::rethrow_exception(failure);
   }
 }
 
-// The embedded files, parsed and checked once per process: every later load starts from a copy.
-// The test binary answers many commands in one process, and each used to parse all ~300 kB of
-// TOML again (docs/performance.md, "Speed budget, second round").
+// Filling a table, or one of its files, happens under this lock: rare (once per table and
+// file per process), and never nested.
+std::mutex& lazy_table_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+template <typename T>
+void make_lazy_table(CatalogTable<T>& table, std::span<const EmbeddedFile> files) {
+  std::vector<const EmbeddedFile*> mine;
+  for (const EmbeddedFile& f : files) {
+    if (f.kind == TableKind<T>::kind) mine.push_back(&f);
+  }
+  table.make_lazy(std::move(mine));
+}
+
+// The built-in catalog: each table a lazy view of its embedded files (catalog/catalog_table.h).
+// The embedded data is checked whole by the tests (tests/catalog/load_test.cpp: every file
+// parses, the build's index agrees with the parsed ids and aliases, validate_catalog passes),
+// so a command reads only what it asks for.
 const Catalog& embedded_catalog() {
   static const Catalog catalog = [] {
+    const std::span<const EmbeddedFile> files = embedded_data_files();
+    for (const EmbeddedFile& f : files) {
+      static constexpr std::string_view kKinds[] = {"gpu", "link", "switch", "nic", "system",
+                                                    "fabric", "offers", "model", "collective_params",
+                                                    "efficiency", "framework", "tco_inputs", "engine",
+                                                    "source_dates"};
+      if (std::find(std::begin(kKinds), std::end(kKinds), std::string_view(f.kind)) == std::end(kKinds)) {
+        throw Error(fmt::format("<embedded>/{}: kind: unknown kind '{}'", f.path, f.kind));
+      }
+    }
     Catalog c;
-    load_embedded(c);
-    validate_catalog(c);
+    make_lazy_table(c.gpus, files);
+    make_lazy_table(c.links, files);
+    make_lazy_table(c.switches, files);
+    make_lazy_table(c.nics, files);
+    make_lazy_table(c.systems, files);
+    make_lazy_table(c.fabrics, files);
+    make_lazy_table(c.offers, files);
+    make_lazy_table(c.models, files);
+    make_lazy_table(c.collective_params, files);
+    make_lazy_table(c.efficiencies, files);
+    make_lazy_table(c.frameworks, files);
+    make_lazy_table(c.tco_inputs, files);
+    make_lazy_table(c.engines, files);
+    make_lazy_table(c.source_dates, files);
     return c;
   }();
   return catalog;
 }
 
 }  // namespace
+
+template <typename T>
+void CatalogTable<T>::make_lazy(std::vector<const EmbeddedFile*> files) {
+  const std::size_t n = files.size();
+  reset({});
+  if (n == 0) return;
+  files_ = std::move(files);
+  ready_ = std::make_unique<std::atomic<bool>[]>(n);
+  for (std::size_t i = 0; i < n; ++i) ready_[i].store(false, std::memory_order_relaxed);
+  if constexpr (!std::is_same_v<T, CloudOffer>) items_.resize(n);
+  complete_.store(false, std::memory_order_release);
+}
+
+template <typename T>
+void CatalogTable<T>::copy_from(const CatalogTable& other) {
+  std::lock_guard<std::mutex> lock(lazy_table_mutex());
+  items_ = other.items_;
+  files_ = other.files_;
+  ready_.reset();
+  if (!files_.empty()) {
+    ready_ = std::make_unique<std::atomic<bool>[]>(files_.size());
+    for (std::size_t i = 0; i < files_.size(); ++i) {
+      ready_[i].store(other.ready_[i].load(std::memory_order_acquire), std::memory_order_relaxed);
+    }
+  }
+  complete_.store(other.complete_.load(std::memory_order_acquire), std::memory_order_release);
+}
+
+template <typename T>
+const T& CatalogTable<T>::slot(std::size_t index) const {
+  if constexpr (std::is_same_v<T, CloudOffer>) {
+    return all().at(index);  // one file holds many offers: no slot per file
+  } else if (!ready_[index].load(std::memory_order_acquire)) {
+    std::lock_guard<std::mutex> lock(lazy_table_mutex());
+    if (!ready_[index].load(std::memory_order_relaxed)) {
+      items_[index] = parse_embedded<T>(*files_[index]);
+      ready_[index].store(true, std::memory_order_release);
+    }
+  }
+  return items_[index];
+}
+
+template <typename T>
+void CatalogTable<T>::complete() const {
+  std::lock_guard<std::mutex> lock(lazy_table_mutex());
+  if (complete_.load(std::memory_order_relaxed)) return;
+  if constexpr (std::is_same_v<T, CloudOffer>) {
+    std::vector<std::vector<CloudOffer>> parsed(files_.size());
+    parse_in_parallel(files_.size(), [&](std::size_t i) { parsed[i] = parse_embedded<T>(*files_[i]); });
+    for (auto& offers : parsed) {
+      for (auto& offer : offers) items_.push_back(std::move(offer));
+    }
+  } else {
+    std::vector<std::size_t> todo;
+    for (std::size_t i = 0; i < files_.size(); ++i) {
+      if (!ready_[i].load(std::memory_order_relaxed)) todo.push_back(i);
+    }
+    parse_in_parallel(todo.size(), [&](std::size_t k) { items_[todo[k]] = parse_embedded<T>(*files_[todo[k]]); });
+    for (std::size_t i : todo) ready_[i].store(true, std::memory_order_release);
+    // The ids and aliases are unique within the table, as entering the files one by one checks.
+    for (std::size_t i = 0; i < items_.size(); ++i) {
+      const std::vector<std::string> keys = normalized_keys(items_[i].id, items_[i].aliases);
+      for (std::size_t j = 0; j < i; ++j) {
+        for (const auto& key : keys) {
+          if (matches(items_[j], key)) {
+            throw_duplicate(items_[i].provenance.file, TableKind<T>::what, key, items_[j].provenance.file);
+          }
+        }
+      }
+    }
+  }
+  complete_.store(true, std::memory_order_release);
+}
+
+template <typename T>
+const T* CatalogTable<T>::find_normalized(std::string_view key) const {
+  if constexpr (std::is_same_v<T, CloudOffer>) {
+    return nullptr;  // offers have no id
+  } else {
+    if (complete_.load(std::memory_order_acquire)) {
+      for (const T& e : items_) {
+        if (matches(e, key)) return &e;
+      }
+      return nullptr;
+    }
+    // Entries are unique by id and alias (checked when the table is filled, and by the tests
+    // for the embedded files), so the first file whose index names the key holds the entry.
+    for (std::size_t i = 0; i < files_.size(); ++i) {
+      if (index_matches(*files_[i], key)) return &slot(i);
+    }
+    return nullptr;
+  }
+}
+
+template <typename T>
+bool CatalogTable<T>::names(std::string_view key, const T& entry) const {
+  if constexpr (std::is_same_v<T, CloudOffer>) {
+    return false;  // offers have no id
+  } else {
+    if (complete_.load(std::memory_order_acquire)) return find_normalized(key) == &entry;
+    for (std::size_t i = 0; i < files_.size(); ++i) {
+      if (index_matches(*files_[i], key)) return &items_[i] == &entry;  // slots never move
+    }
+    return false;
+  }
+}
+
+template class CatalogTable<Gpu>;
+template class CatalogTable<Link>;
+template class CatalogTable<Switch>;
+template class CatalogTable<Nic>;
+template class CatalogTable<System>;
+template class CatalogTable<Fabric>;
+template class CatalogTable<CloudOffer>;
+template class CatalogTable<ModelSpec>;
+template class CatalogTable<CollectiveParams>;
+template class CatalogTable<Efficiency>;
+template class CatalogTable<Framework>;
+template class CatalogTable<TcoInputs>;
+template class CatalogTable<Engine>;
+template class CatalogTable<SourceDates>;
 
 Catalog load_catalog(const CatalogOptions& options) {
   if (options.embedded && options.user_paths.empty()) return embedded_catalog();

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "catalog/embedded_data.h"
 #include "core/error.h"
 
 namespace gpuplan {
@@ -11,8 +12,11 @@ namespace gpuplan {
 const System* default_system_for(const Catalog& catalog, const Gpu& gpu, int gpus_per_node) {
   const System* best = nullptr;
   int best_score = -1;
-  for (const System& s : catalog.systems) {
-    if (catalog.find_gpu(s.gpu) != &gpu) continue;
+  // Only the systems built from `gpu` are parsed (the build indexes each system's gpu).
+  const auto built_from_gpu = catalog.systems.select([&](const EmbeddedFile& f) { return catalog.is_gpu(f.gpu, gpu); },
+                                                     [&](const System& s) { return catalog.is_gpu(s.gpu, gpu); });
+  for (const System* candidate : built_from_gpu) {
+    const System& s = *candidate;
     int score = 0;
     if (gpus_per_node > 0 && s.gpus == gpus_per_node) score = 3;
     else if (gpus_per_node > 0 && s.gpus_per_host == gpus_per_node) score = 2;

@@ -8,8 +8,8 @@
 namespace gpuplan {
 namespace {
 
-template <typename T>
-std::vector<std::string> ids_of(const std::vector<T>& entries) {
+template <typename Table>
+std::vector<std::string> ids_of(const Table& entries) {
   std::vector<std::string> ids;
   for (const auto& e : entries) ids.push_back(e.id);
   return ids;
