@@ -36,6 +36,21 @@ def classify(name):
     return "other"
 
 
+def median_ms(torch, fn, reps):
+    """One warm-up call, then the median of `reps` calls timed by CUDA events, in ms."""
+    fn()
+    torch.cuda.synchronize()
+    ts = []
+    for _ in range(reps):
+        e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        e0.record()
+        fn()
+        e1.record()
+        e1.synchronize()
+        ts.append(e0.elapsed_time(e1))
+    return round(sorted(ts)[reps // 2], 4)
+
+
 def sdpa_bench(torch, out, budget_s):
     import torch.nn.functional as F
     from torch.nn.attention import SDPBackend, sdpa_kernel
@@ -73,17 +88,7 @@ def sdpa_bench(torch, out, budget_s):
                         o.backward(g)
 
                     for fn, key in ((fwd, "fwd_ms"), (fwdbwd, "fwdbwd_ms")):
-                        fn()
-                        torch.cuda.synchronize()
-                        ts = []
-                        for _ in range(7):
-                            e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-                            e0.record()
-                            fn()
-                            e1.record()
-                            e1.synchronize()
-                            ts.append(e0.elapsed_time(e1))
-                        row[key] = round(sorted(ts)[3], 4)
+                        row[key] = median_ms(torch, fn, 7)
                     f_fwd = 2 * 2 * b * heads * s * s * d / 2
                     row["fwd_tflops"] = round(f_fwd / (row["fwd_ms"] * 1e-3) / 1e12, 1)
                     row["fwdbwd_tflops"] = round(3.5 * f_fwd / (row["fwdbwd_ms"] * 1e-3) / 1e12, 1)
@@ -139,17 +144,7 @@ def mask_bench(torch, out):
                         fwd().backward(g)
 
                     for fn, key in ((fwd, "fwd_ms"), (fwdbwd, "fwdbwd_ms")):
-                        fn()
-                        torch.cuda.synchronize()
-                        ts = []
-                        for _ in range(5):
-                            e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-                            e0.record()
-                            fn()
-                            e1.record()
-                            e1.synchronize()
-                            ts.append(e0.elapsed_time(e1))
-                        row[key] = round(sorted(ts)[2], 4)
+                        row[key] = median_ms(torch, fn, 5)
                     with profile(activities=[ProfilerActivity.CUDA]) as prof:
                         fwdbwd()
                         torch.cuda.synchronize()
