@@ -35,6 +35,14 @@ struct Efficiency {
   double tile_m = 128;
   double tile_n = 128;
   double k_half = 0;
+  // Grouped GEMMs (the routed experts of a MoE layer, one kernel over every expert's problem):
+  // measured on the GPUs, not fitted (data/calibration/moe/, docs/model/moe-serving.md). Each
+  // wave of output tiles over the SMs pays a fixed cost the kernel does not hide (a new
+  // expert's B operand starts each tile's pipeline), and the experts' weights stream at a rate
+  // per SM that stays below HBM bandwidth on the larger-bandwidth parts. 0 = not measured:
+  // no grouped term.
+  double grouped_tile_overhead_s = 0;
+  double grouped_stream_bytes_per_s_per_sm = 0;
   // FlashAttention-style fused attention, achieved / dense peak of the attention precision.
   // Short spans do not fill the tiles: efficiency × keys / (keys + kv_half).
   double attention_fwd_fraction = 0;

@@ -34,6 +34,11 @@ Efficiency parse_efficiency(Fields& top) {
   e.k_half = gemm.opt_nonneg("k_half").value_or(0);
   e.achievable_gemm_share = gemm.opt_nonneg("achievable_share").value_or(0);
   if (e.achievable_gemm_share > 1) gemm.fail("achievable_share", "a share of the measured rate, in [0, 1]");
+  if (auto grouped = gemm.opt_sub("grouped")) {
+    e.grouped_tile_overhead_s = grouped->pos("tile_overhead_us") * 1e-6;
+    e.grouped_stream_bytes_per_s_per_sm = grouped->pos("stream_gb_per_s_per_sm") * 1e9;
+    grouped->finish();
+  }
   gemm.finish();
 
   Fields attn = top.sub("attention");

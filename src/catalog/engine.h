@@ -63,6 +63,11 @@ struct Engine {
   double allreduce_one_shot_max_bytes_8gpu = 0;
   double allreduce_custom_max_bytes = 0;
   int allreduce_custom_max_gpus = 0;
+  // The engine runs its routed-expert GEMMs in CUTLASS grouped kernels (`[moe] grouped_gemm =
+  // "cutlass"`) where the experts multiply in their own precision: the kernels the grouped-GEMM
+  // measurement of the GPU family describes (cost/grouped_gemm.h). Other kernels (Triton's fused
+  // MoE, weight-only dequantising kernels) were not measured and get no grouped term.
+  bool moe_cutlass_grouped = false;
   std::string notes;
   Provenance provenance;
 };

@@ -73,6 +73,14 @@ Engine parse_engine(Fields& top) {
     perf.fail("allreduce_custom_max_bytes", "the engine's AllReduce rule needs allreduce_latency_us (its barrier latency)");
   }
   perf.finish();
+  if (auto moe = top.opt_sub("moe")) {
+    const std::string kernel = moe->str("grouped_gemm");
+    if (kernel != "cutlass" && kernel != "triton") {
+      moe->fail("grouped_gemm", "\"cutlass\" (CUTLASS grouped kernels) or \"triton\" (Triton fused MoE), not \"" + kernel + "\"");
+    }
+    e.moe_cutlass_grouped = kernel == "cutlass";
+    moe->finish();
+  }
   return e;
 }
 

@@ -34,6 +34,9 @@ struct RooflineDevice {
   double tile_m = 128;
   double tile_n = 128;
   double k_half = 0;
+  // Grouped GEMMs (Efficiency::grouped_*; cost/grouped_gemm.h): 0 = not measured.
+  double grouped_tile_overhead_s = 0;
+  double grouped_stream_bytes_per_s_per_sm = 0;
   double attention_kv_half = 0;
   // Rate of the attention kernel given a materialized mask, as a fraction of its causal rate
   // (Op::masked; measured per framework kernel, 1 where not measured).

@@ -4,4 +4,4 @@ list(APPEND GPUPLAN_LIB_SOURCES cost/memory.cpp cost/framework_memory.cpp cost/e
 list(APPEND GPUPLAN_LIB_SOURCES cost/collective_topology.cpp cost/collective_hierarchical.cpp
      cost/collective_protocols.cpp cost/collective_request.cpp)
 list(APPEND GPUPLAN_LIB_SOURCES cost/rooflines.cpp cost/rooflines_request.cpp)
-list(APPEND GPUPLAN_LIB_SOURCES cost/gemm_shape_curve.cpp)
+list(APPEND GPUPLAN_LIB_SOURCES cost/gemm_shape_curve.cpp cost/grouped_gemm.cpp)

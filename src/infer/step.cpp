@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "cost/grouped_gemm.h"
 #include "infer/tp_collective_memo.h"
 #include "workload/mamba.h"
 #include "workload/ops.h"
@@ -154,6 +155,28 @@ double grouped_gemm_efficiency_of(const InferContext& ctx, const InferPlan& plan
   return std::min(1.0, (up_flops + down_flops) / slow);
 }
 
+// The grouped expert GEMMs' measured costs (cost/grouped_gemm.h), per MoE layer of the stage:
+// the tile waves of the up (gate+up) and down GEMMs over the experts this GPU's tokens reach,
+// and the experts' weights at the SMs' pull where that is below the weight-streaming rate.
+// `layer_share`: the stage's share of the MoE layers (1 / pp) — the expert weight bytes carry
+// it already.
+void add_grouped_gemm_terms(const InferContext& ctx, const InferPlan& plan, double tokens, double layer_share,
+                            double weight_bw, MoeStepTerms& moe) {
+  const InferWeights& w = ctx.weights;
+  if (!ctx.roofline || w.moe_layers == 0 || w.experts <= 0 || tokens <= 0 || moe.experts_touched <= 0) return;
+  const ModelSpec& m = *ctx.model;
+  const RooflineDevice& dev = *ctx.roofline;
+  const double local_experts = w.experts / plan.ep * moe.experts_touched;
+  const double rows = moe.tokens_per_expert / moe.experts_touched;
+  const double ffn = static_cast<double>(m.moe.expert_ffn_hidden) * plan.ep / plan.tp;
+  const double up_n = (m.mlp == MlpKind::swiglu ? 2 : 1) * ffn;
+  const double per_layer = grouped_gemm_tile_overhead_s(dev, local_experts, rows, up_n) +
+                           grouped_gemm_tile_overhead_s(dev, local_experts, rows, static_cast<double>(m.hidden));
+  moe.grouped_tile_s = per_layer * static_cast<double>(w.moe_layers) * layer_share;
+  const double stream_bw = grouped_gemm_stream_bytes_per_s(dev, weight_bw);
+  moe.grouped_stream_s = stream_bw < weight_bw ? moe.expert_weight_bytes * (1 / stream_bw - 1 / weight_bw) : 0;
+}
+
 }  // namespace
 
 double expert_gemm_efficiency(const InferContext& ctx, const InferPlan& plan, double tokens) {
@@ -265,10 +288,23 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
     moe.expert_padding_s = moe.expert_compute_s * (1 / moe.grouped_gemm_efficiency - 1);
     moe.imbalance_s = moe.expert_compute_s / moe.grouped_gemm_efficiency * (moe.router_imbalance - 1);
     c.linear_compute_s += moe.expert_padding_s + moe.imbalance_s;
+    // Only where the engine runs the kernels the measurement timed: CUTLASS grouped GEMMs with
+    // the experts multiplying in their own precision (a weight-only 4-bit checkpoint on a GPU
+    // without FP4 tensor cores runs dequantising kernels instead).
+    // Nor a native FP8 checkpoint (quantization_config quant_method "fp8": DeepSeek-V3/R1's
+    // 128 × 128 block scales), which TensorRT-LLM multiplies in its block-scaled FP8 kernels on
+    // Hopper, not the per-tensor grouped kernels timed; its H200 DEP8 recipe (1,436 tok/s per GPU,
+    // tests/golden/infer/dep8_deepseek_h200.case) is met without the term and missed by 9% with it.
+    const bool weight_only = wf.expert_bytes < precision_bytes(wf.expert_gemm);
+    const bool block_scaled_fp8 = plan.weights == Precision::fp8 && m.checkpoint_quant == "fp8";
+    if (e.moe_cutlass_grouped && !weight_only && !block_scaled_fp8) {
+      add_grouped_gemm_terms(ctx, plan, tokens, stage_share, weight_bw, moe);
+    }
+    c.linear_mem_s += moe.grouped_stream_s;
   }
   // The ideal roofline is max(memory, compute); real GEMM kernels near the ridge point overlap
   // the two imperfectly, which the engine's roofline_norm describes (cost/roofline.h).
-  c.linear_s = roofline_time_s(c.linear_mem_s, c.linear_compute_s, e.roofline_norm);
+  c.linear_s = roofline_time_s(c.linear_mem_s, c.linear_compute_s, e.roofline_norm) + c.moe.grouped_tile_s;
 
   // Attention. Decodes stream their cached keys and values; prefill tokens attend causally
   // within their prompt (FlashAttention: compute-bound) and write their KV.

@@ -33,6 +33,11 @@ struct MoeStepTerms {
   double grouped_gemm_efficiency = 1;  // grouped expert GEMM vs one dense GEMM over the tokens
   double expert_padding_s = 0;   // GEMM time the part-empty tiles at small per-expert M add
   double imbalance_s = 0;        // expert GEMM time the busiest EP rank adds over the mean
+  // The grouped kernel's measured costs (cost/grouped_gemm.h): its tile waves' fixed cost, in
+  // linear_s beside the roofline; and the expert weights' extra streaming time where the SMs
+  // pull less than the weight-streaming rate, in linear_mem_s. Zero on a family not measured.
+  double grouped_tile_s = 0;
+  double grouped_stream_s = 0;
   double permute_bytes = 0;      // per GPU: routing permutes (each token copied to its k experts and back)
   double permute_s = 0;          // those bytes at HBM bandwidth
   double dispatch_combine_s = 0; // expert-parallel all-to-all (dispatch + combine), in comm_s

@@ -66,6 +66,8 @@ nlohmann::ordered_json step_json(const StepCost& c) {
                 {"grouped_gemm_efficiency", m.grouped_gemm_efficiency},
                 {"expert_padding_s", m.expert_padding_s},
                 {"imbalance_s", m.imbalance_s},
+                {"grouped_tile_s", m.grouped_tile_s},
+                {"grouped_stream_s", m.grouped_stream_s},
                 {"permute_bytes_per_gpu", m.permute_bytes},
                 {"permute_s", m.permute_s},
                 {"dispatch_combine_s", m.dispatch_combine_s}};
@@ -184,6 +186,10 @@ std::string infer_text(const InferContext& ctx, const InferPlan& plan, const Inf
                      ms(moe.expert_weight_s), ms(moe.expert_compute_s), precision_name(moe.expert_gemm_precision),
                      100 * moe.grouped_gemm_efficiency, ms(moe.expert_padding_s), ms(moe.imbalance_s), ms(moe.permute_s),
                      ms(moe.dispatch_combine_s));
+    if (moe.grouped_tile_s > 0 || moe.grouped_stream_s > 0) {
+      s += fmt::format("grouped expert GEMMs as measured: tile waves {} · expert weights at the SMs' pull +{}\n",
+                       ms(moe.grouped_tile_s), ms(moe.grouped_stream_s));
+    }
   }
   s += fmt::format("bottleneck: {} · batch set by {} · decode turns compute-bound near batch {:.0f}\n", e.bottleneck_text(),
                    e.batch_limit, e.ridge_batch);

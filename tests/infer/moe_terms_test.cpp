@@ -16,8 +16,8 @@ namespace {
 
 using testing::cat;
 
-InferContext moe_ctx(const char* model, const char* gpu = "h100-sxm") {
-  return make_infer_context(cat(), cat().model(model), cat().gpu(gpu), cat().engine("vllm"));
+InferContext moe_ctx(const char* model, const char* gpu = "h100-sxm", const char* engine = "vllm") {
+  return make_infer_context(cat(), cat().model(model), cat().gpu(gpu), cat().engine(engine));
 }
 
 InferPlan moe_plan(int tp, int ep) {
@@ -60,6 +60,37 @@ TEST(MoeTerms, TokensPerExpertImbalanceAndPermutesHandChecked) {
   EXPECT_DOUBLE_EQ(step_cost(skewed, moe_plan(2, 2), load).moe.tokens_per_expert, 19.2);
 }
 
+// The grouped kernel's measured terms (cost/grouped_gemm.h, Hopper: 5.75 µs per tile wave, 22.6
+// GB/s per SM). Mixtral 8x7B on one H200, 64 decodes: 16 rows per expert, all 8 experts touched
+// (1 − 0.75^64 ≈ 1). Up: 8 × ceil(16/128) × ceil(28,672/256) = 896 tiles → ceil(896/132) = 7
+// waves; down: 8 × 1 × ceil(4,096/256) = 128 tiles → 1 wave. 8 waves × 5.75 µs × 32 layers =
+// 1.472 ms. The experts' weights stream at min(weight rate, 132 × 22.6 GB/s = 2.983 TB/s).
+// TensorRT-LLM runs CUTLASS grouped kernels (the ones measured); vLLM's Triton fused MoE gets no term.
+TEST(MoeTerms, GroupedGemmTileWavesAndStreamHandChecked) {
+  const InferContext ctx = moe_ctx("mixtral-8x7b", "h200-sxm", "tensorrt-llm-1.0");
+  const StepCost c = step_cost(ctx, moe_plan(1, 1), StepLoad{64, 1024, 0, 0});
+  EXPECT_NEAR(c.moe.grouped_tile_s, 32 * 8 * 5.75e-6, 1e-12);
+  const double weight_bw = hbm_rate(ctx) * ctx.serving_bw_scale[index_of(Precision::fp8)];
+  const double pull = 132 * 22.6e9;
+  ASSERT_GT(weight_bw, pull);  // the H200's HBM outruns the grouped kernel's pull
+  EXPECT_NEAR(c.moe.grouped_stream_s, c.moe.expert_weight_bytes * (1 / pull - 1 / weight_bw),
+              1e-9 * c.moe.grouped_stream_s);
+  // A family with no measurement (Blackwell), another kernel (vLLM's Triton), weight-only
+  // experts (INT4 dequantised to BF16) and a dense model get neither term.
+  const StepCost b200 =
+      step_cost(moe_ctx("mixtral-8x7b", "b200", "tensorrt-llm-1.0"), moe_plan(1, 1), StepLoad{64, 1024, 0, 0});
+  EXPECT_EQ(b200.moe.grouped_tile_s, 0);
+  EXPECT_EQ(b200.moe.grouped_stream_s, 0);
+  const StepCost vllm = step_cost(moe_ctx("mixtral-8x7b", "h200-sxm"), moe_plan(1, 1), StepLoad{64, 1024, 0, 0});
+  EXPECT_EQ(vllm.moe.grouped_tile_s, 0);
+  InferPlan int4 = moe_plan(1, 1);
+  int4.weights = Precision::int4;
+  EXPECT_EQ(step_cost(ctx, int4, StepLoad{64, 1024, 0, 0}).moe.grouped_tile_s, 0);
+  const StepCost dense =
+      step_cost(moe_ctx("llama3.1-8b", "h200-sxm", "tensorrt-llm-1.0"), moe_plan(1, 1), StepLoad{64, 1024, 0, 0});
+  EXPECT_EQ(dense.moe.grouped_tile_s, 0);
+}
+
 // DeepSeek-V3: 256 routed experts, top-8. One decode reads 8 / 256 = 3.125% of them; 4,096
 // decodes read 1 − (31/32)^4096 ≈ all. Their bytes per GPU: routed weights × share × 1 B (FP8) / tp,
 // streamed at the weights' bandwidth.
@@ -70,7 +101,8 @@ TEST(MoeTerms, ExpertsTouchedAndTheirBytesHandChecked) {
   EXPECT_DOUBLE_EQ(one.moe.experts_touched, 8.0 / 256);
   EXPECT_NEAR(one.moe.expert_weight_bytes, ctx.weights.routed_experts * (8.0 / 256) * 1.0 / 8,
               1e-6 * one.moe.expert_weight_bytes);
-  EXPECT_NEAR(one.moe.expert_weight_s, one.moe.expert_weight_bytes * one.linear_mem_s / one.weight_bytes,
+  EXPECT_NEAR(one.moe.expert_weight_s,
+              one.moe.expert_weight_bytes * (one.linear_mem_s - one.moe.grouped_stream_s) / one.weight_bytes,
               1e-9 * one.moe.expert_weight_s);
   const StepCost many = step_cost(ctx, plan, StepLoad{4096, 1024, 0, 0});
   EXPECT_NEAR(many.moe.experts_touched, 1.0, 1e-12);
