@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "catalog/catalog.h"
 #include "core/error.h"
@@ -229,6 +230,22 @@ TEST(CollectiveTransport, SystemFileNamesSocketAndAzureIb) {
   EXPECT_NEAR(big.transfer_s, std::max(wire / 8 / (50e9 * 0.95), wire * 7 / 8 / (450e9 * 0.822)), 1e-9);
   EXPECT_NEAR(big.transfer_s, wire / 8 / (50e9 * 0.95), 1e-9);
   EXPECT_DOUBLE_EQ(big.level_bw_bytes_per_s[1], 50e9 * 0.95);
+
+  // Both by hand at a latency-bound (64 KiB) and a bandwidth-bound (8 GiB) size: NCCL's ring
+  // Simple terms, no transport base, the NIC at 50 GB/s x 0.7 (sockets) or x 0.95 (Azure IB).
+  for (const auto& [topology, efficiency] : {std::pair{&sock, 0.7}, std::pair{&az, 0.95}}) {
+    for (double bytes : {64.0 * 1024, 8.0 * (1 << 30)}) {
+      const auto line = estimate_collective_with(request(CollectiveOp::all_gather, bytes, 8, 2), *topology,
+                                                 Algo::ring, Protocol::simple);
+      ASSERT_TRUE(line.feasible) << line.reason;
+      const TransportHandLine h = transport_allgather_by_hand(*topology, bytes, 50e9 * efficiency, 0);
+      EXPECT_NEAR(line.latency_s, h.latency_s, 1e-12) << topology->transport << " " << bytes;
+      EXPECT_NEAR(line.transfer_s, h.transfer_s, 1e-12 + 1e-9 * h.transfer_s) << topology->transport << " " << bytes;
+      if (bytes < 1e6) {
+        EXPECT_GT(line.latency_s, line.transfer_s) << topology->transport;
+      }
+    }
+  }
 
   s.scaleout_transport = "carrier-pigeon";
   EXPECT_THROW(make_collective_topology(c, s, nullptr, transport_test_params()), Error);
