@@ -63,10 +63,15 @@ LevelTraffic level_traffic(CollectiveOp op, CollectiveAlgorithm algorithm, doubl
   const int top = shape.top;
   switch (algorithm) {
     case CollectiveAlgorithm::ring: {
-      // A ring passes the whole wire volume through every GPU (level 0) and crosses each
-      // child's boundary once per channel; channels leave a child through all its ranks' NICs.
+      // A ring passes the wire volume through every GPU and crosses each child's boundary once
+      // per channel; channels leave a child through all its ranks' NICs. Of a ring's n edges M
+      // cross domains (NCCL's multi-node ring: A0..A7 -> B0..B7 -> A0), and the GPU at each
+      // crossing sends through its NIC (over PCIe), not over the scale-up links; NCCL rotates
+      // that role across channels, so each GPU sends (g - 1) / g of its wire volume on level 0
+      // (2 x 8 MI300X over RoCE: 7/8 of the ring at 336 GB/s is below the NICs' 360 GB/s, which
+      // bind, as the 2-16 GiB rows of ROCm/rccl#2078 measure; docs/model/collectives.md).
       const double wire = bytes * busbw_factor(op, shape.ranks);
-      if (shape.per_domain > 1) t.bytes[0] = wire;
+      if (shape.per_domain > 1) t.bytes[0] = shape.domains > 1 ? wire * (g - 1) / g : wire;
       const double crowd = nic_crowding(shape, topology, topology.net_channels);
       for (int i = 1; i <= top; ++i) t.bytes[i] = wire / shape.ranks_per_child[i] * crowd;
       break;
