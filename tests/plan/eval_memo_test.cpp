@@ -70,7 +70,7 @@ void expect_memo_changes_nothing(const std::string& model, int gpus, int global_
   s.global_batch = global_batch;
   s.seq_len = seq_len;
   const std::vector<Plan> plans = enumerate_plans(*ctx.model, s);
-  ASSERT_GT(plans.size(), 100u);
+  ASSERT_GT(plans.size(), 10000u);
   TrainEvalMemoPtr memo = make_train_eval_memo(ctx);
   int fits = 0;
   for (const Plan& p : plans) {
@@ -83,8 +83,9 @@ void expect_memo_changes_nothing(const std::string& model, int gpus, int global_
   EXPECT_GT(fits, 0);
 }
 
-TEST(EvalMemo, DenseSearchSpaceGivesThePlainEstimates) { expect_memo_changes_nothing("llama3-70b", 256, 512, 8192); }
-TEST(EvalMemo, MoeSearchSpaceGivesThePlainEstimates) { expect_memo_changes_nothing("mixtral-8x7b", 64, 256, 4096); }
+// 16,359 plans (pipelines up to 16 stages: ranks in classes), 314 fitting; 32,034 MoE plans.
+TEST(EvalMemo, DenseSearchSpaceGivesThePlainEstimates) { expect_memo_changes_nothing("llama3-70b", 16, 32, 4096); }
+TEST(EvalMemo, MoeSearchSpaceGivesThePlainEstimates) { expect_memo_changes_nothing("mixtral-8x7b", 16, 16, 2048); }
 
 // A memo made for another context is not used: the answers are that context's own.
 TEST(EvalMemo, AMemoOfAnotherContextIsIgnored) {
