@@ -139,7 +139,8 @@ Estimate evaluate(const TrainContext& ctx, const Plan& plan);
 void set_flops_seq_len(TrainContext& ctx, std::int64_t seq_len);
 
 // What the evaluations of one plan search share (plan/eval_memo.h): one per search worker,
-// made for one context. evaluate() with it gives the same Estimate to the bit as without.
+// made for one context, which must not change while the memo is in use. evaluate() with it
+// gives the same Estimate to the bit as without.
 struct TrainEvalMemo;
 struct TrainEvalMemoDelete {
   void operator()(TrainEvalMemo* memo) const;
