@@ -235,10 +235,14 @@ int run_cli_on(std::vector<std::string> args, std::ostream& out, std::ostream& e
   app.require_subcommand(0, 1);
   app.footer("'gpuplan help COMMAND' (or 'gpuplan COMMAND --help') shows one command's options.\n"
              "With --json, errors too are one JSON object on stdout: {\"error\": {\"message\", \"exit_code\"}}.");
+  // Every command is there by name and help line (what `gpuplan --help` lists); only the one
+  // named on the command line sets up its options: all of them cost ~6 M instructions, most of
+  // a simple answer's start.
+  const std::string_view named = command_at > 0 ? std::string_view(args[static_cast<std::size_t>(command_at)]) : "";
   std::deque<CliCommand> commands;  // the commands' parsers, alive until the parse has run
   for (const CommandRow& row : command_table()) {
     CliCommand& sub = commands.emplace_back(app.add_subcommand(row.name, row.help));
-    row.setup(sub, ctx);
+    if (row.name == named) row.setup(sub, ctx);
   }
   try {
     try {

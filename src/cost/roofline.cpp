@@ -82,8 +82,9 @@ RooflineDevice make_roofline_device(const Gpu& gpu, const Efficiency& e, const F
 
 double gemm_shape_efficiency(const RooflineDevice& dev, double m, double n, double k, double count) {
   if (m <= 0 || n <= 0 || k <= 0 || count <= 0) return 1;
-  const double waves = std::max(wave_efficiency(m, n, count, dev.tile_m, dev.tile_n, dev.sm_count),
-                                wave_efficiency(m, n, count, dev.tile_n, dev.tile_m, dev.sm_count));
+  double waves = wave_efficiency(m, n, count, dev.tile_m, dev.tile_n, dev.sm_count);
+  // A square tile has one orientation (the other would give the same value).
+  if (dev.tile_n != dev.tile_m) waves = std::max(waves, wave_efficiency(m, n, count, dev.tile_n, dev.tile_m, dev.sm_count));
   return waves * k / (k + dev.k_half);
 }
 

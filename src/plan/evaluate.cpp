@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/reason_text.h"
 #include "cost/framework_memory.h"
+#include "plan/eval_memo.h"
 #include "plan/evaluate_internal.h"
 #include "workload/params.h"
 #include "workload/size_math.h"
@@ -23,7 +24,7 @@ namespace {
 
 using size_math::d;
 using train_eval::Eval;
-using train_eval::KindCost;
+using train_eval::LayerCosts;
 using train_eval::MicroBatchShape;
 using train_eval::PipelineLoad;
 using train_eval::RankLoad;
@@ -140,6 +141,7 @@ TrainContext make_train_context(const Catalog& catalog, const ModelSpec& model, 
   ctx.fragmentation_fraction =
       options.fragmentation_fraction >= 0 ? options.fragmentation_fraction : ctx.efficiency->fragmentation_fraction;
   ctx.matmul_active_params = count_params(model).matmul_active;
+  if (model.max_seq_len >= 1) set_flops_seq_len(ctx, model.max_seq_len);
   ctx.layer_kind.resize(static_cast<std::size_t>(model.layers));
   ctx.prefix.assign(static_cast<std::size_t>(model.layers) + 1, {});
   for (std::int64_t i = 0; i < model.layers; ++i) {
@@ -149,6 +151,23 @@ TrainContext make_train_context(const Catalog& catalog, const ModelSpec& model, 
     ++ctx.prefix[static_cast<std::size_t>(i) + 1][static_cast<std::size_t>(kind)];
   }
   return ctx;
+}
+
+void set_flops_seq_len(TrainContext& ctx, std::int64_t seq_len) {
+  ctx.flops_seq_len = seq_len;
+  ctx.flops_per_token = train_flops_per_token(*ctx.model, ctx.matmul_active_params, seq_len);
+}
+
+void TrainEvalMemoDelete::operator()(TrainEvalMemo* memo) const { delete memo; }
+
+TrainEvalMemoPtr make_train_eval_memo(const TrainContext& ctx) { return TrainEvalMemoPtr(new TrainEvalMemo(ctx)); }
+
+CollectiveTime train_eval::Eval::collective_time(const CollectiveRequest& r) {
+  if (memo == nullptr) return estimate_collective_time(r, ctx.topology);
+  if (const CollectiveTime* held = memo->find(r)) return *held;
+  const CollectiveTime t = estimate_collective_time(r, ctx.topology);
+  memo->store(r, t);
+  return t;
 }
 
 OpShape train_op_shape(const TrainContext& ctx, const Plan& p) {
@@ -210,8 +229,10 @@ void assemble(const TrainContext& ctx, const Plan& p, const MicroBatchShape& s, 
   est.tokens_per_s = est.tokens_per_step / step;
   est.tokens_per_s_per_gpu = est.tokens_per_s / est.gpus;
   // Model FLOPs: 6N + causal attention per token (workload/params.h), N the weights a token multiplies.
+  const auto seq_len = static_cast<std::int64_t>(s.op.seq_len);
   est.model_flops_per_step =
-      est.tokens_per_step * train_flops_per_token(m, ctx.matmul_active_params, static_cast<std::int64_t>(s.op.seq_len));
+      est.tokens_per_step * (seq_len == ctx.flops_seq_len ? ctx.flops_per_token
+                                                          : train_flops_per_token(m, ctx.matmul_active_params, seq_len));
   est.hardware_flops_per_step = load.hw_flops_per_mb * micro_batches * p.dp;
   const double peak = ctx.gpu->dense(p.precision);
   est.tflops_per_gpu = est.model_flops_per_step / step / est.gpus / 1e12;
@@ -292,21 +313,26 @@ void assemble(const TrainContext& ctx, const Plan& p, const MicroBatchShape& s, 
 // Phases: structure check → shapes → per-layer compute and TP/CP/EP communication → per-rank
 // load and memory → DP and PP communication → optimizer → assemble. A phase that finds the
 // plan impossible records why (Eval::fail) and the estimate returns invalid.
-Estimate evaluate(const TrainContext& ctx, const Plan& plan) {
+Estimate evaluate(const TrainContext& ctx, const Plan& plan) { return evaluate(ctx, plan, nullptr); }
+
+Estimate evaluate(const TrainContext& ctx, const Plan& plan, TrainEvalMemo* memo) {
+  if (memo != nullptr && memo->owner != &ctx) memo = nullptr;
   Estimate est;
-  Eval ev{ctx, plan, est};
+  Eval ev{ctx, plan, est, memo != nullptr ? &memo->collectives : nullptr};
   train_eval::check_structure(ev);
   if (!ev.ok) return est;
   const MicroBatchShape shape = micro_batch_shape(ctx, plan);
-  const std::array<KindCost, kLayerKinds> kinds = train_eval::cost_layer_kinds(ev, shape);
-  LayerOps emb;
-  LayerOps head;
-  build_embedding_ops(*ctx.model, shape.op, emb);
-  build_head_ops(*ctx.model, shape.op, head);
-  if (!ev.ok) return est;
+  // The per-layer costs, or the memo's for a plan differing only in ZeRO stage or shard.
+  const LayerCosts* held = memo != nullptr ? memo->layers.find(plan) : nullptr;
+  LayerCosts costed;
+  if (held == nullptr) {
+    train_eval::cost_layers(ev, shape, costed);
+    if (!ev.ok) return est;
+    held = memo != nullptr ? memo->layers.store(plan, costed) : &costed;
+  }
   // Bytes per parameter at the plan's optimizer-state precision (ctx.options.state at 32 bits).
   const StateBytes state = with_optimizer_state_bits(ctx.options.state, plan.optimizer_state_bits);
-  const PipelineLoad load = train_eval::load_ranks(ctx, plan, shape, state, kinds, emb, head);
+  const PipelineLoad load = train_eval::load_ranks(ctx, plan, shape, state, *held);
   const CommCost dp = train_eval::data_parallel_comm(ev, shape, load.worst);
   const CommCost pp = train_eval::pipeline_comm(ev, shape);
   if (!ev.ok) return est;

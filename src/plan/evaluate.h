@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,11 @@ struct TrainContext {
   std::vector<std::uint8_t> layer_kind;  // per layer, workload/ops.h layer_kind
   // prefix[i][k]: layers of kind k among the first i layers.
   std::vector<std::array<std::int32_t, kLayerKinds>> prefix;
+  // train_flops_per_token (workload/params.h) at `flops_seq_len` tokens per sequence, hoisted
+  // out of evaluate() (a search's plans share one sequence length): the model's default at
+  // make_train_context; set_flops_seq_len for another. 0 = none held.
+  std::int64_t flops_seq_len = 0;
+  double flops_per_token = 0;
 };
 
 // Throws Error on bad input (a GPU without efficiency data, a system for another GPU).
@@ -128,6 +134,21 @@ struct Estimate {
 };
 
 Estimate evaluate(const TrainContext& ctx, const Plan& plan);
+
+// Holds train_flops_per_token at `seq_len` in `ctx` (plans of another length compute their own).
+void set_flops_seq_len(TrainContext& ctx, std::int64_t seq_len);
+
+// What the evaluations of one plan search share (plan/eval_memo.h): one per search worker,
+// made for one context, which must not change while the memo is in use. evaluate() with it
+// gives the same Estimate to the bit as without.
+struct TrainEvalMemo;
+struct TrainEvalMemoDelete {
+  void operator()(TrainEvalMemo* memo) const;
+};
+using TrainEvalMemoPtr = std::unique_ptr<TrainEvalMemo, TrainEvalMemoDelete>;
+TrainEvalMemoPtr make_train_eval_memo(const TrainContext& ctx);
+// `memo` may be null, or one made for another context (then unused).
+Estimate evaluate(const TrainContext& ctx, const Plan& plan, TrainEvalMemo* memo);
 
 // Tensor cores that read block scales (MXFP8, NVFP4) came with the GPUs that also have fp4
 // tensor cores (Blackwell's 5th generation, CDNA 4): the catalog's fp4 rate is the flag.

@@ -11,6 +11,10 @@
 #include "plan/evaluate.h"
 #include "workload/ops.h"
 
+namespace gpuplan {
+class TrainCollectiveMemo;
+}
+
 namespace gpuplan::train_eval {
 
 // Per-kind costs of one layer for one micro-batch on one GPU, under one plan.
@@ -41,6 +45,7 @@ struct Eval {
   const TrainContext& ctx;
   const Plan& plan;
   Estimate& est;
+  TrainCollectiveMemo* memo = nullptr;  // a search worker's (plan/eval_memo.h); null = none
   bool ok = true;
 
   void fail(const char* fmt, auto... args) {
@@ -54,13 +59,30 @@ struct Eval {
   // One collective over a group; 0 for a group of one.
   double coll(CollectiveOp op, double bytes, const GroupPlacement& g) {
     if (g.size <= 1 || bytes <= 0) return 0;
-    const CollectiveTime e = estimate_collective_time(collective_request(op, bytes, g), ctx.topology);
+    const CollectiveTime e = collective_time(collective_request(op, bytes, g));
     if (!e.feasible) {
       fail("%s over %d GPUs: %s", op_name(op).data(), g.size, e.reason);
       return 0;
     }
     return e.time_s;
   }
+
+  CollectiveTime collective_time(const CollectiveRequest& r);  // through the memo (plan/eval_memo.h)
+};
+
+// The embedding's or the output head's time and parameters for one micro-batch on one GPU.
+struct EdgeCost {
+  OpTime time;
+  double params = 0;
+  double flops = 0;  // forward + backward
+};
+
+// What every layer of a plan costs for one micro-batch: one decoder layer of each kind the
+// model has, the embedding and the head.
+struct LayerCosts {
+  std::array<KindCost, kLayerKinds> kinds{};
+  EdgeCost embedding;
+  EdgeCost head;
 };
 
 // The shapes one micro-batch runs at under the plan, and where its groups sit.
@@ -104,11 +126,12 @@ struct PipelineLoad {
 
 // Records why the plan is impossible (Eval::fail); evaluate() then returns it invalid.
 void check_structure(Eval& ev);
-// Compute and TP/CP/EP communication of one layer of each kind present, for one micro-batch.
-std::array<KindCost, kLayerKinds> cost_layer_kinds(Eval& ev, const MicroBatchShape& s);
+// Compute and TP/CP/EP communication of one layer of each kind present, and the embedding and
+// head, for one micro-batch, into `costs` (all kinds absent on entry).
+void cost_layers(Eval& ev, const MicroBatchShape& s, LayerCosts& costs);
 // Every pipeline rank's load and memory; the slowest rank sets the step, the fullest the memory.
 PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatchShape& s, const StateBytes& state,
-                        const std::array<KindCost, kLayerKinds>& kinds, const LayerOps& emb, const LayerOps& head);
+                        const LayerCosts& costs);
 // Data parallelism: gradient reduction and (ZeRO/FSDP) parameter gathers of the slowest rank.
 CommCost data_parallel_comm(Eval& ev, const MicroBatchShape& s, const RankLoad& worst);
 // Pipeline: activations between stages, forward and backward, every micro-batch and chunk.

@@ -1,6 +1,7 @@
 // One layer's cost for one micro-batch on one GPU: its ops' compute (issue-bound against the
 // host), the recompute the plan asks for, and the TP, CP and EP communication beside it, exposed
-// or hidden. Formulas: docs/model/training.md.
+// or hidden; and the embedding's and head's time for the pipeline ranks that hold them.
+// Formulas: docs/model/training.md.
 #include <algorithm>
 
 #include "cost/checkpoint_recompute.h"
@@ -27,6 +28,8 @@ GroupPlacement ring_hop(const GroupPlacement& group) {
   return hop;
 }
 
+// Reads neither the plan's ZeRO stage nor its sharding group: a search's memo reuses these
+// costs across them (plan/eval_memo.h, TrainLayerMemo).
 KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const Placement& pl) {
   const TrainContext& ctx = ev.ctx;
   const ModelSpec& m = *ctx.model;
@@ -198,10 +201,18 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
   return k;
 }
 
+EdgeCost edge_cost(const TrainContext& ctx, const LayerOps& ops, const OpShape& shape) {
+  EdgeCost e;
+  e.time = layer_time(ctx.device, ops, shape.gemm, shape.act);
+  e.params = ops.params();
+  e.flops = ops.fwd_flops() + ops.bwd_flops();
+  return e;
+}
+
 }  // namespace
 
-std::array<KindCost, kLayerKinds> cost_layer_kinds(Eval& ev, const MicroBatchShape& s) {
-  std::array<KindCost, kLayerKinds> kinds{};
+void cost_layers(Eval& ev, const MicroBatchShape& s, LayerCosts& costs) {
+  std::array<KindCost, kLayerKinds>& kinds = costs.kinds;
   // The first layer of each kind the model has; the scan stops once every kind is costed
   // (a dense model: after its first layer).
   const auto& in_model = ev.ctx.prefix.back();
@@ -214,7 +225,12 @@ std::array<KindCost, kLayerKinds> cost_layer_kinds(Eval& ev, const MicroBatchSha
       --left;
     }
   }
-  return kinds;
+  LayerOps emb;
+  build_embedding_ops(*ev.ctx.model, s.op, emb);
+  costs.embedding = edge_cost(ev.ctx, emb, s.op);
+  LayerOps head;
+  build_head_ops(*ev.ctx.model, s.op, head);
+  costs.head = edge_cost(ev.ctx, head, s.op);
 }
 
 }  // namespace gpuplan::train_eval

@@ -122,6 +122,7 @@ struct Plan {
   int shard_group() const { return dp_shard > 0 ? dp_shard : dp; }
   int global_batch_seqs() const { return global_batch > 0 ? global_batch : dp * micro_batch; }
   int micro_batches() const { return global_batch_seqs() / (dp * micro_batch); }
+  friend bool operator==(const Plan&, const Plan&) = default;
 };
 
 // Tokens per sequence under the plan: its seq_len, or the model's max_seq_len where that is 0.

@@ -13,67 +13,97 @@ namespace {
 
 using size_math::d;
 
-// Layers [start, end) of the model, counted by kind.
-std::array<std::int32_t, kLayerKinds> kinds_in(const TrainContext& ctx, std::int64_t start, std::int64_t end) {
-  std::array<std::int32_t, kLayerKinds> n{};
-  for (int k = 0; k < kLayerKinds; ++k) {
-    n[static_cast<std::size_t>(k)] = ctx.prefix[static_cast<std::size_t>(end)][static_cast<std::size_t>(k)] -
-                                     ctx.prefix[static_cast<std::size_t>(start)][static_cast<std::size_t>(k)];
+// The layer kinds the model has, in kind order (a dense model: one). A kind it lacks counts
+// no layer on any rank, so the per-rank loops visit these only.
+struct PresentKinds {
+  std::array<std::size_t, kLayerKinds> kind{};
+  int count = 0;
+};
+
+PresentKinds present_kinds(const TrainContext& ctx) {
+  PresentKinds p;
+  for (std::size_t k = 0; k < kLayerKinds; ++k) {
+    if (ctx.prefix.back()[k] > 0) p.kind[static_cast<std::size_t>(p.count++)] = k;
   }
-  return n;
+  return p;
 }
 
-void add_ops_to_rank(const TrainContext& ctx, const LayerOps& ops, const OpShape& shape, RankLoad& r) {
-  const OpTime t = layer_time(ctx.device, ops, shape.gemm, shape.act);
-  r.fwd_s += issue_bound_s(t.fwd_s, t.host_fwd_s);
-  r.bwd_s += issue_bound_s(t.bwd_s, t.host_bwd_s);
-  r.params += ops.params();
+void add_edge_to_rank(const EdgeCost& e, RankLoad& r) {
+  r.fwd_s += issue_bound_s(e.time.fwd_s, e.time.host_fwd_s);
+  r.bwd_s += issue_bound_s(e.time.bwd_s, e.time.host_bwd_s);
+  r.params += e.params;
 }
 
 }  // namespace
 
 PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatchShape& s, const StateBytes& state,
-                        const std::array<KindCost, kLayerKinds>& kinds, const LayerOps& emb, const LayerOps& head) {
+                        const LayerCosts& costs) {
+  const std::array<KindCost, kLayerKinds>& kinds = costs.kinds;
   const ModelSpec& m = *ctx.model;
   const int stages = s.stages;
   const int micro_batches = s.micro_batches;
   const int chunks = p.pp * p.vp;
   const double h = d(m.hidden);
+  const PresentKinds present = present_kinds(ctx);
   PipelineLoad out;
+  // Ranks come in few classes: a rank holding as many layers of each kind as the one before
+  // it has that rank's per-layer sums (the same additions in the same order), reused here.
+  std::array<std::int32_t, kLayerKinds> sums_n{};
+  double sums_layers = -1;
+  RankLoad sums;  // the per-layer sums of the last rank that added them
+  bool same_as_previous = false;
   // Every pipeline rank: its chunks r, r + p, ... (pipeline_chunk_layers).
   for (int rank = 0; rank < stages; ++rank) {
-    RankLoad r;
     std::array<std::int32_t, kLayerKinds> n{};
+    double layers = 0;
     for (int v = 0; v < p.vp; ++v) {
       const std::int64_t chunk = rank + static_cast<std::int64_t>(v) * stages;
       const LayerRange range = pipeline_chunk_layers(m.layers, chunks, p.pp_embedding_head_slots, chunk);
-      const auto c = kinds_in(ctx, range.begin, range.end);
-      for (int k = 0; k < kLayerKinds; ++k) n[static_cast<std::size_t>(k)] += c[static_cast<std::size_t>(k)];
-      r.layers += d(range.end - range.begin);
+      const auto& end = ctx.prefix[static_cast<std::size_t>(range.end)];
+      const auto& begin = ctx.prefix[static_cast<std::size_t>(range.begin)];
+      for (int i = 0; i < present.count; ++i) {
+        const std::size_t kind = present.kind[static_cast<std::size_t>(i)];
+        n[kind] += end[kind] - begin[kind];
+      }
+      layers += d(range.end - range.begin);
     }
-    for (int kind = 0; kind < kLayerKinds; ++kind) {
-      const KindCost& k = kinds[static_cast<std::size_t>(kind)];
-      const double count = n[static_cast<std::size_t>(kind)];
+    same_as_previous = rank > 0 && n == sums_n && layers == sums_layers;
+    if (!same_as_previous) {
+      sums = RankLoad{};
+      for (int i = 0; i < present.count; ++i) {
+        const std::size_t kind = present.kind[static_cast<std::size_t>(i)];
+        const KindCost& k = kinds[kind];
+        const double count = n[kind];
+        if (count == 0) continue;
+        sums.fwd_s += count * k.fwd_s;
+        sums.bwd_s += count * k.bwd_s;
+        sums.recompute_s += count * k.recompute_s;
+        sums.tp_s += count * k.tp_comm_s;
+        sums.tp_exposed_s += count * k.tp_exposed_s;
+        sums.cp_s += count * k.cp_comm_s;
+        sums.cp_exposed_s += count * k.cp_exposed_s;
+        sums.ep_s += count * k.ep_comm_s;
+        sums.ep_exposed_s += count * k.ep_exposed_s;
+        sums.params += count * k.params;
+        sums.expert_params += count * k.expert_params;
+        sums.low_precision_params += count * k.low_precision_params;
+        sums.stored_bytes += count * k.stored_bytes;
+        sums.working_bytes = std::max(sums.working_bytes, k.working_bytes);
+        sums.eager_stored_bytes += count * k.eager.stored_bytes;
+        sums.eager_working_bytes = std::max(sums.eager_working_bytes, k.eager.working_bytes);
+        sums.max_layer_params = std::max(sums.max_layer_params, k.params);
+      }
+      sums_n = n;
+      sums_layers = layers;
+    }
+    RankLoad r = sums;
+    r.layers = layers;
+    for (int i = 0; i < present.count; ++i) {
+      const std::size_t kind = present.kind[static_cast<std::size_t>(i)];
+      const double count = n[kind];
       if (count == 0) continue;
-      r.fwd_s += count * k.fwd_s;
-      r.bwd_s += count * k.bwd_s;
-      r.recompute_s += count * k.recompute_s;
-      r.tp_s += count * k.tp_comm_s;
-      r.tp_exposed_s += count * k.tp_exposed_s;
-      r.cp_s += count * k.cp_comm_s;
-      r.cp_exposed_s += count * k.cp_exposed_s;
-      r.ep_s += count * k.ep_comm_s;
-      r.ep_exposed_s += count * k.ep_exposed_s;
-      r.params += count * k.params;
-      r.expert_params += count * k.expert_params;
-      r.low_precision_params += count * k.low_precision_params;
-      r.stored_bytes += count * k.stored_bytes;
-      r.working_bytes = std::max(r.working_bytes, k.working_bytes);
-      r.eager_stored_bytes += count * k.eager.stored_bytes;
-      r.eager_working_bytes = std::max(r.eager_working_bytes, k.eager.working_bytes);
-      r.max_layer_params = std::max(r.max_layer_params, k.params);
-      out.hw_flops_per_mb += count * k.hw_flops * p.tp * p.cp;
-      out.recompute_flops_per_mb += count * k.recompute_flops * p.tp * p.cp;
+      out.hw_flops_per_mb += count * kinds[kind].hw_flops * p.tp * p.cp;
+      out.recompute_flops_per_mb += count * kinds[kind].recompute_flops * p.tp * p.cp;
     }
     // Activation offload: the layers' own compute hides the copies (before the embedding and
     // head are added to the rank's time).
@@ -84,12 +114,12 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
             : ActivationOffloadCost{};
     r.offload_s = offload.transfer_s;
     r.offload_exposed_s = offload.exposed_s;
-    if (rank == 0) add_ops_to_rank(ctx, emb, s.op, r);
+    if (rank == 0) add_edge_to_rank(costs.embedding, r);
     if (rank == stages - 1) {
-      add_ops_to_rank(ctx, head, s.op, r);
+      add_edge_to_rank(costs.head, r);
       // Tied embeddings split over stages keep a copy of the table on the last stage.
       if (m.tied_embeddings && stages > 1) r.params += d(m.vocab) * h / p.tp;
-      out.hw_flops_per_mb += (head.fwd_flops() + head.bwd_flops()) * p.tp * p.cp;
+      out.hw_flops_per_mb += costs.head.flops * p.tp * p.cp;
     }
     r.tau_s = r.fwd_s + r.bwd_s + r.tp_exposed_s + r.cp_exposed_s + r.ep_exposed_s + r.offload_exposed_s;
     if (r.tau_s > out.worst.tau_s) out.worst = r;
@@ -106,6 +136,12 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
                                                        2.0 * (stages - rank - 1) + (p.vp - 1.0) * stages + 1);
       in_flight_mb = in_flight_chunks / p.vp;
     }
+    // A rank of the previous rank's class (the same layers; neither the first nor the last,
+    // whose embedding, head and loss add memory) has every memory term of that rank but the
+    // activations in flight, and no more of those (no schedule above lets their number grow
+    // with the rank): its memory is at most that rank's, so it is not the fullest (a strict
+    // maximum), and its host memory is the same.
+    if (same_as_previous && rank >= 2 && rank < stages - 1) continue;
     MemoryInputs mi;
     mi.dense_params = r.params - r.expert_params;
     mi.expert_params = r.expert_params;

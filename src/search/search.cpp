@@ -85,6 +85,9 @@ struct Shared {
 
 struct Worker {
   Shared& sh;
+  // This worker's share of what its evaluations repeat (plan/eval_memo.h): made on first use,
+  // on the worker's own thread.
+  TrainEvalMemoPtr memo;
   std::vector<Candidate> top;
   std::vector<Candidate> closest;
   std::vector<Candidate> invalid;
@@ -96,7 +99,8 @@ struct Worker {
   }
 
   const Estimate& run(const Plan& p, Estimate& e) {
-    e = evaluate(sh.ctx, p);
+    if (!memo) memo = make_train_eval_memo(sh.ctx);
+    e = evaluate(sh.ctx, p, memo.get());
     ++evaluated;
     if (e.feasible()) {
       ++feasible;
@@ -224,8 +228,11 @@ Ranker make_ranker(const TrainContext& ctx, const SearchSpace& space, const Sear
   return r;
 }
 
-SearchResult search_plans(const TrainContext& ctx, const SearchSpace& space, const SearchOptions& options) {
+SearchResult search_plans(const TrainContext& given, const SearchSpace& space, const SearchOptions& options) {
   const auto start = Clock::now();
+  // Every plan of the space has its sequence length: the model FLOPs per token once, here.
+  TrainContext ctx = given;
+  if (space.seq_len >= 1 && space.seq_len != ctx.flops_seq_len) set_flops_seq_len(ctx, space.seq_len);
   SearchResult result;
   const std::vector<Layout> layouts = enumerate_layouts(*ctx.model, space);
   result.space = count_plans(*ctx.model, space);
@@ -240,7 +247,7 @@ SearchResult search_plans(const TrainContext& ctx, const SearchSpace& space, con
 
   std::vector<Worker> workers;
   workers.reserve(static_cast<std::size_t>(threads));
-  for (int i = 0; i < threads; ++i) workers.push_back(Worker{sh, {}, {}, {}, 0, 0, 0});
+  for (int i = 0; i < threads; ++i) workers.push_back(Worker{sh, nullptr, {}, {}, {}, 0, 0, 0});
   {
     std::vector<std::jthread> pool;
     for (int i = 1; i < threads; ++i) pool.emplace_back(std::ref(workers[static_cast<std::size_t>(i)]));
