@@ -2,6 +2,7 @@
 #include "catalog/engine.h"
 
 #include <cmath>
+#include <optional>
 
 #include "catalog/parsers.h"
 #include "core/units.h"
@@ -73,6 +74,14 @@ Engine parse_engine(Fields& top) {
     perf.fail("allreduce_custom_max_bytes", "the engine's AllReduce rule needs allreduce_latency_us (its barrier latency)");
   }
   perf.finish();
+
+  if (std::optional<Fields> bench = top.opt_sub("benchmark")) {
+    if (const auto r = bench->opt_pos("random_range_ratio")) {
+      if (*r > 1) bench->fail("random_range_ratio", "must be in (0, 1]: lengths are drawn in [floor(L * ratio), L]");
+      e.benchmark_range_ratio = *r;
+    }
+    bench->finish();
+  }
   return e;
 }
 

@@ -46,6 +46,8 @@ nlohmann::ordered_json simulation_json(const SimAnswer& a) {
   j["seed"] = w.seed;
   j["input_spread"] = w.input_spread;
   j["output_spread"] = w.output_spread;
+  j["random_range_ratio"] = w.input_range_ratio;
+  j["lengths_rows"] = w.lengths ? w.lengths->input.size() : 0;
   nlohmann::ordered_json sj;
   sj["max_num_seqs"] = s.max_num_seqs;
   sj["token_budget"] = s.token_budget;
