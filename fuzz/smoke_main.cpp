@@ -29,6 +29,7 @@ GPUPLAN_FUZZ_TARGET(fuzz_nccl_tests_log)
 GPUPLAN_FUZZ_TARGET(fuzz_nccl_topo_xml)
 GPUPLAN_FUZZ_TARGET(fuzz_nvidia_smi_topo)
 GPUPLAN_FUZZ_TARGET(fuzz_torchtitan_toml)
+GPUPLAN_FUZZ_TARGET(fuzz_sim_lengths_csv)
 #undef GPUPLAN_FUZZ_TARGET
 
 namespace {
@@ -51,6 +52,7 @@ const NamedTarget kSmokeTargets[] = {
     {"nccl_topo_xml", fuzz_nccl_topo_xml},
     {"nvidia_smi_topo", fuzz_nvidia_smi_topo},
     {"torchtitan_toml", fuzz_torchtitan_toml},
+    {"sim_lengths_csv", fuzz_sim_lengths_csv},
 };
 
 std::string smoke_read(const std::filesystem::path& p) {

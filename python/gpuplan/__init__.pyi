@@ -278,6 +278,8 @@ def infer(
     sim_warmup: int = 0,
     input_spread: float = 0.0,
     output_spread: float = 0.0,
+    random_range_ratio: float = 1.0,
+    lengths_csv: str = "",
     catalog: CatalogArg = None,
 ) -> InferResult: ...
 def infer_search(

@@ -47,6 +47,12 @@ struct Engine {
   // Fixed cost per request before its first token, outside the GPU steps: HTTP, tokenisation,
   // hand-off to the scheduler and the first token back to the client (closed-loop TTFT only).
   double request_overhead_s = 0;
+  // The fixed-concurrency benchmark client behind the engine's published latency rows
+  // ([benchmark] random_range_ratio, data/engines/*.toml): prompt and output lengths drawn as
+  // integers uniform in [⌊L·r⌋, L] (benchmark_serving's RandomDataset before vLLM 0.9, which
+  // InferenceMAX/InferenceX's bench_serving keeps); 1 = every request exactly L. Used where the
+  // simulation replays those rows (validate inference --simulate), not for a user's lengths.
+  double benchmark_range_ratio = 1;
   double layer_overhead_s = 0;        // small kernels per layer per step (norms, RoPE, residuals)
   double bw_fraction = 0.85;          // achieved / datasheet HBM bandwidth streaming weights and KV
   double gemm_fraction = 0;           // achieved / dense peak on prefill GEMMs; 0 = the GPU family's

@@ -2,6 +2,7 @@
 #include "catalog/engine.h"
 
 #include <cmath>
+#include <optional>
 
 #include "catalog/parsers.h"
 #include "core/units.h"
@@ -80,6 +81,13 @@ Engine parse_engine(Fields& top) {
     }
     e.moe_cutlass_grouped = kernel == "cutlass";
     moe->finish();
+  }
+  if (std::optional<Fields> bench = top.opt_sub("benchmark")) {
+    if (const auto r = bench->opt_pos("random_range_ratio")) {
+      if (*r > 1) bench->fail("random_range_ratio", "must be in (0, 1]: lengths are drawn in [floor(L * ratio), L]");
+      e.benchmark_range_ratio = *r;
+    }
+    bench->finish();
   }
   return e;
 }

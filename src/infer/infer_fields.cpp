@@ -98,6 +98,13 @@ const std::vector<FieldSpec<InferRequest>>& infer_fields() {
        "Simulation: prompt lengths uniform in --input-len x (1 +- s), 0 <= s < 1 (default 0)"},
       {"output_spread", GP_FIELD(R, simulation.output_spread), "", "[0, 1)",
        "Simulation: output lengths uniform in --output-len x (1 +- s) (default 0)"},
+      {"random_range_ratio", GP_FIELD(R, simulation.random_range_ratio), "", "(0, 1]",
+       "Simulation: prompt and output lengths uniform in [L x r, L], as InferenceMAX's benchmark_serving draws "
+       "them (default 1: fixed)"},
+      {"lengths_csv", GP_FIELD(R, simulation.lengths_csv), "", "",
+       "Simulation: CSV with columns input_len,output_len, one row per request, sent in order and repeated "
+       "(replaces the drawn lengths)",
+       kTakesPath},
   });
   return fields;
 }

@@ -1,10 +1,12 @@
 #include "infer/sim_answer.h"
 
 #include <cmath>
+#include <memory>
 
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/input_file.h"
 
 namespace gpuplan {
 
@@ -30,6 +32,26 @@ std::optional<SimAnswer> answer_simulation(const InferContext& ctx, const InferP
   if (o.seed < 0) throw Error(fmt::format("--sim-seed {}: use a seed of 0 or more", o.seed));
   spread("--input-spread", o.input_spread);
   spread("--output-spread", o.output_spread);
+  if (!(o.random_range_ratio > 0 && o.random_range_ratio <= 1)) {
+    throw Error(fmt::format("--random-range-ratio {}: the ratio must be in (0, 1] (lengths uniform in floor(L * r) .. "
+                            "L); give e.g. 0.8, or 1 for fixed lengths",
+                            o.random_range_ratio));
+  }
+  if (o.random_range_ratio < 1 && (o.input_spread > 0 || o.output_spread > 0)) {
+    throw Error(fmt::format("--random-range-ratio {}: give it or --input-spread/--output-spread, not both (two rules "
+                            "for the same lengths)",
+                            o.random_range_ratio));
+  }
+  if (!o.lengths_csv.empty() && (o.random_range_ratio < 1 || o.input_spread > 0 || o.output_spread > 0)) {
+    throw Error(fmt::format("--lengths-csv {}: the file gives every length; leave out --random-range-ratio, "
+                            "--input-spread and --output-spread",
+                            o.lengths_csv));
+  }
+  std::shared_ptr<const SimLengths> lengths;
+  if (!o.lengths_csv.empty()) {
+    lengths = std::make_shared<const SimLengths>(
+        parse_sim_lengths_csv(read_input_file(o.lengths_csv, "--lengths-csv"), o.lengths_csv));
+  }
   if (!o.enabled || !base.feasible || (!concurrency && !(request_rate > 0))) return std::nullopt;
   SimAnswer a;
   a.replicas = plan.replicas;
@@ -38,6 +60,9 @@ std::optional<SimAnswer> answer_simulation(const InferContext& ctx, const InferP
   w.output_len = plan.output_len;
   w.input_spread = o.input_spread;
   w.output_spread = o.output_spread;
+  w.input_range_ratio = o.random_range_ratio;
+  w.output_range_ratio = o.random_range_ratio;
+  w.lengths = lengths;
   w.seed = static_cast<std::uint64_t>(o.seed);
   if (concurrency) {
     // --concurrency C per replica, as the closed-form estimate reads it.

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "infer/evaluate.h"
 #include "infer/sim_engine.h"
@@ -18,6 +19,12 @@ struct SimOptions {
   int warmup_requests = 0;          // --sim-warmup
   double input_spread = 0;          // --input-spread s: prompt lengths uniform in [L(1 − s), L(1 + s)]
   double output_spread = 0;         // --output-spread
+  // --random-range-ratio r: prompt and output lengths integers uniform in [⌊L·r⌋, L], as
+  // benchmark_serving drew them before vLLM 0.9 and InferenceMAX's client does (sim_workload.h)
+  double random_range_ratio = 1;
+  // --lengths-csv FILE: one prompt and output length per request (parse_sim_lengths_csv), in
+  // place of --input-len/--output-len for the simulated requests; empty = none
+  std::string lengths_csv;
 };
 
 struct SimAnswer {

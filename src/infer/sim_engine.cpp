@@ -19,19 +19,31 @@ std::size_t SimStepMemo::KeyHash::operator()(const Key& k) const {
   return static_cast<std::size_t>(h ^ (h >> 29));
 }
 
+SimStepMemo::SimStepMemo(const InferContext& ctx, const InferPlan& plan)
+    : ctx_(&ctx), plan_(&plan), engine0_(*ctx.engine), ctx0_(ctx) {
+  engine0_.step_overhead_s = 0;
+  ctx0_.engine = &engine0_;
+}
+
 double SimStepMemo::cost(const Key& k) {
-  if (const auto it = costs_.find(k); it != costs_.end()) return it->second;
-  // One step of the whole replica passes its pp stages; each stage carries 1/pp of the batch
-  // as a micro-batch (the same split as the closed-form steady state, batching.cpp).
+  auto it = costs_.find(k);
+  if (it == costs_.end()) {
+    // One step of the whole replica passes its pp stages; each stage carries 1/pp of the batch
+    // as a micro-batch (the same split as the closed-form steady state, batching.cpp).
+    const double pp = plan_->pp;
+    StepLoad load;
+    load.decode_seqs = k.decodes / pp;
+    load.decode_context = k.context;
+    load.prefill_tokens = k.prefill / pp;
+    load.prefill_span = k.span;
+    const StepCost c = step_cost(ctx0_, *plan_, load);
+    // With no step overhead, c.overhead_s is exactly layers × layer overhead (0 + x = x).
+    it = costs_.emplace(k, Cost{c.linear_s + c.attention_s + c.elementwise_s + c.comm_s, c.overhead_s}).first;
+  }
+  // step.cpp's total_s = linear + attention + elementwise + comm + (step + layers × layer overhead).
+  const double overhead = ctx_->engine->step_overhead_s + it->second.layer_overhead;
   const double pp = plan_->pp;
-  StepLoad load;
-  load.decode_seqs = k.decodes / pp;
-  load.decode_context = k.context;
-  load.prefill_tokens = k.prefill / pp;
-  load.prefill_span = k.span;
-  const double t = pp * step_cost(*ctx_, *plan_, load).total_s;
-  costs_.emplace(k, t);
-  return t;
+  return pp * (it->second.before_overhead + overhead);
 }
 
 double SimStepMemo::step_s(double decodes, double decode_context, double prefill_tokens, double prefill_span) {

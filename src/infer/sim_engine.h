@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "catalog/engine.h"
 #include "infer/infer_context.h"
 #include "infer/infer_plan.h"
 #include "infer/memory_budget.h"
@@ -79,9 +80,13 @@ SimResult simulate_serving(const InferContext& ctx, const InferPlan& plan, const
 // on a grid, prompt tokens, prompt length). The decode context varies every step, so it is
 // costed at the two grid points around it (a spacing of 1/32 of its power of two) and
 // interpolated: the step model is linear in the context between them but for block rounding.
+// A step is kept without the engine's per-step overhead, which is added back (as step.cpp adds
+// it, last) from `ctx`'s engine at every lookup: the same bits as costing the step with it, and a
+// memo that stays valid while only that overhead changes (validate's fit of it re-simulates the
+// same rows 161 times). Anything else of `ctx` or `plan` changed makes the memo stale.
 class SimStepMemo {
  public:
-  SimStepMemo(const InferContext& ctx, const InferPlan& plan) : ctx_(&ctx), plan_(&plan) {}
+  SimStepMemo(const InferContext& ctx, const InferPlan& plan);
   // Seconds of one engine step (all pipeline stages) carrying this batch.
   double step_s(double decodes, double decode_context, double prefill_tokens, double prefill_span);
   std::size_t size() const { return costs_.size(); }
@@ -94,10 +99,18 @@ class SimStepMemo {
   struct KeyHash {
     std::size_t operator()(const Key& k) const;
   };
+  // One stage's StepCost parts: linear + attention + elementwise + comm, in step.cpp's order,
+  // and the per-layer fixed costs (step.cpp: overhead = step overhead + layers × layer overhead).
+  struct Cost {
+    double before_overhead = 0;
+    double layer_overhead = 0;
+  };
   double cost(const Key& k);
-  const InferContext* ctx_;
+  const InferContext* ctx_;   // read at every lookup for the engine's step overhead
   const InferPlan* plan_;
-  std::unordered_map<Key, double, KeyHash> costs_;
+  Engine engine0_;            // ctx's engine without its step overhead
+  InferContext ctx0_;         // ctx on engine0_: what the steps are costed with
+  std::unordered_map<Key, Cost, KeyHash> costs_;
 };
 
 }  // namespace gpuplan

@@ -4,6 +4,11 @@
 #include <cmath>
 #include <random>
 
+#include <fmt/format.h>
+
+#include "core/csv.h"
+#include "core/error.h"
+
 namespace gpuplan {
 namespace {
 
@@ -19,6 +24,31 @@ std::int32_t spread_length(std::mt19937_64& rng, std::int64_t mean, double sprea
   return static_cast<std::int32_t>(std::max<std::int64_t>(1, std::min(v, hi)));
 }
 
+// benchmark_serving before vLLM 0.9 (and InferenceMAX's bench_serving, sample_random_requests):
+// np.random.randint(int(L * ratio), L + 1), integers uniform in [⌊L·r⌋, L]; at least one token.
+std::int32_t floor_ratio_length(std::mt19937_64& rng, std::int64_t len, double ratio) {
+  const auto lo = static_cast<std::int64_t>(std::floor(static_cast<double>(len) * ratio));
+  const auto v = lo + static_cast<std::int64_t>(std::floor(unit(rng) * static_cast<double>(len - lo + 1)));
+  return static_cast<std::int32_t>(std::max<std::int64_t>(1, std::min(v, len)));
+}
+
+std::int32_t draw_length(std::mt19937_64& rng, std::int64_t len, double spread, double ratio) {
+  return ratio < 1 ? floor_ratio_length(rng, len, ratio) : spread_length(rng, len, spread);
+}
+
+std::int32_t sim_length_cell(const CsvTable& csv, const CsvTable::Row& row, std::size_t column) {
+  const std::string_view cell = csv.cell(row, column);
+  // Digits only: a sign, a decimal point, an exponent or a blank is not a token count.
+  bool digits = !cell.empty() && cell.size() <= 9;
+  for (char ch : cell) digits = digits && ch >= '0' && ch <= '9';
+  const long long v = digits ? std::stoll(std::string(cell)) : 0;
+  if (!digits || v < 1 || v > kSimMaxLengthTokens) {
+    throw Error(fmt::format("{}: '{}' is not a length; give a whole number of tokens from 1 to {}", csv.where(row, column),
+                            cell, kSimMaxLengthTokens));
+  }
+  return static_cast<std::int32_t>(v);
+}
+
 }  // namespace
 
 int sim_request_count(const SimWorkload& w) {
@@ -31,10 +61,18 @@ SimLengths draw_lengths(const SimWorkload& w) {
   SimLengths l;
   l.input.resize(n);
   l.output.resize(n);
+  if (w.lengths && !w.lengths->input.empty()) {
+    const std::size_t rows = w.lengths->input.size();
+    for (int i = 0; i < n; ++i) {
+      l.input[i] = w.lengths->input[static_cast<std::size_t>(i) % rows];
+      l.output[i] = w.lengths->output[static_cast<std::size_t>(i) % rows];
+    }
+    return l;
+  }
   std::mt19937_64 rng(w.seed ^ 0x9e3779b97f4a7c15ULL);
   for (int i = 0; i < n; ++i) {
-    l.input[i] = spread_length(rng, w.input_len, w.input_spread);
-    l.output[i] = spread_length(rng, w.output_len, w.output_spread);
+    l.input[i] = draw_length(rng, w.input_len, w.input_spread, w.input_range_ratio);
+    l.output[i] = draw_length(rng, w.output_len, w.output_spread, w.output_range_ratio);
   }
   return l;
 }
@@ -105,6 +143,27 @@ double ValueRuns::percentile(double p) {
   if (lo + 1 >= n) return a;
   const double b = value_at_rank(lo + 1);
   return a + (pos - static_cast<double>(lo)) * (b - a);
+}
+
+SimLengths parse_sim_lengths_csv(std::string_view text, const std::string& file) {
+  const CsvTable csv = CsvTable::parse(text, file);
+  const std::size_t in = csv.column("input_len");
+  const std::size_t out = csv.column("output_len");
+  if (csv.rows().empty()) {
+    throw Error(fmt::format("{}: no request lengths; give one row of input_len,output_len per request", file));
+  }
+  if (csv.rows().size() > kSimMaxLengthRows) {
+    throw Error(fmt::format("{}: {} rows of lengths; give at most {} (the requests one simulation sends)", file,
+                            csv.rows().size(), kSimMaxLengthRows));
+  }
+  SimLengths l;
+  l.input.reserve(csv.rows().size());
+  l.output.reserve(csv.rows().size());
+  for (const CsvTable::Row& row : csv.rows()) {
+    l.input.push_back(sim_length_cell(csv, row, in));
+    l.output.push_back(sim_length_cell(csv, row, out));
+  }
+  return l;
 }
 
 }  // namespace gpuplan

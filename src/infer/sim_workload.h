@@ -1,18 +1,27 @@
 // The requests a serving benchmark sends, as the scheduler simulation (sim_engine.h) replays
 // them: when each arrives (offline: all at t = 0; Poisson at a rate; a closed loop of C
 // clients, each sending its next request when the last one finishes) and how long its prompt
-// and output are (fixed, or drawn uniformly within ± a spread, vLLM benchmark_serving's
-// --random-range-ratio). Deterministic: the same seed gives the same requests on every platform
+// and output are (fixed, drawn uniformly within ± a spread as vLLM's RandomDataset does since
+// 0.9, or in [⌊L·r⌋, L] as benchmark_serving did before it and InferenceMAX's client still does;
+// both are --random-range-ratio). Deterministic: the same seed gives the same requests on every platform
 // (the draws use mt19937_64 and their own inverse transforms, not the library distributions,
 // whose algorithms the C++ standard leaves to the implementation). docs/model/simulation.md §2.
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpuplan {
 
 enum class SimArrivals { offline, poisson, closed_loop };
+
+// Prompt and output length of every request, in the order they are sent.
+struct SimLengths {
+  std::vector<std::int32_t> input, output;
+};
 
 struct SimWorkload {
   SimArrivals arrivals = SimArrivals::closed_loop;
@@ -29,16 +38,31 @@ struct SimWorkload {
   std::int64_t output_len = 256;
   double input_spread = 0;   // lengths uniform in [L(1 − s), L(1 + s)], 0 <= s < 1
   double output_spread = 0;
+  // Lengths as benchmark_serving's `--random-range-ratio r` drew them before vLLM 0.9 (and as
+  // InferenceMAX/InferenceX's bench_serving, which NVIDIA AIConfigurator's silicon samples come
+  // from, still does): integers uniform in [⌊L·r⌋, L], so the mean is about L(1 + r)/2.
+  // 1 = fixed; below 1 it replaces the spread of that length (0 < r <= 1).
+  double input_range_ratio = 1;
+  double output_range_ratio = 1;
+  // Lengths given one per request (parse_sim_lengths_csv), sent in order and from the first row
+  // again when more requests are sent than there are rows; null = drawn by the rules above.
+  std::shared_ptr<const SimLengths> lengths;
 };
 
 // The request count `w` resolves to (its default when 0).
 int sim_request_count(const SimWorkload& w);
 
-// Prompt and output length of every request, in the order they are sent.
-struct SimLengths {
-  std::vector<std::int32_t> input, output;
-};
 SimLengths draw_lengths(const SimWorkload& w);
+
+// Request lengths from a CSV (issue 30: lengths "from a distribution the user gives ... or a CSV
+// of lengths"): a header with the columns `input_len` and `output_len` (others are ignored, so a
+// trace's export can be given as it is), one row per request. Strict: a missing column, no row,
+// more than kSimMaxLengthRows rows, or a cell that is not a whole number of tokens in
+// 1..kSimMaxLengthTokens throws Error naming the file, the line, the column and the value.
+// `text` is the file's contents; `file` names it in messages.
+inline constexpr long long kSimMaxLengthTokens = 10'000'000;  // beyond any model's context
+inline constexpr std::size_t kSimMaxLengthRows = 1'000'000;   // the simulation's request cap
+SimLengths parse_sim_lengths_csv(std::string_view text, const std::string& file);
 
 // Open-loop send times (offline: all 0; Poisson: cumulative exponential gaps from t = 0).
 // Empty for a closed loop, whose send times depend on when requests finish.

@@ -234,7 +234,12 @@ double InferPredictor::predict(const InferCase& c, const InferOverrides* o, std:
     const auto key = std::make_tuple(&c, ctx.engine->step_overhead_s, ctx.engine->request_overhead_s,
                                      ctx.serving_gemm_scale[index_of(gp)], ctx.serving_bw_scale[index_of(c.plan.weights)]);
     const auto hit = simulated_.find(key);
-    sim = hit != simulated_.end() ? hit->second : simulated_.emplace(key, predict_simulated(c, ctx, e)).first->second;
+    if (hit != simulated_.end()) {
+      sim = hit->second;
+    } else {
+      SimStepMemo* memo = c.max_rate_within_slo() ? nullptr : &step_memo(c, ctx);
+      sim = simulated_.emplace(key, predict_simulated(c, ctx, e, memo)).first->second;
+    }
   }
   ctx.engine = c.engine;
   ctx.serving_gemm_scale = gemm;
@@ -254,7 +259,25 @@ double InferPredictor::predict(const InferCase& c, const InferOverrides* o, std:
   return 0;
 }
 
-double predict_simulated(const InferCase& c, const InferContext& ctx, const InferEstimate& e) {
+SimStepMemo& InferPredictor::step_memo(const InferCase& c, const InferContext& ctx) {
+  StepMemoSlot& slot = step_memos_[&c];
+  // What a step's cost reads that a fit changes, but the engine's step overhead (the memo adds
+  // the current one at every lookup): the per-layer overhead and the serving factors (the rest
+  // of the context and the plan are the case's).
+  const Engine& eng = *ctx.engine;
+  if (!slot.memo || slot.layer_overhead_s != eng.layer_overhead_s || slot.gemm != ctx.serving_gemm_scale ||
+      slot.bw != ctx.serving_bw_scale) {
+    slot.layer_overhead_s = eng.layer_overhead_s;
+    slot.gemm = ctx.serving_gemm_scale;
+    slot.bw = ctx.serving_bw_scale;
+    slot.plan = std::make_unique<InferPlan>(c.plan);
+    slot.plan->replicas = 1;
+    slot.memo = std::make_unique<SimStepMemo>(ctx, *slot.plan);
+  }
+  return *slot.memo;
+}
+
+double predict_simulated(const InferCase& c, const InferContext& ctx, const InferEstimate& e, SimStepMemo* memo) {
   InferPlan one = c.plan;
   one.replicas = 1;
   const SimScheduler sched = sim_scheduler_of(ctx, one, e.memory);
@@ -269,10 +292,13 @@ double predict_simulated(const InferCase& c, const InferContext& ctx, const Infe
     const SimRateAnswer a = max_rate_within_slo(ctx, one, sched, w, q);
     return a.feasible ? a.output_tokens_per_s * c.plan.replicas : 0;
   }
-  // The closed loop as the benchmarks run it: C clients from t = 0, 10 requests each, means.
+  // The closed loop as the benchmarks run it: C clients from t = 0, 10 requests each, means,
+  // with the lengths the engine's benchmark client draws (Engine::benchmark_range_ratio).
   w.arrivals = SimArrivals::closed_loop;
+  w.input_range_ratio = ctx.engine->benchmark_range_ratio;
+  w.output_range_ratio = ctx.engine->benchmark_range_ratio;
   w.clients = static_cast<int>(std::ceil(c.plan.load - 1e-9));
-  const SimResult r = simulate_serving(ctx, one, sched, w);
+  const SimResult r = simulate_serving(ctx, one, sched, w, {}, memo);
   return (c.metric == "ttft_ms" ? r.ttft_s.mean : r.tpot_s.mean) * 1e3;
 }
 

@@ -36,6 +36,7 @@
 #include "infer/evaluate.h"
 #include "infer/infer_context.h"
 #include "infer/infer_plan.h"
+#include "infer/sim_engine.h"
 
 namespace gpuplan {
 
@@ -110,12 +111,26 @@ class InferPredictor {
   // scales): the only inputs a fit changes, so folds that refit the same constants on the same
   // rows (every fold leaving out a GPU or source without closed-loop rows) simulate once.
   std::map<std::tuple<const InferCase*, double, double, double, double>, double> simulated_;
+  // The step costs of each case's last simulation, kept while the next one costs its steps with
+  // the same inputs: the grid searches re-simulate a case 201 times with only the request
+  // overhead changed (when requests arrive, not what a step costs) and 161 times with only the
+  // step overhead changed (which SimStepMemo adds at every lookup).
+  struct StepMemoSlot {
+    double layer_overhead_s = 0;
+    PerPrecision gemm{}, bw{};
+    std::unique_ptr<InferPlan> plan;  // the memo's plan (SimStepMemo keeps a pointer to it)
+    std::unique_ptr<SimStepMemo> memo;
+  };
+  std::map<const InferCase*, StepMemoSlot> step_memos_;
+  SimStepMemo& step_memo(const InferCase& c, const InferContext& ctx);
   std::map<std::tuple<const ModelSpec*, const Gpu*, const Engine*>, std::unique_ptr<InferContext>> contexts_;
 };
 
 // The case's TTFT or TPOT (ms) from the scheduler simulation, or, for a max_rate_within_slo row,
-// the output tokens/s at the highest Poisson rate meeting its limits (0 = none does).
-double predict_simulated(const InferCase& c, const InferContext& ctx, const InferEstimate& e);
+// the output tokens/s at the highest Poisson rate meeting its limits (0 = none does). `memo`
+// (optional, closed-loop rows) holds step costs of the case's plan on `ctx` as it is now.
+double predict_simulated(const InferCase& c, const InferContext& ctx, const InferEstimate& e,
+                         SimStepMemo* memo = nullptr);
 
 // The constants above fitted on `rows` (each by a grid search minimising the median
 // |log(predicted / measured)|): one entry per engine entry and per (non-Hopper family, weight

@@ -210,5 +210,28 @@ TEST(CatalogBadInput, EngineAllReduceRuleNeedsTheKernelLatency) {
   EXPECT_NE(err.find("allreduce_latency_us"), std::string::npos) << err;
 }
 
+// The benchmark client's range ratio is a fraction in (0, 1]: 0.8 loads (vllm.toml's own), a
+// ratio above 1 or a key nobody reads in [benchmark] exits naming the key.
+TEST(CatalogBadInput, EngineBenchmarkRangeRatioIsAFraction) {
+  std::ifstream in(testing::source_dir() + "/data/engines/vllm.toml");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string text = ss.str();
+  Catalog ok;
+  load_catalog_text(ok, text, "vllm.toml", false);
+  ASSERT_EQ(ok.engines.size(), 1u);
+  EXPECT_DOUBLE_EQ(ok.engines[0].benchmark_range_ratio, 0.8);
+  const auto at = text.find("random_range_ratio = 0.8");
+  ASSERT_NE(at, std::string::npos);
+  std::string bad = text;
+  bad.replace(at, 24, "random_range_ratio = 1.5");
+  std::string err = catalog_error(bad, "vllm.toml");
+  EXPECT_NE(err.find("random_range_ratio"), std::string::npos) << err;
+  bad = text;
+  bad.replace(at, 24, "random_range_ratoi = 0.8");
+  err = catalog_error(bad, "vllm.toml");
+  EXPECT_NE(err.find("random_range_ratoi"), std::string::npos) << err;
+}
+
 }  // namespace
 }  // namespace gpuplan

@@ -58,6 +58,13 @@ TEST(StrictInferInput, SimulationAndEngineFlagsExit2NamingFlagAndValue) {
       {{"--concurrency", "4", "--sim-seed", "-3"}, {"--sim-seed -3", "0 or more"}},
       {{"--request-rate", "2", "--input-spread", "1"}, {"--input-spread 1", "[0, 1)"}},
       {{"--request-rate", "2", "--output-spread", "-0.1"}, {"--output-spread -0.1", "[0, 1)"}},
+      {{"--concurrency", "4", "--random-range-ratio", "0"}, {"--random-range-ratio 0", "(0, 1]"}},
+      {{"--concurrency", "4", "--random-range-ratio", "1.2"}, {"--random-range-ratio 1.2", "(0, 1]"}},
+      {{"--concurrency", "4", "--random-range-ratio", "0.8", "--input-spread", "0.1"},
+       {"--random-range-ratio 0.8", "not both"}},
+      {{"--concurrency", "4", "--lengths-csv", "/nonexistent/lengths.csv"}, {"--lengths-csv", "/nonexistent/lengths.csv"}},
+      {{"--concurrency", "4", "--lengths-csv", "tests/fixtures/sim-lengths/lengths.csv", "--input-spread", "0.1"},
+       {"--lengths-csv", "leave out"}},
   };
   for (const BadInput& c : cases) expect_exit_2(infer_base(), c);
 }
@@ -102,6 +109,20 @@ TEST(StrictInferInput, ValidEdgesStillAnswer) {
   EXPECT_EQ(run(with(infer_base(), {"--input-len", "7936", "--output-len", "256"})).code, 0);  // exactly 8192
   const auto longer = run(with(infer_base(), {"--input-len", "8000", "--allow-longer-context"}));
   EXPECT_EQ(longer.code, 0) << longer.err;
+  // A lengths file and a range ratio (the simulation's length inputs) are taken; a bad cell of the
+  // file exits 2 naming its line, column and value.
+  const std::string lengths = testing::source_dir() + "/tests/fixtures/sim-lengths/lengths.csv";
+  const auto from_file = run(with(infer_base(), {"--concurrency", "2", "--lengths-csv", lengths, "--json"}));
+  EXPECT_EQ(from_file.code, 0) << from_file.err;
+  EXPECT_NE(from_file.out.find("\"lengths_rows\": 3"), std::string::npos) << from_file.out;
+  EXPECT_EQ(run(with(infer_base(), {"--concurrency", "2", "--random-range-ratio", "0.8"})).code, 0);
+  const std::string bad =
+      testing::write_file(testing::scratch_dir("lengths") / "bad.csv", "input_len,output_len\n1024,12.5\n").string();
+  const auto bad_cell = run(with(infer_base(), {"--concurrency", "2", "--lengths-csv", bad}));
+  EXPECT_EQ(bad_cell.code, 2);
+  for (const char* needle : {":2", "output_len", "'12.5'", "whole number"}) {
+    EXPECT_NE(bad_cell.err.find(needle), std::string::npos) << bad_cell.err;
+  }
   const auto fp4 = run({"infer", "--model", "llama3-8b", "--gpu", "b200", "--weights", "fp4"});
   EXPECT_EQ(fp4.code, 0) << fp4.err;
   // --ttft-ms 0 is refused like --tpot-ms 0 (issue 34): no target is asked for by leaving it out.

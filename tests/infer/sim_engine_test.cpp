@@ -1,13 +1,17 @@
 // The scheduler simulation (infer/sim_engine.h): each case against a derivation by hand from
 // step costs, plus determinism and conservation properties.
+#include <algorithm>
 #include <cmath>
+#include <memory>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "catalog/catalog.h"
 #include "catalog_util.h"
+#include "core/error.h"
 #include "infer/evaluate.h"
 #include "infer/sim_engine.h"
 #include "infer/sim_slo.h"
@@ -119,6 +123,124 @@ TEST(SimWorkload, SpreadLengthsStayInTheRange) {
   }
   EXPECT_NEAR(sum / 500, 1000, 40);
   for (auto x : l.output) EXPECT_EQ(x, 256);
+}
+
+// benchmark_serving's --random-range-ratio 0.8 as InferenceMAX's client reads it:
+// np.random.randint(int(0.8 L), L + 1), so 1,024 gives integers in [819, 1024], mean 921.5
+// (standard deviation 206 / √12 ≈ 59.5 each). Ratio 1 is fixed and draws nothing.
+TEST(SimWorkload, RangeRatioLengthsAsBenchServing) {
+  SimWorkload w;
+  w.requests = 2000;
+  w.input_len = 1024;
+  w.output_len = 1024;
+  w.input_range_ratio = 0.8;
+  w.output_range_ratio = 0.8;
+  const SimLengths l = draw_lengths(w);
+  for (const auto* v : {&l.input, &l.output}) {
+    double sum = 0;
+    int lo = 1 << 30, hi = 0;
+    for (auto x : *v) {
+      sum += x;
+      lo = std::min<int>(lo, x);
+      hi = std::max<int>(hi, x);
+    }
+    EXPECT_EQ(lo, 819);  // 2,000 draws of 206 values: each end is hit with near certainty
+    EXPECT_EQ(hi, 1024);
+    EXPECT_NEAR(sum / 2000, 921.5, 5 * 59.5 / std::sqrt(2000.0));
+  }
+  EXPECT_NE(l.input, l.output);
+  w.input_range_ratio = 1;
+  const SimLengths fixed_in = draw_lengths(w);
+  for (auto x : fixed_in.input) EXPECT_EQ(x, 1024);
+  // A fixed prompt leaves the output drawn in its range.
+  for (auto x : fixed_in.output) {
+    EXPECT_GE(x, 819);
+    EXPECT_LE(x, 1024);
+  }
+}
+
+// The memo keeps a step without the engine's step overhead and adds the current one back at each
+// lookup, as step.cpp adds it: bit for bit the step model's total, before and after the overhead
+// changes (validate's fit of it), for a prompt step and a decode step on a grid point.
+TEST(SimEngine, MemoAddsTheStepOverheadBackExactly) {
+  InferContext ctx = ctx_of("vllm");
+  const InferPlan plan = sim_plan(1024, 8);
+  SimStepMemo memo(ctx, plan);
+  EXPECT_EQ(memo.step_s(0, 0, 1024, 1024), step_cost(ctx, plan, {0, 0, 1024, 1024}).total_s);
+  EXPECT_EQ(memo.step_s(8, 1024, 0, 0), step_cost(ctx, plan, {8, 1024, 0, 0}).total_s);
+  Engine slower = *ctx.engine;
+  slower.step_overhead_s += 3.1e-3;
+  ctx.engine = &slower;
+  EXPECT_EQ(memo.step_s(0, 0, 1024, 1024), step_cost(ctx, plan, {0, 0, 1024, 1024}).total_s);
+  EXPECT_EQ(memo.step_s(8, 1024, 0, 0), step_cost(ctx, plan, {8, 1024, 0, 0}).total_s);
+  EXPECT_EQ(memo.size(), 2u);
+}
+
+// A lengths CSV: the two columns by name among others, quoted cells, one request per row, and
+// the rows sent again from the first when more requests are sent than there are rows.
+TEST(SimWorkload, LengthsCsvRowsAreSentInOrderAndRepeat) {
+  const SimLengths l = parse_sim_lengths_csv("note,output_len,input_len\n\"a, b\",128,1024\nx,7,3\n", "l.csv");
+  ASSERT_EQ(l.input.size(), 2u);
+  EXPECT_EQ(l.input, (std::vector<std::int32_t>{1024, 3}));
+  EXPECT_EQ(l.output, (std::vector<std::int32_t>{128, 7}));
+  SimWorkload w;
+  w.requests = 5;
+  w.input_spread = 0.5;  // the file's lengths replace the drawn ones
+  w.lengths = std::make_shared<const SimLengths>(l);
+  const SimLengths sent = draw_lengths(w);
+  EXPECT_EQ(sent.input, (std::vector<std::int32_t>{1024, 3, 1024, 3, 1024}));
+  EXPECT_EQ(sent.output, (std::vector<std::int32_t>{128, 7, 128, 7, 128}));
+}
+
+// Every bad lengths file throws an Error naming the file, and for a cell its line, its column
+// and the value; none is read as a default or rounded.
+TEST(SimWorkload, LengthsCsvIsStrict) {
+  struct Bad {
+    const char* text;
+    std::vector<const char*> said;
+  };
+  const std::vector<Bad> cases = {
+      {"input_len\n5\n", {"l.csv", "output_len"}},
+      {"input_len,output_len\n", {"l.csv", "no request lengths"}},
+      {"input_len,output_len\n1024,1.5\n", {"l.csv:2", "output_len", "'1.5'", "whole number"}},
+      {"input_len,output_len\n10,20\n-3,20\n", {"l.csv:3", "input_len", "'-3'"}},
+      {"input_len,output_len\n0,20\n", {"l.csv:2", "input_len", "'0'"}},
+      {"input_len,output_len\n20,\n", {"l.csv:2", "output_len", "''"}},
+      {"input_len,output_len\n99999999999,20\n", {"l.csv:2", "input_len", "'99999999999'"}},
+      {"input_len,output_len\n1e3,20\n", {"l.csv:2", "'1e3'"}},
+      {"input_len,output_len\n\"12,20\n", {"l.csv"}},
+  };
+  for (const Bad& c : cases) {
+    try {
+      parse_sim_lengths_csv(c.text, "l.csv");
+      ADD_FAILURE() << "accepted: " << c.text;
+    } catch (const Error& e) {
+      const std::string msg = e.what();
+      for (const char* s : c.said) EXPECT_NE(msg.find(s), std::string::npos) << c.text << " -> " << msg;
+    }
+  }
+}
+
+// Why the range ratio matters (docs/model/simulation.md §2): with lengths drawn in [0.8 L, L]
+// a closed loop of 4 vLLM clients desynchronises after the first wave, so most prompts are
+// prefilled in steps of their own; with fixed lengths the 4 stay in lockstep and every wave
+// pays a step of 4 prompts. The median TTFT of the first falls below the second's, towards
+// one prompt's prefill step.
+TEST(SimEngine, DrawnLengthsDesynchroniseAClosedLoop) {
+  InferContext ctx = ctx_of("vllm", "llama3.1-70b");
+  InferPlan plan = sim_plan(1024, 256);
+  plan.tp = 4;
+  const SimScheduler s = sched_of(ctx, plan);
+  SimWorkload w = closed(4, 1024, 256);
+  const SimResult lockstep = simulate_serving(ctx, plan, s, w);
+  w.input_range_ratio = 0.8;
+  w.output_range_ratio = 0.8;
+  const SimResult spread = simulate_serving(ctx, plan, s, w);
+  const double four = step_cost(ctx, plan, {0, 0, 4 * 1024, 1024}).total_s;
+  const double one = step_cost(ctx, plan, {3, 1024, 1024, 1024}).total_s;
+  EXPECT_NEAR(lockstep.ttft_s.p50, ctx.engine->request_overhead_s + four, 1e-9);
+  EXPECT_LT(spread.ttft_s.p50, ctx.engine->request_overhead_s + 0.5 * (one + four));
+  EXPECT_GT(spread.ttft_s.p50, ctx.engine->request_overhead_s + 0.5 * one);
 }
 
 // TensorRT-LLM (no context chunking, running first), 4 clients of 1,024-token prompts and 8
