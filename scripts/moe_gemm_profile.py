@@ -16,8 +16,14 @@
 # down (N = hidden, K = ffn) and, for training, the weight gradient of up (reduction over rows).
 import argparse
 import json
+import os
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# One warm-up call, then the median of CUDA-event timings: the fallback where a call cannot be
+# captured in a CUDA graph.
+from torch_kernel_profile import median_ms as eager_median_ms  # noqa: E402
 
 # (name, hidden, expert ffn per rank, experts in the model, top-k, local experts): the zoo's
 # shapes (data/models/*.toml, from each model's config.json) at the splits engines run them.
@@ -38,18 +44,6 @@ TOKENS = [8, 32, 128, 512, 2048, 8192, 32768]
 
 
 GRAPH_FAILURES = []
-
-
-def eager_median_ms(torch, fn, reps):
-    ts = []
-    for _ in range(reps):
-        e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        e0.record()
-        fn()
-        e1.record()
-        e1.synchronize()
-        ts.append(e0.elapsed_time(e1))
-    return round(sorted(ts)[reps // 2], 5)
 
 
 def median_ms(torch, fn, reps, inner=10):
