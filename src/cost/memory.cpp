@@ -71,6 +71,7 @@ MemoryBreakdown memory_per_gpu(const MemoryInputs& in) {
   m.optimizer_step_bytes = states + m.gradients_bytes + m.optimizer_temp_bytes;
   m.grads_freed_between_steps = in.grads_freed_between_steps;
   m.peak = m.optimizer_step_bytes > m.backward_start_bytes ? MemoryPeak::optimizer_step : MemoryPeak::backward_start;
+  m.terms_at_peak = memory_terms_at_peak(m);
   const double tensors = std::max(m.backward_start_bytes, m.optimizer_step_bytes);
   m.fragmentation_bytes = tensors * in.fragmentation_fraction;
   m.runtime_bytes = in.runtime_bytes;

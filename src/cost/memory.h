@@ -64,6 +64,13 @@ struct MemoryInputs {
 enum class MemoryPeak { backward_start, optimizer_step };
 const char* memory_peak_name(MemoryPeak p);
 
+// Whether a term of the breakdown is alive at its peak (and so in total_bytes).
+struct MemoryTermsAtPeak {
+  bool gradients = true;
+  bool activations = true;  // and the loss buffers, eager temporaries and autocast's copies
+  bool optimizer_temp = false;
+};
+
 struct MemoryBreakdown {
   double weights_bytes = 0;
   double gradients_bytes = 0;
@@ -84,14 +91,11 @@ struct MemoryBreakdown {
   double optimizer_step_bytes = 0;
   MemoryPeak peak = MemoryPeak::backward_start;
   bool grads_freed_between_steps = false;  // the inputs'
+  // The terms alive at the peak (memory_terms_at_peak), carried so a report formats the answer
+  // and computes nothing.
+  MemoryTermsAtPeak terms_at_peak;
 };
 
-// Whether a term of the breakdown is alive at its peak (and so in total_bytes).
-struct MemoryTermsAtPeak {
-  bool gradients = true;
-  bool activations = true;  // and the loss buffers, eager temporaries and autocast's copies
-  bool optimizer_temp = false;
-};
 MemoryTermsAtPeak memory_terms_at_peak(const MemoryBreakdown& m);
 
 MemoryBreakdown memory_per_gpu(const MemoryInputs& in);

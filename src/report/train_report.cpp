@@ -64,7 +64,7 @@ static nlohmann::ordered_json memory_breakdown_json(const MemoryBreakdown& m) {
   j["total_bytes"] = m.total_bytes;
   j["peak"] = memory_peak_name(m.peak);
   // The terms that make up total_bytes (the others are alive at another point of the step).
-  const MemoryTermsAtPeak at = memory_terms_at_peak(m);
+  const MemoryTermsAtPeak& at = m.terms_at_peak;
   nlohmann::ordered_json terms = nlohmann::ordered_json::array();
   for (const char* t : {"weights_bytes", "optimizer_bytes", "gathered_weights_bytes", "runtime_bytes", "fragmentation_bytes"}) {
     terms.push_back(t);
@@ -274,7 +274,7 @@ std::string memory_text(const TrainContext& ctx, const Plan& p, const Estimate& 
   const bool fp32_model = ctx.framework && ctx.framework->memory.fp32_model;
   row(fmt::format("weights ({}, {} B/param{})", shard, state.weight, fp32_model ? ", fp32: the master copy" : ""),
       m.weights_bytes);
-  const MemoryTermsAtPeak at = memory_terms_at_peak(m);
+  const MemoryTermsAtPeak& at = m.terms_at_peak;
   const std::string moments =
       p.optimizer_state_bits == 32 ? "Adam m, v" : fmt::format("{}-bit Adam m, v", p.optimizer_state_bits);
   row(fmt::format("optimizer: {}{} ({:g} B/param{}{})", fp32_model ? "" : "fp32 master + ", moments, state.optimizer,
