@@ -122,6 +122,19 @@ double expert_hit_of_calendar(const InferContext& ctx, double decodes, double he
 
 namespace {
 
+// One rank's routed-expert GEMM widths: each expert's FFN split tp / ep ways (experts inside the
+// TP group), the up GEMM (gate + up for SwiGLU) twice that; down runs N = hidden, K = ffn.
+struct ExpertGemmWidths {
+  double ffn = 0;
+  double up_n = 0;
+};
+ExpertGemmWidths expert_gemm_widths(const ModelSpec& m, const InferPlan& plan) {
+  ExpertGemmWidths w;
+  w.ffn = static_cast<double>(m.moe.expert_ffn_hidden) * plan.ep / plan.tp;
+  w.up_n = (m.mlp == MlpKind::swiglu ? 2 : 1) * w.ffn;
+  return w;
+}
+
 // `touched`: the share of routed experts the step's tokens reach; < 0 = from the tokens (uniform
 // top-k routing). A steady state that spreads prompt tokens over its steps passes its calendar's
 // mean share (StepLoad::expert_hit), as the expert weight bytes do, so the spread prompt tokens
@@ -140,9 +153,10 @@ double grouped_gemm_efficiency_of(const InferContext& ctx, const InferPlan& plan
   const double touched = std::max(touched_share >= 0 ? touched_share : expert_hit_fraction(ctx, tokens), 1e-12);
   const double local_experts = w.experts / plan.ep * touched;
   const double per_expert = tokens * w.top_k / (w.experts * touched);
-  const double ffn = static_cast<double>(m.moe.expert_ffn_hidden) * plan.ep / plan.tp;
+  const ExpertGemmWidths widths = expert_gemm_widths(m, plan);
+  const double ffn = widths.ffn;
   const double hidden = static_cast<double>(m.hidden);
-  const double up_n = (m.mlp == MlpKind::swiglu ? 2 : 1) * ffn;
+  const double up_n = widths.up_n;
   const RooflineDevice& dev = *ctx.roofline;
   const auto ratio = [&](double n, double k) {
     const double dense = gemm_shape_efficiency(dev, tokens * w.top_k, n, k, 1);
@@ -168,8 +182,7 @@ void add_grouped_gemm_terms(const InferContext& ctx, const InferPlan& plan, doub
   const RooflineDevice& dev = *ctx.roofline;
   const double local_experts = w.experts / plan.ep * moe.experts_touched;
   const double rows = moe.tokens_per_expert / moe.experts_touched;
-  const double ffn = static_cast<double>(m.moe.expert_ffn_hidden) * plan.ep / plan.tp;
-  const double up_n = (m.mlp == MlpKind::swiglu ? 2 : 1) * ffn;
+  const double up_n = expert_gemm_widths(m, plan).up_n;
   const double per_layer = grouped_gemm_tile_overhead_s(dev, local_experts, rows, up_n) +
                            grouped_gemm_tile_overhead_s(dev, local_experts, rows, static_cast<double>(m.hidden));
   moe.grouped_tile_s = per_layer * static_cast<double>(w.moe_layers) * layer_share;
