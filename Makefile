@@ -2,7 +2,7 @@
 JOBS ?= $(shell nproc)
 GPUPLAN := build/gpuplan
 
-.PHONY: deps build run test asan test-asan bench clean
+.PHONY: deps build run test test-slow asan test-asan bench clean
 
 deps:
 	@scripts/install-deps.sh
@@ -20,8 +20,14 @@ run: build
 	@$(GPUPLAN)
 	-@$(GPUPLAN) train $(DEFAULT_QUESTION) --html build/gpuplan-report.html
 
+# `make test`: every test but those labelled `slow` (the whole-file validations, the browser,
+# the fuzz smoke runs, the server under load, the Python suite: docs/testing.md); `make
+# test-slow` runs those, and `.ci/run` runs both.
 test: build
 	@ctest --preset release -j $(JOBS)
+
+test-slow: build
+	@ctest --preset slow -j $(JOBS)
 
 asan: deps
 	@cmake --preset asan >/dev/null

@@ -110,6 +110,10 @@ struct TrainEvalMemo {
   const TrainContext* owner;
   TrainCollectiveMemo collectives;
   TrainLayerMemo layers;
+  // False where the context's efficiency and framework change between calls (the efficiency
+  // fit, plan/fit.cpp, retargets one row's context thousands of times): the layer costs read
+  // them and are not kept; the collectives read only the request and the topology.
+  bool keep_layer_costs = true;
 };
 
 }  // namespace gpuplan

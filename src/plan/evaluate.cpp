@@ -323,12 +323,13 @@ Estimate evaluate(const TrainContext& ctx, const Plan& plan, TrainEvalMemo* memo
   if (!ev.ok) return est;
   const MicroBatchShape shape = micro_batch_shape(ctx, plan);
   // The per-layer costs, or the memo's for a plan differing only in ZeRO stage or shard.
-  const LayerCosts* held = memo != nullptr ? memo->layers.find(plan) : nullptr;
+  TrainLayerMemo* layer_memo = memo != nullptr && memo->keep_layer_costs ? &memo->layers : nullptr;
+  const LayerCosts* held = layer_memo != nullptr ? layer_memo->find(plan) : nullptr;
   LayerCosts costed;
   if (held == nullptr) {
     train_eval::cost_layers(ev, shape, costed);
     if (!ev.ok) return est;
-    held = memo != nullptr ? memo->layers.store(plan, costed) : &costed;
+    held = layer_memo != nullptr ? layer_memo->store(plan, costed) : &costed;
   }
   // Bytes per parameter at the plan's optimizer-state precision (ctx.options.state at 32 bits).
   const StateBytes state = with_optimizer_state_bits(ctx.options.state, plan.optimizer_state_bits);

@@ -4,6 +4,9 @@
 #include <array>
 #include <cmath>
 #include <functional>
+#include <memory>
+
+#include "plan/eval_memo.h"
 
 namespace gpuplan {
 namespace {
@@ -116,11 +119,20 @@ const T* by_id(const std::vector<T>& entries, const std::string& id) {
   return nullptr;
 }
 
-double predict(FitSample& s, const Efficiency& e, const Framework* f) {
+double predict(FitSample& s, const Efficiency& e, const Framework* f, TrainEvalMemo* memo = nullptr) {
   retarget(s.ctx, e, f);
-  const Estimate est = evaluate(s.ctx, s.plan);
+  const Estimate est = evaluate(s.ctx, s.plan, memo);
   return est.valid() ? est.step_time_s : 0;
 }
+
+// A sample the fit uses, with the memo of its collectives: a fit evaluates each row's one plan
+// thousands of times under other efficiency and framework figures, which change neither the
+// plan's collectives nor the topology they run on (plan/eval_memo.h, keep_layer_costs). The
+// collective estimates were a fifth of the fit's time (perf, docs/performance.md).
+struct FitRow {
+  FitSample* sample;
+  TrainEvalMemo* memo;
+};
 
 }  // namespace
 
@@ -145,24 +157,29 @@ FitResult fit_efficiencies_if(std::vector<FitSample>& samples, const std::vector
                               const std::vector<Framework>& frameworks,
                               const std::function<bool(const FitSample&)>& use) {
   FitResult fit{entries, frameworks};
-  std::vector<FitSample*> used;
+  std::vector<FitRow> used;
+  std::vector<std::unique_ptr<TrainEvalMemo>> memos;  // one per used sample, for this fit only
   for (FitSample& s : samples) {
-    if (use(s)) used.push_back(&s);
+    if (!use(s)) continue;
+    memos.push_back(std::make_unique<TrainEvalMemo>(s.ctx));
+    memos.back()->keep_layer_costs = false;
+    used.push_back({&s, memos.back().get()});
   }
   for (int round = 0; round < 2; ++round) {
     // GPU families, each framework at its current figures.
     for (std::size_t entry_idx = 0; entry_idx < fit.efficiencies.size(); ++entry_idx) {
-      std::vector<FitSample*> mine;
-      for (FitSample* s : used) {
-        if (s->efficiency_id == entries[entry_idx].id) mine.push_back(s);
+      std::vector<FitRow> mine;
+      for (const FitRow& r : used) {
+        if (r.sample->efficiency_id == entries[entry_idx].id) mine.push_back(r);
       }
       if (mine.empty()) continue;
       const Efficiency base = fit.efficiencies[entry_idx];
       auto loss = [&](const Params& p) {
         const Efficiency e = with_family_params(base, p);
         double sum = 0;
-        for (FitSample* s : mine) {
-          sum += fit_loss(predict(*s, e, by_id(fit.frameworks, s->framework_id)), s->measured_step_s);
+        for (const FitRow& r : mine) {
+          FitSample& s = *r.sample;
+          sum += fit_loss(predict(s, e, by_id(fit.frameworks, s.framework_id), r.memo), s.measured_step_s);
         }
         return sum;
       };
@@ -172,18 +189,19 @@ FitResult fit_efficiencies_if(std::vector<FitSample>& samples, const std::vector
     // Framework families, each GPU family at its current figures. The default framework is the
     // reference of the families' kernel fractions: only its host time is free.
     for (std::size_t fw_idx = 0; fw_idx < fit.frameworks.size(); ++fw_idx) {
-      std::vector<FitSample*> mine;
-      for (FitSample* s : used) {
-        if (s->framework_id == frameworks[fw_idx].id) mine.push_back(s);
+      std::vector<FitRow> mine;
+      for (const FitRow& r : used) {
+        if (r.sample->framework_id == frameworks[fw_idx].id) mine.push_back(r);
       }
       if (mine.empty()) continue;
       const Framework base = fit.frameworks[fw_idx];
       auto loss = [&](const Params& p) {
         const Framework f = with_framework_params(base, p);
         double sum = 0;
-        for (FitSample* s : mine) {
-          const Efficiency* e = by_id(fit.efficiencies, s->efficiency_id);
-          if (e) sum += fit_loss(predict(*s, *e, &f), s->measured_step_s);
+        for (const FitRow& r : mine) {
+          FitSample& s = *r.sample;
+          const Efficiency* e = by_id(fit.efficiencies, s.efficiency_id);
+          if (e) sum += fit_loss(predict(s, *e, &f, r.memo), s.measured_step_s);
         }
         return sum;
       };
