@@ -2,14 +2,15 @@
 // compare, systems, system, clouds and rooflines — the library calls of `gpuplan gpu`,
 // `compare`, `systems`, `system`, `clouds` and `rooflines` (catalog/lookup_request.h,
 // calibration/gpu_request.h, search/compare_training.h, cost/rooflines_request.h), written by
-// report/'s one writer each; compare's keywords are its field table's.
+// report/'s one writer each; every function's keywords are its field table's (catalog/lookup_fields.h,
+// calibration/gpu_fields.h, cost/rooflines_fields.h, search/compare_training.h).
 #include <pybind11/stl.h>
 
-#include "calibration/gpu_request.h"
-#include "catalog/lookup_request.h"
+#include "calibration/gpu_fields.h"
+#include "catalog/lookup_fields.h"
 #include "common.h"
 #include "core/error.h"
-#include "cost/rooflines_request.h"
+#include "cost/rooflines_fields.h"
 #include "fields.h"
 #include "kwargs.h"
 #include "report/compare_report.h"
@@ -36,17 +37,7 @@ void bind_hardware(pyb::module_& m) {
                              "Whether a gpuplan-bench profile was applied (calibration=).");
   m.def(
       "gpu",
-      [](pyb::kwargs kwargs) {
-        CatalogPtr catalog = take_catalog(kwargs);
-        GpuRequest request;
-        Kwargs k("gpu", kwargs);
-        k.get("name", request.name);
-        k.get("calibration", request.calibration);
-        k.finish();
-        if (request.name.empty()) throw Error("name is required: a GPU id or alias (see gpuplan.gpus())");
-        pyb::gil_scoped_release release;
-        return make_result(catalog, answer_gpu(*catalog, request));
-      },
+      [](pyb::kwargs kwargs) { return ask_by_table("gpu", kwargs, gpu_fields(), &answer_gpu); },
       "gpu(*, name, calibration=None, catalog=None): one GPU's datasheet (`gpuplan gpu NAME`); with\n"
       "calibration= a gpuplan-bench profile, the measured figures beside it.");
 
@@ -87,16 +78,7 @@ void bind_hardware(pyb::module_& m) {
       });
   m.def(
       "system",
-      [](pyb::kwargs kwargs) {
-        CatalogPtr catalog = take_catalog(kwargs);
-        SystemRequest request;
-        Kwargs k("system", kwargs);
-        k.get("name", request.name);
-        k.finish();
-        if (request.name.empty()) throw Error("name is required: a system or fabric id (see gpuplan.systems())");
-        pyb::gil_scoped_release release;
-        return make_result(catalog, answer_system(*catalog, request));
-      },
+      [](pyb::kwargs kwargs) { return ask_by_table("system", kwargs, system_fields(), &answer_system); },
       "system(*, name, catalog=None): a system (node, rack) or a fabric by id or alias (`gpuplan system NAME`).");
 
   result_class<CloudsAnswer>(m, "CloudsResult", "Cloud offers and their prices (gpuplan clouds).")
@@ -104,39 +86,14 @@ void bind_hardware(pyb::module_& m) {
                              "One row per offer: a DataFrame where pandas is installed.");
   m.def(
       "clouds",
-      [](pyb::kwargs kwargs) {
-        CatalogPtr catalog = take_catalog(kwargs);
-        CloudsRequest request;
-        Kwargs k("clouds", kwargs);
-        k.get("gpu", request.gpu);
-        k.get("provider", request.provider);
-        k.get("all", request.all);
-        k.finish();
-        pyb::gil_scoped_release release;
-        return make_result(catalog, answer_clouds(*catalog, request));
-      },
+      [](pyb::kwargs kwargs) { return ask_by_table("clouds", kwargs, clouds_fields(), &answer_clouds); },
       "clouds(*, gpu='', provider='', all=False, catalog=None): cloud offers (`gpuplan clouds`).");
 
   result_class<RooflinesAnswer>(m, "RooflinesResult",
                                 "The parallelism rooflines of a GPU on a system (gpuplan rooflines).");
   m.def(
       "rooflines",
-      [](pyb::kwargs kwargs) {
-        CatalogPtr catalog = take_catalog(kwargs);
-        RooflinesRequest request;
-        Kwargs k("rooflines", kwargs);
-        k.get("gpu", request.gpu);
-        k.get("system", request.system);
-        k.get("fabric", request.fabric);
-        k.get("precision", request.precision);
-        k.get("ffn", request.ffn);
-        k.get("experts", request.experts);
-        k.get("topk", request.topk);
-        k.get("ep", request.ep);
-        k.finish();
-        pyb::gil_scoped_release release;
-        return make_result(catalog, answer_rooflines(*catalog, request));
-      },
+      [](pyb::kwargs kwargs) { return ask_by_table("rooflines", kwargs, rooflines_fields(), &answer_rooflines); },
       "rooflines(*, gpu='', system='', fabric='', precision='bf16', ffn=..., experts=..., topk=..., ep=...,\n"
       "catalog=None): the arithmetic intensity each parallelism needs against what the GPU and links\n"
       "give (`gpuplan rooflines`).");

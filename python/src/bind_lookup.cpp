@@ -3,10 +3,11 @@
 // `gpuplan gpus`, `gpuplan model` and `gpuplan validate`.
 #include <pybind11/stl.h>
 
-#include "catalog/lookup_request.h"
+#include "catalog/lookup_fields.h"
 #include "catalog/resolve_model.h"
 #include "common.h"
 #include "core/error.h"
+#include "fields.h"
 #include "kwargs.h"
 #include "report/gpu_report.h"
 #include "report/model_report.h"
@@ -42,12 +43,15 @@ void validation_class(pyb::module_& m, const char* name, const char* doc) {
 void bind_lookup(pyb::module_& m) {
   m.def(
       "gpus",
-      [](const std::string& vendor, bool gpus_only, const pyb::object& catalog_arg) {
-        CatalogPtr catalog = catalog_from(catalog_arg);
-        GpusRequest request{vendor, gpus_only};
+      [](pyb::kwargs kwargs) {
+        CatalogPtr catalog = take_catalog(kwargs);
+        GpusRequest request;
+        Kwargs k("gpus", kwargs);
+        read_fields(k, request, gpus_fields());
+        k.finish();
         return table(to_json(answer_gpus(*catalog, request))["gpus"]);
       },
-      pyb::kw_only(), pyb::arg("vendor") = "", pyb::arg("gpus_only") = false, pyb::arg("catalog") = pyb::none(),
+      "gpus(*, vendor='', gpus_only=False, catalog=None): "
       "The hardware catalog (`gpuplan gpus --json`), one row per accelerator: a DataFrame where pandas\n"
       "is installed, else a list of dicts.");
   m.def(

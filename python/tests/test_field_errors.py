@@ -126,3 +126,25 @@ def test_compare_with_a_model_is_the_cli_answer():
                  "--seq-len", "4096")
     assert d["training"]["sides"][1]["speed_vs_first"] == c["training"]["sides"][1]["speed_vs_first"]
     assert d == c
+
+
+def test_rooflines_names_the_keyword_from_its_table():
+    # "inf" passed the old `value > 0` check: the CLI's flag now meets the table's number rules, and
+    # Python's keyword reader refuses it before the library sees it.
+    assert cli_error("rooflines", "--gpu", "h100-sxm", "--ffn", "inf").startswith("--ffn inf: not a finite number")
+    assert "ffn=inf" in str(python_error(gpuplan.rooflines, gpu="h100-sxm", ffn=float("inf")))
+    e = python_error(gpuplan.rooflines, gpu="h100-sxm", ffn=0)
+    assert e.field == "ffn"
+    assert str(e) == "ffn 0: must be positive"
+    e = python_error(gpuplan.rooflines, gpu="h100-sxm", ep=0)
+    assert e.field == "ep"
+    assert str(e) == cli_error("rooflines", "--gpu", "h100-sxm", "--ep", "0").replace("--ep", "ep")
+
+
+def test_gpu_and_system_name_is_the_tables_required_field():
+    for call in (gpuplan.gpu, gpuplan.system):
+        e = python_error(call)
+        assert e.field == "name"
+        assert "name is required" in str(e)
+        e = python_error(call, name="")
+        assert e.field == "name"

@@ -19,7 +19,7 @@ NOT_QUESTIONS = {"serve"}
 
 # The questions whose keywords come from a field table (core/field_spec.h).
 TABLE_FUNCTIONS = ["train", "search", "infer", "infer_search", "recommend", "collective", "cost", "tco", "energy",
-                   "compare"]
+                   "compare", "gpus", "gpu", "system", "clouds", "rooflines"]
 
 
 def subcommands(*words):

@@ -1,10 +1,12 @@
 #include "calibration/gpu_request.h"
 
 #include "calibration/calibrate.h"
+#include "core/field_error.h"
 
 namespace gpuplan {
 
 GpuAnswer answer_gpu(const Catalog& catalog, const GpuRequest& request) {
+  if (request.name.empty()) throw FieldError("name", "name is required: a GPU id or alias (see 'gpuplan gpus')");
   GpuAnswer answer;
   answer.gpu = &catalog.gpu(request.name);
   answer.derived = derive_gpu(*answer.gpu);

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/field_error.h"
 #include "core/strings.h"
 #include "workload/kv_cache.h"
 
@@ -70,6 +71,9 @@ SystemsAnswer answer_systems(const Catalog& catalog) {
 }
 
 SystemAnswer answer_system(const Catalog& catalog, const SystemRequest& request) {
+  if (request.name.empty()) {
+    throw FieldError("name", "name is required: a system or fabric id or alias (see 'gpuplan systems')");
+  }
   const System* system = catalog.find_system(request.name);
   const Fabric* fabric = system ? nullptr : catalog.find_fabric(request.name);
   if (system || fabric) return system_figures_answer(catalog, system, fabric);

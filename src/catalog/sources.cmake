@@ -20,6 +20,7 @@ list(APPEND GPUPLAN_LIB_SOURCES
   catalog/source_date_parse.cpp
   catalog/cloud_price.cpp
   catalog/lookup_request.cpp
+  catalog/lookup_fields.cpp
   catalog/nvidia_smi_topo.cpp
   catalog/xml_elements.cpp
   catalog/nccl_topo_xml.cpp

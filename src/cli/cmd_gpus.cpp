@@ -3,6 +3,8 @@
 // (report/gpu_report.h, report/compare_report.h).
 #include <nlohmann/json.hpp>
 
+#include "calibration/gpu_fields.h"
+#include "catalog/lookup_fields.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
@@ -21,8 +23,7 @@ void setup_gpus(CliCommand& cmd, CliContext& ctx) {
     bool json = false;
   };
   auto o = std::make_shared<Opts>();
-  cmd.add_option("--vendor", o->request.vendor, "Only this vendor (NVIDIA, AMD, Intel, Google, AWS)");
-  cmd.add_flag("--gpus-only", o->request.gpus_only, "Leave out the non-GPU comparison rows (TPU, Gaudi, Trainium)");
+  add_field_flags(cmd, o->request, gpus_fields());
   cmd.add_flag("--json", o->json, "Print one JSON object");
   cmd.callback([o, &ctx] {
     const GpusAnswer answer = answer_gpus(ctx.catalog(), o->request);
@@ -36,9 +37,8 @@ void setup_gpu(CliCommand& cmd, CliContext& ctx) {
     bool json = false;
   };
   auto o = std::make_shared<Opts>();
-  cmd.add_option("name", o->request.name, "GPU id or alias (see 'gpuplan gpus')")->required();
+  add_field_flags(cmd, o->request, gpu_fields(), "name");
   cmd.add_flag("--json", o->json, "Print one JSON object");
-  cmd.add_option("--calibration", o->request.calibration, "Profile from gpuplan-bench: show datasheet vs measured");
   cmd.callback([o, &ctx] {
     const GpuAnswer answer = answer_gpu(ctx.catalog(), o->request);
     ctx.print(answer, o->json);

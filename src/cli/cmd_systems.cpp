@@ -1,10 +1,12 @@
-// gpuplan systems | system NAME | clouds: flags → one library call (catalog/lookup_request.h)
+// gpuplan systems | system NAME | clouds: flags (catalog/lookup_fields.h) → one library call (catalog/lookup_request.h)
 // → one writer (report/system_report.h).
 #include <nlohmann/json.hpp>
 
+#include "catalog/lookup_fields.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/context.h"
+#include "cli/field_flags.h"
 #include "report/system_report.h"
 
 namespace gpuplan {
@@ -24,7 +26,7 @@ void setup_system(CliCommand& cmd, CliContext& ctx) {
     bool json = false;
   };
   auto o = std::make_shared<Opts>();
-  cmd.add_option("name", o->request.name, "System or fabric id or alias (see 'gpuplan systems')")->required();
+  add_field_flags(cmd, o->request, system_fields(), "name");
   cmd.add_flag("--json", o->json, "Print one JSON object");
   cmd.callback([o, &ctx] {
     const SystemAnswer answer = answer_system(ctx.catalog(), o->request);
@@ -38,9 +40,7 @@ void setup_clouds(CliCommand& cmd, CliContext& ctx) {
     bool json = false;
   };
   auto o = std::make_shared<Opts>();
-  cmd.add_option("--gpu", o->request.gpu, "Only offers for this GPU (id or alias)");
-  cmd.add_option("--provider", o->request.provider, "Only this provider (aws, gcp, azure, lambda, coreweave, ...)");
-  cmd.add_flag("--all", o->request.all, "Include historical (superseded) prices");
+  add_field_flags(cmd, o->request, clouds_fields());
   cmd.add_flag("--json", o->json, "Print one JSON object");
   cmd.callback([o, &ctx] {
     const CloudsAnswer answer = answer_clouds(ctx.catalog(), o->request);

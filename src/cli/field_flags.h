@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <variant>
 #include <vector>
@@ -36,6 +37,25 @@ void add_field_flags(CliCommand& cmd, Request& request, const std::vector<FieldS
     if (f.traits & kRequired) option->required();
     if (f.traits & kShowDefault) option->capture_default_str();
   }
+}
+
+// The same, with the field named `positional` taken as the command's positional argument
+// (`gpuplan system NAME`) instead of a flag; Python and the tables still call it by its name.
+template <class Request>
+void add_field_flags(CliCommand& cmd, Request& request, const std::vector<FieldSpec<Request>>& fields,
+                     std::string_view positional) {
+  std::vector<FieldSpec<Request>> flags;
+  for (const FieldSpec<Request>& f : fields) {
+    if (f.name != positional) {
+      flags.push_back(f);
+      continue;
+    }
+    // Only a string field is ever positional here (an id or alias).
+    CliOption* option = cmd.add_option(std::string(f.name), std::get<std::string& (*)(Request&)>(f.ref)(request),
+                                       std::string(f.help));
+    if (f.traits & kRequired) option->required();
+  }
+  add_field_flags(cmd, request, flags);
 }
 
 }  // namespace gpuplan

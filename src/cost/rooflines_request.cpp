@@ -4,17 +4,22 @@
 
 #include "catalog/system_choice.h"
 #include "core/error.h"
+#include "core/field_error.h"
+#include "cost/rooflines_fields.h"
 
 namespace gpuplan {
 
 RooflinesAnswer answer_rooflines(const Catalog& catalog, const RooflinesRequest& r) {
-  auto positive = [](const char* flag, double value) {
-    if (!(value > 0)) throw Error(fmt::format("{} {}: must be positive", flag, value));
+  // "inf" and "nan" pass `value > 0`: the table's number rules first (core/field_spec.h).
+  check_field_numbers(r, rooflines_fields(), FieldNumberRule::kFiniteNumbers);
+  auto positive = [](const char* field, double value) {
+    if (!(value > 0)) throw FieldError(field, fmt::format("--{} {}: must be positive", field, value));
   };
-  positive("--ffn", r.ffn);
-  positive("--experts", r.experts);
-  positive("--topk", r.topk);
-  if (r.ep < 1) throw Error(fmt::format("--ep {}: must be at least 1 (1 = no expert parallelism)", r.ep));
+  positive("ffn", r.ffn);
+  positive("experts", r.experts);
+  positive("topk", r.topk);
+  if (r.ep < 1) throw FieldError("ep", fmt::format("--ep {}: must be at least 1 (1 = no expert parallelism)", r.ep));
+  check_field_numbers(r, rooflines_fields(), FieldNumberRule::kNoNegativeNumbers);
 
   // The links come from the named system or fabric; --gpu then only sets the peak C, so it
   // may be another GPU than the system's (a what-if), and is not checked against it.
@@ -30,7 +35,7 @@ RooflinesAnswer answer_rooflines(const Catalog& catalog, const RooflinesRequest&
   a.fabric = cluster.fabric;
   const auto precision = parse_precision(r.precision);
   if (!precision || a.gpu->dense(*precision) <= 0) {
-    throw Error(fmt::format("--precision '{}': {} has no dense peak for it; use bf16, fp16 or fp8", r.precision,
+    throw FieldError("precision", fmt::format("--precision '{}': {} has no dense peak for it; use bf16, fp16 or fp8", r.precision,
                             a.gpu->id));
   }
   a.precision = *precision;

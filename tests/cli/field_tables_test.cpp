@@ -16,6 +16,9 @@
 #include <gtest/gtest.h>
 
 #include "calibration/collective_fields.h"
+#include "calibration/gpu_fields.h"
+#include "catalog/lookup_fields.h"
+#include "cost/rooflines_fields.h"
 #include "econ/econ_fields.h"
 #include "econ/recommend_question.h"
 #include "infer/infer_fields.h"
@@ -83,6 +86,11 @@ Names with(Names names, std::initializer_list<const char*> more) {
   return names;
 }
 
+Names without(Names names, const char* name) {
+  names.erase(name);
+  return names;
+}
+
 Names http_keys(const std::string& command) {
   const std::vector<std::string> keys = api_keys(command);
   return {keys.begin(), keys.end()};
@@ -100,6 +108,12 @@ TEST(FieldTables, CliFlagsAreTheTablesFields) {
   EXPECT_EQ(cli_flags("tco"), with(table_flags(tco_fields()), {"help", "json"}));
   EXPECT_EQ(cli_flags("energy"), with(table_flags(energy_fields()), {"help", "json"}));
   EXPECT_EQ(cli_flags("compare"), with(table_flags(compare_fields()), {"help", "json", "html", "report-data"}));
+  EXPECT_EQ(cli_flags("rooflines"), with(table_flags(rooflines_fields()), {"help", "json"}));
+  EXPECT_EQ(cli_flags("gpus"), with(table_flags(gpus_fields()), {"help", "json"}));
+  EXPECT_EQ(cli_flags("clouds"), with(table_flags(clouds_fields()), {"help", "json"}));
+  // `gpu NAME` and `system NAME`: the table's `name` is the positional, every other field a flag.
+  EXPECT_EQ(cli_flags("gpu"), with(without(table_flags(gpu_fields()), "name"), {"help", "json"}));
+  EXPECT_EQ(cli_flags("system"), with(without(table_flags(system_fields()), "name"), {"help", "json"}));
 }
 
 TEST(FieldTables, HttpAllowlistIsTheTablesFieldsWithoutPaths) {
@@ -192,6 +206,15 @@ TEST(FieldTables, PythonStubsAreTheTablesFields) {
   expect_stub_defaults("tco", tco_fields());
   expect_stub_defaults("energy", energy_fields());
   expect_stub_defaults("compare", compare_fields());
+  EXPECT_EQ(stub_parameters("rooflines"), table_names(rooflines_fields()));
+  EXPECT_EQ(stub_parameters("gpus"), table_names(gpus_fields()));
+  EXPECT_EQ(stub_parameters("gpu"), table_names(gpu_fields()));
+  EXPECT_EQ(stub_parameters("system"), table_names(system_fields()));
+  EXPECT_EQ(stub_parameters("clouds"), table_names(clouds_fields()));
+  expect_stub_defaults("rooflines", rooflines_fields());
+  expect_stub_defaults("gpus", gpus_fields());
+  expect_stub_defaults("gpu", gpu_fields());
+  expect_stub_defaults("clouds", clouds_fields());
 }
 
 TEST(FieldTables, DocsCliNamesEveryFlag) {
@@ -214,6 +237,10 @@ TEST(FieldTables, DocsCliNamesEveryFlag) {
   check(table_flags(tco_fields()), "tco");
   check(table_flags(energy_fields()), "energy");
   check(table_flags(compare_fields()), "compare");
+  check(table_flags(rooflines_fields()), "rooflines");
+  check(table_flags(gpus_fields()), "gpus");
+  check(table_flags(clouds_fields()), "clouds");
+  check(without(table_flags(gpu_fields()), "name"), "gpu");
 }
 
 template <class R>
@@ -239,6 +266,11 @@ TEST(FieldTables, EveryFieldOnceWithHelp) {
   expect_well_formed(tco_fields(), "tco");
   expect_well_formed(energy_fields(), "energy");
   expect_well_formed(compare_fields(), "compare");
+  expect_well_formed(rooflines_fields(), "rooflines");
+  expect_well_formed(gpus_fields(), "gpus");
+  expect_well_formed(gpu_fields(), "gpu");
+  expect_well_formed(system_fields(), "system");
+  expect_well_formed(clouds_fields(), "clouds");
   // The defaults come from the request structs' initialisers.
   const auto tp = std::find_if(train_fields().begin(), train_fields().end(), [](const auto& f) { return f.name == "tp"; });
   EXPECT_EQ(field_default_text(*tp), "1");

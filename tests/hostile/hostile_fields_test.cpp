@@ -1,5 +1,5 @@
 // The hostile-input suite, numbers (issue 34): every number field of every question's table
-// (train, memory, search, infer, infer-search, collective, cost, tco, energy; core/field_spec.h),
+// (train, memory, search, infer, infer-search, collective, cost, tco, energy, rooflines; core/field_spec.h),
 // one test per command, given NaN, ±inf, 1e999, a negative value, an empty value and a word,
 // through the CLI with --json. Each case: no signal, no hang over 5 s, exit 2, exactly one JSON
 // object on stdout, the message naming the flag, and no NaN or inf printed. The cases come from
@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "calibration/collective_fields.h"
+#include "cost/rooflines_fields.h"
 #include "econ/econ_fields.h"
 #include "hostile/guarded_run.h"
 #include "infer/infer_fields.h"
@@ -83,6 +84,7 @@ std::vector<HostileFieldCommand> hostile_field_commands() {
       {"cost", {"cost", "--gpu", "h100-sxm", "--gpus", "8", "--days", "2"}, number_flags(cost_fields())},
       {"tco", {"tco", "--gpu", "h100-sxm", "--gpus", "8"}, number_flags(tco_fields())},
       {"energy", {"energy", "--gpu", "h100-sxm", "--gpus", "8", "--hours", "10"}, number_flags(energy_fields())},
+      {"rooflines", {"rooflines", "--gpu", "h100-sxm"}, number_flags(rooflines_fields())},
   };
 }
 
