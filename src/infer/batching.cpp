@@ -107,6 +107,7 @@ ServingPoint continuous(const InferContext& ctx, const InferPlan& plan, double i
   const double budget = replica_token_budget(e, plan);
   const double steps = std::max(out, micro * (in + out) / budget);
   StepLoad load{micro * out / steps, in + out / 2, micro * in / steps, in};
+  load.spread_prompts = true;  // under attention DP the ranks' prompts in a step are random
   // MoE expert traffic is not spread: the prompt tokens come in steps of their own (a chunk of
   // min(in, budget − decodes) with chunked prefill, a cohort of whole prompts otherwise), and
   // the other steps read only the experts their decodes are routed to, so the mean expert

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "cost/grouped_gemm.h"
+#include "infer/attention_dp_spread.h"
 #include "infer/tp_collective_memo.h"
 #include "workload/mamba.h"
 #include "workload/ops.h"
@@ -208,8 +209,12 @@ StepLoad slowest_attention_dp_rank(const StepLoad& load, int attention_dp) {
   if (load.prefill_tokens > 0) {
     const double span = std::max(1.0, load.prefill_span);
     const double prompts = load.prefill_tokens / span;
-    r.prefill_tokens = std::max(load.prefill_tokens / dp,
-                                std::min(load.prefill_tokens, std::ceil(prompts / dp - 1e-9) * span));
+    // A steady state's mean step: the prompts land on the ranks unco-ordinated, each rank's count
+    // Poisson with mean prompts / dp, and the step waits for the rank with the most.
+    r.prefill_tokens = load.spread_prompts
+                           ? std::max(load.prefill_tokens / dp, span * busiest_rank_spread_prompts(prompts, attention_dp))
+                           : std::max(load.prefill_tokens / dp,
+                                      std::min(load.prefill_tokens, std::ceil(prompts / dp - 1e-9) * span));
   }
   return r;
 }
@@ -264,6 +269,8 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
   const double atp = plan.attention_tp();
   const StepLoad r = slowest_attention_dp_rank(load, adp);
   const double r_tokens = r.decode_seqs + r.prefill_tokens;
+  c.adp_busiest_prefill_tokens = r.prefill_tokens;
+  c.adp_mean_prefill_tokens = load.prefill_tokens / std::max(1, adp);
   if (adp > 1) {
     const double routed_active = w.experts > 0 ? w.routed_experts * (w.top_k / w.experts) : 0;
     const double r_logit_rows = r.decode_seqs + (r.prefill_span > 0 ? r.prefill_tokens / r.prefill_span : 0);

@@ -19,6 +19,10 @@ struct StepLoad {
   // routing). A steady state that spreads prompt tokens evenly over its steps sets the average
   // of its real calendar (expert_hit_of_calendar) so prompts do not inflate decode steps.
   double expert_hit = -1;
+  // The prefill tokens are a steady state's mean over its steps (batching.cpp `continuous`), not
+  // a step's fixed prompts: under attention DP which ranks prefill in a step is random, and the
+  // busiest rank's share is the expected maximum of their counts (attention_dp_spread.h).
+  bool spread_prompts = false;
 };
 
 // The mixture-of-experts mechanisms of one step, each a named term (docs/model/moe-serving.md);
@@ -67,6 +71,13 @@ struct StepCost {
   // (16-bit for a published MXFP4 checkpoint, linear_weight_format): its share of
   // linear_compute_s, named because a large vocabulary at large batch makes it large (gpt-oss).
   double output_head_s = 0;
+  // Attention DP: prompt tokens the busiest rank prefills in this step, and the mean over the
+  // ranks (the step's prompt tokens / attention_dp); equal without attention DP. For a steady
+  // state's mean step (StepLoad::spread_prompts) the busiest is the expected maximum of the
+  // ranks' unco-ordinated prompt counts (attention_dp_spread.h); the non-expert layers, the
+  // prefill attention and the dispatch cost that rank's tokens.
+  double adp_busiest_prefill_tokens = 0;
+  double adp_mean_prefill_tokens = 0;
   double total_s = 0;
   MoeStepTerms moe;        // the MoE share of the terms above
 };
@@ -107,6 +118,8 @@ double expert_hit_of_calendar(const InferContext& ctx, double decodes, double he
 
 // The load of the busiest attention-DP rank when `load` is split over `attention_dp` ranks:
 // ⌈decodes / dp⌉ decodes and whole prompts (or chunks) per rank; `load` itself when dp ≤ 1.
+// A load with spread_prompts: the expected busiest rank's prompts, span × E[max of dp Poisson
+// counts of mean prompts / dp] (attention_dp_spread.h), at least the mean share.
 StepLoad slowest_attention_dp_rank(const StepLoad& load, int attention_dp);
 
 // One step of one pipeline stage (layers / pp) of `plan` carrying `load`.

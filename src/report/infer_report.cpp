@@ -54,6 +54,11 @@ nlohmann::ordered_json step_json(const StepCost& c) {
   j["weight_bytes_per_gpu"] = c.weight_bytes;
   j["kv_bytes_per_gpu"] = c.kv_bytes;
   j["elementwise_bytes_per_gpu"] = c.elementwise_bytes;
+  if (c.adp_busiest_prefill_tokens > c.adp_mean_prefill_tokens) {
+    // Attention DP: the rank with the most prompt tokens sets the step (docs/model/attention-dp.md §6).
+    j["attention_dp_prefill"] = {{"busiest_rank_tokens", c.adp_busiest_prefill_tokens},
+                                 {"mean_rank_tokens", c.adp_mean_prefill_tokens}};
+  }
   if (c.moe.tokens_per_expert > 0) {
     const MoeStepTerms& m = c.moe;
     j["moe"] = {{"router_imbalance", m.router_imbalance},
@@ -176,6 +181,10 @@ std::string infer_text(const InferContext& ctx, const InferPlan& plan, const Inf
                    ms(c.total_s), ms(c.linear_mem_s), ms(c.kv_mem_s), ms(c.linear_compute_s + c.attention_compute_s),
                    ms(c.elementwise_s), ms(c.comm_s), ms(c.overhead_s));
   if (c.output_head_s > 0) s += fmt::format("output head GEMM (inside compute): {}\n", ms(c.output_head_s));
+  if (c.adp_busiest_prefill_tokens > c.adp_mean_prefill_tokens) {
+    s += fmt::format("attention DP: the busiest rank prefills {:.0f} prompt tokens per step (mean over the ranks {:.0f})\n",
+                     c.adp_busiest_prefill_tokens, c.adp_mean_prefill_tokens);
+  }
   if (c.moe.tokens_per_expert > 0) {
     // The MoE terms inside the step above (docs/model/moe-serving.md).
     const MoeStepTerms& moe = c.moe;
