@@ -5,6 +5,7 @@
 // source, with its evidence; never a row's reading).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +23,14 @@ struct SourceDate {
   // "flex". `unknowns_evidence` says where the rule comes from (required with either).
   std::string moe_overlap;
   std::string moe_dispatcher;
+  // Whether the source's fp8 rows keep their GEMM weights in fp8 only (Plan::fp8_params), where
+  // a row has no `fp8_params` cell; unset = no rule (16-bit working weights, Megatron-Core's
+  // default). Needs `unknowns_evidence` too.
+  std::optional<bool> fp8_params;
+  // Whether the source's fp4 (NVFP4) rows overlap their TP collectives with GEMMs, where a row
+  // has no `tp_comm_overlap` cell; unset = no rule (overlapped, the plan's default). Needs
+  // `unknowns_evidence` too.
+  std::optional<bool> nvfp4_tp_comm_overlap;
   std::string unknowns_evidence;
 };
 

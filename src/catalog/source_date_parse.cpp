@@ -27,6 +27,8 @@ SourceDates parse_source_dates(Fields& top) {
     s.evidence = entry.str("evidence");
     s.moe_overlap = entry.opt_str("moe_overlap").value_or("");
     s.moe_dispatcher = entry.opt_str("moe_dispatcher").value_or("");
+    s.fp8_params = entry.opt_boolean("fp8_params");
+    s.nvfp4_tp_comm_overlap = entry.opt_boolean("nvfp4_tp_comm_overlap");
     s.unknowns_evidence = entry.opt_str("unknowns_evidence").value_or("");
     if (!s.moe_overlap.empty() && s.moe_overlap != "none" && s.moe_overlap != "1f1b") {
       entry.fail("moe_overlap", fmt::format("'{}': use none or 1f1b", s.moe_overlap));
@@ -34,7 +36,9 @@ SourceDates parse_source_dates(Fields& top) {
     if (!s.moe_dispatcher.empty() && s.moe_dispatcher != "alltoall" && s.moe_dispatcher != "flex") {
       entry.fail("moe_dispatcher", fmt::format("'{}': use alltoall or flex", s.moe_dispatcher));
     }
-    if ((!s.moe_overlap.empty() || !s.moe_dispatcher.empty()) && s.unknowns_evidence.empty()) {
+    const bool has_rule = !s.moe_overlap.empty() || !s.moe_dispatcher.empty() || s.fp8_params.has_value() ||
+                          s.nvfp4_tp_comm_overlap.has_value();
+    if (has_rule && s.unknowns_evidence.empty()) {
       entry.fail("unknowns_evidence", "empty: say where the rule for the source's blank cells comes from");
     }
     if (s.match.empty()) entry.fail("match", "empty: give a part of the rows' source cell");

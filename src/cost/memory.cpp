@@ -47,12 +47,18 @@ MemoryTermsAtPeak memory_terms_at_peak(const MemoryBreakdown& m) {
 MemoryBreakdown memory_per_gpu(const MemoryInputs& in) {
   const double dense_shard = std::max(1.0, in.dense_shard);
   const double expert_shard = std::max(1.0, in.expert_shard);
+  auto sharded_over = [&](double dense, double expert, double per_param, int from_stage) {
+    if (in.zero_stage < from_stage) return (dense + expert) * per_param;
+    return dense * per_param / dense_shard + expert * per_param / expert_shard;
+  };
   auto sharded = [&](double per_param, int from_stage) {
-    if (in.zero_stage < from_stage) return (in.dense_params + in.expert_params) * per_param;
-    return in.dense_params * per_param / dense_shard + in.expert_params * per_param / expert_shard;
+    return sharded_over(in.dense_params, in.expert_params, per_param, from_stage);
   };
   MemoryBreakdown m;
-  m.weights_bytes = sharded(in.bytes.weight, 3) + in.extra_weight_bytes;
+  // 16-bit working weights for every parameter but the fp8-only ones, then the quantised copies.
+  m.weights_bytes = sharded_over(std::max(0.0, in.dense_params - in.quantised_only_dense_params),
+                                 std::max(0.0, in.expert_params - in.quantised_only_expert_params), in.bytes.weight, 3) +
+                    in.extra_weight_bytes;
   m.gradients_bytes = sharded(in.bytes.grad, 2);
   m.optimizer_bytes = in.optimizer_on_host ? 0 : sharded(in.bytes.optimizer, 1);
   m.host_bytes = in.optimizer_on_host ? sharded(in.bytes.optimizer + in.host_grad_bytes, 1) : 0;

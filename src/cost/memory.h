@@ -42,6 +42,11 @@ struct MemoryInputs {
   bool optimizer_on_host = false;
   double host_grad_bytes = 0;
   double extra_weight_bytes = 0;    // fp8 weight copies and similar, per GPU
+  // fp8 primary weights (Plan::fp8_params): of dense_params and expert_params, those whose only
+  // working copy is the quantised one in extra_weight_bytes (no `bytes.weight` per parameter;
+  // their gradients and optimizer states are unchanged).
+  double quantised_only_dense_params = 0;
+  double quantised_only_expert_params = 0;
   double gathered_weight_bytes = 0; // ZeRO-3: unsharded layers held while in use (prefetch)
 
   double stored_activation_bytes = 0;  // all micro-batches in flight, all layers of the stage

@@ -83,6 +83,12 @@ struct Plan {
   ScalingRecipe scaling = ScalingRecipe::delayed;
   // DeepSeek-V3's low-precision activation cache (--fp8-activation-cache; OpShape).
   bool low_precision_act_cache = false;
+  // fp8 primary weights (--fp8-params; Megatron-Core TransformerConfig.fp8_param, set by
+  // --fp8-param-gather): the fp8 GEMMs' weights exist only in their quantised form (the copies
+  // quantised_weight_copies counts), with no 16-bit working copy beside them; the fp32 master
+  // copy stays in the optimizer. Per-tensor recipes also all-gather the updated weights in
+  // fp8; mxfp8 gathers them in 16 bits (through the gradient buffer) and quantises on the copy.
+  bool fp8_params = false;
   // TP collectives overlapped with GEMMs as far as the GPU family's software does (the
   // efficiency entry's tp_comm_fraction); false = fully exposed.
   bool tp_comm_overlap = true;

@@ -37,6 +37,7 @@ nlohmann::ordered_json plan_json(const Plan& p) {
   if (p.eager_elementwise) j["elementwise"] = elementwise_name(true);
   if (p.scaling != default_scaling_recipe(p.precision)) j["fp8_recipe"] = scaling_recipe_name(p.scaling);
   if (p.low_precision_act_cache) j["fp8_activation_cache"] = true;
+  if (p.fp8_params) j["fp8_params"] = true;
   return j;
 }
 
@@ -99,6 +100,8 @@ Plan plan_from_json(const nlohmann::json& j) {
     p.scaling = *recipe;
   }
   p.low_precision_act_cache = j.value("fp8_activation_cache", false);
+  p.fp8_params = j.value("fp8_params", false);
+  if (p.fp8_params && p.precision != Precision::fp8) throw Error(fmt::format("sweep result: bad plan {}", j.dump()));
   return p;
 }
 

@@ -157,6 +157,12 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
     // Transformer Engine keeps a quantised copy of the low-precision GEMMs' weights (two with
     // 1-D block scales: one per direction; workload/scaling.h). 16-bit plans have none.
     mi.extra_weight_bytes = r.low_precision_params * s.op.gemm_in_bytes() * quantised_weight_copies(p.scaling);
+    // fp8 primary weights: those copies are the only working weights of the fp8 GEMMs (expert
+    // GEMMs count first: every routed expert's weight is a low-precision GEMM's).
+    if (p.fp8_params) {
+      mi.quantised_only_expert_params = std::min(r.expert_params, r.low_precision_params);
+      mi.quantised_only_dense_params = r.low_precision_params - mi.quantised_only_expert_params;
+    }
     // DualPipe keeps two copies of the parameters (DeepSeek-V3 report, Table 2): the second
     // copy's weights and gradients; the optimizer updates one.
     if (p.moe_overlap == MoeOverlap::dualpipe) {

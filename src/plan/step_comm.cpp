@@ -63,7 +63,17 @@ CommCost data_parallel_comm(Eval& ev, const MicroBatchShape& s, const RankLoad& 
   const double dense_params = worst.params - worst.expert_params;
   const double grad_bytes = dense_params * ctx.options.grad_reduce_bytes;
   const double expert_grad_bytes = worst.expert_params * ctx.options.grad_reduce_bytes;
-  const double weight_bytes = dense_params * ctx.options.state.weight;
+  // fp8 primary weights under a per-tensor recipe gather the fp8 GEMMs' weights in fp8
+  // (Megatron-Core --fp8-param-gather); mxfp8 gathers 16-bit values through the gradient buffer
+  // and quantises on the copy (reuse_grad_buf_for_mxfp8_param_ag), and blockwise is left at 16
+  // bits too, so their bytes do not change.
+  const bool fp8_gather =
+      p.fp8_params && (p.scaling == ScalingRecipe::delayed || p.scaling == ScalingRecipe::tensorwise);
+  const double fp8_dense_params =
+      fp8_gather ? std::max(0.0, worst.low_precision_params - std::min(worst.expert_params, worst.low_precision_params))
+                 : 0.0;
+  const double weight_bytes = (dense_params - fp8_dense_params) * ctx.options.state.weight +
+                              fp8_dense_params * precision_bytes(Precision::fp8);
   const double one_fwd = worst.fwd_s;
   const double one_bwd = worst.bwd_s;
   CommCost dp;

@@ -64,6 +64,7 @@ const std::vector<FieldSpec<TrainRequest>>& train_fields() {
        kShowDefault},
       {"fp8_recipe", GP_FIELD(R, fp8_recipe), "", "delayed, tensorwise, blockwise, mxfp8", kFp8RecipeHelp},
       {"fp8_activation_cache", GP_FIELD(R, fp8_activation_cache), "", "", kFp8ActivationCacheHelp},
+      {"fp8_params", GP_FIELD(R, fp8_params), "", "", kFp8ParamsHelp},
       {"offload_optimizer", GP_FIELD(R, offload_optimizer), "", "",
        "fp32 master weights and Adam states in host memory, the update on the CPU, gradients and weights over "
        "PCIe each step (ZeRO-Offload; Megatron-Core --optimizer-cpu-offload)"},

@@ -28,6 +28,10 @@ inline constexpr std::string_view kFp8RecipeHelp =
     "Scaling of fp8 linear layers: delayed (per-tensor, amax history; default), tensorwise (per-tensor, "
     "current amax: one more read per cast), blockwise (1x128 / 128x128 fp32 scales, DeepSeek-V3), mxfp8 "
     "(32-element E8M0 scales; Blackwell-class GPUs). --precision fp4 is always NVFP4";
+inline constexpr std::string_view kFp8ParamsHelp =
+    "fp8 primary weights: the fp8 GEMMs' weights kept only in fp8, no 16-bit copy (Megatron-Core "
+    "--fp8-param-gather; Megatron-Bridge's FP8 current-scaling and MXFP8 recipes); per-tensor recipes "
+    "all-gather them in fp8";
 inline constexpr std::string_view kFp8ActivationCacheHelp =
     "DeepSeek-V3's low-precision activation cache: experts' SwiGLU inputs kept in fp8 (output recomputed), "
     "attention output in 12 bits";

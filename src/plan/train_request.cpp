@@ -261,6 +261,12 @@ TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
                             r.precision));
   }
   p.low_precision_act_cache = r.fp8_activation_cache;
+  if (r.fp8_params && p.precision != Precision::fp8) {
+    throw Error(fmt::format("--fp8-params with --precision {}: it keeps the fp8 GEMMs' weights in fp8 only; use "
+                            "--precision fp8, or drop the flag",
+                            r.precision));
+  }
+  p.fp8_params = r.fp8_params;
   p.optimizer_state_bits = check_optimizer_state_bits(r.optimizer_state_bits);
   p.offload_optimizer = r.offload_optimizer;
   p.offload_activation_layers = r.offload_activation_layers;

@@ -103,6 +103,7 @@ Plan make_plan(const Layout& l, const SearchSpace& s, bool sp, ShardChoice shard
   p.eager_elementwise = s.eager_elementwise;
   p.scaling = s.scaling;
   p.low_precision_act_cache = s.low_precision_act_cache;
+  p.fp8_params = s.fp8_params;
   return p;
 }
 

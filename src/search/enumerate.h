@@ -25,6 +25,7 @@ struct SearchSpace {
   bool eager_elementwise = false;  // the software's element-wise kernels (Plan::eager_elementwise), fixed
   ScalingRecipe scaling = ScalingRecipe::delayed;  // the fp8/fp4 recipe (plan.h), fixed
   bool low_precision_act_cache = false;
+  bool fp8_params = false;  // fp8 primary weights (Plan::fp8_params), fixed
 };
 
 // The model-parallel layout: the outer loop of the search. dp = gpus / (tp × pp × cp).

@@ -45,6 +45,7 @@ const std::vector<FieldSpec<SearchRequest>>& search_fields() {
        "Every plan offloads its optimizer to host memory (ZeRO-Offload); fixed, not searched"},
       {"fp8_recipe", GP_FIELD(R, fp8_recipe), "", "delayed, tensorwise, blockwise, mxfp8", kFp8RecipeHelp},
       {"fp8_activation_cache", GP_FIELD(R, fp8_activation_cache), "", "", kFp8ActivationCacheHelp},
+      {"fp8_params", GP_FIELD(R, fp8_params), "", "", kFp8ParamsHelp},
       {"elementwise", GP_FIELD(R, elementwise), "", "fused, eager",
        "Element-wise kernels of every plan searched: fused (Transformer Engine, torch.compile) or eager "
        "(PyTorch op by op)",

@@ -54,6 +54,7 @@ SearchAnswer answer_search(const Catalog& catalog, const SearchRequest& r) {
   train.elementwise = r.elementwise;
   train.fp8_recipe = r.fp8_recipe;
   train.fp8_activation_cache = r.fp8_activation_cache;
+  train.fp8_params = r.fp8_params;
 
   SearchAnswer a;
   a.setup = make_train_setup(catalog, train);
@@ -68,6 +69,7 @@ SearchAnswer answer_search(const Catalog& catalog, const SearchRequest& r) {
   a.space.eager_elementwise = a.setup.plan.eager_elementwise;
   a.space.scaling = a.setup.plan.scaling;
   a.space.low_precision_act_cache = a.setup.plan.low_precision_act_cache;
+  a.space.fp8_params = a.setup.plan.fp8_params;
 
   a.options.top_k = r.top;
   a.options.threads = r.threads.value_or(0);

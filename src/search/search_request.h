@@ -37,6 +37,7 @@ struct SearchRequest {
   std::string elementwise = "fused";  // --elementwise: fused or eager, fixed for every plan searched
   std::string fp8_recipe;            // --fp8-recipe: fixed for every plan searched; "" = the precision's default
   bool fp8_activation_cache = false; // --fp8-activation-cache: fixed for every plan searched
+  bool fp8_params = false;           // --fp8-params: fixed for every plan searched
   ProgressSink progress;  // not a field: how far the search is (layouts), for the CLI's stderr
 };
 

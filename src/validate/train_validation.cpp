@@ -343,6 +343,24 @@ TrainValidationRow predict_row(const TrainColumns& c, const CsvTable::Row& row, 
     p.scaling = *parsed;
   }
   if (const auto cache = parse_flag(c.text(row, "fp8_activation_cache"))) p.low_precision_act_cache = *cache;
+  // fp8 primary weights (no 16-bit copy of the fp8 GEMMs' weights): the row's `fp8_params`
+  // cell, else its source's rule for fp8 rows (data/validation/training-sources.toml).
+  // TP collectives overlapped with GEMMs (the plan's default): the row's `tp_comm_overlap` cell,
+  // else, for an fp4 row, its source's rule for NVFP4 runs.
+  if (const auto overlap = parse_flag(c.text(row, "tp_comm_overlap"))) {
+    p.tp_comm_overlap = *overlap;
+  } else if (p.precision == Precision::fp4 && source_rule && source_rule->nvfp4_tp_comm_overlap) {
+    p.tp_comm_overlap = *source_rule->nvfp4_tp_comm_overlap;
+    if (!p.tp_comm_overlap && p.tp > 1) r.assumptions += "TP communication not overlapped (the source's rule); ";
+  }
+  if (p.precision == Precision::fp8) {
+    if (const auto fp8_params = parse_flag(c.text(row, "fp8_params"))) {
+      p.fp8_params = *fp8_params;
+    } else if (source_rule && source_rule->fp8_params) {
+      p.fp8_params = *source_rule->fp8_params;
+      if (p.fp8_params) r.assumptions += "fp8 weights only (the source's rule); ";
+    }
+  }
   // Eager (op-by-op) or fused element-wise kernels (torchtitan's tables name torch.compile per
   // row; llm-foundry and LLaMA ran eager).
   if (const std::string ew = to_lower(c.text(row, "elementwise")); !ew.empty() && ew != "unknown") {

@@ -303,6 +303,76 @@ TEST(TrainCli, ValidateTrainingSourceRuleForBlankMoeCells) {
   EXPECT_NE(r.err.find("moe_dispatcher 'deepep': use alltoall or flex"), std::string::npos) << r.err;
 }
 
+TEST(TrainCli, ValidateTrainingSourceRuleForFp8Weights) {
+  // A source whose fp8 runs keep their GEMM weights in fp8 only (Megatron-Bridge's FP8-CS and
+  // MXFP8 recipes set --fp8-param-gather): its blank fp8 rows take the rule, its bf16 rows and
+  // the rows with their own cell do not, nor does another source's.
+  const auto dir = testing::scratch_dir("validate-training-fp8-weights");
+  const std::string header =
+      "id,source,layers,hidden,heads,kv_heads,ffn_hidden,vocab,seq_len,gpu,num_gpus,gpus_per_node,tp,pp,vp,dp,cp,"
+      "ep,sequence_parallel,zero_stage,micro_batch,global_batch_seqs,recompute,precision,measured_step_time_s,"
+      "framework,fp8_params\n";
+  const std::string plan = "32,4096,32,8,14336,128256,4096,h100-sxm,8,8,1,1,1,8,1,1,0,1,1,64,none,";
+  testing::write_file(dir / "runs.csv", header + "blank,Rule Source X," + plan + "fp8,2.0,megatron-core,\n" +
+                                            "bf16,Rule Source X," + plan + "bf16,2.0,megatron-core,\n" +
+                                            "own,Rule Source X," + plan + "fp8,2.0,megatron-core,false\n" +
+                                            "other,Other Source Y," + plan + "fp8,2.0,megatron-core,\n");
+  std::filesystem::create_directories(dir / "catalog");
+  const std::string table = "kind = \"source_dates\"\nid = \"training-runs\"\nsource = \"t\"\nretrieved = \"2026-11-27\"\n"
+                            "[[publication]]\nmatch = \"Rule Source X\"\npublished = \"2026-01-02\"\nevidence = \"t\"\n";
+  testing::write_file(dir / "catalog" / "sources.toml", table + "fp8_params = true\nunknowns_evidence = \"the recipes\"\n");
+  auto r = run({"--catalog", (dir / "catalog").string(), "validate", "training", (dir / "runs.csv").string(), "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["rows"].size(), 4u);
+  EXPECT_EQ(j["rows"][0]["plan"].value("fp8_params", false), true);
+  EXPECT_NE(j["rows"][0]["assumptions"].get<std::string>().find("fp8 weights only (the source's rule)"),
+            std::string::npos);
+  EXPECT_FALSE(j["rows"][1]["plan"].contains("fp8_params"));  // bf16: the rule is for fp8 rows
+  EXPECT_FALSE(j["rows"][2]["plan"].contains("fp8_params"));  // the row's own cell wins
+  EXPECT_FALSE(j["rows"][3]["plan"].contains("fp8_params"));  // no rule for that source
+  // The same plan without the 16-bit copy of the GEMM weights needs less memory, and the same time
+  // to compute (the gather of the updated weights is hidden behind the first micro-batch here).
+  EXPECT_LT(j["rows"][0]["memory_per_gpu_bytes"].get<double>(), j["rows"][2]["memory_per_gpu_bytes"].get<double>());
+  EXPECT_DOUBLE_EQ(j["rows"][0]["predicted_step_time_s"].get<double>(), j["rows"][2]["predicted_step_time_s"].get<double>());
+  // A rule needs its evidence.
+  testing::write_file(dir / "catalog" / "sources.toml", table + "fp8_params = true\n");
+  r = run({"--catalog", (dir / "catalog").string(), "validate", "training", (dir / "runs.csv").string()});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("unknowns_evidence"), std::string::npos) << r.err;
+}
+
+TEST(TrainCli, ValidateTrainingSourceRuleForNvfp4TpOverlap) {
+  // A source whose NVFP4 runs leave TP communication exposed (Megatron-Bridge's Llama configs
+  // turn tp_comm_overlap off for nvfp4): its blank fp4 rows take the rule and are slower than
+  // the same plan overlapped (the row's own cell); an fp8 row of the source keeps the overlap.
+  const auto dir = testing::scratch_dir("validate-training-nvfp4-tp");
+  const std::string header =
+      "id,source,layers,hidden,heads,kv_heads,ffn_hidden,vocab,seq_len,gpu,num_gpus,gpus_per_node,tp,pp,vp,dp,cp,"
+      "ep,sequence_parallel,zero_stage,micro_batch,global_batch_seqs,recompute,precision,measured_step_time_s,"
+      "framework,tp_comm_overlap\n";
+  const std::string plan = "32,4096,32,8,14336,128256,4096,b200,8,8,2,1,1,4,1,1,1,1,1,64,none,";
+  testing::write_file(dir / "runs.csv", header + "blank,Rule Source X," + plan + "fp4,2.0,megatron-core,\n" +
+                                            "own,Rule Source X," + plan + "fp4,2.0,megatron-core,1\n" +
+                                            "fp8,Rule Source X," + plan + "fp8,2.0,megatron-core,\n");
+  std::filesystem::create_directories(dir / "catalog");
+  testing::write_file(dir / "catalog" / "sources.toml",
+                      "kind = \"source_dates\"\nid = \"training-runs\"\nsource = \"t\"\nretrieved = \"2026-11-27\"\n"
+                      "[[publication]]\nmatch = \"Rule Source X\"\npublished = \"2026-01-02\"\nevidence = \"t\"\n"
+                      "nvfp4_tp_comm_overlap = false\nunknowns_evidence = \"the configs\"\n");
+  const auto r =
+      run({"--catalog", (dir / "catalog").string(), "validate", "training", (dir / "runs.csv").string(), "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["rows"].size(), 3u);
+  EXPECT_FALSE(j["rows"][0]["plan"]["tp_comm_overlap"].get<bool>());
+  EXPECT_NE(j["rows"][0]["assumptions"].get<std::string>().find("TP communication not overlapped (the source's rule)"),
+            std::string::npos);
+  EXPECT_TRUE(j["rows"][1]["plan"]["tp_comm_overlap"].get<bool>());
+  EXPECT_TRUE(j["rows"][2]["plan"]["tp_comm_overlap"].get<bool>());
+  EXPECT_GT(j["rows"][0]["predicted_step_time_s"].get<double>(), j["rows"][1]["predicted_step_time_s"].get<double>());
+}
+
 TEST(TrainCli, ValidateTrainingScoresRatesInTheSourcesCounting) {
   const auto dir = testing::scratch_dir("validate-training-rates");
   // The same 8-GPU run published four ways: a step time, TFLOP/s under two FLOP countings,
@@ -388,7 +458,8 @@ TEST(TrainCli, ValidateTrainingOnTheSharedFile) {
   // the catalog). Medians (docs/validation.md, Training): in-sample 6.80%, leave-one-source-out
   // 7.73%, time split (the 69 Megatron-Bridge 26.02/26.02.01 rows, fitted on the 144 before 2026)
   // 15.44%; bounds about 0.4 point above. Activation offload on Grace superchips (issue 31, later
-  // the same day): in-sample 6.41%, leave-one-source-out 7.72%, time split 13.33%.
+  // the same day): in-sample 6.41%, leave-one-source-out 7.72%, time split 13.33%. fp8 primary
+  // weights for Megatron-Bridge's fp8 rows (2026-11-27): 6.41%, 7.72%, 12.83%.
   EXPECT_EQ(j["rows"].size(), 217u);
   EXPECT_EQ(j["overall"]["rows"].get<int>(), 213);
   EXPECT_LE(j["overall"]["median_abs_error_pct"].get<double>(), 6.8);
@@ -429,7 +500,7 @@ TEST(TrainCli, ValidateTrainingOnTheSharedFile) {
   // The time split: fitted on the sources published before 2026, the 2026 rows (Megatron-Bridge
   // 26.02 and 26.02.01) predicted.
   EXPECT_EQ(j["time_split"]["overall"]["rows"].get<int>(), 69);
-  EXPECT_LE(j["time_split"]["overall"]["median_abs_error_pct"].get<double>(), 13.8);
+  EXPECT_LE(j["time_split"]["overall"]["median_abs_error_pct"].get<double>(), 13.3);
 }
 
 // DeepSeek-V3 as the report describes its run (arXiv:2412.19437): 2,048 H800, PP 16 with

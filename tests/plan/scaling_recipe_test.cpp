@@ -154,6 +154,11 @@ TEST(ScalingRecipe, InputErrorsNameTheFlagAndTheFix) {
   r.fp8_recipe.clear();
   r.fp8_activation_cache = true;
   EXPECT_NE(error_of(r).find("--fp8-activation-cache"), std::string::npos);
+  r.fp8_activation_cache = false;
+  r.fp8_params = true;  // fp8 primary weights on a bf16 plan
+  const std::string params = error_of(r);
+  EXPECT_NE(params.find("--fp8-params with --precision bf16"), std::string::npos) << params;
+  EXPECT_NE(params.find("use --precision fp8"), std::string::npos) << params;
   TrainRequest fp4 = small_request("h100-sxm");
   fp4.precision = "fp4";
   const std::string no_fp4 = error_of(fp4);
@@ -187,6 +192,57 @@ TEST(ScalingRecipe, Nvfp4RunsAtTheFp4RateOnBlackwell) {
   nlohmann::json bad = j;
   bad["fp8_recipe"] = "nvfp4";  // an fp4 recipe on an fp8 plan
   EXPECT_THROW(plan_from_json(bad), Error);
+}
+
+TEST(ScalingRecipe, Fp8PrimaryWeightsKeepOnlyTheQuantisedCopies) {
+  // Llama 3 8B on 8 B200, fp8: with --fp8-params the fp8 GEMMs' weights lose their 16-bit copy
+  // (2 B per such parameter) and keep the quantised ones: 1 B (delayed), 2 × (1 + 1/32) B
+  // (mxfp8). The GEMM weights are every parameter but the embedding, the head and the norms.
+  for (const char* recipe : {"delayed", "mxfp8"}) {
+    TrainRequest r = small_request("b200");
+    r.precision = "fp8";
+    r.fp8_recipe = recipe;
+    r.zero = 1;
+    const TrainAnswer bf16_copy = answer_train(default_catalog(), r);
+    r.fp8_params = true;
+    const TrainAnswer fp8_only = answer_train(default_catalog(), r);
+    ASSERT_TRUE(bf16_copy.estimate.valid());
+    ASSERT_TRUE(fp8_only.estimate.valid());
+    const ModelSpec& m = *bf16_copy.setup.ctx.model;
+    const double h = static_cast<double>(m.hidden);
+    const double head_dim = m.head_dim > 0 ? static_cast<double>(m.head_dim) : h / static_cast<double>(m.heads);
+    const double kv = static_cast<double>(m.kv_heads) * head_dim;
+    const double layer_gemm_params = h * (h + 2 * kv) + h * h + 3 * h * static_cast<double>(m.ffn_hidden);
+    const double gemm_params = layer_gemm_params * static_cast<double>(m.layers);
+    EXPECT_NEAR(bf16_copy.estimate.memory.weights_bytes - fp8_only.estimate.memory.weights_bytes, 2 * gemm_params,
+                1e-6 * gemm_params)
+        << recipe;
+    // Time: the same compute; the plan says so in its JSON and reads back.
+    EXPECT_DOUBLE_EQ(fp8_only.estimate.breakdown.forward_s, bf16_copy.estimate.breakdown.forward_s);
+    const nlohmann::json j = nlohmann::json::parse(plan_json(fp8_only.setup.plan).dump());
+    EXPECT_EQ(j.at("fp8_params"), true);
+    EXPECT_TRUE(plan_from_json(j).fp8_params);
+    EXPECT_FALSE(plan_json(bf16_copy.setup.plan).contains("fp8_params"));
+  }
+}
+
+TEST(ScalingRecipe, Fp8PrimaryWeightsGatherInFp8UnderPerTensorScaling) {
+  // The distributed optimizer's all-gather of the updated weights moves 1 B per fp8 GEMM weight
+  // instead of 2 under per-tensor scaling; mxfp8 gathers 16-bit values (Megatron-Core's
+  // reuse_grad_buf_for_mxfp8_param_ag), so its gather is unchanged.
+  TrainRequest r = small_request("b200");
+  r.precision = "fp8";
+  r.zero = 1;
+  r.fp8_recipe = "tensorwise";
+  const TrainAnswer base = answer_train(default_catalog(), r);
+  r.fp8_params = true;
+  const TrainAnswer per_tensor = answer_train(default_catalog(), r);
+  EXPECT_LT(per_tensor.estimate.breakdown.dp.total_s, base.estimate.breakdown.dp.total_s);
+  r.fp8_recipe = "mxfp8";
+  const TrainAnswer mx = answer_train(default_catalog(), r);
+  r.fp8_params = false;
+  const TrainAnswer mx_base = answer_train(default_catalog(), r);
+  EXPECT_DOUBLE_EQ(mx.estimate.breakdown.dp.total_s, mx_base.estimate.breakdown.dp.total_s);
 }
 
 }  // namespace
