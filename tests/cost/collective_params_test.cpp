@@ -74,6 +74,16 @@ TEST(CollectiveParams, BadFilesNameFileLineAndKey) {
   const std::string no_fill =
       catalog_error(replaced(kGoodParams, "alltoall_bw_fraction = 0.8", "alltoall_bw_fraction = 0.8\nll_channels = 16"));
   EXPECT_NE(no_fill.find("ll_channel_fill_bytes_per_rank"), std::string::npos) << no_fill;
+  // NCCL's ceilings take [one node, two nodes, more], each positive; Tree's fractions three in (0, 1].
+  const std::string two_scales = catalog_error(
+      replaced(kGoodParams, "bw_efficiency = 0.8", "bw_efficiency = 0.8\nll_max_gb_per_s = [141.0, 39.0]"));
+  EXPECT_NE(two_scales.find("ll_max_gb_per_s"), std::string::npos) << two_scales;
+  const std::string zero_cap = catalog_error(replaced(
+      kGoodParams, "bw_efficiency = 0.8", "bw_efficiency = 0.8\nring_ll128_channel_max_gb_per_s = [36.7, 0, 36.7]"));
+  EXPECT_NE(zero_cap.find("ring_ll128_channel_max_gb_per_s"), std::string::npos) << zero_cap;
+  const std::string tree = catalog_error(
+      replaced(kGoodParams, "alltoall_bw_fraction = 0.8", "alltoall_bw_fraction = 0.8\ntree_bw_fraction = [0.2, 1.5, 0.9]"));
+  EXPECT_NE(tree.find("tree_bw_fraction"), std::string::npos) << tree;
 }
 
 // [priors]: the values a validation fold falls back to (validate/collective_constants_fit.h). The shipped

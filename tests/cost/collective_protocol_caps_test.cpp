@@ -117,6 +117,45 @@ TEST(CollectiveProtocolCaps, TreeFractions) {
   EXPECT_NEAR(ll.level_bw_bytes_per_s[0], 39e9, 1);  // 450 x 0.92 / 3.8 = 108.9 GB/s, above the 2-node 39
 }
 
+// GPUs that talk over PCIe run LL and Simple, never LL128 (NCCL: LL128 only where the paths
+// inside a node are NVLink, typeIntra <= PATH_NVB): forced LL128 is refused with the reason,
+// and auto picks among the other two at every size.
+TEST(CollectiveProtocolCaps, NoLl128BetweenPcieGpus) {
+  const Catalog empty{};
+  System box = test_node(64e9);
+  box.scaleup_link = "pcie5";
+  box.scaleup_topology = "pcie";
+  box.in_network_reduction = false;
+  const auto t = make_collective_topology(empty, box, nullptr, caps_params(87.7e9, 20e9));
+  ASSERT_EQ(t.scaleup, ScaleupKind::pcie);
+  const auto forced = estimate_collective_with(request(CollectiveOp::all_reduce, 8388608, 8), t,
+                                               CollectiveAlgorithm::ring, Protocol::ll128);
+  EXPECT_FALSE(forced.feasible);
+  EXPECT_NE(std::string(forced.reason).find("LL128"), std::string::npos) << forced.reason;
+  for (double bytes = 512; bytes <= 8.6e9; bytes *= 8) {
+    const auto e = estimate_collective(request(CollectiveOp::all_reduce, bytes, 8), t);
+    ASSERT_TRUE(e.feasible) << bytes;
+    EXPECT_NE(e.protocol, Protocol::ll128) << bytes;
+  }
+  // The same node on NVLink may run it.
+  const auto nvlink = make_collective_topology(empty, test_node(), nullptr, caps_params(141e9, 36.7e9));
+  EXPECT_TRUE(estimate_collective_with(request(CollectiveOp::all_reduce, 8388608, 8), nvlink, CollectiveAlgorithm::ring,
+                                       Protocol::ll128)
+                  .feasible);
+}
+
+// The shipped ceilings by scale (one node, two nodes, more) sit on the NVLink entries only.
+TEST(CollectiveProtocolCaps, ShippedCeilingsByScale) {
+  const CollectiveParams& shipped = default_collective_params(default_catalog());
+  const CollectiveLinkParams* nv4 = shipped.find_link("nvlink4", "nvlink");
+  ASSERT_NE(nv4, nullptr);
+  EXPECT_DOUBLE_EQ(nv4->ll_max_bw_bytes_per_s[1], 39e9);
+  EXPECT_DOUBLE_EQ(nv4->ring_ll128_channel_max_bw_bytes_per_s[2], 36.7e9);
+  const CollectiveLinkParams* ib = shipped.find_link("infiniband", "infiniband");
+  ASSERT_NE(ib, nullptr);
+  EXPECT_EQ(ib->ll_max_bw_bytes_per_s[0], 0);  // NCCL's ceilings are per GPU generation, not per NIC
+}
+
 // The shipped file carries NCCL's figures, not fitted ones: ring LL 1/2, LL128 0.92, and the
 // per-generation ceilings on the NVLink entries (Ampere 87.7, Hopper 141, Blackwell 282 GB/s).
 TEST(CollectiveProtocolCaps, ShippedFiguresAreNcclS) {
