@@ -54,6 +54,13 @@ struct CollectiveLinkParams {
   // min(busBw, nChannels x ceiling), by scale: one node, two nodes, more), bytes/s per channel,
   // [scale][protocol]; 0 = no ceiling (LL, and links NCCL has no figure for).
   std::array<PerProtocol, 3> tree_channel_max_bw_bytes_per_s{};
+  // NCCL's ceilings on a ring's bus bandwidth for the GPU generation this link belongs to
+  // (src/graph/tuning.cc), by scale (one node, two nodes, more), bytes/s: `ll_max_bw_bytes_per_s`
+  // caps LL (llMaxBws: ring LL busBw = min(llMaxBw, busBw / 2), Tree LL min(busBw / 3.8, llMaxBw)),
+  // `ring_ll128_channel_max_bw_bytes_per_s` is per channel for ring LL128 (perChMaxRingLL128Bws:
+  // busBw = min(0.92 busBw, nChannels x it)). 0 = no ceiling (links NCCL has no figure for).
+  std::array<double, 3> ll_max_bw_bytes_per_s{};
+  std::array<double, 3> ring_ll128_channel_max_bw_bytes_per_s{};
   std::string notes;
   Provenance provenance;
 };
@@ -92,8 +99,6 @@ struct CollectiveTransportParams {
 // source; src/validate/collective_constants_fit.cpp). `present` is false when the file has no [priors].
 struct CollectiveFitPriors {
   bool present = false;
-  double ll_bw_fraction = 0;
-  double ll128_bw_fraction = 0;
   double simple_step_bytes = 0;
   double alltoall_bw_fraction = 0;
   double p2p_latency_s = 0;
@@ -121,10 +126,14 @@ struct CollectiveParams {
   // Fixed cost of launching one collective, per algorithm (NCCL tuning.cc baseLat).
   PerProtocol ring_base_latency_s{};
   PerProtocol tree_base_latency_s{};
-  // Share of the Simple bandwidth each protocol reaches (LL spends half of each 8-byte word on
-  // a flag; LL128 one 8-byte flag per 128-byte line). Simple is 1 by definition.
+  // Share of the Simple bandwidth each protocol reaches on a ring (LL spends half of each 8-byte
+  // word on a flag; LL128 one 8-byte flag per 128-byte line): NCCL's tuner figures, not fitted
+  // (ring LL busBw / 2, LL128 x 0.92), each also under the link's ceilings above. Simple is 1.
   double ll_bw_fraction = 1.0;
   double ll128_bw_fraction = 1.0;
+  // The same for a Tree AllReduce [LL, LL128, Simple] (NCCL: x 0.92 for every protocol, then
+  // LL / 3.8 and LL128 x 120/128 across nodes). Absent in the file: the ring's, Simple 1.
+  PerProtocol tree_bw_fraction{1.0, 1.0, 1.0};
   // Simple pipelines each step in chunks; before the pipe is full a step costs one chunk set
   // at the link's rate: per-step latency += simple_step_bytes / bandwidth.
   double simple_step_bytes = 0;

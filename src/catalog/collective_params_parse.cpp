@@ -66,6 +66,19 @@ CollectiveLinkParams parse_link_params(Fields& f, const Provenance& parent) {
       l.tree_channel_max_bw_bytes_per_s[scale][static_cast<int>(p)] = values[scale] * 1e9;
     }
   }
+  // [N1, N2, N4+] GB/s: NCCL llMaxBws (the whole ring) and perChMaxRingLL128Bws (per channel).
+  for (auto [key, field] : {std::pair{"ll_max_gb_per_s", &l.ll_max_bw_bytes_per_s},
+                            std::pair{"ring_ll128_channel_max_gb_per_s", &l.ring_ll128_channel_max_bw_bytes_per_s}}) {
+    if (!f.has(key)) continue;
+    const std::vector<double> values = f.num_list(key);
+    if (values.size() != 3) {
+      f.fail(key, fmt::format("expected 3 values [one node, two nodes, more], got {}", values.size()));
+    }
+    for (int scale = 0; scale < 3; ++scale) {
+      if (!(values[scale] > 0)) f.fail(key, "every ceiling must be positive (GB/s)");
+      (*field)[scale] = values[scale] * 1e9;
+    }
+  }
   l.notes = f.opt_str("notes").value_or("");
   l.provenance = f.provenance(parent);
   f.finish();
@@ -126,8 +139,6 @@ CollectiveFitPriors parse_fit_priors(Fields& f, const Provenance& parent) {
   CollectiveFitPriors p;
   p.present = true;
   p.provenance = f.provenance(parent);
-  p.ll_bw_fraction = f.fraction("ll_bw_fraction");
-  p.ll128_bw_fraction = f.fraction("ll128_bw_fraction");
   p.simple_step_bytes = f.pos("simple_step_mb") * 1e6;
   p.alltoall_bw_fraction = f.fraction("alltoall_bw_fraction");
   const auto nonneg_us = [&f](std::string_view key) {
@@ -208,6 +219,17 @@ CollectiveParams parse_collective_params(Fields& top) {
   c.protocol_provenance = proto.provenance(c.provenance);
   c.ll_bw_fraction = proto.fraction("ll_bw_fraction");
   c.ll128_bw_fraction = proto.fraction("ll128_bw_fraction");
+  c.tree_bw_fraction = {c.ll_bw_fraction, c.ll128_bw_fraction, 1.0};
+  if (proto.has("tree_bw_fraction")) {
+    const std::vector<double> values = proto.num_list("tree_bw_fraction");
+    if (values.size() != 3) {
+      proto.fail("tree_bw_fraction", fmt::format("expected 3 values [LL, LL128, Simple], got {}", values.size()));
+    }
+    for (int i = 0; i < kProtocolCount; ++i) {
+      if (!(values[i] > 0 && values[i] <= 1)) proto.fail("tree_bw_fraction", "every fraction must be in (0, 1]");
+      c.tree_bw_fraction[i] = values[i];
+    }
+  }
   c.simple_step_bytes = proto.opt_nonneg("simple_step_mb").value_or(0) * 1e6;
   c.alltoall_bw_fraction = proto.fraction("alltoall_bw_fraction");
   const std::int64_t nvls_min = proto.opt_integer("nvls_min_gpus").value_or(2);

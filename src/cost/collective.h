@@ -71,7 +71,8 @@ struct CollectiveTopology {
 
   PerProtocol ring_base_s{};
   PerProtocol tree_base_s{};
-  PerProtocol protocol_bw_fraction{1.0, 1.0, 1.0};
+  PerProtocol protocol_bw_fraction{1.0, 1.0, 1.0};       // ring, NVLS, direct
+  PerProtocol tree_protocol_bw_fraction{1.0, 1.0, 1.0};  // Tree AllReduce
   double simple_step_bytes = 0;
   double net_ring_simple_factor = 1.0;
   double nvls_latency_s = 0;
@@ -88,6 +89,10 @@ struct CollectiveTopology {
   // scale-up link's generation, by scale (index: one domain, two, more) and protocol; 0 = none.
   // It bounds the chain inside the domain (level 0), where a Tree AllReduce moves 2 x bytes.
   std::array<PerProtocol, 3> tree_cap_bytes_per_s{};
+  // NCCL's ceilings on a ring's bus bandwidth per GPU, by scale and protocol: LL at the
+  // generation's llMaxBw (which also caps Tree LL), LL128 at ll_channels x perChMaxRingLL128Bw;
+  // Simple none (0). They bound level 0 like the Tree ceiling (docs/model/collectives.md).
+  std::array<PerProtocol, 3> ring_cap_bytes_per_s{};
   double ll_channel_fill_bytes_per_rank = 0;
 
   // The scale-out transport (data/fitted/collectives [[transport]]): the protocols a group

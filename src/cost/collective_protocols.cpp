@@ -73,6 +73,12 @@ const char* protocol_unavailable(CollectiveAlgorithm algorithm, Protocol protoco
   if (algorithm == CollectiveAlgorithm::nvls && protocol != Protocol::simple) {
     return "in-network reduction runs the Simple protocol only";
   }
+  // NCCL enables LL128 only where the paths inside a node are NVLink (src/graph/tuning.cc:
+  // typeIntra <= PATH_NVB; "other cases are not tested and may cause silent data corruption"):
+  // GPUs that talk through PCIe switches or the host run LL and Simple.
+  if (protocol == Protocol::ll128 && topology.scaleup == ScaleupKind::pcie) {
+    return "NCCL runs LL128 only over NVLink paths inside a node (PCIe GPUs run LL and Simple)";
+  }
   if (shape.domains > 1 && !topology.net_protocols[static_cast<int>(protocol)]) {
     return protocol == Protocol::ll ? "the scale-out transport does not carry LL (its net plugin sets NCCL_PROTO)"
                                     : "the scale-out transport does not carry LL128 (its net plugin sets NCCL_PROTO)";
@@ -217,19 +223,28 @@ bool group_ok(const CollectiveRequest& request, const CollectiveTopology& topolo
   return true;
 }
 
+// The share of a line's full rate it gets: 1 / concurrent collectives on the same links, and
+// on a ring LL line NCCL's small-message channel narrowing. It scales both the links' rate and
+// NCCL's bus-bandwidth ceilings (line_level_bw), which are for the full channel set.
+double line_share(const CollectiveRequest& request, const CollectiveTopology& topology, const GroupShape& shape,
+                  CollectiveAlgorithm algorithm, Protocol protocol) {
+  double share = request.concurrent == 1 ? 1.0 : 1.0 / request.concurrent;
+  if (protocol == Protocol::ll && algorithm == CollectiveAlgorithm::ring && topology.ll_channels > 0) {
+    share *= ll_channel_share(request.bytes, shape.ranks, topology.ll_channels, topology.ll_channel_fill_bytes_per_rank);
+  }
+  return share;
+}
+
 // The share of the links' rate a line runs at: the protocol's fraction, shared by concurrent
 // collectives; small ring LL messages run on fewer channels (NCCL's narrowing,
 // docs/model/collectives.md). line_time() and chosen_line() both take it from here.
 double line_bw_scale(const CollectiveRequest& request, const CollectiveTopology& topology, const GroupShape& shape,
                      CollectiveAlgorithm algorithm, Protocol protocol) {
   // x / 1 is x: no division for the usual single collective.
-  const double fraction = topology.protocol_bw_fraction[static_cast<int>(protocol)];
-  double bw_scale = request.concurrent == 1 ? fraction : fraction / request.concurrent;
-  if (protocol == Protocol::ll && algorithm == CollectiveAlgorithm::ring && topology.ll_channels > 0) {
-    bw_scale *= ll_channel_share(request.bytes, shape.ranks, topology.ll_channels,
-                                 topology.ll_channel_fill_bytes_per_rank);
-  }
-  return bw_scale;
+  const double fraction = algorithm == CollectiveAlgorithm::tree
+                              ? topology.tree_protocol_bw_fraction[static_cast<int>(protocol)]
+                              : topology.protocol_bw_fraction[static_cast<int>(protocol)];
+  return fraction * line_share(request, topology, shape, algorithm, protocol);
 }
 
 // What every protocol's line of one algorithm shares: its traffic, its steps and each level's
@@ -277,11 +292,17 @@ inline double line_level_bw(const CollectiveRequest& request, const CollectiveTo
   double bw = lines.level_bw[i] * bw_scale;
   if (i == 0) {
     if (request.op == CollectiveOp::all_to_all) bw *= topology.alltoall_bw_fraction;
+    const int scale = shape.domains <= 1 ? 0 : shape.domains == 2 ? 1 : 2;
+    const int p = static_cast<int>(protocol);
+    double cap = 0;
     if (algorithm == CollectiveAlgorithm::tree) {
-      const int scale = shape.domains <= 1 ? 0 : shape.domains == 2 ? 1 : 2;
-      const double cap = topology.tree_cap_bytes_per_s[scale][static_cast<int>(protocol)];
-      if (cap > 0) bw = std::min(bw, request.concurrent == 1 ? cap : cap / request.concurrent);
+      cap = topology.tree_cap_bytes_per_s[scale][p];
+      // NCCL caps Tree LL at the same llMaxBw as ring LL.
+      if (protocol == Protocol::ll) cap = topology.ring_cap_bytes_per_s[scale][p];
+    } else if (algorithm == CollectiveAlgorithm::ring) {
+      cap = topology.ring_cap_bytes_per_s[scale][p];
     }
+    if (cap > 0) bw = std::min(bw, cap * line_share(request, topology, shape, algorithm, protocol));
   }
   return bw;
 }

@@ -189,6 +189,7 @@ CollectiveTopology make_collective_topology(const Catalog& catalog, const System
   t.one_shot_allreduce = up_params.one_shot_allreduce && t.scaleup == ScaleupKind::mesh;
   t.one_shot_max_bytes = up_params.one_shot_max_bytes;
   t.protocol_bw_fraction = {params.ll_bw_fraction, params.ll128_bw_fraction, 1.0};
+  t.tree_protocol_bw_fraction = params.tree_bw_fraction;
   t.simple_step_bytes = params.simple_step_bytes;
   t.net_ring_simple_factor = params.net_ring_simple_latency_factor;
   t.nvls_latency_s = params.nvls_latency_s;
@@ -206,6 +207,11 @@ CollectiveTopology make_collective_topology(const Catalog& catalog, const System
         t.tree_cap_bytes_per_s[scale][p] = params.tree_channels * up_params.tree_channel_max_bw_bytes_per_s[scale][p];
       }
     }
+  }
+  for (int scale = 0; scale < 3; ++scale) {
+    t.ring_cap_bytes_per_s[scale][static_cast<int>(Protocol::ll)] = up_params.ll_max_bw_bytes_per_s[scale];
+    t.ring_cap_bytes_per_s[scale][static_cast<int>(Protocol::ll128)] =
+        params.ll_channels * up_params.ring_ll128_channel_max_bw_bytes_per_s[scale];
   }
   t.ll_channel_fill_bytes_per_rank = params.ll_channel_fill_bytes_per_rank;
   return t;

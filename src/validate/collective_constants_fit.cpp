@@ -13,12 +13,12 @@
 namespace gpuplan {
 namespace {
 
-enum class KnobKind { ll, ll128, simple_step, alltoall, p2p, nvls, nvls_hop, hop_scale, bw_efficiency };
+enum class KnobKind { simple_step, alltoall, p2p, nvls, nvls_hop, hop_scale, bw_efficiency };
 
 // One fitted constant: how it is named and shown, where it sits in the parameter set, the
 // range the grid searches and its prior (all in the unit shown).
 struct Knob {
-  KnobKind kind = KnobKind::ll;
+  KnobKind kind = KnobKind::simple_step;
   std::string link;  // hop_scale / bw_efficiency: the [[link]] entry
   std::string name;
   std::string unit;
@@ -39,8 +39,6 @@ const CollectiveLinkParams* find_entry(const CollectiveParams& p, const std::str
 
 void set_knob(CollectiveParams& p, const Knob& k, double v) {
   switch (k.kind) {
-    case KnobKind::ll: p.ll_bw_fraction = v; break;
-    case KnobKind::ll128: p.ll128_bw_fraction = v; break;
     case KnobKind::simple_step: p.simple_step_bytes = v * 1e6; break;
     case KnobKind::alltoall: p.alltoall_bw_fraction = v; break;
     case KnobKind::p2p: p.p2p_latency_s = v * 1e-6; break;
@@ -61,8 +59,6 @@ void set_knob(CollectiveParams& p, const Knob& k, double v) {
 // The value a parameter set holds (for the "shipped" column).
 double get_knob(const CollectiveParams& p, const Knob& k) {
   switch (k.kind) {
-    case KnobKind::ll: return p.ll_bw_fraction;
-    case KnobKind::ll128: return p.ll128_bw_fraction;
     case KnobKind::simple_step: return p.simple_step_bytes / 1e6;
     case KnobKind::alltoall: return p.alltoall_bw_fraction;
     case KnobKind::p2p: return p.p2p_latency_s * 1e6;
@@ -82,8 +78,6 @@ double get_knob(const CollectiveParams& p, const Knob& k) {
 std::vector<Knob> knobs_of(const CollectiveParams& params) {
   const CollectiveFitPriors& pr = params.priors;
   std::vector<Knob> k = {
-      {KnobKind::ll, "", "ll_bw_fraction", "", 0.05, 1.0, pr.ll_bw_fraction},
-      {KnobKind::ll128, "", "ll128_bw_fraction", "", 0.3, 1.0, pr.ll128_bw_fraction},
       {KnobKind::simple_step, "", "simple_step_mb", "MB", 0.0, 16.0, pr.simple_step_bytes / 1e6},
       {KnobKind::alltoall, "", "alltoall_bw_fraction", "", 0.3, 1.0, pr.alltoall_bw_fraction},
       {KnobKind::p2p, "", "p2p_us", "us", 0.0, 50.0, pr.p2p_latency_s * 1e6},
@@ -147,6 +141,7 @@ class FitProblem {
   }
 
   int per_domain(int i) const { return rows_[static_cast<std::size_t>(i)].m->request.gpus_per_domain; }
+  double bytes(int i) const { return rows_[static_cast<std::size_t>(i)].m->request.bytes; }
 
  private:
   struct Row {
@@ -303,6 +298,21 @@ CollectiveConstantsFit fit_collective_constants(const std::vector<CollectiveMeas
     c.visible_rows = static_cast<int>(vis.size());
     free[i] = !vis.empty();
     if (vis.empty()) c.why_prior = "no training row moves it";
+    // A per-step latency (hop scale) is told apart from the bandwidth terms only by rows of at
+    // least two message sizes (a line's intercept and slope), as NVLS's per-GPU cost needs two
+    // domain sizes: one size fixes only latency + bytes / bandwidth together.
+    if (k.kind == KnobKind::hop_scale && !vis.empty()) {
+      std::vector<double> sizes;
+      for (int r : vis) {
+        if (std::find(sizes.begin(), sizes.end(), problem.bytes(r)) == sizes.end()) sizes.push_back(problem.bytes(r));
+      }
+      if (sizes.size() < 2) {
+        free[i] = false;
+        c.why_prior = fmt::format("its {} rows have one message size ({:.0f} B): per-step latency and bandwidth not "
+                                  "separable",
+                                  vis.size(), sizes.front());
+      }
+    }
     if (k.kind == KnobKind::nvls) nvls = i;
     if (k.kind == KnobKind::nvls_hop) {
       nvls_hop = i;

@@ -74,16 +74,25 @@ TEST(CollectiveParams, BadFilesNameFileLineAndKey) {
   const std::string no_fill =
       catalog_error(replaced(kGoodParams, "alltoall_bw_fraction = 0.8", "alltoall_bw_fraction = 0.8\nll_channels = 16"));
   EXPECT_NE(no_fill.find("ll_channel_fill_bytes_per_rank"), std::string::npos) << no_fill;
+  // NCCL's ceilings take [one node, two nodes, more], each positive; Tree's fractions three in (0, 1].
+  const std::string two_scales = catalog_error(
+      replaced(kGoodParams, "bw_efficiency = 0.8", "bw_efficiency = 0.8\nll_max_gb_per_s = [141.0, 39.0]"));
+  EXPECT_NE(two_scales.find("ll_max_gb_per_s"), std::string::npos) << two_scales;
+  const std::string zero_cap = catalog_error(replaced(
+      kGoodParams, "bw_efficiency = 0.8", "bw_efficiency = 0.8\nring_ll128_channel_max_gb_per_s = [36.7, 0, 36.7]"));
+  EXPECT_NE(zero_cap.find("ring_ll128_channel_max_gb_per_s"), std::string::npos) << zero_cap;
+  const std::string tree = catalog_error(
+      replaced(kGoodParams, "alltoall_bw_fraction = 0.8", "alltoall_bw_fraction = 0.8\ntree_bw_fraction = [0.2, 1.5, 0.9]"));
+  EXPECT_NE(tree.find("tree_bw_fraction"), std::string::npos) << tree;
 }
 
 // [priors]: the values a validation fold falls back to (validate/collective_constants_fit.h). The shipped
-// file has them with a source: NCCL's LL128 0.92 and 4 MiB Simple step, NCCL's NVLink hops.
+// file has them with a source: NCCL's 4 MiB Simple step, NCCL's NVLink hops. The protocol
+// fractions are NCCL's own in [protocols] (not fitted), so they have no prior.
 // Optional (a file without it parses, present = false); a bad value or an unknown link fails
 // naming the key.
 constexpr const char* kPriors = R"toml([priors]
 source = "test"
-ll_bw_fraction = 0.25
-ll128_bw_fraction = 0.92
 simple_step_mb = 4.194304
 alltoall_bw_fraction = 1.0
 p2p_us = 8.4
@@ -100,7 +109,7 @@ bw_efficiency_links = ["default"]
 TEST(CollectiveParams, PriorsParseWithTheirSource) {
   const CollectiveParams& shipped = default_collective_params(default_catalog());
   ASSERT_TRUE(shipped.priors.present);
-  EXPECT_EQ(shipped.priors.ll128_bw_fraction, 0.92);
+  EXPECT_EQ(shipped.priors.alltoall_bw_fraction, 1.0);
   EXPECT_NEAR(shipped.priors.simple_step_bytes, 4.0 * 1024 * 1024, 1e-6);  // 4.194304 MB = 4 MiB
   EXPECT_NEAR(shipped.priors.nccl_nvlink_ring_hop_s[2], 3.4e-6, 1e-15);
   EXPECT_EQ(shipped.priors.hop_scale_links.size(), 3u);
@@ -115,8 +124,8 @@ TEST(CollectiveParams, PriorsParseWithTheirSource) {
   EXPECT_NEAR(with.collective_params[0].priors.p2p_latency_s, 8.4e-6, 1e-15);
 
   const std::string over = catalog_error(std::string(kGoodParams) +
-                                         replaced(kPriors, "ll128_bw_fraction = 0.92", "ll128_bw_fraction = 1.5"));
-  EXPECT_NE(over.find("ll128_bw_fraction"), std::string::npos) << over;
+                                         replaced(kPriors, "alltoall_bw_fraction = 1.0", "alltoall_bw_fraction = 1.5"));
+  EXPECT_NE(over.find("alltoall_bw_fraction"), std::string::npos) << over;
   const std::string missing =
       catalog_error(std::string(kGoodParams) + replaced(kPriors, "nvls_hop_us = 0\n", ""));
   EXPECT_NE(missing.find("nvls_hop_us"), std::string::npos) << missing;

@@ -122,7 +122,10 @@ TEST(CollectiveGolden, FittedModelMatchesNcclTestsFor32MiBAllGather) {
   const Catalog& c = default_catalog();
   const auto t = make_collective_topology(c, c.system("dgx-h100"), nullptr, default_collective_params(c));
   const auto e = estimate_collective(request(CollectiveOp::all_gather, 33554432.0, 8), t);
-  EXPECT_NEAR(e.time_s * 1e6, 125.5, 125.5 * 0.10);  // measured 125.5 us
+  // Measured 125.5 us. The model gives 111.2 us (-11.4%) since ring LL128 runs at NCCL's 0.92 of
+  // the ring rate instead of the fitted 0.86 (-6.6%, 117.2 us, before 2026-11-27); this row is
+  // among those docs/validation.md lists as worse (issue 32, fourth round).
+  EXPECT_NEAR(e.time_s * 1e6, 125.5, 125.5 * 0.12);
 }
 
 // Hand derivation of one line: ring AllGather, 4 GPUs, Simple only (LL/LL128 made useless),
