@@ -95,6 +95,22 @@ std::string collective_why(const CollectiveQuery& q, const CollectiveTopology& t
       why += fmt::format("; limited by {}, not by the network", t.level_names[chosen.bottleneck_level]);
     }
   }
+  // NCCL's own ceiling on a ring's LL or LL128 bus bandwidth (its tuner's llMaxBw, and
+  // LL128's channels x per-channel ceiling; docs/model/collectives.md) can bind below what the
+  // links carry: say so when it set the chosen line's rate (the cap for the full channel set,
+  // shared by concurrent collectives; a narrowed small-message LL line runs below it and is
+  // explained by its channels, not the ceiling).
+  if (chosen.algorithm == CollectiveAlgorithm::ring && chosen.bottleneck_level == 0 &&
+      (chosen.protocol == Protocol::ll || chosen.protocol == Protocol::ll128)) {
+    const int scale = r.domains <= 1 ? 0 : r.domains == 2 ? 1 : 2;
+    const double cap = t.ring_cap_bytes_per_s[scale][static_cast<int>(chosen.protocol)] / r.concurrent;
+    if (cap > 0 && chosen.level_bw_bytes_per_s[0] >= cap * (1 - 1e-9)) {
+      why +=
+          fmt::format("; {} runs at NCCL's ceiling for it ({}: {:.0f} GB/s per GPU), below the links' rate",
+                      protocol_name(chosen.protocol),
+                      chosen.protocol == Protocol::ll ? "llMaxBw" : "channels x per-channel LL128 ceiling", cap / 1e9);
+    }
+  }
   return why;
 }
 

@@ -27,6 +27,28 @@ TEST(CollectiveCli, JsonHasTheNcclTestsFigures) {
   EXPECT_GE(j["candidates"].size(), 2u);
 }
 
+// The why names NCCL's LL ceiling where it set the rate: a 1 MiB ring LL AllGather on 8 H100
+// runs at Hopper's llMaxBw, 141 GB/s of bus bandwidth per GPU (data/fitted/collectives/nccl.toml),
+// below NVLink 4's rate; at 32 MiB (LL128, 0.92 of the links on all channels) nothing caps it.
+TEST(CollectiveCli, WhyNamesNcclsLlCeilingWhereItBinds) {
+  const auto ll = run({"collective", "--op", "allgather", "--bytes", "1MiB", "--gpus", "8", "--system", "dgx-h100",
+                       "--json"});
+  ASSERT_EQ(ll.code, 0) << ll.err;
+  const auto j = nlohmann::json::parse(ll.out);
+  ASSERT_EQ(j["protocol"], "LL");
+  EXPECT_NE(j["why"].get<std::string>().find("LL runs at NCCL's ceiling for it (llMaxBw: 141 GB/s per GPU)"),
+            std::string::npos)
+      << j["why"];
+  // The level runs at the cap, below its links' 450 GB/s; the transfer is its bytes at that rate.
+  EXPECT_DOUBLE_EQ(j["levels"][0]["bw_bytes_per_s"].get<double>(), 141e9);
+  EXPECT_DOUBLE_EQ(j["levels"][0]["line_bw_bytes_per_s"].get<double>(), 450e9);
+  EXPECT_NEAR(j["transfer_s"].get<double>(), 917504.0 / 141e9, 1e-12);
+  const auto big = run({"collective", "--op", "allgather", "--bytes", "32MiB", "--gpus", "8", "--system", "dgx-h100",
+                        "--json"});
+  ASSERT_EQ(big.code, 0) << big.err;
+  EXPECT_EQ(nlohmann::json::parse(big.out)["why"].get<std::string>().find("ceiling"), std::string::npos);
+}
+
 // The answer names the transport and the protocol it assumed: two A3 Mega nodes run Simple
 // only (Google's TCPXO profile), and the text says so.
 TEST(CollectiveCli, NamesTheTransportAndProtocol) {
