@@ -5,6 +5,8 @@
 // folders include plan/evaluate.h.
 #pragma once
 
+#include <algorithm>
+
 #include <array>
 #include <cstdio>
 
@@ -112,6 +114,13 @@ struct RankLoad {
   double max_layer_params = 0;
   double layers = 0;  // decoder layers on the rank (FSDP units)
   double offload_s = 0, offload_exposed_s = 0;  // activation offload, one micro-batch (activation_offload.h)
+
+  // The low-precision GEMM parameters outside the routed experts: every routed expert's weight
+  // is a low-precision GEMM's, so the experts count first (fp8 primary weights keep both kinds
+  // in fp8 only; the memory and the DP weight gather split them this way).
+  double low_precision_dense_params() const {
+    return std::max(0.0, low_precision_params - std::min(expert_params, low_precision_params));
+  }
 };
 
 // Every pipeline rank's load and memory; the slowest rank sets the step, the fullest the memory.

@@ -161,7 +161,7 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
     // GEMMs count first: every routed expert's weight is a low-precision GEMM's).
     if (p.fp8_params) {
       mi.quantised_only_expert_params = std::min(r.expert_params, r.low_precision_params);
-      mi.quantised_only_dense_params = r.low_precision_params - mi.quantised_only_expert_params;
+      mi.quantised_only_dense_params = r.low_precision_dense_params();
     }
     // DualPipe keeps two copies of the parameters (DeepSeek-V3 report, Table 2): the second
     // copy's weights and gradients; the optimizer updates one.

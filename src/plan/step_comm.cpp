@@ -69,9 +69,7 @@ CommCost data_parallel_comm(Eval& ev, const MicroBatchShape& s, const RankLoad& 
   // bits too, so their bytes do not change.
   const bool fp8_gather =
       p.fp8_params && (p.scaling == ScalingRecipe::delayed || p.scaling == ScalingRecipe::tensorwise);
-  const double fp8_dense_params =
-      fp8_gather ? std::max(0.0, worst.low_precision_params - std::min(worst.expert_params, worst.low_precision_params))
-                 : 0.0;
+  const double fp8_dense_params = fp8_gather ? worst.low_precision_dense_params() : 0.0;
   const double weight_bytes = (dense_params - fp8_dense_params) * ctx.options.state.weight +
                               fp8_dense_params * precision_bytes(Precision::fp8);
   const double one_fwd = worst.fwd_s;
