@@ -269,6 +269,7 @@ def infer(
     disagg: str = "",
     disagg_prefill_tp: Optional[int] = None,
     disagg_decode_tp: Optional[int] = None,
+    disagg_prefill_gpu: str = "",
     slo_ttft_ms: Optional[float] = None,
     slo_tpot_ms: Optional[float] = None,
     request_rate: Optional[float] = None,

@@ -47,7 +47,16 @@ struct DisaggEstimate {
   double output_tokens_per_s = 0;
   double output_tokens_per_s_per_gpu = 0;
   std::string bottleneck;              // prefill | decode | KV transfer
-  // The balanced split of the same GPUs (whole replicas of each pool) and the ideal share.
+  // The pools' GPUs (different types: --disagg-prefill-gpu) and what the service costs at each
+  // GPU's cheapest on-demand price (catalog clouds); 0 where a pool's GPU has no price.
+  std::string prefill_gpu;
+  std::string decode_gpu;
+  double cost_usd_per_hour = 0;
+  double usd_per_million_output_tokens = 0;
+  // The balanced split: of the same GPUs (whole replicas of each pool) when both pools have one
+  // GPU type; with two types (not interchangeable) the fewest whole prefill replicas that keep up
+  // with the given decode pool. And the ideal share of GPUs (of GPU-hours' worth in dollars with
+  // two types and both prices, else of GPUs).
   double balanced_prefill_share = 0;   // prefill GPUs / all at equal pool rates
   int balanced_prefill_gpus = 0;
   int balanced_decode_gpus = 0;
@@ -57,5 +66,12 @@ struct DisaggEstimate {
 // `plan` gives the precisions, lengths, EP and the decode load (batch / concurrency per decode
 // replica, or max-throughput = what memory allows); its tp and replicas are replaced by the pools.
 DisaggEstimate estimate_disagg(const InferContext& ctx, const InferPlan& plan, const DisaggInput& in);
+
+// The prefill pool on `prefill_ctx`'s GPU and the decode pool on `decode_ctx`'s (same model and
+// engine; Splitwise's heterogeneous pools: prompts where compute is cheap, decodes where memory
+// bandwidth is). Two GPU types never share a scale-up domain: the KV moves over the network at
+// the slower end's rate.
+DisaggEstimate estimate_disagg(const InferContext& prefill_ctx, const InferContext& decode_ctx, const InferPlan& plan,
+                               const DisaggInput& in);
 
 }  // namespace gpuplan

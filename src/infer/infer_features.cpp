@@ -6,7 +6,9 @@
 #include <fmt/format.h>
 
 #include "catalog/resolve_model.h"
+#include "catalog/system_choice.h"
 #include "core/error.h"
+#include "infer/infer_request.h"
 
 namespace gpuplan {
 namespace {
@@ -104,7 +106,8 @@ PrefixCacheAnswer answer_prefix(const InferContext& ctx, const InferPlan& plan, 
   return a;
 }
 
-DisaggAnswer answer_disagg(const InferContext& ctx, const InferPlan& plan, const InferFeatures& f) {
+DisaggAnswer answer_disagg(const Catalog& catalog, const InferContext& ctx, const InferPlan& plan,
+                           const InferFeatures& f) {
   DisaggAnswer a;
   const auto [p, d] = parse_disagg_ratio(f.disagg);
   if (plan.pp > 1) {
@@ -129,6 +132,26 @@ DisaggAnswer answer_disagg(const InferContext& ctx, const InferPlan& plan, const
   };
   check_tp("--disagg-prefill-tp", a.input.prefill_tp, p, "prefill");
   check_tp("--disagg-decode-tp", a.input.decode_tp, d, "decode");
+  if (!f.disagg_prefill_gpu.empty() && f.disagg_prefill_gpu != ctx.gpu->id) {
+    // The prefill pool on another GPU type, on that GPU's usual node (choose_cluster names the
+    // field when the id is unknown).
+    ClusterQuery query;
+    query.gpu = f.disagg_prefill_gpu;
+    ClusterChoice cluster;
+    try {
+      cluster = choose_cluster(catalog, query);
+    } catch (const Error& err) {
+      throw Error(fmt::format("--disagg-prefill-gpu '{}': {}", f.disagg_prefill_gpu, err.what()));
+    }
+    if (const std::string why = weights_refusal(catalog, *cluster.gpu, plan.weights); !why.empty()) {
+      throw Error(fmt::format("--disagg-prefill-gpu {} with --weights {}: {}; choose another prefill GPU",
+                              cluster.gpu->id, precision_name(plan.weights), why));
+    }
+    a.prefill_ctx = make_infer_context(catalog, *ctx.model, *cluster.gpu, *ctx.engine, cluster.system);
+    a.prefill_ctx->router_imbalance = ctx.router_imbalance;
+    a.estimate = estimate_disagg(*a.prefill_ctx, ctx, plan, a.input);
+    return a;
+  }
   a.estimate = estimate_disagg(ctx, plan, a.input);
   return a;
 }
@@ -172,7 +195,7 @@ InferFeatureAnswer answer_infer_features(const Catalog& catalog, const InferCont
     // Their memory and step models split the KV cache tp ways; attention DP splits it per rank.
     const char* flag = f.spec_draft_tokens != 0 || f.spec_acceptance                ? "--spec-draft-tokens"
                        : f.prefix_hit_rate || f.shared_prefix_tokens                 ? "--prefix-hit-rate"
-                       : !f.disagg.empty() || f.disagg_prefill_tp || f.disagg_decode_tp ? "--disagg"
+                       : !f.disagg.empty() || f.disagg_prefill_tp || f.disagg_decode_tp || !f.disagg_prefill_gpu.empty() ? "--disagg"
                                                                                        : nullptr;
     if (flag) {
       throw Error(fmt::format("--attention-dp {} with {}: speculative decoding, prefix caching and disaggregation "
@@ -182,9 +205,10 @@ InferFeatureAnswer answer_infer_features(const Catalog& catalog, const InferCont
   }
   if (f.spec_draft_tokens != 0 || f.spec_acceptance) a.spec = answer_spec(catalog, target, plan, base, f);
   if (f.prefix_hit_rate || f.shared_prefix_tokens) a.prefix = answer_prefix(target, plan, base, f);
-  if (!f.disagg.empty() || f.disagg_prefill_tp || f.disagg_decode_tp) {
-    if (f.disagg.empty()) throw Error("--disagg-prefill-tp / --disagg-decode-tp need --disagg P:D (prefill : decode GPUs)");
-    a.disagg = answer_disagg(target, plan, f);
+  if (!f.disagg.empty() || f.disagg_prefill_tp || f.disagg_decode_tp || !f.disagg_prefill_gpu.empty()) {
+    if (f.disagg.empty()) throw Error("--disagg-prefill-tp / --disagg-decode-tp / --disagg-prefill-gpu need --disagg P:D (prefill : "
+                  "decode GPUs)");
+    a.disagg = answer_disagg(catalog, target, plan, f);
   }
   if (f.slo_ttft_ms || f.slo_tpot_ms || f.request_rate) a.slo = answer_slo(target, plan, f);
   return a;

@@ -32,6 +32,7 @@ struct InferFeatures {
   std::string disagg;                    // --disagg P:D (prefill GPUs : decode GPUs)
   std::optional<int> disagg_prefill_tp;  // --disagg-prefill-tp; default the plan's tp
   std::optional<int> disagg_decode_tp;   // --disagg-decode-tp; default the plan's tp
+  std::string disagg_prefill_gpu;        // --disagg-prefill-gpu: the prefill pool's GPU; default --gpu
   // Service-level objectives: on when any is given.
   std::optional<double> slo_ttft_ms;   // --slo-ttft-ms
   std::optional<double> slo_tpot_ms;   // --slo-tpot-ms
@@ -51,6 +52,9 @@ struct PrefixCacheAnswer {
 };
 
 struct DisaggAnswer {
+  // The prefill pool's GPU when it is not the plan's (--disagg-prefill-gpu): its own context,
+  // on the GPU's usual node, with the target's model and engine.
+  std::optional<InferContext> prefill_ctx;
   DisaggInput input;
   DisaggEstimate estimate;
 };

@@ -77,6 +77,9 @@ const std::vector<FieldSpec<InferRequest>>& infer_fields() {
        "Disaggregated: TP of each prefill replica (default --tp)"},
       {"disagg_decode_tp", GP_FIELD(R, features.disagg_decode_tp), "GPUs", "",
        "Disaggregated: TP of each decode replica (default --tp)"},
+      {"disagg_prefill_gpu", GP_FIELD(R, features.disagg_prefill_gpu), "", "",
+       "Disaggregated: the prefill pool's GPU id when it differs from --gpu (default --gpu; the KV crosses the "
+       "network)"},
       {"slo_ttft_ms", GP_FIELD(R, features.slo_ttft_ms), "ms", "",
        "SLO: time-to-first-token target in ms (goodput, GPUs for a rate)"},
       {"slo_tpot_ms", GP_FIELD(R, features.slo_tpot_ms), "ms", "", "SLO: time-per-output-token target in ms"},

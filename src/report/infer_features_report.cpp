@@ -119,6 +119,8 @@ nlohmann::ordered_json disagg_json(const DisaggAnswer& a) {
   j["decode_gpus"] = a.input.decode_gpus;
   j["prefill_tp"] = a.input.prefill_tp;
   j["decode_tp"] = a.input.decode_tp;
+  j["prefill_gpu"] = e.prefill_gpu;
+  j["decode_gpu"] = e.decode_gpu;
   j["feasible"] = e.feasible;
   if (!e.feasible) {
     j["reason"] = e.reason;
@@ -145,6 +147,9 @@ nlohmann::ordered_json disagg_json(const DisaggAnswer& a) {
   j["output_tokens_per_s"] = e.output_tokens_per_s;
   j["output_tokens_per_s_per_gpu"] = e.output_tokens_per_s_per_gpu;
   j["bottleneck"] = e.bottleneck;
+  j["cost_usd_per_hour"] = e.cost_usd_per_hour > 0 ? nlohmann::ordered_json(e.cost_usd_per_hour) : nullptr;
+  j["usd_per_million_output_tokens"] =
+      e.usd_per_million_output_tokens > 0 ? nlohmann::ordered_json(e.usd_per_million_output_tokens) : nullptr;
   j["balanced_prefill_share"] = e.balanced_prefill_share;
   j["balanced_prefill_gpus"] = e.balanced_prefill_gpus;
   j["balanced_decode_gpus"] = e.balanced_decode_gpus;
@@ -154,8 +159,13 @@ nlohmann::ordered_json disagg_json(const DisaggAnswer& a) {
 
 std::string disagg_text(const DisaggAnswer& a) {
   const DisaggEstimate& e = a.estimate;
-  std::string s = fmt::format("\ndisaggregated: prefill {} GPUs (tp {}) : decode {} GPUs (tp {})\n", a.input.prefill_gpus,
-                              a.input.prefill_tp, a.input.decode_gpus, a.input.decode_tp);
+  const bool two_types = !e.prefill_gpu.empty() && e.prefill_gpu != e.decode_gpu;
+  std::string s = two_types ? fmt::format("\ndisaggregated: prefill {} × {} (tp {}) : decode {} × {} (tp {})\n",
+                                          a.input.prefill_gpus, e.prefill_gpu, a.input.prefill_tp,
+                                          a.input.decode_gpus, e.decode_gpu, a.input.decode_tp)
+                            : fmt::format("\ndisaggregated: prefill {} GPUs (tp {}) : decode {} GPUs (tp {})\n",
+                                          a.input.prefill_gpus, a.input.prefill_tp, a.input.decode_gpus,
+                                          a.input.decode_tp);
   if (!e.feasible) return s + "infeasible: " + e.reason + "\n";
   TextTable t({"disaggregated", "value"}, {TextTable::Align::left, TextTable::Align::right});
   t.add_row({"TTFT (prefill + KV transfer)", fmt::format("{} ({} + {})", feature_ms(e.ttft_s), feature_ms(e.prefill_latency_s),
@@ -167,7 +177,19 @@ std::string disagg_text(const DisaggAnswer& a) {
   t.add_row({"service requests/s", fmt_number(e.requests_per_s, 2)});
   t.add_row({"output tokens/s per GPU", fmt_number(e.output_tokens_per_s_per_gpu)});
   t.add_row({"KV per request over " + e.fabric, fmt::format("{:.1f} MiB", e.kv_bytes_per_request / kMiB)});
+  if (two_types && e.usd_per_million_output_tokens > 0) {
+    t.add_row({"$ per hour (on-demand)", fmt::format("{:.2f}", e.cost_usd_per_hour)});
+    t.add_row({"$ per million output tokens", fmt::format("{:.3f}", e.usd_per_million_output_tokens)});
+  }
   s += t.render();
+  if (two_types) {
+    s += fmt::format("bottleneck pool: {} · decode batch {} ({}) · balanced: {} {} prefill GPUs for the {} {} decode "
+                     "GPUs ({:.2f} requests/s; ideal prefill share of the {} {:.0f}%)\n",
+                     e.bottleneck, fmt_number(e.decode_running), e.decode_limit, e.balanced_prefill_gpus, e.prefill_gpu,
+                     e.balanced_decode_gpus, e.decode_gpu, e.balanced_requests_per_s,
+                     e.cost_usd_per_hour > 0 ? "spend" : "GPUs", 100 * e.balanced_prefill_share);
+    return s;
+  }
   s += fmt::format("bottleneck pool: {} · decode batch {} ({}) · balanced: {} prefill : {} decode GPUs ({:.2f} "
                    "requests/s; ideal prefill share {:.0f}%)\n",
                    e.bottleneck, fmt_number(e.decode_running), e.decode_limit, e.balanced_prefill_gpus,

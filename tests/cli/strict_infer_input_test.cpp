@@ -155,6 +155,8 @@ TEST(StrictInferInput, ServingFeatureFlagsExit2NamingFlagAndValue) {
       {{"--disagg", "3:4", "--disagg-prefill-tp", "2"}, {"--disagg-prefill-tp 2", "multiple"}},
       {{"--disagg", "2:4", "--disagg-decode-tp", "0"}, {"--disagg-decode-tp 0", "at least 1"}},
       {{"--disagg-decode-tp", "2"}, {"--disagg P:D"}},
+      {{"--disagg-prefill-gpu", "b200"}, {"--disagg-prefill-gpu", "--disagg P:D"}},
+      {{"--disagg", "2:2", "--disagg-prefill-gpu", "h900"}, {"--disagg-prefill-gpu 'h900'"}},
       {{"--disagg", "2:2", "--output-len", "1"}, {"--output-len 1", "--output-len 2"}},
       {{"--slo-ttft-ms", "0"}, {"--slo-ttft-ms 0", "positive"}},
       {{"--slo-tpot-ms", "-5"}, {"--slo-tpot-ms -5", "positive"}},

@@ -190,6 +190,69 @@ TEST(Disagg, PoolsTransferAndBalance) {
   EXPECT_THROW(answer_infer(cat(), r), Error);
 }
 
+// Two GPU types (--disagg-prefill-gpu): each pool is costed on its own GPU exactly as a
+// one-type disaggregation on that GPU costs it, the KV crosses the network at the slower end,
+// and the balance adds prefill replicas to the given decode pool instead of splitting GPUs.
+TEST(Disagg, PrefillOnAnotherGpuType) {
+  InferRequest r;
+  r.model = "llama3.1-70b";
+  r.gpu = "h200-sxm";
+  r.tp = 4;
+  r.concurrency = 64;
+  r.features.disagg = "8:8";
+  r.features.disagg_prefill_gpu = "b200";
+  const InferAnswer a = answer_infer(cat(), r);
+  ASSERT_TRUE(a.features.disagg->prefill_ctx.has_value());
+  const DisaggEstimate& d = a.features.disagg->estimate;
+  ASSERT_TRUE(d.feasible) << d.reason;
+  EXPECT_EQ(d.prefill_gpu, "b200");
+  EXPECT_EQ(d.decode_gpu, "h200-sxm");
+
+  InferRequest only_b200 = r;
+  only_b200.gpu = "b200";
+  only_b200.features.disagg_prefill_gpu.clear();
+  const DisaggEstimate pb = answer_infer(cat(), only_b200).features.disagg->estimate;
+  InferRequest only_h200 = r;
+  only_h200.features.disagg_prefill_gpu.clear();
+  const DisaggEstimate dh = answer_infer(cat(), only_h200).features.disagg->estimate;
+  ASSERT_TRUE(pb.feasible && dh.feasible);
+  EXPECT_DOUBLE_EQ(d.prefill_step_s, pb.prefill_step_s);
+  EXPECT_DOUBLE_EQ(d.prompts_per_prefill_step, pb.prompts_per_prefill_step);
+  EXPECT_DOUBLE_EQ(d.decode_step_s, dh.decode_step_s);
+  EXPECT_DOUBLE_EQ(d.decode_requests_per_s, dh.decode_requests_per_s);
+  EXPECT_LT(d.prefill_step_s, dh.prefill_step_s);  // B200's prompts run faster than H200's
+  // 16 GPUs span two nodes in both one-type runs, so both crossed the network; the two-type
+  // transfer is the slower end's.
+  EXPECT_EQ(pb.fabric, "network");
+  EXPECT_EQ(d.fabric, "network");
+  EXPECT_GE(d.kv_transfer_s, pb.kv_transfer_s * (1 - 1e-12));
+
+  // Balance: the fewest whole prefill replicas (tp 4) whose rate covers the 8 decode GPUs'.
+  const double replica_rps =
+      std::min(d.prompts_per_prefill_step / d.prefill_step_s, d.prompts_per_prefill_step / d.kv_transfer_s);
+  EXPECT_EQ(d.balanced_decode_gpus, 8);
+  EXPECT_EQ(d.balanced_prefill_gpus % 4, 0);
+  EXPECT_GE(d.balanced_prefill_gpus / 4 * replica_rps, d.decode_requests_per_s * (1 - 1e-9));
+  if (d.balanced_prefill_gpus > 4) {
+    EXPECT_LT((d.balanced_prefill_gpus / 4 - 1) * replica_rps, d.decode_requests_per_s);
+  }
+
+  // Cost: 8 GPUs of each at its cheapest on-demand price.
+  const double p_price = a.features.disagg->prefill_ctx->price_usd_per_gpu_hour;
+  const double d_price = a.setup.ctx.price_usd_per_gpu_hour;
+  ASSERT_GT(p_price, 0);
+  ASSERT_GT(d_price, 0);
+  EXPECT_DOUBLE_EQ(d.cost_usd_per_hour, 8 * p_price + 8 * d_price);
+  EXPECT_NEAR(d.usd_per_million_output_tokens, d.cost_usd_per_hour / (d.output_tokens_per_s * 3600) * 1e6,
+              1e-9 * d.usd_per_million_output_tokens);
+
+  // Naming the plan's own GPU is the one-type answer.
+  only_h200.features.disagg_prefill_gpu = "h200-sxm";
+  const InferAnswer same = answer_infer(cat(), only_h200);
+  EXPECT_FALSE(same.features.disagg->prefill_ctx.has_value());
+  EXPECT_DOUBLE_EQ(same.features.disagg->estimate.requests_per_s, dh.requests_per_s);
+}
+
 TEST(Slo, ErlangCAndMdcWaitByHand) {
   // M/M/1: P(wait) = ρ.
   EXPECT_NEAR(erlang_c(1, 0.5), 0.5, 1e-12);
