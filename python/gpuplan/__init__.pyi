@@ -304,6 +304,7 @@ def infer_search(
     rate: float = 0,
     slo_percentile: Optional[float] = None,
     objective: str = "throughput",
+    disagg_prefill_gpus: Union[str, Sequence[str]] = ...,
     catalog: CatalogArg = None,
 ) -> InferSearchResult: ...
 def collective(

@@ -126,6 +126,9 @@ const std::vector<FieldSpec<InferSearchRequest>>& infer_search_fields() {
        "closed-form means; needs --ttft-ms or --tpot-ms"},
       {"objective", GP_FIELD(R, objective), "", "throughput, cost",
        "throughput (output tokens/s per GPU, default) or cost (per dollar)"},
+      {"disagg_prefill_gpus", GP_FIELD(R, disagg_prefill_gpus), "", "",
+       "Also search disaggregated serving: prompts on one of these GPU ids (e.g. b200,h100-sxm), decodes on "
+       "--gpu; each pool's TP up to --gpus-max"},
   });
   return fields;
 }

@@ -269,6 +269,63 @@ InferAnswer answer_infer(const Catalog& catalog, const InferRequest& request) {
   return a;
 }
 
+namespace {
+
+// infer-search --disagg-prefill-gpus: the disaggregated search beside the co-located one, with
+// the co-located best plan's precisions and EP (else the request's), so the two compare.
+DisaggSearchAnswer answer_disagg_search(const Catalog& catalog, const InferSearchRequest& r,
+                                        const InferSearchAnswer& colocated) {
+  if (r.rate > 0) {
+    throw Error(fmt::format("--disagg-prefill-gpus with --rate {}: the disaggregated search sizes pools per request, "
+                            "not to a rate; leave one of the two out",
+                            r.rate));
+  }
+  if (r.output_len < 2) {
+    throw Error("--disagg-prefill-gpus with --output-len 1: the prefill pool produces the only token, there is "
+                "nothing to decode; use --output-len 2 or more");
+  }
+  DisaggSearchAnswer d;
+  const InferContext& ctx = colocated.setup.ctx;
+  for (const std::string& id : r.disagg_prefill_gpus) {
+    ClusterQuery query;
+    query.gpu = id;
+    ClusterChoice cluster;
+    try {
+      cluster = choose_cluster(catalog, query);
+    } catch (const Error& err) {
+      throw Error(fmt::format("--disagg-prefill-gpus '{}': {}", id, err.what()));
+    }
+    if (cluster.gpu == ctx.gpu) {
+      d.prefill_ctxs.push_back(ctx);
+      continue;
+    }
+    InferContext p = make_infer_context(catalog, *ctx.model, *cluster.gpu, *ctx.engine, cluster.system);
+    p.router_imbalance = ctx.router_imbalance;
+    d.prefill_ctxs.push_back(std::move(p));
+  }
+  d.base.input_len = r.input_len;
+  d.base.output_len = r.output_len;
+  d.base.weights = colocated.result.found ? colocated.result.plan.weights : colocated.setup.weights;
+  d.base.kv = colocated.result.found ? colocated.result.plan.kv : colocated.setup.kv;
+  d.base.ep = 1;
+  for (const InferContext& p : d.prefill_ctxs) {
+    if (const std::string why = weights_refusal(catalog, *p.gpu, d.base.weights); !why.empty()) {
+      throw Error(fmt::format("--disagg-prefill-gpus {} with --weights {}: {}; choose another prefill GPU", p.gpu->id,
+                              precision_name(d.base.weights), why));
+    }
+  }
+  d.spec.tp_max = r.gpus_max;
+  d.spec.ttft_s = r.ttft_ms ? *r.ttft_ms * 1e-3 : 0;
+  d.spec.tpot_s = r.tpot_ms ? *r.tpot_ms * 1e-3 : 0;
+  d.spec.objective = colocated.spec.objective;
+  std::vector<const InferContext*> prefill;
+  for (const InferContext& p : d.prefill_ctxs) prefill.push_back(&p);
+  d.result = search_disagg(prefill, ctx, d.base, d.spec);
+  return d;
+}
+
+}  // namespace
+
 InferSearchAnswer answer_infer_search(const Catalog& catalog, const InferSearchRequest& r) {
   check_field_numbers(r, infer_search_fields(), FieldNumberRule::kFiniteNumbers);  // NaN, inf (core/field_spec.h)
   check_at_least_one("--gpus-max", r.gpus_max, "a replica needs at least one GPU (default 8)");
@@ -319,6 +376,7 @@ InferSearchAnswer answer_infer_search(const Catalog& catalog, const InferSearchR
   a.result = infer_search(a.setup.ctx, spec);
   spec.progress = nullptr;  // the answer keeps no pointer to the caller's sink
   a.spec = spec;
+  if (!r.disagg_prefill_gpus.empty()) a.disagg = answer_disagg_search(catalog, r, a);
   return a;
 }
 

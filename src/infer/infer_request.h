@@ -13,6 +13,7 @@
 #include "catalog/catalog.h"
 #include "core/progress.h"
 #include "infer/evaluate.h"
+#include "infer/disagg_search.h"
 #include "infer/infer_context.h"
 #include "infer/infer_features.h"
 #include "infer/infer_plan.h"
@@ -92,13 +93,24 @@ struct InferSearchRequest : InferCommon {
   std::string objective = "throughput";
   // Whether --weights / --kv were given: then the search keeps them, else it tries them all.
   bool weights_given = false;
+  // --disagg-prefill-gpus: also search disaggregated serving with prompts on one of these GPUs
+  // (the plan's --gpu may be among them) and decodes on --gpu (infer/disagg_search.h).
+  std::vector<std::string> disagg_prefill_gpus;
   ProgressSink progress;  // not a field: plans evaluated so far, for the CLI's stderr (core/progress.h)
+};
+
+struct DisaggSearchAnswer {
+  std::vector<InferContext> prefill_ctxs;  // one per --disagg-prefill-gpus entry
+  InferPlan base;                          // the precisions and lengths both pools run
+  DisaggSearchSpec spec;
+  DisaggSearchResult result;
 };
 
 struct InferSearchAnswer {
   InferSetup setup;
   InferSearchSpec spec;
   InferSearchResult result;
+  std::optional<DisaggSearchAnswer> disagg;
 };
 
 // Throws Error on bad input (see strict_infer_input_test.cpp for every case).

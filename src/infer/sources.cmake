@@ -21,4 +21,5 @@ list(APPEND GPUPLAN_LIB_SOURCES
   infer/sim_answer.cpp
   infer/search_sim.cpp
   infer/infer_fields.cpp
+  infer/disagg_search.cpp
 )

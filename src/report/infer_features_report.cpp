@@ -197,6 +197,75 @@ std::string disagg_text(const DisaggAnswer& a) {
   return s;
 }
 
+nlohmann::ordered_json disagg_candidate_json(const DisaggCandidate& c) {
+  nlohmann::ordered_json j;
+  j["prefill_gpu"] = c.prefill_gpu;
+  j["prefill_tp"] = c.prefill_tp;
+  j["decode_tp"] = c.decode_tp;
+  j["decode_batch"] = c.estimate.decode_running;
+  j["ttft_s"] = c.estimate.ttft_s;
+  j["tpot_s"] = c.estimate.tpot_s;
+  j["kv_transfer_s"] = c.estimate.kv_transfer_s;
+  j["fabric"] = c.estimate.fabric;
+  j["prefill_requests_per_s_per_gpu"] = c.prefill_requests_per_s_per_gpu;
+  j["decode_requests_per_s_per_gpu"] = c.decode_requests_per_s_per_gpu;
+  j["prefill_gpus_per_decode_gpu"] = c.prefill_gpus_per_decode_gpu;
+  j["output_tokens_per_s_per_gpu"] = c.output_tokens_per_s_per_gpu;
+  j["usd_per_million_output_tokens"] =
+      c.usd_per_million_output_tokens > 0 ? nlohmann::ordered_json(c.usd_per_million_output_tokens) : nullptr;
+  j["score"] = c.score;
+  return j;
+}
+
+}  // namespace
+
+nlohmann::ordered_json disagg_search_json(const std::string& decode_gpu, const DisaggSearchAnswer& a) {
+  const DisaggSearchSpec& spec = a.spec;
+  const DisaggSearchResult& r = a.result;
+  nlohmann::ordered_json j;
+  j["decode_gpu"] = decode_gpu;
+  j["tp_max"] = spec.tp_max;
+  j["objective"] = spec.objective == InferObjective::cost ? "cost" : "throughput";
+  j["evaluated"] = r.evaluated;
+  j["feasible"] = r.feasible;
+  j["meeting_targets"] = r.meeting;
+  j["found"] = r.found;
+  j["reason"] = r.reason;
+  if (r.found) j["best"] = disagg_candidate_json(r.best);
+  nlohmann::ordered_json per = nlohmann::ordered_json::array();
+  for (const DisaggCandidate& c : r.best_per_prefill_gpu) per.push_back(disagg_candidate_json(c));
+  j["best_per_prefill_gpu"] = per;
+  return j;
+}
+
+std::string disagg_search_text(const std::string& decode_gpu, const DisaggSearchAnswer& a) {
+  const DisaggSearchSpec& spec = a.spec;
+  const DisaggSearchResult& r = a.result;
+  std::string s = fmt::format("\ndisaggregated, decode on {}: {} pool pairs evaluated, {} fit, {} meet the targets\n",
+                              decode_gpu, r.evaluated, r.feasible, r.meeting);
+  if (!r.found) return s + "no disaggregated plan: " + r.reason + "\n";
+  TextTable t({"prefill GPU", "tp", "decode tp", "batch", "TTFT", "TPOT", "prefill:decode GPUs", "tokens/s per GPU",
+               "$ per M tokens"},
+              {TextTable::Align::left, TextTable::Align::right, TextTable::Align::right, TextTable::Align::right,
+               TextTable::Align::right, TextTable::Align::right, TextTable::Align::right, TextTable::Align::right,
+               TextTable::Align::right});
+  for (const DisaggCandidate& c : r.best_per_prefill_gpu) {
+    t.add_row({c.prefill_gpu, std::to_string(c.prefill_tp), std::to_string(c.decode_tp),
+               fmt_number(c.estimate.decode_running), feature_ms(c.estimate.ttft_s), feature_ms(c.estimate.tpot_s),
+               fmt::format("{:.2f} : 1", c.prefill_gpus_per_decode_gpu), fmt_number(c.output_tokens_per_s_per_gpu),
+               c.usd_per_million_output_tokens > 0 ? fmt::format("{:.3f}", c.usd_per_million_output_tokens) : "-"});
+  }
+  s += t.render();
+  s += fmt::format("best for {}: prompts on {} (tp {}), decodes on {} (tp {}, batch {}), {:.2f} prefill GPUs per decode "
+                   "GPU (pools sized to the same request rate; TTFT without queueing)\n",
+                   spec.objective == InferObjective::cost ? "output tokens per dollar" : "output tokens/s per GPU",
+                   r.best.prefill_gpu, r.best.prefill_tp, decode_gpu, r.best.decode_tp,
+                   fmt_number(r.best.estimate.decode_running), r.best.prefill_gpus_per_decode_gpu);
+  return s;
+}
+
+namespace {
+
 nlohmann::ordered_json or_null(double v) { return v > 0 ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr); }
 
 nlohmann::ordered_json slo_json(const SloAnswer& a) {

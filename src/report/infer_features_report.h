@@ -8,10 +8,16 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "infer/infer_features.h"
+#include "infer/infer_request.h"
 
 namespace gpuplan {
 
 void add_infer_features_json(nlohmann::ordered_json& j, const InferFeatureAnswer& a);
 std::string infer_features_text(const InferFeatureAnswer& a);
+
+// infer-search --disagg-prefill-gpus (infer/disagg_search.h): the best disaggregated pair and
+// the best per prefill GPU; `decode_gpu` is the plan's --gpu.
+nlohmann::ordered_json disagg_search_json(const std::string& decode_gpu, const DisaggSearchAnswer& a);
+std::string disagg_search_text(const std::string& decode_gpu, const DisaggSearchAnswer& a);
 
 }  // namespace gpuplan

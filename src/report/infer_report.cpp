@@ -314,13 +314,16 @@ std::string to_text(const InferAnswer& a) {
 
 nlohmann::ordered_json to_json(const InferSearchAnswer& a) {
   nlohmann::ordered_json j = infer_search_json(a.setup.ctx, a.spec, a.result);
+  if (a.disagg) j["disaggregated"] = disagg_search_json(a.setup.ctx.gpu->id, *a.disagg);
   add_calibration(j, a.setup);
   return j;
 }
 
 std::string to_text(const InferSearchAnswer& a) {
   // The answer in words first (report/answer_words.h), then the search's figures.
-  return answer_words(a) + "\n" + infer_search_text(a.setup.ctx, a.spec, a.result) + calibration_lines(a.setup);
+  return answer_words(a) + "\n" + infer_search_text(a.setup.ctx, a.spec, a.result) +
+         (a.disagg ? disagg_search_text(a.setup.ctx.gpu->id, *a.disagg) : std::string()) +
+         calibration_lines(a.setup);
 }
 
 }  // namespace gpuplan

@@ -83,6 +83,9 @@ TEST(StrictInferInput, InferSearchBadValuesExit2NamingFlagAndValue) {
       {{"--slo-percentile", "100.5", "--ttft-ms", "500"}, {"--slo-percentile 100.5", "50 to 100"}},
       {{"--slo-percentile", "nan", "--ttft-ms", "500"}, {"--slo-percentile"}},
       {{"--slo-percentile", "99"}, {"--slo-percentile 99", "--ttft-ms", "--tpot-ms"}},
+      {{"--disagg-prefill-gpus", "b200,h900"}, {"--disagg-prefill-gpus 'h900'", "unknown GPU"}},
+      {{"--disagg-prefill-gpus", "b200", "--rate", "5"}, {"--disagg-prefill-gpus", "--rate 5"}},
+      {{"--disagg-prefill-gpus", "b200", "--output-len", "1"}, {"--disagg-prefill-gpus", "--output-len 1"}},
   };
   for (const BadInput& c : cases) expect_exit_2(search_base(), c);
 }

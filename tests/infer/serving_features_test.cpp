@@ -253,6 +253,61 @@ TEST(Disagg, PrefillOnAnotherGpuType) {
   EXPECT_DOUBLE_EQ(same.features.disagg->estimate.requests_per_s, dh.requests_per_s);
 }
 
+// infer-search --disagg-prefill-gpus: each prefill GPU's best pair, its fleet figures by hand
+// from its own pool rates, and the pair itself re-evaluated by estimate_disagg.
+TEST(DisaggSearch, BestPairPerPrefillGpuAndFleetFigures) {
+  InferSearchRequest r;
+  r.model = "llama3.1-70b";
+  r.gpu = "h200-sxm";
+  r.input_len = 4096;
+  r.output_len = 512;
+  r.tpot_ms = 60;
+  r.objective = "cost";
+  r.disagg_prefill_gpus = {"h200-sxm", "b200"};
+  const InferSearchAnswer a = answer_infer_search(cat(), r);
+  ASSERT_TRUE(a.disagg.has_value());
+  const DisaggSearchResult& d = a.disagg->result;
+  ASSERT_TRUE(d.found) << d.reason;
+  ASSERT_EQ(d.best_per_prefill_gpu.size(), 2U);
+  EXPECT_EQ(d.best_per_prefill_gpu[0].prefill_gpu, "h200-sxm");
+  EXPECT_EQ(d.best_per_prefill_gpu[1].prefill_gpu, "b200");
+  EXPECT_GE(d.evaluated, d.feasible);
+  EXPECT_GE(d.feasible, d.meeting);
+  for (const DisaggCandidate& c : d.best_per_prefill_gpu) {
+    EXPECT_LE(c.estimate.tpot_s, 0.060);
+    EXPECT_LE(c.score, d.best.score);
+    const double rp = std::min(c.estimate.prefill_requests_per_s, c.estimate.transfer_requests_per_s) / c.prefill_tp;
+    const double rd = c.estimate.decode_requests_per_s / c.decode_tp;
+    EXPECT_DOUBLE_EQ(c.prefill_requests_per_s_per_gpu, rp);
+    EXPECT_DOUBLE_EQ(c.decode_requests_per_s_per_gpu, rd);
+    EXPECT_NEAR(c.prefill_gpus_per_decode_gpu, rd / rp, 1e-12 * rd / rp);
+    EXPECT_NEAR(c.output_tokens_per_s_per_gpu, 512 / (1 / rp + 1 / rd), 1e-9 * c.output_tokens_per_s_per_gpu);
+    // Cost objective: score = output tokens per dollar = 1e6 / ($ per million).
+    ASSERT_GT(c.usd_per_million_output_tokens, 0);
+    EXPECT_NEAR(c.score, 1e6 / c.usd_per_million_output_tokens, 1e-9 * c.score);
+  }
+  // The b200 pair, evaluated again on its own: the same pools.
+  const DisaggCandidate& b = d.best_per_prefill_gpu[1];
+  InferPlan plan = a.disagg->base;
+  plan.mode = InferMode::concurrency;
+  plan.load = b.concurrency;
+  const DisaggEstimate again = estimate_disagg(a.disagg->prefill_ctxs[1], a.setup.ctx, plan,
+                                               DisaggInput{b.prefill_tp, b.decode_tp, b.prefill_tp, b.decode_tp});
+  EXPECT_DOUBLE_EQ(again.prefill_step_s, b.estimate.prefill_step_s);
+  EXPECT_DOUBLE_EQ(again.decode_step_s, b.estimate.decode_step_s);
+  const double p_price = a.disagg->prefill_ctxs[1].price_usd_per_gpu_hour;
+  const double d_price = a.setup.ctx.price_usd_per_gpu_hour;
+  EXPECT_NEAR(b.usd_per_million_output_tokens,
+              (p_price / b.prefill_requests_per_s_per_gpu + d_price / b.decode_requests_per_s_per_gpu) / 3600 / 512 * 1e6,
+              1e-9 * b.usd_per_million_output_tokens);
+
+  // A target nothing meets: not found, and the reason says what to relax.
+  r.tpot_ms = 0.01;
+  const InferSearchAnswer none = answer_infer_search(cat(), r);
+  EXPECT_FALSE(none.disagg->result.found);
+  EXPECT_NE(none.disagg->result.reason.find("relax"), std::string::npos) << none.disagg->result.reason;
+}
+
 TEST(Slo, ErlangCAndMdcWaitByHand) {
   // M/M/1: P(wait) = ρ.
   EXPECT_NEAR(erlang_c(1, 0.5), 0.5, 1e-12);
