@@ -66,8 +66,10 @@ std::string collective_why(const CollectiveQuery& q, const CollectiveTopology& t
     why += "; the fabric's switches reduce across domains (SHARP / CollNet)";
   }
   if (r.domains > 1 && why_net_protocols_restricted(t)) {
-    why += fmt::format("; across the network the {} transport carries {} only (its net plugin sets NCCL_PROTO)",
-                       t.transport, why_net_protocols_text(t));
+    why += fmt::format(
+        "; across the network the {} transport carries {} only (NCCL_PROTO as its net plugin or NCCL's LL128 "
+        "path gate sets it)",
+        t.transport, why_net_protocols_text(t));
   }
   if (r.domains > 1 && t.net_base_s > 0) {
     why += fmt::format("; the {} transport adds {} per collective that leaves the domain", t.transport,
