@@ -62,6 +62,12 @@ std::string collective_why(const CollectiveQuery& q, const CollectiveTopology& t
   if (chosen.algorithm == CollectiveAlgorithm::nvls && r.domains > 1 && !t.sharp()) {
     why += "; NVLS inside each domain and a tree across domains (NCCL NVLS_TREE): no switch of the network reduces";
   }
+  if (chosen.algorithm == CollectiveAlgorithm::tree && r.domains > 1) {
+    // docs/model/collectives.md: each of the two trees carries half the buffer over its M - 1
+    // edges, up and down, so a domain sends 2(M - 1)/M buffers through its NICs.
+    why += fmt::format("; a double binary tree across the {} domains: each sends {:.2g} x the buffer through its NICs",
+                       r.domains, 2.0 * (r.domains - 1) / r.domains);
+  }
   if (chosen.algorithm == CollectiveAlgorithm::nvls && t.sharp() && r.domains > 1) {
     why += "; the fabric's switches reduce across domains (SHARP / CollNet)";
   }

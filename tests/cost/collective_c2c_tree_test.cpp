@@ -11,6 +11,7 @@
 #include <cmath>
 #include <string>
 
+#include "calibration/collective_question.h"
 #include "catalog/catalog.h"
 #include "cost/collective.h"
 #include "cost/collective_test_util.h"
@@ -132,6 +133,18 @@ TEST(CollectiveTreeVolume, TwoMinusTwoOverMBuffersPerDomain) {
   const double fixed = t.net_base_s + 8.4e-6 + 14 * t.levels[0].tree_hop_s[kC2cSimple] + 2 * 14e-6;
   EXPECT_NEAR(tiny.latency_s, fixed + tiny.transfer_s, 1e-12);  // the fill is capped at the transfer
   EXPECT_GT(tiny.latency_s, 100 * tiny.transfer_s);
+}
+
+// `gpuplan collective` says the tree's share when Tree wins across domains (2 x 8 H100 over TCPXO
+// at 8 GiB, where the profile allows Ring and Tree): 2 (2 - 1) / 2 = 1 buffer per domain.
+TEST(CollectiveTreeVolume, WhyNamesTheShare) {
+  const CollectiveTopology t = c2c_topology("gcp-a3-mega");
+  CollectiveQuery q;
+  q.request = request(CollectiveOp::all_reduce, 8.0 * 1024 * 1024 * 1024, 8, 2);
+  const auto chosen = estimate_collective(q.request, t);
+  ASSERT_EQ(chosen.algorithm, C2cAlgo::tree);
+  const std::string why = collective_why(q, t, chosen, collective_candidates(q.request, t));
+  EXPECT_NE(why.find("double binary tree across the 2 domains: each sends 1 x the buffer"), std::string::npos) << why;
 }
 
 }  // namespace
