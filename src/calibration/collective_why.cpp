@@ -62,12 +62,20 @@ std::string collective_why(const CollectiveQuery& q, const CollectiveTopology& t
   if (chosen.algorithm == CollectiveAlgorithm::nvls && r.domains > 1 && !t.sharp()) {
     why += "; NVLS inside each domain and a tree across domains (NCCL NVLS_TREE): no switch of the network reduces";
   }
+  if (chosen.algorithm == CollectiveAlgorithm::tree && r.domains > 1) {
+    // docs/model/collectives.md: each of the two trees carries half the buffer over its M - 1
+    // edges, up and down, so a domain sends 2(M - 1)/M buffers through its NICs.
+    why += fmt::format("; a double binary tree across the {} domains: each sends {:.2g} x the buffer through its NICs",
+                       r.domains, 2.0 * (r.domains - 1) / r.domains);
+  }
   if (chosen.algorithm == CollectiveAlgorithm::nvls && t.sharp() && r.domains > 1) {
     why += "; the fabric's switches reduce across domains (SHARP / CollNet)";
   }
   if (r.domains > 1 && why_net_protocols_restricted(t)) {
-    why += fmt::format("; across the network the {} transport carries {} only (its net plugin sets NCCL_PROTO)",
-                       t.transport, why_net_protocols_text(t));
+    why += fmt::format(
+        "; across the network the {} transport carries {} only (NCCL_PROTO as its net plugin or NCCL's LL128 "
+        "path gate sets it)",
+        t.transport, why_net_protocols_text(t));
   }
   if (r.domains > 1 && t.net_base_s > 0) {
     why += fmt::format("; the {} transport adds {} per collective that leaves the domain", t.transport,

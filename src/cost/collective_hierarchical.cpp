@@ -78,10 +78,18 @@ LevelTraffic level_traffic(CollectiveOp op, CollectiveAlgorithm algorithm, doubl
     }
     case CollectiveAlgorithm::tree: {
       // NCCL's tree: a chain inside the domain (each GPU forwards the buffer up, then down) and a
-      // double binary tree across domains (each child sends at most 2x the buffer).
+      // double binary tree across the M domains, each tree carrying half the buffer. Each tree
+      // has M - 1 edges and every edge carries its half once up (reduce) and once down
+      // (broadcast): 2 trees x (M - 1) edges x bytes / 2 x 2 = 2 (M - 1) x bytes sent in all.
+      // NCCL mirrors or shifts the second tree and spreads the roles over its channels, so each
+      // domain sends 2 (M - 1) / M x the buffer through its NICs: 1 between two domains (each
+      // tree one root and one leaf), 4/3 for three, towards 2 for many. NVIDIA/nccl#1801's
+      // forced Tree over three GB200 partitions (234 / 486 GB/s busbw at 16 GiB) is only
+      // possible with c <= 1.36 on their 400 Gb/s NICs.
       if (shape.per_domain > 1) t.bytes[0] = 2 * bytes;
       const double crowd = nic_crowding(shape, topology, topology.net_channels);
-      for (int i = 1; i <= top; ++i) t.bytes[i] = 2 * bytes / shape.ranks_per_child[i] * crowd;
+      const double across = 2.0 * (shape.domains - 1) / shape.domains;
+      for (int i = 1; i <= top; ++i) t.bytes[i] = across * bytes / shape.ranks_per_child[i] * crowd;
       break;
     }
     case CollectiveAlgorithm::nvls: {

@@ -81,7 +81,8 @@ const char* protocol_unavailable(CollectiveAlgorithm algorithm, Protocol protoco
   }
   if (shape.domains > 1 && !topology.net_protocols[static_cast<int>(protocol)]) {
     return protocol == Protocol::ll ? "the scale-out transport does not carry LL (its net plugin sets NCCL_PROTO)"
-                                    : "the scale-out transport does not carry LL128 (its net plugin sets NCCL_PROTO)";
+                                    : "the scale-out transport does not carry LL128 (its net plugin sets NCCL_PROTO, "
+                                      "or NCCL's LL128 gate refuses the GPU-to-NIC path)";
   }
   return nullptr;
 }

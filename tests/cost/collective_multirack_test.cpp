@@ -18,6 +18,15 @@ CollectiveTopology multirack_nvl72() {
   return make_collective_topology(c, c.system("gb200-nvl72"), nullptr, default_collective_params(c));
 }
 
+// The same racks on NCCL >= 2.27.3, which lets LL128 cross the network over NVLink-C2C: the
+// system names the plain InfiniBand transport (the catalog's names infiniband-c2c, NCCL 2.26).
+CollectiveTopology multirack_nvl72_ll128_across() {
+  const Catalog& c = default_catalog();
+  System rack = c.system("gb200-nvl72");
+  rack.scaleout_transport = "infiniband";
+  return make_collective_topology(c, rack, nullptr, default_collective_params(c));
+}
+
 CollectiveTopology multirack_h100() {
   const Catalog& c = default_catalog();
   return make_collective_topology(c, c.system("dgx-h100"), nullptr, default_collective_params(c));
@@ -48,8 +57,9 @@ TEST(CollectiveMultiRack, TreeBeyondTwoRacksRunsAtTheChannelCeiling) {
   ASSERT_TRUE(simple.feasible) << simple.reason;
   EXPECT_NEAR(simple.level_bw_bytes_per_s[0], 384e9, 1);
   EXPECT_NEAR(simple.transfer_s, 2 * bytes / 384e9, 1e-9);
-  const auto ll128 =
-      estimate_collective_with(request(CollectiveOp::all_reduce, bytes, 72, 20), t, RackAlgo::tree, Protocol::ll128);
+  const auto ll128 = estimate_collective_with(request(CollectiveOp::all_reduce, bytes, 72, 20),
+                                             multirack_nvl72_ll128_across(), RackAlgo::tree, Protocol::ll128);
+  ASSERT_TRUE(ll128.feasible) << ll128.reason;
   EXPECT_NEAR(ll128.level_bw_bytes_per_s[0], 320e9, 1);
   // Two racks: 16 x 42.8 = 684.8 GB/s is above the NVLink rate x NCCL's Tree 0.92, which stays
   // the bound.
