@@ -56,6 +56,26 @@ def test_infer_search_is_the_cli_answer():
     assert r.found and r.tpot_s <= 0.050
 
 
+def test_infer_disaggregated_over_two_gpu_types_is_the_cli_answer():
+    r = gpuplan.infer(model="llama3.1-70b", gpu="h200-sxm", tp=4, max_throughput=True, disagg="8:8",
+                      disagg_prefill_gpu="b200")
+    cli = cli_json("infer", "--model", "llama3.1-70b", "--gpu", "h200-sxm", "--tp", "4", "--max-throughput",
+                   "--disagg", "8:8", "--disagg-prefill-gpu", "b200")
+    assert r.to_dict() == cli
+    d = r.to_dict()["disaggregated"]
+    assert (d["prefill_gpu"], d["decode_gpu"], d["fabric"]) == ("b200", "h200-sxm", "network")
+    s = gpuplan.infer_search(model="llama3.1-70b", gpu="h200-sxm", input_len=4096, output_len=512, tpot_ms=50,
+                             objective="cost", disagg_prefill_gpus=["h200-sxm", "b200"])
+    cli = cli_json("infer-search", "--model", "llama3.1-70b", "--gpu", "h200-sxm", "--input-len", "4096",
+                   "--output-len", "512", "--tpot-ms", "50", "--objective", "cost",
+                   "--disagg-prefill-gpus", "h200-sxm,b200")
+    assert s.to_dict() == cli
+    best = s.to_dict()["disaggregated"]["best"]
+    assert best["tpot_s"] <= 0.050 and best["prefill_gpu"] in ("h200-sxm", "b200")
+    with pytest.raises(gpuplan.Error, match="^disagg_prefill_gpus 'h900'"):
+        gpuplan.infer_search(model="llama3.1-70b", gpu="h200-sxm", disagg_prefill_gpus=["h900"])
+
+
 def test_collective_is_the_cli_answer():
     r = gpuplan.collective(op="allreduce", bytes="1GiB", gpus=8, system="dgx-h100")
     cli = cli_json("collective", "--op", "allreduce", "--bytes", "1GiB", "--gpus", "8", "--system", "dgx-h100")
