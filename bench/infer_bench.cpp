@@ -4,6 +4,7 @@
 #include <benchmark/benchmark.h>
 
 #include "catalog/catalog.h"
+#include "infer/disagg_search.h"
 #include "infer/evaluate.h"
 #include "infer/search.h"
 #include "catalog/system_choice.h"
@@ -117,6 +118,31 @@ void BM_InferSearchMixtralOn8H100(benchmark::State& state) {
   run_infer_search(state, s, spec);
 }
 BENCHMARK(BM_InferSearchMixtralOn8H100)->Unit(benchmark::kMillisecond);
+
+// infer-search --disagg-prefill-gpus h200-sxm,b200,h100-sxm for Llama 3.1 70B decoding on H200
+// (infer/disagg_search.h): every pair of pool TPs to 8 and decode batch per prefill GPU, fp8.
+void BM_DisaggSearch70BThreePrefillGpus(benchmark::State& state) {
+  static const Setup decode("llama3.1-70b", "h200-sxm", "vllm");
+  static const Setup b200("llama3.1-70b", "b200", "vllm");
+  static const Setup h100("llama3.1-70b", "h100-sxm", "vllm");
+  const std::vector<const InferContext*> prefill = {&decode.ctx, &b200.ctx, &h100.ctx};
+  InferPlan base;
+  base.weights = Precision::fp8;
+  base.kv = Precision::fp8;
+  base.input_len = 4096;
+  base.output_len = 512;
+  DisaggSearchSpec spec;
+  spec.tpot_s = 0.050;
+  spec.objective = InferObjective::cost;
+  long long pairs = 0;
+  for (auto _ : state) {
+    const DisaggSearchResult r = search_disagg(prefill, decode.ctx, base, spec);
+    pairs += r.evaluated;
+    benchmark::DoNotOptimize(r.best.score);
+  }
+  state.SetItemsProcessed(pairs);
+}
+BENCHMARK(BM_DisaggSearch70BThreePrefillGpus)->Unit(benchmark::kMillisecond);
 
 void BM_RecommendServe70B(benchmark::State& state) {
   const Catalog& cat = default_catalog();
