@@ -56,7 +56,8 @@ const PAGES = {
     fields: [F.model, F.gpu, F.num("gpus_max", "GPUs at most", 8), F.num("input_len", "prompt tokens", 1024), F.num("output_len", "output tokens", 256),
       F.num("tpot_ms", "TPOT target (ms)", "", { empty: true, hint: "empty: none" }), F.num("ttft_ms", "TTFT target (ms)", "", { empty: true, hint: "empty: none" }),
       F.num("slo_percentile", "targets at percentile", "", { empty: true, hint: "empty: the closed-form means; 99: the simulated p99" }),
-      F.pick("objective", "best by", ["throughput", "cost"], "throughput")],
+      F.pick("objective", "best by", ["throughput", "cost"], "throughput"),
+      F.text("disagg_prefill_gpus", "disaggregate: prompts on", "", { empty: true, hint: "GPU ids, e.g. b200,h100-sxm; empty: off" })],
   },
   recommend: {
     title: "Recommend: which GPUs, how many, at what cost",

@@ -350,6 +350,26 @@ export function servingFrontChart(data, onSelect) {
     plot, detail, el("details", {}, el("summary", {}, "Every plan of the front"), rows));
 }
 
+// infer-search --disagg-prefill-gpus: the best disaggregated pair per prefill GPU (prompts there,
+// decodes on the search's GPU), pools sized to one request rate; the best row is marked.
+export function disaggTable(d) {
+  const head = ["prefill GPU", "prefill TP", "decode TP", "decode batch", "TTFT (ms)", "TPOT (ms)", "prefill : decode GPUs",
+    "tokens/s per GPU", "$ per M tokens"];
+  const t = el("table", { class: "parts" }, el("tr", {}, ...head.map((h) => el("th", {}, h))));
+  for (const c of d.best_per_prefill_gpu) {
+    const best = d.found && c.prefill_gpu === d.best.prefill_gpu;
+    t.append(el("tr", best ? { class: "chosen", "data-testid": "disagg-best" } : {}, el("td", {}, c.prefill_gpu),
+      el("td", {}, c.prefill_tp), el("td", {}, c.decode_tp), el("td", {}, fmt(c.decode_batch)),
+      el("td", {}, fmt(c.ttft_s * 1e3)), el("td", {}, fmt(c.tpot_s * 1e3)), el("td", {}, `${fmt(c.prefill_gpus_per_decode_gpu)} : 1`),
+      el("td", {}, fmt(c.output_tokens_per_s_per_gpu)),
+      el("td", {}, c.usd_per_million_output_tokens === null ? "–" : fmt(c.usd_per_million_output_tokens))));
+  }
+  const note = d.found
+    ? `Decodes on ${d.decode_gpu}; the best pair per prefill GPU of ${fmt(d.evaluated)} evaluated, ${fmt(d.meeting_targets)} meeting the targets, best by ${d.objective === "cost" ? "output tokens per dollar" : "output tokens/s per GPU"} (marked). The pools are sized to one request rate; TTFT has no queueing.`
+    : `No disaggregated plan: ${d.reason}`;
+  return section(`Disaggregated: prompts on another GPU, decodes on ${d.decode_gpu}`, "table-disagg", el("p", { class: "note" }, note), t);
+}
+
 // Hides a chart's text labels (Plot's text marks) that would overlap a label already drawn,
 // first come first kept; the hidden label's point keeps its tip. Runs once the charts are in
 // the page (sizes need layout).
@@ -413,6 +433,7 @@ export function renderReport(root, data, opts = {}) {
       add(servingFrontChart(data, select), servingChart({ answer: a.best, curve: data.curve, slo: data.slo }),
         a.simulation ? percentilesChart(a.simulation) : null, servingMemoryChart(a.best));
     }
+    if (a.disaggregated) add(disaggTable(a.disaggregated));
   }
   add(assumptionsTable(data.assumptions));
   if (root.isConnected) declutter(root);

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { env, gpuplan, shots, work, fmt4, plan70b, cli, cliReport, assertReadable, assertNoOverlap } from "./harness.mjs";
+import { env, gpuplan, shots, work, fmt3, fmt4, plan70b, cli, cliReport, assertReadable, assertNoOverlap } from "./harness.mjs";
 
 async function openUi() {
   const page = await env.browser.newPage({ viewport: { width: 1500, height: 1000 } });
@@ -158,6 +158,25 @@ test("the infer report draws the throughput–latency curve", async () => {
   await assertReadable(page, "#report");
   await assertNoOverlap(page, "#report");
   if (shots) await page.locator("[data-testid=chart-serving]").screenshot({ path: join(shots, "report-chart-serving.png") });
+  await page.close();
+});
+
+test("the infer-search report lists the best disaggregated pair per prefill GPU", async () => {
+  const file = join(work, "infer-search-disagg.html");
+  const args = ["infer-search", "--model", "llama3.1-70b", "--gpu", "h200-sxm", "--input-len", "4096", "--output-len", "512",
+    "--tpot-ms", "50", "--objective", "cost", "--disagg-prefill-gpus", "h200-sxm,b200,h100-sxm"];
+  execFileSync(gpuplan, [...args, "--html", file]);
+  const want = cli(args).disaggregated;
+  assert.ok(want.found && want.best_per_prefill_gpu.length === 3);
+  const page = await env.browser.newPage({ viewport: { width: 1000, height: 900 } });
+  await page.goto(`file://${file}`);
+  const table = page.locator("[data-testid=table-disagg]");
+  await table.waitFor();
+  assert.equal(await table.locator("tr").count(), 1 + want.best_per_prefill_gpu.length);
+  const best = await page.locator("[data-testid=disagg-best] td").allTextContents();
+  assert.equal(best[0], want.best.prefill_gpu);
+  assert.equal(best[8], fmt3(want.best.usd_per_million_output_tokens));
+  await assertReadable(page, "#report");
   await page.close();
 });
 
