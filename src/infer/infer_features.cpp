@@ -133,22 +133,7 @@ DisaggAnswer answer_disagg(const Catalog& catalog, const InferContext& ctx, cons
   check_tp("--disagg-prefill-tp", a.input.prefill_tp, p, "prefill");
   check_tp("--disagg-decode-tp", a.input.decode_tp, d, "decode");
   if (!f.disagg_prefill_gpu.empty() && f.disagg_prefill_gpu != ctx.gpu->id) {
-    // The prefill pool on another GPU type, on that GPU's usual node (choose_cluster names the
-    // field when the id is unknown).
-    ClusterQuery query;
-    query.gpu = f.disagg_prefill_gpu;
-    ClusterChoice cluster;
-    try {
-      cluster = choose_cluster(catalog, query);
-    } catch (const Error& err) {
-      throw Error(fmt::format("--disagg-prefill-gpu '{}': {}", f.disagg_prefill_gpu, err.what()));
-    }
-    if (const std::string why = weights_refusal(catalog, *cluster.gpu, plan.weights); !why.empty()) {
-      throw Error(fmt::format("--disagg-prefill-gpu {} with --weights {}: {}; choose another prefill GPU",
-                              cluster.gpu->id, precision_name(plan.weights), why));
-    }
-    a.prefill_ctx = make_infer_context(catalog, *ctx.model, *cluster.gpu, *ctx.engine, cluster.system);
-    a.prefill_ctx->router_imbalance = ctx.router_imbalance;
+    a.prefill_ctx = prefill_pool_context(catalog, ctx, f.disagg_prefill_gpu, plan.weights, "--disagg-prefill-gpu");
     a.estimate = estimate_disagg(*a.prefill_ctx, ctx, plan, a.input);
     return a;
   }
@@ -172,6 +157,26 @@ SloAnswer answer_slo(const InferContext& ctx, const InferPlan& plan, const Infer
 }
 
 }  // namespace
+
+InferContext prefill_pool_context(const Catalog& catalog, const InferContext& decode, const std::string& gpu_id,
+                                  Precision weights, const char* flag) {
+  ClusterQuery query;
+  query.gpu = gpu_id;
+  ClusterChoice cluster;
+  try {
+    cluster = choose_cluster(catalog, query);
+  } catch (const Error& err) {
+    throw Error(fmt::format("{} '{}': {}", flag, gpu_id, err.what()));
+  }
+  if (cluster.gpu == decode.gpu) return decode;
+  if (const std::string why = weights_refusal(catalog, *cluster.gpu, weights); !why.empty()) {
+    throw Error(fmt::format("{} {} with --weights {}: {}; choose another prefill GPU", flag, cluster.gpu->id,
+                            precision_name(weights), why));
+  }
+  InferContext p = make_infer_context(catalog, *decode.model, *cluster.gpu, *decode.engine, cluster.system);
+  p.router_imbalance = decode.router_imbalance;
+  return p;
+}
 
 std::pair<int, int> parse_disagg_ratio(const std::string& text) {
   const auto colon = text.find(':');

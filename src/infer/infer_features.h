@@ -71,6 +71,12 @@ struct InferFeatureAnswer {
   std::optional<SloAnswer> slo;
 };
 
+// The prefill pool's context on `gpu_id`, the usual node of that GPU, with the decode context's
+// model, engine and router imbalance (the decode context itself when it is the same GPU). Error
+// names `flag` for an unknown GPU or one that cannot run `weights` (weights_refusal).
+InferContext prefill_pool_context(const Catalog& catalog, const InferContext& decode, const std::string& gpu_id,
+                                  Precision weights, const char* flag);
+
 // --disagg "P:D": prefill GPUs and decode GPUs, whole numbers 1 to 999,999; Error names --disagg.
 std::pair<int, int> parse_disagg_ratio(const std::string& text);
 

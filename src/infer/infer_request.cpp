@@ -286,33 +286,13 @@ DisaggSearchAnswer answer_disagg_search(const Catalog& catalog, const InferSearc
   }
   DisaggSearchAnswer d;
   const InferContext& ctx = colocated.setup.ctx;
-  for (const std::string& id : r.disagg_prefill_gpus) {
-    ClusterQuery query;
-    query.gpu = id;
-    ClusterChoice cluster;
-    try {
-      cluster = choose_cluster(catalog, query);
-    } catch (const Error& err) {
-      throw Error(fmt::format("--disagg-prefill-gpus '{}': {}", id, err.what()));
-    }
-    if (cluster.gpu == ctx.gpu) {
-      d.prefill_ctxs.push_back(ctx);
-      continue;
-    }
-    InferContext p = make_infer_context(catalog, *ctx.model, *cluster.gpu, *ctx.engine, cluster.system);
-    p.router_imbalance = ctx.router_imbalance;
-    d.prefill_ctxs.push_back(std::move(p));
-  }
   d.base.input_len = r.input_len;
   d.base.output_len = r.output_len;
   d.base.weights = colocated.result.found ? colocated.result.plan.weights : colocated.setup.weights;
   d.base.kv = colocated.result.found ? colocated.result.plan.kv : colocated.setup.kv;
   d.base.ep = 1;
-  for (const InferContext& p : d.prefill_ctxs) {
-    if (const std::string why = weights_refusal(catalog, *p.gpu, d.base.weights); !why.empty()) {
-      throw Error(fmt::format("--disagg-prefill-gpus {} with --weights {}: {}; choose another prefill GPU", p.gpu->id,
-                              precision_name(d.base.weights), why));
-    }
+  for (const std::string& id : r.disagg_prefill_gpus) {
+    d.prefill_ctxs.push_back(prefill_pool_context(catalog, ctx, id, d.base.weights, "--disagg-prefill-gpus"));
   }
   d.spec.tp_max = r.gpus_max;
   d.spec.ttft_s = r.ttft_ms ? *r.ttft_ms * 1e-3 : 0;
