@@ -9,14 +9,19 @@ double moe_routing_kernel_bytes(MoeRoutingKernel k, const MoeRoutingLayer& l) {
   switch (k) {
     // The router's logits in fp32 (engines' top-k kernels take float gating output: vLLM
     // topk_softmax, TensorRT-LLM's routing kernels), k expert ids (int32) and weights (fp32) out.
-    case MoeRoutingKernel::topk_softmax: return t * (l.experts * 4 + l.top_k * 8);
+    case MoeRoutingKernel::topk_softmax:
+      return t * (l.experts * 4 + l.top_k * 8);
     // The t·k expert ids read, the permutation and its inverse written (int32 each).
-    case MoeRoutingKernel::sort: return t * l.top_k * 4 * 3;
-    case MoeRoutingKernel::gemm_setup: return 0;
+    case MoeRoutingKernel::sort:
+      return t * l.top_k * 4 * 3;
+    case MoeRoutingKernel::gemm_setup:
+      return 0;
     // A token read once and written to each of its k expert rows; the combine the reverse.
     case MoeRoutingKernel::gather:
-    case MoeRoutingKernel::combine: return t * l.hidden * l.bytes_per_elem * (1 + l.top_k);
-    case MoeRoutingKernel::activation: return l.activation_bytes;
+    case MoeRoutingKernel::combine:
+      return t * l.hidden * l.bytes_per_elem * (1 + l.top_k);
+    case MoeRoutingKernel::activation:
+      return l.activation_bytes;
   }
   return 0;
 }

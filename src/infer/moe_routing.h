@@ -14,8 +14,8 @@ namespace gpuplan {
 
 // One MoE layer on one GPU, in tokens and widths the kernels see.
 struct MoeRoutingLayer {
-  double routed_tokens = 0;   // tokens this GPU routes (all the step's under TP; its rank's under attention DP)
-  double experts = 0;         // routed experts (the router's logits per token)
+  double routed_tokens = 0;  // tokens this GPU routes (all the step's under TP; its rank's under attention DP)
+  double experts = 0;        // routed experts (the router's logits per token)
   double top_k = 0;
   double hidden = 0;
   double activation_bytes = 0;  // the gated activation's bytes on this GPU (read gate and up, write one)
