@@ -19,6 +19,19 @@ namespace gpuplan {
 //                    runtime live outside the static pool)
 enum class KvBudgetRule { total_fraction, free_fraction, static_fraction };
 
+// The kernels a MoE layer launches besides its expert GEMMs, as the engine's MoE path runs them
+// (`[moe] routing_kernels`, data/engines/*.toml; docs/model/moe-serving.md, "Routing kernels"):
+//  topk_softmax — the router's top-k and softmax over the expert logits
+//  sort         — tokens grouped by expert: counts, offsets, the permutation (vLLM's
+//                 moe_align_block_size, TensorRT-LLM's fusedBuildExpertMapsSortFirstToken)
+//  gemm_setup   — per-expert problem pointers and strides for the grouped kernel (TensorRT-LLM's
+//                 computeStridesTmaWarpSpecialized)
+//  gather       — each token's hidden state copied to its k experts' rows (expandInputRows)
+//  activation   — the gated activation between the two GEMMs (silu_and_mul, doActivation)
+//  combine      — the k expert outputs weighted and summed back per token (moe_sum,
+//                 finalizeMoeRouting)
+enum class MoeRoutingKernel { topk_softmax, sort, gemm_setup, gather, activation, combine };
+
 struct Engine {
   std::string id;  // "vllm"
   std::vector<std::string> aliases;
@@ -74,6 +87,11 @@ struct Engine {
   // measurement of the GPU family describes (cost/grouped_gemm.h). Other kernels (Triton's fused
   // MoE, weight-only dequantising kernels) were not measured and get no grouped term.
   bool moe_cutlass_grouped = false;
+  // The MoE layer's kernels outside the expert GEMMs, and the least time one of them takes in a
+  // replayed CUDA graph however little it moves (`[moe] kernel_floor_us`): each costs
+  // max(floor, its bytes / HBM rate). Empty = no routing-kernel term.
+  std::vector<MoeRoutingKernel> moe_routing_kernels;
+  double moe_kernel_floor_s = 0;
   std::string notes;
   Provenance provenance;
 };

@@ -80,6 +80,22 @@ Engine parse_engine(Fields& top) {
       moe->fail("grouped_gemm", "\"cutlass\" (CUTLASS grouped kernels) or \"triton\" (Triton fused MoE), not \"" + kernel + "\"");
     }
     e.moe_cutlass_grouped = kernel == "cutlass";
+    for (const std::string& name : moe->str_list("routing_kernels")) {
+      if (name == "topk_softmax") e.moe_routing_kernels.push_back(MoeRoutingKernel::topk_softmax);
+      else if (name == "sort") e.moe_routing_kernels.push_back(MoeRoutingKernel::sort);
+      else if (name == "gemm_setup") e.moe_routing_kernels.push_back(MoeRoutingKernel::gemm_setup);
+      else if (name == "gather") e.moe_routing_kernels.push_back(MoeRoutingKernel::gather);
+      else if (name == "activation") e.moe_routing_kernels.push_back(MoeRoutingKernel::activation);
+      else if (name == "combine") e.moe_routing_kernels.push_back(MoeRoutingKernel::combine);
+      else {
+        moe->fail("routing_kernels", "kernels are topk_softmax, sort, gemm_setup, gather, activation or combine, not \"" +
+                                         name + "\"");
+      }
+    }
+    e.moe_kernel_floor_s = moe->opt_nonneg("kernel_floor_us").value_or(0) * 1e-6;
+    if (!e.moe_routing_kernels.empty() && e.moe_kernel_floor_s <= 0) {
+      moe->fail("kernel_floor_us", "routing_kernels needs the least time of one kernel (kernel_floor_us > 0)");
+    }
     moe->finish();
   }
   if (std::optional<Fields> bench = top.opt_sub("benchmark")) {

@@ -3,6 +3,7 @@ list(APPEND GPUPLAN_LIB_SOURCES
   infer/infer_context.cpp
   infer/memory_budget.cpp
   infer/attention_dp_spread.cpp
+  infer/moe_routing.cpp
   infer/step.cpp
   infer/batching.cpp
   infer/evaluate.cpp

@@ -5,6 +5,7 @@
 
 #include "cost/grouped_gemm.h"
 #include "infer/attention_dp_spread.h"
+#include "infer/moe_routing.h"
 #include "infer/tp_collective_memo.h"
 #include "workload/mamba.h"
 #include "workload/ops.h"
@@ -398,6 +399,22 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
     }
     c.elementwise_s = c.elementwise_bytes / bw;
     c.moe.permute_s = c.moe.permute_bytes / bw;
+    if (w.moe_layers > 0 && w.experts > 0 && !e.moe_routing_kernels.empty()) {
+      // The MoE layer's kernels besides its GEMMs, each at least the kernel floor
+      // (docs/model/moe-serving.md, "Routing kernels"): every TP rank routes and permutes all the
+      // step's tokens (its attention rank's under attention DP), as the permute bytes above.
+      MoeRoutingLayer layer;
+      layer.routed_tokens = adp > 1 ? r_tokens : tokens;
+      layer.experts = w.experts;
+      layer.top_k = w.top_k;
+      layer.hidden = h;
+      layer.activation_bytes = tokens * gate * w.top_k * static_cast<double>(m.moe.expert_ffn_hidden) / tp * wide;
+      layer.bytes_per_elem = wide;
+      c.moe.routing_kernels = static_cast<double>(e.moe_routing_kernels.size());
+      c.moe.routing_kernels_s = static_cast<double>(w.moe_layers) * stage_share *
+                                moe_routing_kernels_s(e.moe_routing_kernels, e.moe_kernel_floor_s, bw, layer);
+      c.elementwise_s += c.moe.routing_kernels_s;
+    }
   }
 
   // Communication: Megatron TP runs two AllReduces of the activations per layer (after

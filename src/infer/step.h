@@ -45,6 +45,12 @@ struct MoeStepTerms {
   double permute_bytes = 0;      // per GPU: routing permutes (each token copied to its k experts and back)
   double permute_s = 0;          // those bytes at HBM bandwidth
   double dispatch_combine_s = 0; // expert-parallel all-to-all (dispatch + combine), in comm_s
+  // The layer's kernels besides the expert GEMMs (top-k, sort, GEMM setup, gather, activation,
+  // combine; the engine's `[moe] routing_kernels`), each at least the kernel floor: the time they
+  // add over the permute and activation bytes already in elementwise_s, all MoE layers of the
+  // stage (infer/moe_routing.h). In elementwise_s.
+  double routing_kernels = 0;    // kernels per MoE layer
+  double routing_kernels_s = 0;
   // The routed-expert GEMMs at the precision they multiply in (expert_gemm_precision; W4A8 for
   // a published MXFP4 checkpoint on Blackwell, W4A16 on GPUs without FP4 tensor cores), before
   // padding and imbalance: expert FLOPs / that precision's achievable rate. In linear_compute_s.

@@ -75,7 +75,9 @@ nlohmann::ordered_json step_json(const StepCost& c) {
                 {"grouped_stream_s", m.grouped_stream_s},
                 {"permute_bytes_per_gpu", m.permute_bytes},
                 {"permute_s", m.permute_s},
-                {"dispatch_combine_s", m.dispatch_combine_s}};
+                {"dispatch_combine_s", m.dispatch_combine_s},
+                {"routing_kernels_per_layer", m.routing_kernels},
+                {"routing_kernels_s", m.routing_kernels_s}};
   }
   return j;
 }
@@ -190,11 +192,14 @@ std::string infer_text(const InferContext& ctx, const InferPlan& plan, const Inf
     const MoeStepTerms& moe = c.moe;
     s += fmt::format("MoE: {:.1f} tokens per expert (router imbalance {:.2f}) · experts read {:.0f}% ({}, {}) · "
                      "expert GEMMs {} at {} · grouped GEMM {:.0f}% of dense (padding {}) · imbalance {} · permutes {} · "
-                     "dispatch/combine {}\n",
+                     "dispatch/combine {}{}\n",
                      moe.tokens_per_expert, moe.router_imbalance, 100 * moe.experts_touched, gib_or_mib(moe.expert_weight_bytes),
                      ms(moe.expert_weight_s), ms(moe.expert_compute_s), precision_name(moe.expert_gemm_precision),
                      100 * moe.grouped_gemm_efficiency, ms(moe.expert_padding_s), ms(moe.imbalance_s), ms(moe.permute_s),
-                     ms(moe.dispatch_combine_s));
+                     ms(moe.dispatch_combine_s),
+                     moe.routing_kernels > 0
+                         ? fmt::format(" · routing kernels {} ({:.0f} per layer)", ms(moe.routing_kernels_s), moe.routing_kernels)
+                         : std::string());
     if (moe.grouped_tile_s > 0 || moe.grouped_stream_s > 0) {
       s += fmt::format("grouped expert GEMMs as measured: tile waves {} · expert weights at the SMs' pull +{}\n",
                        ms(moe.grouped_tile_s), ms(moe.grouped_stream_s));

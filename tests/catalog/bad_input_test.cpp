@@ -235,3 +235,36 @@ TEST(CatalogBadInput, EngineBenchmarkRangeRatioIsAFraction) {
 
 }  // namespace
 }  // namespace gpuplan
+
+namespace gpuplan {
+namespace {
+
+// The MoE routing kernels are named from a closed list and need the kernel floor: vllm.toml's
+// four load; an unknown name or a list without kernel_floor_us exits naming the key.
+TEST(CatalogBadInput, EngineMoeRoutingKernelsNamedAndFloored) {
+  std::ifstream in(testing::source_dir() + "/data/engines/vllm.toml");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string text = ss.str();
+  Catalog ok;
+  load_catalog_text(ok, text, "vllm.toml", false);
+  ASSERT_EQ(ok.engines.size(), 1u);
+  EXPECT_EQ(ok.engines[0].moe_routing_kernels.size(), 4u);
+  EXPECT_DOUBLE_EQ(ok.engines[0].moe_kernel_floor_s, 3.0e-6);
+  const auto list = text.find("\"combine\"]");
+  ASSERT_NE(list, std::string::npos);
+  std::string bad = text;
+  bad.replace(list, 9, "\"moe_sum\"");
+  std::string err = catalog_error(bad, "vllm.toml");
+  EXPECT_NE(err.find("routing_kernels"), std::string::npos) << err;
+  EXPECT_NE(err.find("moe_sum"), std::string::npos) << err;
+  bad = text;
+  const auto floor = bad.find("kernel_floor_us = 3.0");
+  ASSERT_NE(floor, std::string::npos);
+  bad.erase(floor, bad.find('\n', floor) - floor);
+  err = catalog_error(bad, "vllm.toml");
+  EXPECT_NE(err.find("kernel_floor_us"), std::string::npos) << err;
+}
+
+}  // namespace
+}  // namespace gpuplan

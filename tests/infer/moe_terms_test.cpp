@@ -9,6 +9,7 @@
 #include "catalog_util.h"
 #include "core/error.h"
 #include "infer/infer_request.h"
+#include "infer/moe_routing.h"
 #include "infer/step.h"
 
 namespace gpuplan {
@@ -173,6 +174,66 @@ TEST(MoeTerms, RouterImbalanceIsSettableAndChecked) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("--router-imbalance 0.5"), std::string::npos) << e.what();
   }
+}
+
+}  // namespace
+}  // namespace gpuplan
+
+namespace gpuplan {
+namespace {
+
+// The routing kernels (infer/moe_routing.h; vLLM: top-k/softmax, sort, activation, combine, each
+// at least 3 µs). Mixtral 8x7B (E 8, top-2, hidden 4,096, expert width 14,336, SwiGLU, 32 MoE
+// layers) on H100s at TP 2, 64 decodes, per layer:
+//   top-k 64 × (8 × 4 + 2 × 8) = 3,072 B and sort 64 × 2 × 12 = 1,536 B: both at the floor, 3 µs each;
+//   activation 64 × 3 × 2 × 14,336 / 2 × 2 B = 5,505,024 B, combine 64 × 4,096 × 2 B × 3 = 1,572,864 B:
+//   below the floor too, and their bytes are in the elementwise pass already, so each adds
+//   3 µs − bytes / bw. Step: 32 × (12 µs − (5,505,024 + 1,572,864) B / bw).
+TEST(MoeTerms, RoutingKernelsAtTheirFloorHandChecked) {
+  const InferContext ctx = moe_ctx("mixtral-8x7b");
+  ASSERT_EQ(ctx.engine->moe_routing_kernels.size(), 4u);
+  const double bw = hbm_rate(ctx);
+  const StepCost c = step_cost(ctx, moe_plan(2, 1), StepLoad{64, 1024, 0, 0});
+  EXPECT_DOUBLE_EQ(c.moe.routing_kernels, 4);
+  EXPECT_NEAR(c.moe.routing_kernels_s, 32 * (12e-6 - (5'505'024.0 + 1'572'864.0) / bw), 1e-12);
+  EXPECT_NEAR(c.elementwise_s, c.elementwise_bytes / bw + c.moe.routing_kernels_s, 1e-12);
+  // 4,096 decodes: the activation (352 MB) and combine (101 MB) run above the floor and add
+  // nothing; top-k (197 KB) and sort (98 KB) stay at it: 32 × 2 × 3 µs.
+  const StepCost big = step_cost(ctx, moe_plan(2, 1), StepLoad{4096, 1024, 0, 0});
+  EXPECT_NEAR(big.moe.routing_kernels_s, 32 * 2 * 3e-6, 1e-12);
+  // TensorRT-LLM launches six (its grouped kernel's setup and a separate gather besides); a
+  // dense model has none.
+  const StepCost trt = step_cost(moe_ctx("mixtral-8x7b", "h100-sxm", "tensorrt-llm-1.0"), moe_plan(2, 1),
+                                 StepLoad{4096, 1024, 0, 0});
+  EXPECT_DOUBLE_EQ(trt.moe.routing_kernels, 6);
+  EXPECT_NEAR(trt.moe.routing_kernels_s, 32 * 3 * 3e-6, 1e-12);
+  const StepCost dense = step_cost(moe_ctx("llama3.1-8b"), moe_plan(1, 1), StepLoad{64, 1024, 0, 0});
+  EXPECT_EQ(dense.moe.routing_kernels_s, 0);
+}
+
+// The kernels' bytes, by hand: top-k reads fp32 logits and writes int32 ids and fp32 weights;
+// the sort reads the ids and writes the permutation and its inverse; the gather and combine move
+// a token's hidden state once and k times; the activation's bytes are the caller's.
+TEST(MoeTerms, RoutingKernelBytesHandChecked) {
+  MoeRoutingLayer l;
+  l.routed_tokens = 10;
+  l.experts = 128;
+  l.top_k = 8;
+  l.hidden = 2048;
+  l.activation_bytes = 777;
+  EXPECT_DOUBLE_EQ(moe_routing_kernel_bytes(MoeRoutingKernel::topk_softmax, l), 10 * (128 * 4 + 8 * 8));
+  EXPECT_DOUBLE_EQ(moe_routing_kernel_bytes(MoeRoutingKernel::sort, l), 10 * 8 * 12);
+  EXPECT_DOUBLE_EQ(moe_routing_kernel_bytes(MoeRoutingKernel::gemm_setup, l), 0);
+  EXPECT_DOUBLE_EQ(moe_routing_kernel_bytes(MoeRoutingKernel::gather, l), 10 * 2048 * 2 * 9);
+  EXPECT_DOUBLE_EQ(moe_routing_kernel_bytes(MoeRoutingKernel::combine, l), 10 * 2048 * 2 * 9);
+  EXPECT_DOUBLE_EQ(moe_routing_kernel_bytes(MoeRoutingKernel::activation, l), 777);
+  // At 1 GB/s: top-k 5,760 B → 5.76 µs, above a 3 µs floor; sort 960 B → the floor; the counted
+  // gather at 368,640 B adds nothing over its bytes.
+  const std::vector<MoeRoutingKernel> ks{MoeRoutingKernel::topk_softmax, MoeRoutingKernel::sort,
+                                         MoeRoutingKernel::gather};
+  EXPECT_NEAR(moe_routing_kernels_s(ks, 3e-6, 1e9, l), 5.76e-6 + 3e-6, 1e-15);
+  l.routed_tokens = 0;
+  EXPECT_EQ(moe_routing_kernels_s(ks, 3e-6, 1e9, l), 0);
 }
 
 }  // namespace
