@@ -5,6 +5,7 @@ list(APPEND GPUPLAN_LIB_SOURCES
   infer/attention_dp_spread.cpp
   infer/step.cpp
   infer/batching.cpp
+  infer/batch_wait.cpp
   infer/evaluate.cpp
   infer/search.cpp
   infer/infer_request.cpp
