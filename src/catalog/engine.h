@@ -32,6 +32,25 @@ enum class KvBudgetRule { total_fraction, free_fraction, static_fraction };
 //                 finalizeMoeRouting)
 enum class MoeRoutingKernel { topk_softmax, sort, gemm_setup, gather, activation, combine };
 
+// Batch waiting of a scheduler (Engine::batch_wait). Both 0 = off.
+struct BatchWait {
+  int timeout_iters = 0;          // steps a context may be held while others decode
+  double max_tokens_ratio = 0;    // release once the step's tokens reach this × the token budget
+  bool on() const { return timeout_iters > 0 || max_tokens_ratio > 0; }
+};
+
+// A benchmark launch that set batch waiting only where the prompt and output lengths are these
+// and the tensor parallelism is below below_tp (InferenceMAX's TensorRT-LLM scripts: 1K/1K, TP < 8).
+struct BenchmarkBatchWait {
+  BatchWait wait;
+  long long input_len = 0;
+  long long output_len = 0;
+  int below_tp = 0;
+  bool applies(long long in, long long out, int tp) const {
+    return wait.on() && in == input_len && out == output_len && tp < below_tp;
+  }
+};
+
 struct Engine {
   std::string id;  // "vllm"
   std::vector<std::string> aliases;
@@ -55,6 +74,17 @@ struct Engine {
   // size at or above the batch; none beyond the last). Empty = no padding (eager, or graphs
   // used only at their exact size, TensorRT-LLM's default enable_padding = false).
   std::vector<double> cuda_graph_batch_sizes;
+  // Batch waiting (TensorRT-LLM's batch_wait_timeout_iters / batch_wait_max_tokens_ratio,
+  // tensorrt_llm/_torch/pyexecutor/py_executor.py _waiting_requests): while sequences are
+  // decoding, new contexts are held back until either the scheduled tokens (the contexts'
+  // prompts + one per decode) reach max_tokens_ratio × max_num_batched_tokens or the contexts
+  // have been held timeout_iters steps; then all are scheduled and the count restarts. Never
+  // with no decodes in the step (no dead waiting). Both 0 = off (the engine's default).
+  BatchWait batch_wait;
+  // The benchmark launch behind the engine's published latency rows, where it set batch waiting
+  // for some configurations only ([benchmark] batch_wait_*, data/engines/trtllm.toml): applied
+  // by `validate inference` to the rows it matches (validate/infer_fit.h), not to a user's plan.
+  BenchmarkBatchWait benchmark_batch_wait;
   double runtime_bytes = 0;           // CUDA context, CUDA graphs, NCCL and library workspaces
   double step_overhead_s = 0;         // host time per engine step (scheduling, sampling, detokenize)
   // Fixed cost per request before its first token, outside the GPU steps: HTTP, tokenisation,
@@ -63,8 +93,9 @@ struct Engine {
   // The fixed-concurrency benchmark client behind the engine's published latency rows
   // ([benchmark] random_range_ratio, data/engines/*.toml): prompt and output lengths drawn as
   // integers uniform in [⌊L·r⌋, L] (benchmark_serving's RandomDataset before vLLM 0.9, which
-  // InferenceMAX/InferenceX's bench_serving keeps); 1 = every request exactly L. Used where the
-  // simulation replays those rows (validate inference --simulate), not for a user's lengths.
+  // InferenceMAX/InferenceX's bench_serving keeps); 1 = every request exactly L. Used where
+  // validate replays those rows (the simulation's lengths; the closed form's
+  // InferPlan::lengths_vary), not for a user's lengths.
   double benchmark_range_ratio = 1;
   double layer_overhead_s = 0;        // small kernels per layer per step (norms, RoPE, residuals)
   double bw_fraction = 0.85;          // achieved / datasheet HBM bandwidth streaming weights and KV

@@ -18,6 +18,23 @@ std::string_view budget_rule_name(KvBudgetRule rule) {
   return "total_fraction";
 }
 
+namespace {
+
+// batch_wait_timeout_iters (whole steps >= 0) and batch_wait_max_tokens_ratio (a fraction of the
+// token budget, 0 to 1) of a [scheduler] or [benchmark] table; both absent = off.
+BatchWait parse_batch_wait(Fields& f) {
+  BatchWait w;
+  const double iters = f.opt_nonneg("batch_wait_timeout_iters").value_or(0);
+  if (iters != std::floor(iters)) f.fail("batch_wait_timeout_iters", "give a whole number of steps (0 = no timeout wait)");
+  w.timeout_iters = static_cast<int>(iters);
+  const double ratio = f.opt_nonneg("batch_wait_max_tokens_ratio").value_or(0);
+  if (ratio > 1) f.fail("batch_wait_max_tokens_ratio", "must be in [0, 1]: a fraction of max_num_batched_tokens");
+  w.max_tokens_ratio = ratio;
+  return w;
+}
+
+}  // namespace
+
 Engine parse_engine(Fields& top) {
   Engine e;
   e.id = top.str("id");
@@ -53,6 +70,7 @@ Engine parse_engine(Fields& top) {
       sched.fail("cuda_graph_batch_sizes", "give whole batch sizes >= 1 in increasing order");
     }
   }
+  e.batch_wait = parse_batch_wait(sched);
   sched.finish();
 
   Fields perf = top.sub("performance");
@@ -102,6 +120,12 @@ Engine parse_engine(Fields& top) {
     if (const auto r = bench->opt_pos("random_range_ratio")) {
       if (*r > 1) bench->fail("random_range_ratio", "must be in (0, 1]: lengths are drawn in [floor(L * ratio), L]");
       e.benchmark_range_ratio = *r;
+    }
+    e.benchmark_batch_wait.wait = parse_batch_wait(*bench);
+    if (e.benchmark_batch_wait.wait.on()) {
+      e.benchmark_batch_wait.input_len = static_cast<long long>(bench->pos("batch_wait_input_len"));
+      e.benchmark_batch_wait.output_len = static_cast<long long>(bench->pos("batch_wait_output_len"));
+      e.benchmark_batch_wait.below_tp = static_cast<int>(bench->pos("batch_wait_below_tp"));
     }
     bench->finish();
   }

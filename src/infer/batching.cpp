@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "infer/batch_wait.h"
+
 namespace gpuplan {
 
 namespace {
@@ -134,6 +136,8 @@ ServingPoint continuous(const InferContext& ctx, const InferPlan& plan, double i
   // fit one step (closed_loop_cohort), all of equal length, so each cohort finishes together
   // and its replacements arrive together at a step boundary and are prefilled in one step,
   // with the other cohorts decoding: the cohort persists, and its TTFT is that step.
+  // Batch waiting holds a new prompt while others decode (TensorRT-LLM without attention DP).
+  const BatchWait wait = plan.attention_dp <= 1 ? e.batch_wait : BatchWait{};
   if (e.chunked_prefill) {
     const double room = std::max(1.0, budget - load.decode_seqs);
     const double chunk = std::min(in, room);
@@ -146,11 +150,22 @@ ServingPoint continuous(const InferContext& ctx, const InferPlan& plan, double i
     const double residual_s = (heavy_steps * heavy_s * heavy_s + light_steps * light_s * light_s) /
                               (2 * (heavy_steps * heavy_s + light_steps * light_s));
     s.steady_ttft_s = residual_s + (in / chunk) * heavy_s;
+    s.batch_wait_s = batch_wait_steady(wait, budget, in, load.decode_seqs, micro / steps).wait_steps * light_s;
+  } else if (plan.lengths_vary) {
+    // Drawn lengths: requests finish apart and their replacements arrive one at a time, so a
+    // prompt is prefilled alone next to the running decodes, or with the prompts batch waiting
+    // gathered while it was held.
+    const BatchWaitSteady held = batch_wait_steady(wait, budget, in, load.decode_seqs, micro / steps);
+    const double group = std::min(micro, held.group);
+    s.prefill = step_cost(ctx, plan, {std::max(0.0, micro - group), load.decode_context, group * in, in});
+    s.steady_ttft_s = pp * s.prefill.total_s;
+    s.batch_wait_s = held.wait_steps * pp * step_cost(ctx, plan, {load.decode_seqs, load.decode_context, 0, 0}).total_s;
   } else {
     const double cohort = closed_loop_cohort(e, in, micro, plan.attention_dp);
     s.prefill = step_cost(ctx, plan, {micro - cohort, load.decode_context, cohort * in, in});
     s.steady_ttft_s = pp * s.prefill.total_s;
   }
+  s.steady_ttft_s += s.batch_wait_s;
   s.first_wave_ttft_s = first_wave_ttft_s(ctx, plan, std::max(1.0, std::min(in_flight, s.running)) / pp);
   // What a fixed-concurrency benchmark reports: the mean over its requests, kBenchmarkWaves per
   // concurrency slot, the first wave bunched and the rest in steady state.
@@ -164,10 +179,11 @@ ServingPoint closed_loop(const InferContext& ctx, const InferPlan& plan, double 
   // opt-in). The benchmark starts all C requests at t = 0; when their prompts fit one step's
   // token budget they are prefilled in one step, produce their tokens in the same steps, finish
   // together, and the closed-loop client replaces them together: every wave is the first.
-  // With chunked prefill, or prompts that do not fit one step, the requests drift apart: the
-  // first wave is bunched and the later ones spread (continuous).
+  // With chunked prefill, prompts that do not fit one step, or lengths that differ, the requests
+  // drift apart: the first wave is bunched and the later ones spread (continuous).
   const double running = std::max(1.0, std::min(in_flight, max_running));
-  const bool lockstep = !e.chunked_prefill &&
+  // Lengths drawn by the client (plan.lengths_vary) break the lockstep after the first wave.
+  const bool lockstep = !e.chunked_prefill && !plan.lengths_vary &&
                         running / plan.pp * static_cast<double>(plan.input_len) <= replica_token_budget(e, plan);
   if (!lockstep) return continuous(ctx, plan, in_flight, max_running);
 

@@ -16,6 +16,7 @@ struct ServingPoint {
   double queue_s = 0;         // part of TTFT spent waiting for KV memory
   double steady_ttft_s = 0;   // TTFT of a request arriving in steady state (no queueing)
   double first_wave_ttft_s = 0;  // mean TTFT of the first C requests, all started at t = 0 (informative)
+  double batch_wait_s = 0;    // part of steady_ttft_s a new prompt is held by batch waiting (infer/batch_wait.h)
   double tpot_s = 0;          // time per output token after the first
   double output_tokens_per_s = 0;  // one replica
   double requests_per_s = 0;       // one replica

@@ -32,6 +32,11 @@ struct InferPlan {
   std::int64_t output_len = 256;
   InferMode mode = InferMode::batch;
   double load = 1;  // batch size (batch) or requests in flight (concurrency); unused for max_throughput
+  // The requests' lengths are drawn, not all equal (a benchmark client's random range, e.g.
+  // bench_serving --random-range-ratio 0.8): requests started together finish apart, so a closed
+  // loop does not stay in lockstep (infer/batching.cpp closed_loop). false = every request
+  // input_len / output_len exactly.
+  bool lengths_vary = false;
 
   int gpus_per_replica() const { return tp * pp; }
   int attention_tp() const { return attention_dp > 0 ? tp / attention_dp : tp; }

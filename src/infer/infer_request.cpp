@@ -140,6 +140,10 @@ InferPlan make_plan(const InferRequest& r, const InferSetup& s) {
   } else if (r.concurrency) {
     plan.mode = InferMode::concurrency;
     plan.load = *r.concurrency;
+    // Lengths drawn per request (the simulation's spread, range ratio or lengths file): the
+    // closed form's closed loop then leaves lockstep too (InferPlan::lengths_vary).
+    const SimOptions& o = r.simulation;
+    plan.lengths_vary = o.input_spread > 0 || o.output_spread > 0 || o.random_range_ratio < 1 || !o.lengths_csv.empty();
   } else {
     plan.mode = InferMode::batch;
     plan.load = r.batch ? *r.batch : 1;

@@ -69,6 +69,9 @@ SimScheduler sim_scheduler_of(const InferContext& ctx, const InferPlan& plan, co
   s.prefill_first = e.prefill_first;
   s.reserve_full_sequence = e.reserve_full_sequence;
   s.cuda_graph_batch_sizes = e.cuda_graph_batch_sizes;
+  // TensorRT-LLM waits only without attention DP (py_executor.py _schedule: `not
+  // enable_attention_dp`); its attention-DP balancing is a separate rule.
+  if (plan.attention_dp <= 1) s.batch_wait = e.batch_wait;
   s.block_tokens = e.kv_block_tokens;
   s.request_overhead_s = e.request_overhead_s;
   // The pool in blocks: the KV budget of one GPU over one block's bytes on it (every GPU of a
@@ -248,6 +251,7 @@ class Simulation {
     }
     if (s_.prefill_first && !prompts_only) return;
     // Then waiting requests, first come first served, while the caps, the budget and the pool allow.
+    const Admitted before{running_.size(), work_.size(), budget_, prompt_tokens_, step_prompt_, step_span_, free_blocks_};
     while (!waiting_.empty() && static_cast<double>(running_.size()) < s_.max_num_seqs && budget_ > 0) {
       Req& r = reqs_[waiting_.front()];
       int tokens = r.target - r.computed;
@@ -266,6 +270,44 @@ class Simulation {
       budget_ -= tokens;
       prompt_tokens_ += tokens;
     }
+    if (s_.batch_wait.on() && running_.size() > before.running && step_decodes_ > 0) hold_or_release(before);
+  }
+
+  // The step as it stood before new prompts were admitted: what batch waiting restores.
+  struct Admitted {
+    std::size_t running, work;
+    double budget, prompt_tokens, step_prompt, step_span, free_blocks;
+  };
+
+  // Batch waiting (TensorRT-LLM py_executor.py _waiting_requests, called only when the step has
+  // both contexts and decodes): the step's tokens are every context's whole prompt plus one per
+  // decode; below max_tokens_ratio × the budget, and fewer than timeout_iters steps held so far,
+  // the new contexts go back to the head of the queue for this step and the count goes up;
+  // otherwise they run and the count restarts.
+  void hold_or_release(const Admitted& before) {
+    double tokens = step_decodes_;
+    for (std::size_t k = before.running; k < running_.size(); ++k) tokens += reqs_[running_[k]].target;
+    for (std::size_t k = 0; k < before.running; ++k) {
+      const Req& r = reqs_[running_[k]];
+      if (r.computed < r.target) tokens += r.target;  // a prompt still in chunks is a context too
+    }
+    if (held_steps_ >= s_.batch_wait.timeout_iters || tokens >= s_.batch_wait.max_tokens_ratio * s_.token_budget) {
+      held_steps_ = 0;
+      return;
+    }
+    ++held_steps_;
+    while (running_.size() > before.running) {
+      const int i = running_.back();
+      running_.pop_back();
+      reqs_[i].blocks = 0;
+      waiting_.push_front(i);
+    }
+    work_.resize(before.work);
+    budget_ = before.budget;
+    prompt_tokens_ = before.prompt_tokens;
+    step_prompt_ = before.step_prompt;
+    step_span_ = before.step_span;
+    free_blocks_ = before.free_blocks;
   }
 
   bool can_admit() const {
@@ -394,6 +436,7 @@ class Simulation {
   double running_time_ = 0;
   int sent_ = 0;
   int dropped_ = 0;
+  int held_steps_ = 0;  // consecutive steps new contexts were held (batch waiting)
   SimResult r_;
 };
 

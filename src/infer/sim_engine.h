@@ -30,6 +30,7 @@ struct SimScheduler {
   bool prefill_first = false;     // steps of prompts only while prompts can be admitted
   bool reserve_full_sequence = false;  // admit only with blocks for prompt + output (no preemption)
   std::vector<double> cuda_graph_batch_sizes;  // pure-decode steps padded up to these
+  BatchWait batch_wait;           // new prompts held while others decode (Engine::batch_wait)
   double kv_blocks = 0;           // blocks the replica's pool holds
   double block_tokens = 16;
   double state_blocks_per_seq = 0;  // recurrent (Mamba) state of a sequence, in blocks

@@ -125,6 +125,7 @@ constexpr FieldLabel kFieldLabels[] = {
     {"queue_s", "queueing in the first token", FieldKind::seconds},
     {"steady_ttft_s", "first token in steady state", FieldKind::seconds},
     {"first_wave_ttft_s", "first token of the first wave", FieldKind::seconds},
+    {"batch_wait_s", "first token held by batch waiting", FieldKind::seconds},
     {"tpot_s", "time per output token", FieldKind::seconds},
     {"output_tokens_per_s", "output tokens/s", FieldKind::tokens_per_s},
     {"output_tokens_per_s_per_gpu", "output tokens/s per GPU", FieldKind::tokens_per_s},

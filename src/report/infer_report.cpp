@@ -169,6 +169,7 @@ std::string infer_text(const InferContext& ctx, const InferPlan& plan, const Inf
   TextTable t({"metric", "value"}, {TextTable::Align::left, TextTable::Align::right});
   t.add_row({"TTFT", ms(p.ttft_s)});
   if (p.queue_s > 0) t.add_row({"  of which queueing for KV memory", ms(p.queue_s)});
+  if (p.batch_wait_s > 0) t.add_row({"  of which held by batch waiting (steady state)", ms(p.batch_wait_s)});
   t.add_row({"TPOT", ms(p.tpot_s)});
   t.add_row({"output tokens/s (total)", fmt_number(e.output_tokens_per_s)});
   t.add_row({"output tokens/s per GPU", fmt_number(e.output_tokens_per_s_per_gpu)});
@@ -239,6 +240,7 @@ nlohmann::ordered_json infer_json(const InferContext& ctx, const InferPlan& plan
     j["queue_s"] = e.point.queue_s;
     j["steady_ttft_s"] = e.point.steady_ttft_s;
     j["first_wave_ttft_s"] = e.point.first_wave_ttft_s;
+    if (e.point.batch_wait_s > 0) j["batch_wait_s"] = e.point.batch_wait_s;  // engines with batch waiting only
     j["tpot_s"] = e.point.tpot_s;
     j["output_tokens_per_s"] = e.output_tokens_per_s;
     j["output_tokens_per_s_per_gpu"] = e.output_tokens_per_s_per_gpu;

@@ -148,6 +148,12 @@ std::vector<InferCase> read_inference_cases(const CsvTable& csv, const Catalog& 
       plan.mode = InferMode::concurrency;
       plan.load = c.concurrency > 0 ? c.concurrency : 1;
       if (c.concurrency <= 0) c.concurrency = 1;
+      // The engine's benchmark client drew the lengths ([benchmark] random_range_ratio), and its
+      // launch may have set batch waiting for this configuration ([benchmark] batch_wait_*).
+      plan.lengths_vary = c.engine->benchmark_range_ratio < 1;
+      if (c.engine->benchmark_batch_wait.applies(plan.input_len, plan.output_len, plan.tp)) {
+        c.launch_wait = c.engine->benchmark_batch_wait.wait;
+      }
     } else if (c.max_rate_within_slo()) {
       // The highest Poisson rate meeting both limits at the percentile (MLPerf Server);
       // value = output tokens/s at that rate.
@@ -223,6 +229,13 @@ double InferPredictor::predict(const InferCase& c, const InferOverrides* o, std:
       ctx.serving_gemm_scale[index_of(gemm_precision(*c.gpu, f.precision))] = f.gemm_scale;
       ctx.serving_bw_scale[index_of(f.precision)] = f.bw_scale;
     }
+  }
+  // The row's launch: the engine (refit or not) with the batch waiting its benchmark set.
+  Engine launched;
+  if (c.launch_wait.on()) {
+    launched = *ctx.engine;
+    launched.batch_wait = c.launch_wait;
+    ctx.engine = &launched;
   }
   const InferEstimate e = evaluate_inference(ctx, c.plan);
   const bool simulated = c.max_rate_within_slo() || (simulate_ && c.plan.mode == InferMode::concurrency &&
@@ -358,7 +371,10 @@ InferFit fit_inference_constants(const std::vector<const InferCase*>& rows, Infe
       std::vector<const InferCase*> gemm_rows, bw_rows;
       for (const InferCase* c : rows) {
         if (c->family != f.family || c->plan.weights != f.precision || c->max_rate_within_slo()) continue;
-        if (c->metric == "output_tokens_per_s_total" || (c->metric == "ttft_ms" && small_concurrency(*c))) {
+        // A TTFT row whose launch held new prompts (batch waiting) has its first token set by
+        // the decode steps it waited, not by the prefill GEMMs: no evidence of the GEMM rate.
+        if (c->metric == "output_tokens_per_s_total" ||
+            (c->metric == "ttft_ms" && small_concurrency(*c) && !c->launch_wait.on())) {
           gemm_rows.push_back(c);
         }
         if (c->metric == "tpot_ms" && small_concurrency(*c)) bw_rows.push_back(c);

@@ -12,7 +12,8 @@
 //                       before the first token, next to one prefill.
 //   serving gemm_scale  per (architecture family other than Hopper, weight precision), on that
 //                       family's TTFT rows at concurrency <= 8 and offline throughput rows:
-//                       prefill and large-batch steps are where GEMM rate shows.
+//                       prefill and large-batch steps are where GEMM rate shows (not TTFT rows
+//                       whose launch held prompts by batch waiting: decode steps set those).
 //   serving bw_scale    per (family other than Hopper, weight precision), on its TPOT rows at
 //                       concurrency <= 8: small-batch decode streams the weights.
 // The per-engine constants are fitted on the engine's Hopper rows when it has any (the
@@ -54,6 +55,9 @@ struct InferCase {
   double slo_ttft_ms = 0;
   double slo_tpot_ms = 0;
   double slo_percentile = 99;
+  // Batch waiting the row's benchmark launch set (Engine::benchmark_batch_wait, where it matches
+  // the row's lengths and TP): predicted with a copy of the engine that waits so.
+  BatchWait launch_wait;
   bool max_rate_within_slo() const { return mode == "max_rate_within_slo"; }
 };
 

@@ -233,6 +233,40 @@ TEST(CatalogBadInput, EngineBenchmarkRangeRatioIsAFraction) {
   EXPECT_NE(err.find("random_range_ratoi"), std::string::npos) << err;
 }
 
+// Batch waiting: trtllm.toml's launch rule loads (20 steps, 0.9, at 1,024/1,024 below TP 8) and
+// leaves the engine's own scheduler off; a fractional step count, a ratio above 1, or a launch
+// rule without the lengths it applies to exits naming the key.
+TEST(CatalogBadInput, EngineBatchWaitIsStrict) {
+  std::ifstream in(testing::source_dir() + "/data/engines/trtllm.toml");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string text = ss.str();
+  Catalog ok;
+  load_catalog_text(ok, text, "trtllm.toml", false);
+  ASSERT_EQ(ok.engines.size(), 1u);
+  const Engine& e = ok.engines[0];
+  EXPECT_FALSE(e.batch_wait.on());
+  EXPECT_EQ(e.benchmark_batch_wait.wait.timeout_iters, 20);
+  EXPECT_DOUBLE_EQ(e.benchmark_batch_wait.wait.max_tokens_ratio, 0.9);
+  EXPECT_TRUE(e.benchmark_batch_wait.applies(1024, 1024, 4));
+  EXPECT_FALSE(e.benchmark_batch_wait.applies(1024, 1024, 8));
+  EXPECT_FALSE(e.benchmark_batch_wait.applies(8192, 1024, 1));
+  EXPECT_DOUBLE_EQ(e.max_num_batched_tokens, 16384);
+  const auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string t = text;
+    const auto at = t.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) t.replace(at, from.size(), to);
+    return catalog_error(t, "trtllm.toml");
+  };
+  std::string err = replaced("batch_wait_timeout_iters = 20", "batch_wait_timeout_iters = 2.5");
+  EXPECT_NE(err.find("batch_wait_timeout_iters"), std::string::npos) << err;
+  err = replaced("batch_wait_max_tokens_ratio = 0.9", "batch_wait_max_tokens_ratio = 1.5");
+  EXPECT_NE(err.find("batch_wait_max_tokens_ratio"), std::string::npos) << err;
+  err = replaced("batch_wait_input_len = 1024\n", "");
+  EXPECT_NE(err.find("batch_wait_input_len"), std::string::npos) << err;
+}
+
 }  // namespace
 }  // namespace gpuplan
 

@@ -30,7 +30,7 @@ InferPlan loop_plan(std::int64_t in, std::int64_t out) {
 // pure decode step of 4 sequences at the mean context 1,024 + 256; one lifetime is that
 // prefill step plus 511 decode steps.
 TEST(InferClosedLoop, LockstepWhenAllPromptsFitOneStep) {
-  const Engine& e = cat().engine("trtllm");
+  const Engine& e = cat().engine("tensorrt-llm-1.0");
   ASSERT_FALSE(e.chunked_prefill);
   const InferContext ctx = make_infer_context(cat(), cat().model("llama3.1-8b"), cat().gpu("h200-sxm"), e);
   const InferPlan plan = loop_plan(1024, 512);
@@ -48,7 +48,7 @@ TEST(InferClosedLoop, LockstepWhenAllPromptsFitOneStep) {
 // state, whose reported TTFT is the benchmark's mean over 10 requests per slot, the first
 // bunched: overhead + (first wave + 9 × steady) / 10.
 TEST(InferClosedLoop, BeyondOneStepTheRequestsSpread) {
-  const Engine& e = cat().engine("trtllm");
+  const Engine& e = cat().engine("tensorrt-llm-1.0");
   const InferContext ctx = make_infer_context(cat(), cat().model("llama3.1-8b"), cat().gpu("h200-sxm"), e);
   const InferPlan plan = loop_plan(1024, 512);
   const ServingPoint s = closed_loop(ctx, plan, 16, 1000);
@@ -66,7 +66,7 @@ TEST(InferClosedLoop, BeyondOneStepTheRequestsSpread) {
 //   in 8,192, micro 4: one per step; room 8,192 − 3 = 8,189 < 8,192, but a prompt always runs: 1.
 //   in 16,384 (longer than the budget): 1.
 TEST(InferClosedLoop, CohortOfWholePromptEngines) {
-  const Engine& e = cat().engine("trtllm");
+  const Engine& e = cat().engine("tensorrt-llm-1.0");
   ASSERT_DOUBLE_EQ(e.max_num_batched_tokens, 8192);
   EXPECT_DOUBLE_EQ(closed_loop_cohort(e, 1024, 128), 7);
   EXPECT_DOUBLE_EQ(closed_loop_cohort(e, 1024, 4), 4);
@@ -78,7 +78,7 @@ TEST(InferClosedLoop, CohortOfWholePromptEngines) {
 // persist, so a steady-state request's TTFT is the step that refills its cohort of 7 prompts
 // (7 × 1,024 prefill tokens) while the other 121 sequences decode at the mean context.
 TEST(InferClosedLoop, WholePromptCohortPersistsInSteadyState) {
-  const Engine& e = cat().engine("trtllm");
+  const Engine& e = cat().engine("tensorrt-llm-1.0");
   const InferContext ctx = make_infer_context(cat(), cat().model("llama3.1-8b"), cat().gpu("h200-sxm"), e);
   const InferPlan plan = loop_plan(1024, 512);
   const ServingPoint c = continuous(ctx, plan, 128, 1000);
@@ -159,7 +159,7 @@ TEST(InferClosedLoop, ChunkedPrefillIsTheSpreadSteadyState) {
 // stays near one prompt's prefill: the mechanism behind TensorRT-LLM's higher TTFT at C = 4.
 TEST(InferClosedLoop, LockstepTtftGrowsWithConcurrency) {
   const InferContext ctx =
-      make_infer_context(cat(), cat().model("llama3.1-8b"), cat().gpu("h200-sxm"), cat().engine("trtllm"));
+      make_infer_context(cat(), cat().model("llama3.1-8b"), cat().gpu("h200-sxm"), cat().engine("tensorrt-llm-1.0"));
   const InferPlan plan = loop_plan(1024, 512);
   const ServingPoint c1 = closed_loop(ctx, plan, 1, 1000);
   const ServingPoint c4 = closed_loop(ctx, plan, 4, 1000);

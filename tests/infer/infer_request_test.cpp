@@ -83,6 +83,23 @@ TEST(InferRequest, DegreesAndLoadFromTheFlags) {
   EXPECT_EQ(a.plan.mode, InferMode::max_throughput);
 }
 
+// Drawn lengths (--random-range-ratio, --input-spread, a lengths file) take a closed loop out of
+// lockstep in the closed form as well as in the simulation; fixed lengths and other loads keep it.
+TEST(InferRequest, DrawnLengthsMarkThePlan) {
+  InferRequest r = base();
+  r.concurrency = 4;
+  EXPECT_FALSE(answer_infer(cat(), r).plan.lengths_vary);
+  r.simulation.random_range_ratio = 0.8;
+  EXPECT_TRUE(answer_infer(cat(), r).plan.lengths_vary);
+  r.simulation.random_range_ratio = 1;
+  r.simulation.output_spread = 0.2;
+  EXPECT_TRUE(answer_infer(cat(), r).plan.lengths_vary);
+  r = base();
+  r.batch = 4;
+  r.simulation.input_spread = 0.2;
+  EXPECT_FALSE(answer_infer(cat(), r).plan.lengths_vary);
+}
+
 TEST(InferRequest, BadInputThrowsNamingTheFlag) {
   InferRequest r = base();
   r.concurrency = 0;

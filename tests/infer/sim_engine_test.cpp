@@ -244,7 +244,7 @@ TEST(SimEngine, DrawnLengthsDesynchroniseAClosedLoop) {
 }
 
 // TensorRT-LLM (no context chunking, running first), 4 clients of 1,024-token prompts and 8
-// output tokens: the four prompts fit one 8,192-token step, so every wave is one prefill step
+// output tokens: the four prompts fit one step of the launch's 16,384-token budget, so every wave is one prefill step
 // of 4 × 1,024 tokens then 7 decode steps of 4, in lockstep. TTFT = request overhead + that
 // prefill step (the next wave is sent when the last finishes and seen an overhead later).
 TEST(SimEngine, LockstepWavesMatchTheStepCosts) {
@@ -263,6 +263,50 @@ TEST(SimEngine, LockstepWavesMatchTheStepCosts) {
   EXPECT_NEAR(r.tpot_s.mean, decodes / 7, 1e-3 * decodes / 7);  // context interpolated on the memo's grid
   EXPECT_EQ(r.preemptions, 0);
   EXPECT_EQ(r.peak_running, 4);
+}
+
+// Batch waiting, step by step (TensorRT-LLM py_executor.py _waiting_requests, timeout 3, ratio
+// 0.9): requests A (16 tokens in, 20 out) and B (16 in, 4 out) start together with nothing
+// decoding, so they are prefilled at once (step 1). B's last token comes at step 4 and the client
+// sends C (16 in, 4 out) then; no request overhead. C's 16 tokens plus A's one decode stay far
+// below 0.9 × the budget, so C is held in steps 5, 6 and 7 (counts 1, 2, 3) and prefilled in
+// step 8 beside A's decode: C's TTFT is steps 5 to 8, three decode steps of A longer than without
+// waiting, where C is prefilled in step 5.
+TEST(SimEngine, BatchWaitingHoldsANewPromptWhileOthersDecode) {
+  InferContext ctx = ctx_of("trtllm");
+  const InferPlan plan = sim_plan(16, 20);
+  SimScheduler s = sched_of(ctx, plan);
+  s.request_overhead_s = 0;
+  s.cuda_graph_batch_sizes.clear();
+  SimWorkload w = closed(2, 16, 20);
+  SimLengths l;
+  l.input = {16, 16, 16};
+  l.output = {20, 4, 4};
+  w.lengths = std::make_shared<const SimLengths>(l);
+  w.requests = 3;
+  w.warmup_requests = 2;  // only C is measured
+  const SimResult plain = simulate_serving(ctx, plan, s, w);
+  s.batch_wait = BatchWait{3, 0.9};
+  const SimResult held = simulate_serving(ctx, plan, s, w);
+  ASSERT_EQ(held.requests, 1);
+  // A's decode in step k reads a context of 16 + (k − 1) tokens (its prompt and the tokens so far).
+  // (C's prefill step then carries A's decode at context 23 instead of 20: a few tokens of attention.)
+  double hold = 0;
+  for (int k = 5; k <= 7; ++k) hold += step_cost(ctx, plan, {1, 15.0 + k, 0, 0}).total_s;
+  EXPECT_NEAR(held.ttft_s.mean - plain.ttft_s.mean, hold, 1e-3 * hold);
+  EXPECT_EQ(held.steps, plain.steps);  // A's 20 tokens set the run's length either way
+  // With nothing decoding there is no wait at all (the engine's guard against dead waiting):
+  // two clients of equal requests run in lockstep and are never held.
+  SimWorkload same = closed(2, 16, 4);
+  same.requests = 6;
+  s.batch_wait = BatchWait{};
+  const SimResult lock_plain = simulate_serving(ctx, plan, s, same);
+  s.batch_wait = BatchWait{3, 0.9};
+  const SimResult lock_held = simulate_serving(ctx, plan, s, same);
+  EXPECT_NEAR(lock_held.ttft_s.mean, lock_plain.ttft_s.mean, 1e-15);
+  // A ratio of 0 releases at once (tokens >= 0): timeout alone never holds, as in the engine.
+  s.batch_wait = BatchWait{3, 0};
+  EXPECT_NEAR(simulate_serving(ctx, plan, s, w).ttft_s.mean, plain.ttft_s.mean, 1e-15);
 }
 
 // A prompt longer than the step budget is prefilled in chunks: 10,000 tokens under vLLM's

@@ -39,6 +39,35 @@ TEST(InferValidation, EngineCellMatchedWholeThenByFirstWord) {
   }
 }
 
+// The rows' benchmark launch (data/engines/trtllm.toml [benchmark]): batch waiting only at
+// 1,024/1,024 and TP < 8; the client's drawn lengths (random_range_ratio 0.8) on every
+// fixed-concurrency row of an engine that says so, and on no offline row.
+TEST(InferValidation, BenchmarkLaunchRulesApplyWhereTheRowMatches) {
+  const std::string text = std::string(kHeader) +
+      "a,s,llama3.1-70b,h200-sxm,2,2,1,1,fp8,fp8,1024,1024,fixed_concurrency,4,trtllm,ttft_ms,340,\n"
+      "b,s,llama3.1-70b,h200-sxm,8,8,1,1,fp8,fp8,1024,1024,fixed_concurrency,4,trtllm,ttft_ms,69,\n"
+      "c,s,llama3.1-70b,h200-sxm,2,2,1,1,fp8,fp8,8192,1024,fixed_concurrency,4,trtllm,ttft_ms,678,\n"
+      "d,s,llama3.1-70b,h200-sxm,2,2,1,1,fp8,fp8,1024,1024,fixed_concurrency,4,vllm,ttft_ms,121,\n"
+      "e,s,llama3.1-70b,h200-sxm,2,2,1,1,fp8,fp8,1024,1024,offline_max_throughput,,tensorrt-llm 1.0,"
+      "output_tokens_per_s_total,5000,\n";
+  const std::vector<InferCase> cases = read_inference_cases(CsvTable::parse(text, "t.csv"), cat());
+  ASSERT_EQ(cases.size(), 5u);
+  EXPECT_EQ(cases[0].launch_wait.timeout_iters, 20);
+  EXPECT_DOUBLE_EQ(cases[0].launch_wait.max_tokens_ratio, 0.9);
+  EXPECT_FALSE(cases[1].launch_wait.on());  // TP 8: the launch did not set it
+  EXPECT_FALSE(cases[2].launch_wait.on());  // 8K prompts: nor here
+  EXPECT_FALSE(cases[3].launch_wait.on());  // vLLM has no such rule
+  EXPECT_TRUE(cases[0].plan.lengths_vary && cases[1].plan.lengths_vary && cases[3].plan.lengths_vary);
+  EXPECT_FALSE(cases[4].plan.lengths_vary);
+  // The catalog engine itself does not wait (only the rows' launch did), and the prediction of
+  // the waiting row is slower than the same row without the rule by the hold.
+  EXPECT_FALSE(cases[0].engine->batch_wait.on());
+  InferPredictor predictor(cat());
+  InferCase plain = cases[0];
+  plain.launch_wait = BatchWait{};
+  EXPECT_GT(predictor.predict(cases[0]), predictor.predict(plain) + 50);  // ms: ~20 decode steps of ~10 ms
+}
+
 TEST(InferValidation, ConcurrencyBands) {
   EXPECT_EQ(concurrency_band(0), "offline");
   EXPECT_EQ(concurrency_band(4), "c<=8");
