@@ -164,6 +164,19 @@ struct CollectiveTime {
 };
 CollectiveTime estimate_collective_time(const CollectiveRequest& request, const CollectiveTopology& topology);
 
+// True when estimate_collective_time gives `a` and `b` the same answer on any topology: equal
+// requests, or equal but for AllGather against ReduceScatter, which this model costs alike
+// (the same ring steps and wire bytes, (n-1)/n x bytes per GPU, the same protocols and
+// ceilings; neither runs Tree, NVLS or direct, and the reasons name no op). Lets a caller that
+// asks both for one buffer (tensor parallelism with sequence parallelism) cost it once.
+// Tested bit for bit against estimate_collective_time (collective_twin_test.cpp).
+inline bool same_collective_time(const CollectiveRequest& a, const CollectiveRequest& b) {
+  const auto twin = [](CollectiveOp op) { return op == CollectiveOp::reduce_scatter ? CollectiveOp::all_gather : op; };
+  return twin(a.op) == twin(b.op) && a.bytes == b.bytes && a.gpus_per_domain == b.gpus_per_domain &&
+         a.domains == b.domains && a.domain_stride == b.domain_stride && a.algorithm == b.algorithm &&
+         a.concurrent == b.concurrent;
+}
+
 // One algorithm and protocol forced (auto_ is not allowed here): the building block of
 // estimate_collective, exposed so reports can show every candidate.
 CollectiveEstimate estimate_collective_with(const CollectiveRequest& request, const CollectiveTopology& topology,

@@ -6,7 +6,9 @@
 // per-level bound in collective_hierarchical.cpp.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
+#include <type_traits>
 
 #include "cost/collective_levels.h"
 
@@ -15,11 +17,8 @@ namespace {
 
 using collective_detail::GroupShape;
 
-int ceil_log2(int value) {
-  int steps = 0;
-  while ((1 << steps) < value) ++steps;
-  return steps;
-}
+// The smallest s with 2^s >= value (0 for value <= 1), without a loop.
+int ceil_log2(int value) { return value <= 1 ? 0 : std::bit_width(static_cast<unsigned>(value - 1)); }
 
 bool is_reduction_ring_op(CollectiveOp op) {
   return op == CollectiveOp::all_reduce || op == CollectiveOp::all_gather || op == CollectiveOp::reduce_scatter ||
@@ -239,13 +238,14 @@ double line_share(const CollectiveRequest& request, const CollectiveTopology& to
 // The share of the links' rate a line runs at: the protocol's fraction, shared by concurrent
 // collectives; small ring LL messages run on fewer channels (NCCL's narrowing,
 // docs/model/collectives.md). line_time() and chosen_line() both take it from here.
-double line_bw_scale(const CollectiveRequest& request, const CollectiveTopology& topology, const GroupShape& shape,
-                     CollectiveAlgorithm algorithm, Protocol protocol) {
-  // x / 1 is x: no division for the usual single collective.
+// `share` is line_share()'s value for the line, computed once by the caller (line_level_bw
+// scales the bus-bandwidth ceilings by it too).
+double line_bw_scale(const CollectiveTopology& topology, CollectiveAlgorithm algorithm, Protocol protocol,
+                     double share) {
   const double fraction = algorithm == CollectiveAlgorithm::tree
                               ? topology.tree_protocol_bw_fraction[static_cast<int>(protocol)]
                               : topology.protocol_bw_fraction[static_cast<int>(protocol)];
-  return fraction * line_share(request, topology, shape, algorithm, protocol);
+  return fraction * share;
 }
 
 // What every protocol's line of one algorithm shares: its traffic, its steps and each level's
@@ -289,7 +289,7 @@ AlgorithmLines algorithm_lines(const CollectiveRequest& request, const Collectiv
 // per GPU), by scale: one domain, two, more. line_time() and chosen_line() both take it from here.
 inline double line_level_bw(const CollectiveRequest& request, const CollectiveTopology& topology,
                             const GroupShape& shape, const AlgorithmLines& lines, int i, double bw_scale,
-                            CollectiveAlgorithm algorithm, Protocol protocol) {
+                            double share, CollectiveAlgorithm algorithm, Protocol protocol) {
   double bw = lines.level_bw[i] * bw_scale;
   if (i == 0) {
     if (request.op == CollectiveOp::all_to_all) bw *= topology.alltoall_bw_fraction;
@@ -303,7 +303,7 @@ inline double line_level_bw(const CollectiveRequest& request, const CollectiveTo
     } else if (algorithm == CollectiveAlgorithm::ring) {
       cap = topology.ring_cap_bytes_per_s[scale][p];
     }
-    if (cap > 0) bw = std::min(bw, cap * line_share(request, topology, shape, algorithm, protocol));
+    if (cap > 0) bw = std::min(bw, cap * share);
   }
   return bw;
 }
@@ -322,13 +322,14 @@ struct LineTime {
 LineTime line_time(const CollectiveRequest& request, const CollectiveTopology& topology, const GroupShape& shape,
                    const AlgorithmLines& lines, CollectiveAlgorithm algorithm, Protocol protocol) {
   if (shape.ranks == 1) return {};
-  const double bw_scale = line_bw_scale(request, topology, shape, algorithm, protocol);
+  const double share = line_share(request, topology, shape, algorithm, protocol);
+  const double bw_scale = line_bw_scale(topology, algorithm, protocol, share);
   double transfer_s = 0;
   double in_bw = 0;   // level 0's rate as run (0 when it carries nothing), as simple_fill reads it
   double net_bw = 0;  // the slowest network level's rate as run
   for (int i = 0; i <= shape.top; ++i) {
     if (lines.traffic.bytes[i] <= 0) continue;
-    const double bw = line_level_bw(request, topology, shape, lines, i, bw_scale, algorithm, protocol);
+    const double bw = line_level_bw(request, topology, shape, lines, i, bw_scale, share, algorithm, protocol);
     const double t = bw > 0 ? lines.traffic.bytes[i] / bw : HUGE_VAL;
     if (t > transfer_s) transfer_s = t;
     if (i == 0) {
@@ -362,12 +363,13 @@ CollectiveEstimate chosen_line(const CollectiveRequest& request, const Collectiv
   e.algorithm = algorithm;
   e.protocol = protocol;
   if (shape.ranks == 1) return e;  // one GPU: nothing to move, nothing to pay
-  const double bw_scale = line_bw_scale(request, topology, shape, algorithm, protocol);
+  const double share = line_share(request, topology, shape, algorithm, protocol);
+  const double bw_scale = line_bw_scale(topology, algorithm, protocol, share);
   double slowest = 0;
   for (int i = 0; i <= shape.top; ++i) {
     e.level_bytes[i] = lines.traffic.bytes[i];
     if (lines.traffic.bytes[i] <= 0) continue;
-    const double bw = line_level_bw(request, topology, shape, lines, i, bw_scale, algorithm, protocol);
+    const double bw = line_level_bw(request, topology, shape, lines, i, bw_scale, share, algorithm, protocol);
     e.level_bw_bytes_per_s[i] = bw;
     e.level_time_s[i] = bw > 0 ? lines.traffic.bytes[i] / bw : HUGE_VAL;
     if (e.level_time_s[i] > slowest) {
@@ -431,6 +433,12 @@ namespace {
 // algorithm) may run, compared by time alone (line_time). The winner's traffic, bandwidths
 // and time are kept, from which estimate_collective fills in its full estimate (chosen_line);
 // estimate_collective_time needs the time only.
+// kKeepLines: whether the winner's AlgorithmLines are kept (estimate_collective builds the full
+// estimate from them; estimate_collective_time reads the time only, and its Choice holds no
+// lines to initialise or copy).
+struct NoLines {};
+
+template <bool kKeepLines>
 struct Choice {
   bool found = false;
   const char* reason = "";  // why not, when nothing was found
@@ -438,10 +446,11 @@ struct Choice {
   LineTime time;
   CollectiveAlgorithm algorithm = CollectiveAlgorithm::ring;
   Protocol protocol = Protocol::simple;
-  AlgorithmLines lines;
+  [[no_unique_address]] std::conditional_t<kKeepLines, AlgorithmLines, NoLines> lines;
 };
 
-void choose(const CollectiveRequest& request, const CollectiveTopology& topology, Choice& c) {
+template <bool kKeepLines>
+void choose(const CollectiveRequest& request, const CollectiveTopology& topology, Choice<kKeepLines>& c) {
   const char* reason = group_problem(request, topology, c.shape);
   if (reason != nullptr) {
     c.reason = reason;
@@ -458,7 +467,7 @@ void choose(const CollectiveRequest& request, const CollectiveTopology& topology
       continue;
     }
     const AlgorithmLines lines = algorithm_lines(request, topology, c.shape, a);
-    bool best_is_a = false;  // the winner so far is one of this algorithm's lines
+    [[maybe_unused]] bool best_is_a = false;  // the winner so far is one of this algorithm's lines
     for (Protocol p : kProtocols) {
       if (const char* why = protocol_unavailable(a, p, c.shape, topology)) {
         if (!c.found) reason = why;
@@ -473,7 +482,9 @@ void choose(const CollectiveRequest& request, const CollectiveTopology& topology
         best_is_a = true;
       }
     }
-    if (best_is_a) c.lines = lines;
+    if constexpr (kKeepLines) {
+      if (best_is_a) c.lines = lines;
+    }
   }
   if (!c.found) c.reason = reason;
 }
@@ -481,7 +492,7 @@ void choose(const CollectiveRequest& request, const CollectiveTopology& topology
 }  // namespace
 
 CollectiveEstimate estimate_collective(const CollectiveRequest& request, const CollectiveTopology& topology) {
-  Choice c;
+  Choice<true> c;
   choose(request, topology, c);
   if (!c.found) {
     CollectiveEstimate none;
@@ -493,7 +504,7 @@ CollectiveEstimate estimate_collective(const CollectiveRequest& request, const C
 }
 
 CollectiveTime estimate_collective_time(const CollectiveRequest& request, const CollectiveTopology& topology) {
-  Choice c;
+  Choice<false> c;
   choose(request, topology, c);
   CollectiveTime t;
   t.feasible = c.found;

@@ -163,7 +163,14 @@ void TrainEvalMemoDelete::operator()(TrainEvalMemo* memo) const { delete memo; }
 TrainEvalMemoPtr make_train_eval_memo(const TrainContext& ctx) { return TrainEvalMemoPtr(new TrainEvalMemo(ctx)); }
 
 CollectiveTime train_eval::Eval::collective_time(const CollectiveRequest& r) {
-  if (memo == nullptr) return estimate_collective_time(r, ctx.topology);
+  if (memo == nullptr) {
+    if (!has_last || !same_collective_time(r, last_request)) {
+      last_time = estimate_collective_time(r, ctx.topology);
+      last_request = r;
+      has_last = true;
+    }
+    return last_time;
+  }
   if (const CollectiveTime* held = memo->find(r)) return *held;
   const CollectiveTime t = estimate_collective_time(r, ctx.topology);
   memo->store(r, t);

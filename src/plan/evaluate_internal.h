@@ -48,6 +48,11 @@ struct Eval {
   Estimate& est;
   TrainCollectiveMemo* memo = nullptr;  // a search worker's (plan/eval_memo.h); null = none
   bool ok = true;
+  // Without a memo, the last collective asked (TP with SP asks AllGather, then ReduceScatter of
+  // the same buffer: same_collective_time, cost/collective.h).
+  bool has_last = false;
+  CollectiveRequest last_request{};
+  CollectiveTime last_time{};
 
   void fail(const char* fmt, auto... args) {
     if (!ok) return;
