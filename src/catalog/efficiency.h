@@ -72,6 +72,11 @@ struct Efficiency {
   // expert parallelism): the compute under them runs on the other SMs. A property of the
   // dispatcher's kernels, sourced in the data file, not fitted.
   double moe_comm_sms = 0;
+  // SMs NCCL's data-parallel collectives (gradient reduce-scatter / all-reduce, parameter
+  // all-gather) occupy while they run beside compute: the compute they overlap runs on the
+  // other SMs, so a share sm/SMs of the overlapped collective's time is lost to compute. 0 =
+  // none charged. Sourced in the data file, not fitted.
+  double dp_comm_sms = 0;
   // Memory the training runtime holds besides tensors: CUDA context and kernels, NCCL
   // buffers, and the allocator's fragmentation as a fraction of the tensors it holds.
   double cuda_context_bytes = 0;

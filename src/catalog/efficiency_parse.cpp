@@ -66,6 +66,7 @@ Efficiency parse_efficiency(Fields& top) {
     e.tp_comm_overlap_fraction = o->opt_nonneg("tp_comm_fraction").value_or(0);
     if (e.tp_comm_overlap_fraction > 1) o->fail("tp_comm_fraction", "a fraction in [0, 1]");
     e.moe_comm_sms = o->opt_nonneg("moe_comm_sms").value_or(0);
+    e.dp_comm_sms = o->opt_nonneg("dp_comm_sms").value_or(0);
     o->finish();
   }
   if (auto r = top.opt_sub("runtime_memory")) {

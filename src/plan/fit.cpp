@@ -217,6 +217,47 @@ FitResult fit_efficiencies_if(std::vector<FitSample>& samples, const std::vector
   return fit;
 }
 
+namespace {
+
+// A figure a row's prediction moves by less than this share of its step time across the whole
+// range is not seen by that row: published step times carry three or four significant digits.
+constexpr double kSeenShare = 1e-3;
+
+// Whether moving free figure `param` of the entry `entry_id` (a family when `family`, else a
+// framework) from one end of `range` to the other changes any fitted sample's predicted step
+// time by more than kSeenShare. Each figure is monotone in the step time (a fraction of peak, a
+// host time per kernel against issue_bound_s, an overlap share), so the two ends decide.
+bool any_prediction_moves(const FitResult& fitted, const std::vector<FitSample>& samples, const std::string& entry_id,
+                          bool family, std::size_t param, const Range& range) {
+  for (const FitSample& original : samples) {
+    if ((family ? original.efficiency_id : original.framework_id) != entry_id) continue;
+    FitSample s = original;  // predict() retargets its sample
+    const Efficiency* e = by_id(fitted.efficiencies, s.efficiency_id);
+    const Framework* f = by_id(fitted.frameworks, s.framework_id);
+    if (e == nullptr) continue;
+    double ends[2] = {0, 0};
+    for (int end = 0; end < 2; ++end) {
+      const double value = end == 0 ? range.lo : range.hi;
+      if (family) {
+        Params p = family_params(*e);
+        p[param] = value;
+        const Efficiency moved = with_family_params(*e, p);
+        ends[end] = predict(s, moved, f);
+      } else {
+        if (f == nullptr) continue;
+        Params p = framework_params(*f);
+        p[param] = value;
+        const Framework moved = with_framework_params(*f, p);
+        ends[end] = predict(s, *e, &moved);
+      }
+    }
+    if (std::fabs(ends[1] - ends[0]) > kSeenShare * std::max(std::fabs(ends[0]), std::fabs(ends[1]))) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::vector<ConstantAtBound> constants_at_bounds(const FitResult& fitted, const std::vector<FitSample>& samples) {
   static constexpr std::array<const char*, kFamilyParams> kFamilyNames{"gemm_bf16", "gemm_fp8", "attention_fwd", "hbm",
                                                                        "tp_overlap"};
@@ -231,6 +272,12 @@ std::vector<ConstantAtBound> constants_at_bounds(const FitResult& fitted, const 
       if (std::fabs(value - bound) <= tolerance) out.push_back({entry, name, value, bound, upper, rows});
     }
   };
+  // Marks the entries just added for (entry, param) as unidentified where no sample sees them.
+  auto mark = [&](std::size_t from, const std::string& entry, bool family, std::size_t param, const Range& r) {
+    if (out.size() == from) return;
+    const bool seen = any_prediction_moves(fitted, samples, entry, family, param, r);
+    for (std::size_t i = from; i < out.size(); ++i) out[i].identified = seen;
+  };
   for (const Efficiency& e : fitted.efficiencies) {
     const int rows = static_cast<int>(
         std::count_if(samples.begin(), samples.end(), [&](const FitSample& s) { return s.efficiency_id == e.id; }));
@@ -243,8 +290,10 @@ std::vector<ConstantAtBound> constants_at_bounds(const FitResult& fitted, const 
     for (int i = 0; i < kFamilyParams; ++i) {
       if (i == 1 && !has_fp8) continue;
       if (i == 2 && e.attention_measured) continue;  // measured, not fitted
+      const std::size_t from = out.size();
       check(e.id, kFamilyNames[static_cast<std::size_t>(i)], p[static_cast<std::size_t>(i)],
             kFamilyRanges[static_cast<std::size_t>(i)], rows);
+      mark(from, e.id, true, static_cast<std::size_t>(i), kFamilyRanges[static_cast<std::size_t>(i)]);
     }
   }
   for (const Framework& f : fitted.frameworks) {
@@ -254,8 +303,10 @@ std::vector<ConstantAtBound> constants_at_bounds(const FitResult& fitted, const 
     const Params p = framework_params(f);
     const int free_params = f.is_default ? 1 : kFrameworkParams;
     for (int i = 0; i < free_params; ++i) {
+      const std::size_t from = out.size();
       check(f.id, kFrameworkNames[static_cast<std::size_t>(i)], p[static_cast<std::size_t>(i)],
             kFrameworkRanges[static_cast<std::size_t>(i)], rows);
+      mark(from, f.id, false, static_cast<std::size_t>(i), kFrameworkRanges[static_cast<std::size_t>(i)]);
     }
   }
   return out;

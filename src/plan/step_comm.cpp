@@ -41,6 +41,12 @@ namespace {
 
 using size_math::d;
 
+// NCCL's data-parallel collectives run on `dp_comm_sms` of the GPU's SMs (data/fitted/efficiency/
+// [overlap]); the compute they overlap loses that share of the SMs for as long as they run.
+double dp_comm_sm_share(const TrainContext& ctx) {
+  return std::min(1.0, ctx.efficiency->dp_comm_sms / std::max(1.0, static_cast<double>(ctx.device.sm_count)));
+}
+
 // The parameters of this GPU's optimizer shard (all of the rank's without ZeRO).
 double optimizer_shard_params(const Plan& p, const RankLoad& worst) {
   const double dense_params = worst.params - worst.expert_params;
@@ -81,7 +87,9 @@ CommCost data_parallel_comm(Eval& ev, const MicroBatchShape& s, const RankLoad& 
   if (p.zero == 0) {
     // DDP: bucketed AllReduce overlapped with the last micro-batch's backward.
     dp.total_s = ev.coll(CollectiveOp::all_reduce, grad_bytes, pl.grad) + expert_ar;
-    dp.exposed_s = std::max(0.0, dp.total_s - one_bwd);
+    // Hidden as far as the backward lasts; what it hides still costs the backward the share of
+    // the SMs NCCL holds (the same form as the EP AllToAll's, ep_exposed_s).
+    dp.exposed_s = std::max(dp.total_s - one_bwd, dp_comm_sm_share(ctx) * dp.total_s);
   } else if (p.zero <= 2 || p.pp > 1) {
     // Distributed optimizer: ReduceScatter gradients after the last backward, AllGather the
     // updated weights before the next forward; both overlapped with that micro-batch.
@@ -94,7 +102,8 @@ CommCost data_parallel_comm(Eval& ev, const MicroBatchShape& s, const RankLoad& 
     const double rs = ev.coll(CollectiveOp::reduce_scatter, grad_bytes, g) + replica_ar + expert_ar;
     const double ag = ev.coll(CollectiveOp::all_gather, weight_bytes, g);
     dp.total_s = rs + ag;
-    dp.exposed_s = std::max(0.0, rs - one_bwd) + std::max(0.0, ag - one_fwd);
+    const double sm_share = dp_comm_sm_share(ctx);
+    dp.exposed_s = std::max(rs - one_bwd, sm_share * rs) + std::max(ag - one_fwd, sm_share * ag);
   } else {
     // FSDP / ZeRO-3 without a pipeline: every micro-batch gathers each unit's weights (one
     // transformer layer, the wrapping FSDP, torchtitan and llm-foundry use) for its forward and

@@ -489,8 +489,9 @@ std::string to_text(const TrainValidation& v) {
       out += fmt::format("{} fitted figures at or within 1% of a bound (a mechanism missing; docs/validation.md):\n",
                          v.at_bounds.size());
       for (const ConstantAtBound& b : v.at_bounds) {
-        out += fmt::format("  {} {} = {:.4g} ({} bound {:.4g}; {} rows)\n", b.entry, b.constant, b.value,
-                           b.upper ? "upper" : "lower", b.bound, b.rows);
+        out += fmt::format("  {} {} = {:.4g} ({} bound {:.4g}; {} rows{})\n", b.entry, b.constant, b.value,
+                           b.upper ? "upper" : "lower", b.bound, b.rows,
+                           b.identified ? "" : "; no row's prediction moves with it");
       }
     }
   }
@@ -589,6 +590,7 @@ nlohmann::ordered_json to_json(const TrainValidation& v) {
       c["bound"] = b.bound;
       c["side"] = b.upper ? "upper" : "lower";
       c["rows"] = b.rows;
+      c["identified"] = b.identified;
       j["fit"]["constants_at_bounds"].push_back(c);
     }
   }

@@ -331,10 +331,15 @@ TEST(TrainCli, ValidateTrainingSourceRuleForFp8Weights) {
   EXPECT_FALSE(j["rows"][1]["plan"].contains("fp8_params"));  // bf16: the rule is for fp8 rows
   EXPECT_FALSE(j["rows"][2]["plan"].contains("fp8_params"));  // the row's own cell wins
   EXPECT_FALSE(j["rows"][3]["plan"].contains("fp8_params"));  // no rule for that source
-  // The same plan without the 16-bit copy of the GEMM weights needs less memory, and the same time
-  // to compute (the gather of the updated weights is hidden behind the first micro-batch here).
+  // The same plan without the 16-bit copy of the GEMM weights needs less memory, and about the
+  // same time: the gather of the updated weights is hidden behind the first micro-batch here,
+  // and only the share of the SMs NCCL holds while it runs (docs/model/training.md, "DP overlap
+  // holds SMs") is shorter for the fp8 gather's half the bytes.
   EXPECT_LT(j["rows"][0]["memory_per_gpu_bytes"].get<double>(), j["rows"][2]["memory_per_gpu_bytes"].get<double>());
-  EXPECT_DOUBLE_EQ(j["rows"][0]["predicted_step_time_s"].get<double>(), j["rows"][2]["predicted_step_time_s"].get<double>());
+  const double fp8_gather_s = j["rows"][0]["predicted_step_time_s"].get<double>();
+  const double bf16_gather_s = j["rows"][2]["predicted_step_time_s"].get<double>();
+  EXPECT_LT(fp8_gather_s, bf16_gather_s);
+  EXPECT_GT(fp8_gather_s, 0.99 * bf16_gather_s);
   // A rule needs its evidence.
   testing::write_file(dir / "catalog" / "sources.toml", table + "fp8_params = true\n");
   r = run({"--catalog", (dir / "catalog").string(), "validate", "training", (dir / "runs.csv").string()});

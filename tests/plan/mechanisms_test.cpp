@@ -193,6 +193,37 @@ TEST(Fsdp, WithoutPipelineGathersEveryMicroBatchPerLayer) {
   EXPECT_LE(e.breakdown.dp.exposed_s, e.breakdown.dp.total_s);
 }
 
+// The distributed optimizer's reduce-scatter and all-gather hidden behind one micro-batch's
+// backward and forward still hold NCCL's SMs (16 of the H100's 132, data/fitted/efficiency/
+// hopper.toml `dp_comm_sms`): exposed = 16/132 of the communication; none without the figure.
+TEST(DataParallel, HiddenCollectivesCostTheComputeTheirSmShare) {
+  DgxH100 f;
+  const ModelSpec m = testing::llama3_8b();
+  const TrainContext ctx = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr);
+  ASSERT_DOUBLE_EQ(static_cast<double>(ctx.device.sm_count), 132.0);
+  ASSERT_DOUBLE_EQ(ctx.efficiency->dp_comm_sms, 16);
+  Plan p;
+  p.seq_len = 4096;
+  p.dp = 8;
+  p.zero = 1;
+  p.global_batch = 32;
+  const Estimate e = evaluate(ctx, p);
+  ASSERT_TRUE(e.valid());
+  // Precondition: both collectives together are shorter than one micro-batch's forward, so
+  // each is hidden behind its pass.
+  ASSERT_LT(e.breakdown.dp.total_s, e.breakdown.forward_s / e.micro_batches);
+  EXPECT_NEAR(e.breakdown.dp.exposed_s, 16.0 / 132.0 * e.breakdown.dp.total_s, 1e-12);
+  Efficiency none = *ctx.efficiency;
+  none.dp_comm_sms = 0;
+  TrainOptions options;
+  options.efficiency = &none;
+  const TrainContext ctx0 = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr, options);
+  const Estimate e0 = evaluate(ctx0, p);
+  ASSERT_TRUE(e0.valid());
+  EXPECT_DOUBLE_EQ(e0.breakdown.dp.exposed_s, 0);
+  EXPECT_NEAR(e.step_time_s - e0.step_time_s, e.breakdown.dp.exposed_s, 1e-12);
+}
+
 TEST(PipelineSlots, Llama405bSlowestStageIsAMiddleOne) {
   // 405B on PP 16: with the even split the last stage holds 8 layers and the output head; with
   // the embedding and head as slots it holds 7 and the head, so the step can only get shorter.
