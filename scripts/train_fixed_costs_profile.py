@@ -16,23 +16,19 @@
 # Times are the median of CUDA-event timings of 10 repeats after 3 warm-ups.
 import argparse
 import json
+import os
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from torch_kernel_profile import median_ms  # noqa: E402  (one timing helper for the benches)
+
 
 def timed(torch, fn, reps=10, warm=3):
-    for _ in range(warm):
+    """`warm` warm-up calls (the last is median_ms's own), then the median of `reps` timed calls."""
+    for _ in range(warm - 1):
         fn()
-    torch.cuda.synchronize()
-    ts = []
-    for _ in range(reps):
-        e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        e0.record()
-        fn()
-        e1.record()
-        e1.synchronize()
-        ts.append(e0.elapsed_time(e1))
-    return round(sorted(ts)[reps // 2], 4)
+    return median_ms(torch, fn, reps)
 
 
 def adam_rows(torch, params_list):
