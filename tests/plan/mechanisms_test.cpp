@@ -153,9 +153,13 @@ TEST(ContextParallel, ActivationsPerGpuDivideByCp) {
 TEST(Fsdp, UnderAPipelineGathersOncePerStepLikeZeroOne) {
   // PyTorch's pipelining keeps the stage's weights gathered and its gradients unsharded over
   // the micro-batches: the step's communication and memory are the distributed optimizer's.
+  // Under PyTorch's FSDP (torchtitan): Megatron-Core's edge bucket is its own DDP's, ZeRO 0-2.
   DgxH100 f;
   const ModelSpec m = testing::gpt3_175b();
-  const TrainContext ctx = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr);
+  TrainOptions options;
+  options.framework = &resolve_framework(f.catalog, "pytorch-fsdp");
+  ASSERT_DOUBLE_EQ(options.framework->dp_bucket_params, 0.0);
+  const TrainContext ctx = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr, options);
   Plan p;
   p.seq_len = 2048;
   p.tp = 8;
