@@ -56,6 +56,15 @@ std::string collective_why(const CollectiveQuery& q, const CollectiveTopology& t
     why += fmt::format("; one-shot on the full mesh ({}): each GPU reads the buffer from every peer in one step",
                        t.library);
   }
+  // docs/model/collectives.md "Fixed cost per GPU generation": NCCL's latencies are Hopper's;
+  // say so when a generation's measured ratio set most of the time.
+  if (t.fixed_cost_ratio != 1.0 && chosen.latency_s > chosen.transfer_s &&
+      !(chosen.algorithm == CollectiveAlgorithm::nvls && t.nvls())) {
+    why += fmt::format(
+        "; latency-bound: NCCL's base and per-step latencies x {:.2f} for this GPU generation (measured against "
+        "Hopper)",
+        t.fixed_cost_ratio);
+  }
   if (r.op == CollectiveOp::all_to_all) {
     why += r.domains > 1 ? "; point-to-point, bound by the NICs across domains" : "; point-to-point over the switch";
   }

@@ -49,6 +49,12 @@ struct CollectiveLinkParams {
   bool one_shot_allreduce = false;
   double one_shot_max_bytes = 0;  // the library uses it up to this size (RCCL_MSCCLPP_THRESHOLD)
   PerProtocol tree_hop_latency_s{};  // one tree step over this link
+  // The GPU generation's fixed cost per collective against the Hopper GPUs NCCL's latency
+  // figures match (NCCL's tuner has one NVLink latency set for every generation): it multiplies
+  // the library's base latency and this link's per-step hops for groups whose scale-up link
+  // this is (docs/model/collectives.md, "Fixed cost per GPU
+  // generation"). Measured, not fitted; 1 = NCCL's figures as they stand.
+  double fixed_cost_ratio = 1.0;
   // NCCL's per-channel ceiling on a Tree AllReduce's bus bandwidth for the GPU generation this
   // link belongs to (src/graph/tuning.cc perChMaxTreeBws / perChMaxTreeLL128Bws: busBw =
   // min(busBw, nChannels x ceiling), by scale: one node, two nodes, more), bytes/s per channel,

@@ -48,6 +48,14 @@ CollectiveLinkParams parse_link_params(Fields& f, const Provenance& parent) {
            "give ring_base_us and tree_base_us together (the library's fixed cost for both algorithms)");
   }
   l.library = f.opt_str("library").value_or("");
+  if (f.has("fixed_cost_ratio")) {
+    const double r = f.opt_pos("fixed_cost_ratio").value_or(0);
+    if (!(r > 0 && r <= 10)) {
+      f.fail("fixed_cost_ratio",
+             "must be in (0, 10]: this GPU generation's fixed cost per collective / Hopper's (1 = NCCL's latencies)");
+    }
+    l.fixed_cost_ratio = r;
+  }
   l.one_shot_allreduce = f.opt_boolean("one_shot_allreduce").value_or(false);
   l.one_shot_max_bytes = f.opt_nonneg("one_shot_max_mb").value_or(0) * 1e6;
   if (l.one_shot_allreduce && !(l.one_shot_max_bytes > 0)) {

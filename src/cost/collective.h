@@ -71,6 +71,9 @@ struct CollectiveTopology {
 
   PerProtocol ring_base_s{};
   PerProtocol tree_base_s{};
+  // The scale-up link's fixed_cost_ratio (data/fitted/collectives): already folded into the
+  // base latencies above and level 0's hops; kept to explain them.
+  double fixed_cost_ratio = 1.0;
   PerProtocol protocol_bw_fraction{1.0, 1.0, 1.0};       // ring, NVLS, direct
   PerProtocol tree_protocol_bw_fraction{1.0, 1.0, 1.0};  // Tree AllReduce
   double simple_step_bytes = 0;

@@ -199,6 +199,20 @@ CollectiveTopology make_collective_topology(const Catalog& catalog, const System
   t.nvls_tree_heads = params.nvls_tree_heads;
   t.nvls_min_gpus = params.nvls_min_gpus;
   t.p2p_latency_s = params.p2p_latency_s;
+  // A GPU generation whose collective kernels cost more per launch and per step than NCCL's
+  // figures (NVLink 5: measured B200 vs Hopper AllReduce, docs/model/collectives.md): the
+  // library's base and the scale-up hops scale together. Not scaled: the grouped send/receive
+  // cost (no measurement of it; AIConfigurator's B200 AllToAll floor is below A100's), NVLS's
+  // fixed cost (fitted on each generation's rows directly) and the network hops (the transport's).
+  t.fixed_cost_ratio = up_params.fixed_cost_ratio;
+  if (t.fixed_cost_ratio != 1.0) {
+    for (int p = 0; p < kProtocolCount; ++p) {
+      t.ring_base_s[p] *= t.fixed_cost_ratio;
+      t.tree_base_s[p] *= t.fixed_cost_ratio;
+      up.ring_hop_s[p] *= t.fixed_cost_ratio;
+      up.tree_hop_s[p] *= t.fixed_cost_ratio;
+    }
+  }
   t.alltoall_bw_fraction = params.alltoall_bw_fraction;
   t.ll_channels = params.ll_channels;
   if (params.tree_channels > 0) {

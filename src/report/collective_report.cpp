@@ -128,6 +128,7 @@ nlohmann::ordered_json collective_json(const CollectiveAnswer& a) {
   j["fabric"] = t.fabric_id.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(t.fabric_id);
   j["collective_params"] = t.params_id;
   j["collective_library"] = t.library;
+  j["fixed_cost_ratio"] = t.fixed_cost_ratio;
   j["transport"] = transport_json(t);
   j["transport_used"] = r.domains > 1 && !t.transport.empty();
   j["ideal"] = q.ideal;

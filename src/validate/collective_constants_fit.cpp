@@ -140,6 +140,24 @@ class FitProblem {
     return sum;
   }
 
+  // Per row of `subset`: the line auto picks under the current params and that line's time.
+  void chosen(const std::vector<int>& subset, std::vector<CollectiveEstimate>& out) {
+    rebuild();
+    out.clear();
+    for (int i : subset) {
+      const Row& r = rows_[static_cast<std::size_t>(i)];
+      out.push_back(estimate_collective(r.m->request, topologies_[static_cast<std::size_t>(r.system)]));
+    }
+  }
+  // The time of row i on one line (algorithm and protocol held) under the current params.
+  double line_time(int i, CollectiveAlgorithm algorithm, Protocol protocol) {
+    const Row& r = rows_[static_cast<std::size_t>(i)];
+    const CollectiveEstimate e =
+        estimate_collective_with(r.m->request, topologies_[static_cast<std::size_t>(r.system)], algorithm, protocol);
+    return e.feasible ? e.time_s : HUGE_VAL;
+  }
+  void refresh() { rebuild(); }
+
   int per_domain(int i) const { return rows_[static_cast<std::size_t>(i)].m->request.gpus_per_domain; }
   double bytes(int i) const { return rows_[static_cast<std::size_t>(i)].m->request.bytes; }
 
@@ -177,6 +195,32 @@ std::vector<int> visible_rows(FitProblem& problem, const Knob& k, double current
     const double tol = 1e-9 * std::fabs(base[i]);
     if (std::fabs(at_lo[i] - base[i]) > tol || std::fabs(at_hi[i] - base[i]) > tol) out.push_back(static_cast<int>(i));
   }
+  return out;
+}
+
+// A hop scale is a per-step latency: rows tell it only where the steps are a material part of
+// the time of the line that runs. Rows that move at the scale's range ends only because another
+// line starts to win there (a 20-rack NVLS_TREE AllReduce, where a 142-step Tree chain overtakes
+// it at a scale of 0.1) say which line runs, not how long a step takes (docs/model/collectives.md,
+// "Fitting the constants").
+constexpr double kLatencyBoundShare = 0.10;
+
+// Of the rows `vis`, those where taking the scale to its range's low end, the chosen line held,
+// shortens the row by at least kLatencyBoundShare of its time.
+std::vector<int> latency_bound_rows(FitProblem& problem, const Knob& k, double current, const std::vector<int>& vis) {
+  std::vector<CollectiveEstimate> at_current;
+  problem.chosen(vis, at_current);
+  set_knob(problem.params(), k, k.lo);
+  problem.refresh();
+  std::vector<int> out;
+  for (std::size_t j = 0; j < vis.size(); ++j) {
+    const CollectiveEstimate& e = at_current[j];
+    if (!e.feasible || !(e.time_s > 0)) continue;
+    const double shorter = e.time_s - problem.line_time(vis[j], e.algorithm, e.protocol);
+    if (shorter >= kLatencyBoundShare * e.time_s) out.push_back(vis[j]);
+  }
+  set_knob(problem.params(), k, current);
+  problem.refresh();
   return out;
 }
 
@@ -302,15 +346,21 @@ CollectiveConstantsFit fit_collective_constants(const std::vector<CollectiveMeas
     // least two message sizes (a line's intercept and slope), as NVLS's per-GPU cost needs two
     // domain sizes: one size fixes only latency + bytes / bandwidth together.
     if (k.kind == KnobKind::hop_scale && !vis.empty()) {
+      const std::vector<int> bound = latency_bound_rows(problem, k, values[i], vis);
       std::vector<double> sizes;
-      for (int r : vis) {
+      for (int r : bound) {
         if (std::find(sizes.begin(), sizes.end(), problem.bytes(r)) == sizes.end()) sizes.push_back(problem.bytes(r));
       }
-      if (sizes.size() < 2) {
+      if (sizes.empty()) {
         free[i] = false;
-        c.why_prior = fmt::format("its {} rows have one message size ({:.0f} B): per-step latency and bandwidth not "
-                                  "separable",
-                                  vis.size(), sizes.front());
+        c.why_prior = fmt::format("none of its {} rows is latency-bound (its hops under {:.0f}% of the chosen line's "
+                                  "time): they move only where another line starts to win",
+                                  vis.size(), kLatencyBoundShare * 100);
+      } else if (sizes.size() < 2) {
+        free[i] = false;
+        c.why_prior = fmt::format("its {} latency-bound rows have one message size ({:.0f} B): per-step latency and "
+                                  "bandwidth not separable",
+                                  bound.size(), sizes.front());
       }
     }
     if (k.kind == KnobKind::nvls) nvls = i;

@@ -68,17 +68,20 @@ TEST(CollectiveC2cTransport, NoLl128AcrossRacks) {
 }
 
 // Latency-bound: 64 KiB AllReduce over 2 racks of 4 GPUs, Tree/LL, by hand: NCCL's Tree LL base
-// 6.8 us + 2 (g - 1) = 6 NVLink tree LL hops + 2 log2(2) = 2 NET tree LL hops of 5.0 us. The
-// transfer: the chain moves 2 x 64 KiB at NVLink 5's 900 x 0.758 GB/s x 0.92 / 3.8 (Tree LL)
-// under the two-node llMaxBw; each GPU's NIC moves 64 KiB / 4 (one exchange each way between
-// two domains) at 50 x 0.95 GB/s x 0.92 / 3.8.
+// 6.8 us x NVLink 5's fixed-cost ratio 1.30 + 2 (g - 1) = 6 NVLink tree LL hops + 2 log2(2) =
+// 2 NET tree LL hops of 5.0 us. The transfer: the chain moves 2 x 64 KiB at NVLink 5's 900 x 0.758 GB/s x 0.92 / 3.8
+// (Tree LL) under the two-node llMaxBw; each GPU's NIC moves 64 KiB / 4 (one exchange each way between two domains) at
+// 50 x 0.95 GB/s x 0.92 / 3.8.
 TEST(CollectiveC2cTransport, TreeLlAcrossTwoRacksByHand) {
   const CollectiveTopology t = c2c_topology("gb200-nvl72");
   const double bytes = 65536;
   const auto e =
       estimate_collective_with(request(CollectiveOp::all_reduce, bytes, 4, 2), t, C2cAlgo::tree, Protocol::ll);
   ASSERT_TRUE(e.feasible) << e.reason;
-  EXPECT_NEAR(e.latency_s, 6.8e-6 + 6 * t.levels[0].tree_hop_s[kC2cLl] + 2 * 5.0e-6, 1e-12);
+  // NVLink 5's measured fixed-cost ratio (1.30, nccl.toml) scales NCCL's base with the NVLink
+  // hops (already in tree_hop_s), not the NET hops.
+  ASSERT_NEAR(t.fixed_cost_ratio, 1.30, 1e-12);
+  EXPECT_NEAR(e.latency_s, 1.30 * 6.8e-6 + 6 * t.levels[0].tree_hop_s[kC2cLl] + 2 * 5.0e-6, 1e-12);
   const double ll = 0.92 / 3.8;
   const double chain_bw = std::min(900e9 * 0.758 * ll, t.ring_cap_bytes_per_s[1][kC2cLl]);
   const double nic_bw = 50e9 * 0.95 * ll;
@@ -126,7 +129,7 @@ TEST(CollectiveTreeVolume, TwoMinusTwoOverMBuffersPerDomain) {
   EXPECT_NEAR(four.transfer_s, 1.5 * bytes / 8 / nic_bw, 1e-9);
   EXPECT_EQ(four.bottleneck_level, 1);
   // Latency-bound, 8 B over two nodes: the transport's fixed cost + NCCL's Tree Simple base
-  // 8.4 us + 14 NVLink tree Simple hops + 2 NET tree Simple hops of 14 us (no pipeline fill
+  // 8.4 us (H100: fixed-cost ratio 1) + 14 NVLink tree Simple hops + 2 NET tree Simple hops of 14 us (no pipeline fill
   // beyond the 8 B themselves).
   const auto tiny =
       estimate_collective_with(request(CollectiveOp::all_reduce, 8, 8, 2), t, C2cAlgo::tree, Protocol::simple);

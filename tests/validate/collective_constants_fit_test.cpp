@@ -146,6 +146,26 @@ TEST(CollectiveConstantsFit, AHopScaleNeedsTwoMessageSizes) {
   EXPECT_NEAR(constant(pair, "hop_scale nvlink4").value, 0.91, 0.03 * 0.91);
 }
 
+// A hop scale is told only by rows where its steps are a material part of the chosen line's
+// time: H100 rows of 512 MiB and more (NVLS, or a ring whose 14 Simple steps are ~3% of it)
+// move at the scale's range ends but are not latency-bound, so NVLink 4 keeps its prior.
+TEST(CollectiveConstantsFit, AHopScaleNeedsLatencyBoundRows) {
+  const CollectiveParams made = with_fitted_constants(fit_params(), truth(kTruth));
+  const auto rows = synthetic_rows(made, false);
+  std::vector<bool> large(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    large[i] = rows[i].system != "dgx-h100" || rows[i].request.bytes >= 512.0 * 1024 * 1024;
+  }
+  const CollectiveConstantsFit fit = fit_collective_constants(rows, large, fit_catalog(), fit_params());
+  const CollectiveFittedConstant& h = constant(fit, "hop_scale nvlink4");
+  EXPECT_GT(h.visible_rows, 0);
+  EXPECT_FALSE(h.refitted);
+  EXPECT_EQ(h.value, fit_params().priors.nvlink_hop_scale);
+  EXPECT_NE(h.why_prior.find("latency-bound"), std::string::npos) << h.why_prior;
+  // The generations with small rows are still fitted.
+  EXPECT_TRUE(constant(fit, "hop_scale nvlink5").refitted);
+}
+
 TEST(CollectiveConstantsFit, IsDeterministic) {
   const auto rows = synthetic_rows(fit_params(), true);
   std::vector<bool> train(rows.size());

@@ -1,0 +1,153 @@
+// A GPU generation's fixed cost per collective as data (`fixed_cost_ratio` on a [[link]] entry of
+// data/fitted/collectives/nccl.toml; issue 32, sixth round). NCCL's tuner has one set of NVLink
+// latencies for every GPU generation; B200's measured minimum AllReduce latency is 1.3 x
+// Hopper's (NVIDIA/nccl#1940). The ratio multiplies the library's base latency and the
+// scale-up hops; the grouped send/receive cost, NVLS's fitted fixed cost, the network hops and
+// the transport's base do not move. Each case by hand arithmetic, one latency-bound and one
+// bandwidth-bound size.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "catalog/catalog.h"
+#include "catalog/catalog_test_util.h"
+#include "cost/collective.h"
+#include "cost/collective_test_util.h"
+
+namespace gpuplan {
+namespace {
+
+using testing::request;
+using Algo = CollectiveAlgorithm;
+
+constexpr double kFixedCostTestRatio = 1.5;
+
+// The shipped parameter set with the NVLink 4 entry's ratio set to `ratio`.
+CollectiveParams fixed_cost_params(double ratio) {
+  CollectiveParams p = default_collective_params(default_catalog());
+  for (auto& l : p.links) {
+    if (l.link == "nvlink4") l.fixed_cost_ratio = ratio;
+  }
+  return p;
+}
+
+CollectiveTopology fixed_cost_topology(const CollectiveParams& p, const System& node) {
+  return make_collective_topology(default_catalog(), node, nullptr, p);
+}
+
+const CollectiveLinkParams& fixed_cost_nvlink4(const CollectiveParams& p) {
+  const CollectiveLinkParams* l = p.find_link("nvlink4", "nvlink");
+  EXPECT_NE(l, nullptr);
+  return *l;
+}
+
+TEST(CollectiveFixedCost, ShippedNvlink5CarriesTheMeasuredRatioAndHopperNone) {
+  const CollectiveParams& p = default_collective_params(default_catalog());
+  // NVIDIA/nccl#1940: 8 x B200 ~3.0 us against 8 x H200 / H800 ~2.3 us, same kernels and tuning.
+  EXPECT_NEAR(p.find_link("nvlink5", "nvlink")->fixed_cost_ratio, 3.0 / 2.3, 0.005);
+  EXPECT_DOUBLE_EQ(p.find_link("nvlink4", "nvlink")->fixed_cost_ratio, 1.0);
+  EXPECT_DOUBLE_EQ(p.find_link("nvlink3", "nvlink")->fixed_cost_ratio, 1.0);
+  EXPECT_DOUBLE_EQ(p.find_link("xgmi-mi300x", "xgmi")->fixed_cost_ratio, 1.0);
+  // The topology of a B200 node carries it for the explanation.
+  const Catalog& c = default_catalog();
+  const CollectiveTopology b200 = make_collective_topology(c, c.system("dgx-b200"), nullptr, p);
+  EXPECT_NEAR(b200.fixed_cost_ratio, 3.0 / 2.3, 0.005);
+}
+
+// 512 B AllReduce on 8 GPUs, ring/LL (latency-bound): 2(n-1) = 14 NVLink steps,
+// latency = r x (6.6 us + 14 x hop_LL); 1 GiB on ring/Simple (bandwidth-bound): latency =
+// r x (8.4 us + 14 x hop_Simple) + the pipeline fill (not scaled), transfer unchanged.
+TEST(CollectiveFixedCost, RingLatencyBoundAndBandwidthBoundByHand) {
+  const CollectiveParams one = fixed_cost_params(1.0);
+  const CollectiveParams more = fixed_cost_params(kFixedCostTestRatio);
+  const System node = testing::test_node();
+  const CollectiveTopology t1 = fixed_cost_topology(one, node);
+  const CollectiveTopology tr = fixed_cost_topology(more, node);
+  const CollectiveLinkParams& link = fixed_cost_nvlink4(more);
+  const int ll = static_cast<int>(Protocol::ll);
+  const int simple = static_cast<int>(Protocol::simple);
+
+  const auto small = estimate_collective_with(request(CollectiveOp::all_reduce, 512, 8), tr, Algo::ring, Protocol::ll);
+  ASSERT_TRUE(small.feasible) << small.reason;
+  EXPECT_NEAR(small.latency_s, kFixedCostTestRatio * (6.6e-6 + 14 * link.ring_hop_latency_s[ll]), 1e-12);
+  EXPECT_GT(small.latency_s, 10 * small.transfer_s) << "512 B should be latency-bound";
+
+  const double gib = 1024.0 * 1024 * 1024;
+  const auto big1 =
+      estimate_collective_with(request(CollectiveOp::all_reduce, gib, 8), t1, Algo::ring, Protocol::simple);
+  const auto bigr =
+      estimate_collective_with(request(CollectiveOp::all_reduce, gib, 8), tr, Algo::ring, Protocol::simple);
+  ASSERT_TRUE(big1.feasible && bigr.feasible);
+  const double fixed1 = 8.4e-6 + 14 * link.ring_hop_latency_s[simple];
+  const double fill = big1.latency_s - fixed1;  // Simple's pipeline fill, the same at either ratio
+  EXPECT_GT(fill, 0);
+  EXPECT_NEAR(bigr.latency_s, kFixedCostTestRatio * fixed1 + fill, 1e-12);
+  EXPECT_DOUBLE_EQ(bigr.transfer_s, big1.transfer_s);
+  EXPECT_GT(bigr.transfer_s, 10 * bigr.latency_s) << "1 GiB should be bandwidth-bound";
+}
+
+// AllToAll is grouped send/receive: its fixed cost stays (no measurement of it), the NVLink
+// hop scales: latency = p2p + 1 x r x hop on one node.
+TEST(CollectiveFixedCost, PointToPointCostStaysItsHopScales) {
+  const CollectiveParams more = fixed_cost_params(kFixedCostTestRatio);
+  const CollectiveTopology tr = fixed_cost_topology(more, testing::test_node());
+  const CollectiveLinkParams& link = fixed_cost_nvlink4(more);
+  const auto e = estimate_collective_with(request(CollectiveOp::all_to_all, 512, 8), tr, Algo::direct, Protocol::ll);
+  ASSERT_TRUE(e.feasible) << e.reason;
+  EXPECT_NEAR(e.latency_s,
+              more.p2p_latency_s + kFixedCostTestRatio * link.ring_hop_latency_s[static_cast<int>(Protocol::ll)],
+              1e-12);
+}
+
+// Across two nodes the NET hops are the transport's and stay: ring/Simple AllGather of 2 x 8
+// GPUs, 15 steps, 1 across: latency = r x (8.4 + 14 x hop_Simple) + 1 x 14 us x 1.9 (+ fill).
+TEST(CollectiveFixedCost, NetworkHopsDoNotScale) {
+  const CollectiveParams one = fixed_cost_params(1.0);
+  const CollectiveParams more = fixed_cost_params(kFixedCostTestRatio);
+  const System node = testing::test_node();
+  const CollectiveTopology t1 = fixed_cost_topology(one, node);
+  const CollectiveTopology tr = fixed_cost_topology(more, node);
+  const int simple = static_cast<int>(Protocol::simple);
+  const double hop = fixed_cost_nvlink4(more).ring_hop_latency_s[simple];
+  const auto r = request(CollectiveOp::all_gather, 65536, 8, 2);
+  const auto e1 = estimate_collective_with(r, t1, Algo::ring, Protocol::simple);
+  const auto er = estimate_collective_with(r, tr, Algo::ring, Protocol::simple);
+  ASSERT_TRUE(e1.feasible && er.feasible);
+  const double net = 14.0e-6 * 1.9 + t1.net_base_s;
+  const double fill = e1.latency_s - (8.4e-6 + 14 * hop + net);
+  EXPECT_GE(fill, 0);
+  EXPECT_NEAR(er.latency_s, kFixedCostTestRatio * (8.4e-6 + 14 * hop) + net + fill, 1e-12);
+}
+
+TEST(CollectiveFixedCost, BadRatioNamesTheKey) {
+  constexpr const char* kFixedCostParams = R"toml(kind = "collective_params"
+id = "mine"
+name = "test"
+source = "test"
+retrieved = "2026-11-27"
+[latency]
+ring_base_us = [6.6, 14.0, 8.4]
+tree_base_us = [6.8, 14.0, 8.4]
+[protocols]
+ll_bw_fraction = 0.4
+ll128_bw_fraction = 0.9
+alltoall_bw_fraction = 0.8
+[[link]]
+link = "default"
+bw_efficiency = 0.8
+ring_hop_us = [0.6, 1.9, 3.4]
+tree_hop_us = [0.6, 1.25, 4.0]
+fixed_cost_ratio = 1.3
+)toml";
+  Catalog good;
+  load_catalog_text(good, kFixedCostParams, "good.toml", false);
+  EXPECT_DOUBLE_EQ(good.collective_params[0].links[0].fixed_cost_ratio, 1.3);
+  for (const char* bad : {"fixed_cost_ratio = 0", "fixed_cost_ratio = -1.3", "fixed_cost_ratio = 12"}) {
+    const std::string e = testing::catalog_error(testing::replaced(kFixedCostParams, "fixed_cost_ratio = 1.3", bad));
+    EXPECT_NE(e.find("fixed_cost_ratio"), std::string::npos) << bad << ": " << e;
+  }
+}
+
+}  // namespace
+}  // namespace gpuplan
