@@ -143,6 +143,10 @@ std::vector<InferCase> read_inference_cases(const CsvTable& csv, const Catalog& 
     }
     if (c.mode == "offline_max_throughput") {
       plan.mode = InferMode::max_throughput;
+      // The source's benchmark sent a fixed number of requests per run: no more run at once.
+      if (const SourceDate* rule = source_entry(catalog.source_dates, c.source)) {
+        c.benchmark_requests = rule->benchmark_requests;
+      }
     } else if (c.mode == "fixed_concurrency" || c.mode == "light_load") {
       c.concurrency = csv.opt_number(r, c_conc).value_or(0);
       plan.mode = InferMode::concurrency;
@@ -230,11 +234,13 @@ double InferPredictor::predict(const InferCase& c, const InferOverrides* o, std:
       ctx.serving_bw_scale[index_of(f.precision)] = f.bw_scale;
     }
   }
-  // The row's launch: the engine (refit or not) with the batch waiting its benchmark set.
+  // The row's launch: the engine (refit or not) with the batch waiting its benchmark set, or
+  // capped at the requests its benchmark sent (an offline run cannot hold more at once).
   Engine launched;
-  if (c.launch_wait.on()) {
+  if (c.launch_wait.on() || (c.benchmark_requests > 0 && c.benchmark_requests < ctx.engine->max_num_seqs)) {
     launched = *ctx.engine;
-    launched.batch_wait = c.launch_wait;
+    if (c.launch_wait.on()) launched.batch_wait = c.launch_wait;
+    if (c.benchmark_requests > 0) launched.max_num_seqs = std::min(launched.max_num_seqs, c.benchmark_requests);
     ctx.engine = &launched;
   }
   const InferEstimate e = evaluate_inference(ctx, c.plan);

@@ -58,6 +58,10 @@ struct InferCase {
   // Batch waiting the row's benchmark launch set (Engine::benchmark_batch_wait, where it matches
   // the row's lengths and TP): predicted with a copy of the engine that waits so.
   BatchWait launch_wait;
+  // Offline rows of a source whose benchmark sent a fixed number of requests per run
+  // (data/validation/inference-sources.toml `benchmark_requests`; 0 = no rule): the run holds at
+  // most that many sequences at once, predicted with a copy of the engine capped there.
+  double benchmark_requests = 0;
   bool max_rate_within_slo() const { return mode == "max_rate_within_slo"; }
 };
 
