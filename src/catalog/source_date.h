@@ -16,7 +16,7 @@ namespace gpuplan {
 
 struct SourceDate {
   std::string match;      // a part of the rows' `source` cell (the first entry that matches wins)
-  std::string published;  // "YYYY-MM-DD" (ISO dates compare as strings)
+  std::string published;  // "YYYY-MM-DD" (ISO dates compare as strings); "" only for an entry that gives a rule
   std::string evidence;   // where the date comes from
   // What a blank `moe_overlap` / `moe_dispatcher` cell of this source's MoE rows means ("" = no
   // rule: the framework's default, else the fastest setting): "none" or "1f1b"; "alltoall" or
@@ -31,6 +31,11 @@ struct SourceDate {
   // has no `tp_comm_overlap` cell; unset = no rule (overlapped, the plan's default). Needs
   // `unknowns_evidence` too.
   std::optional<bool> nvfp4_tp_comm_overlap;
+  // Serving runs (validate inference): the requests the source's offline benchmark sent per run,
+  // which its rows do not state in a column (0 = no rule). Such a run holds at most that many
+  // sequences at once, whatever memory and the engine's max_num_seqs would allow. Needs
+  // `unknowns_evidence` too.
+  double benchmark_requests = 0;
   std::string unknowns_evidence;
 };
 

@@ -1,4 +1,6 @@
 // Parser for `kind = "source_dates"` files (data/validation/). Schema: docs/data-format.md.
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "catalog/parsers.h"
@@ -23,13 +25,19 @@ SourceDates parse_source_dates(Fields& top) {
   for (Fields& entry : top.table_array("publication")) {
     SourceDate s;
     s.match = entry.str("match");
-    s.published = entry.str("published");
-    s.evidence = entry.str("evidence");
+    // An entry that only gives a rule (a serving source, which no time split reads) may leave
+    // the date out; a training row matched by it then has no date, which --time-split refuses.
+    s.published = entry.opt_str("published").value_or("");
+    s.evidence = entry.opt_str("evidence").value_or("");
     s.moe_overlap = entry.opt_str("moe_overlap").value_or("");
     s.moe_dispatcher = entry.opt_str("moe_dispatcher").value_or("");
     s.fp8_params = entry.opt_boolean("fp8_params");
     s.nvfp4_tp_comm_overlap = entry.opt_boolean("nvfp4_tp_comm_overlap");
+    s.benchmark_requests = entry.opt_pos("benchmark_requests").value_or(0);
     s.unknowns_evidence = entry.opt_str("unknowns_evidence").value_or("");
+    if (s.benchmark_requests != std::floor(s.benchmark_requests)) {
+      entry.fail("benchmark_requests", fmt::format("{}: give a whole number of requests", s.benchmark_requests));
+    }
     if (!s.moe_overlap.empty() && s.moe_overlap != "none" && s.moe_overlap != "1f1b") {
       entry.fail("moe_overlap", fmt::format("'{}': use none or 1f1b", s.moe_overlap));
     }
@@ -37,12 +45,18 @@ SourceDates parse_source_dates(Fields& top) {
       entry.fail("moe_dispatcher", fmt::format("'{}': use alltoall or flex", s.moe_dispatcher));
     }
     const bool has_rule = !s.moe_overlap.empty() || !s.moe_dispatcher.empty() || s.fp8_params.has_value() ||
-                          s.nvfp4_tp_comm_overlap.has_value();
+                          s.nvfp4_tp_comm_overlap.has_value() || s.benchmark_requests > 0;
     if (has_rule && s.unknowns_evidence.empty()) {
       entry.fail("unknowns_evidence", "empty: say where the rule for the source's blank cells comes from");
     }
     if (s.match.empty()) entry.fail("match", "empty: give a part of the rows' source cell");
-    if (!is_iso_date(s.published)) entry.fail("published", fmt::format("'{}': use YYYY-MM-DD", s.published));
+    if (s.published.empty() && !has_rule) {
+      entry.fail("published", "missing: give the date the source was published (YYYY-MM-DD)");
+    }
+    if (!s.published.empty() && !is_iso_date(s.published)) {
+      entry.fail("published", fmt::format("'{}': use YYYY-MM-DD", s.published));
+    }
+    if (!s.published.empty() && s.evidence.empty()) entry.fail("evidence", "missing: say where the date comes from");
     entry.finish();
     d.sources.push_back(std::move(s));
   }

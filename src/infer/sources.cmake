@@ -21,6 +21,7 @@ list(APPEND GPUPLAN_LIB_SOURCES
   infer/sim_engine.cpp
   infer/sim_slo.cpp
   infer/sim_answer.cpp
+  infer/finite_run.cpp
   infer/search_sim.cpp
   infer/infer_fields.cpp
   infer/disagg_search.cpp

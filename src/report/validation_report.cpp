@@ -1,5 +1,7 @@
 #include "report/validation_report.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
@@ -289,6 +291,20 @@ std::string to_text(const InferValidation& v) {
                                   : "each fold's rows predicted with the constants refit without them");
   if (v.simulate) s += "Closed-loop TTFT and TPOT from the scheduler simulation (--simulate)\n\n";
   s += t.render() + "\n";
+  // Offline rows scored as their benchmark's finite run (num_requests): how much it moved them.
+  int finite_rows = 0;
+  double finite_lo = 1, finite_hi = 1;
+  for (const auto& r : v.rows) {
+    if (r.num_requests <= 0 || r.predicted <= 0) continue;
+    finite_lo = finite_rows == 0 ? r.finite_run_factor : std::min(finite_lo, r.finite_run_factor);
+    finite_hi = finite_rows == 0 ? r.finite_run_factor : std::max(finite_hi, r.finite_run_factor);
+    ++finite_rows;
+  }
+  if (finite_rows > 0) {
+    s += fmt::format("{} offline rows scored as their benchmark's finite run of num_requests requests (ramp-up and "
+                     "drain): steady-state tokens/s x {:.3f} to {:.3f}\n\n",
+                     finite_rows, finite_lo, finite_hi);
+  }
   s += error_groups_text("By metric", v.by_metric) + "\n";
   s += error_groups_text("By engine", v.by_engine) + "\n";
   s += error_groups_text("By GPU", v.by_gpu) + "\n";
@@ -325,6 +341,11 @@ nlohmann::ordered_json to_json(const InferValidation& v) {
     x["predicted"] = r.predicted > 0 ? nlohmann::ordered_json(r.predicted) : nullptr;
     x["error"] = r.predicted > 0 ? nlohmann::ordered_json(r.error()) : nullptr;
     if (!r.note.empty()) x["note"] = r.note;
+    if (r.num_requests > 0) {
+      // The benchmark's finite run (infer/finite_run.h): its request count and the factor applied.
+      x["num_requests"] = r.num_requests;
+      x["finite_run_factor"] = r.finite_run_factor;
+    }
     rows.push_back(x);
   }
   j["rows"] = rows;

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/strings.h"
 #include "infer/evaluate.h"
+#include "infer/finite_run.h"
 #include "infer/infer_request.h"
 #include "infer/sim_engine.h"
 #include "infer/sim_slo.h"
@@ -94,6 +95,7 @@ std::vector<InferCase> read_inference_cases(const CsvTable& csv, const Catalog& 
   // empty cell or no column = the source does not say, read as attention split over the TP
   // group (attention DP 1), the rule for every source of the shared file (docs/validation.md).
   const auto c_adp = csv.find_column("attention_dp");
+  const auto c_requests = csv.find_column("num_requests");
   std::vector<InferCase> out;
   for (const auto& r : csv.rows()) {
     InferCase c;
@@ -143,6 +145,21 @@ std::vector<InferCase> read_inference_cases(const CsvTable& csv, const Catalog& 
     }
     if (c.mode == "offline_max_throughput") {
       plan.mode = InferMode::max_throughput;
+      // The source's benchmark sent a fixed number of requests per run: no more run at once.
+      if (const SourceDate* rule = source_entry(catalog.source_dates, c.source)) {
+        c.benchmark_requests = rule->benchmark_requests;
+      }
+      // The benchmark's dataset size where the source states it: its run is scored as a finite
+      // run (ramp-up, steady state, drain; infer/finite_run.h), not as the steady state alone.
+      if (c_requests && !csv.cell(r, *c_requests).empty()) {
+        const long long n = csv.integer(r, *c_requests);
+        if (n < 1 || n > 1'000'000) {
+          throw Error(fmt::format("{}: row {}: num_requests {} must be the benchmark's request count, 1 to "
+                                  "1,000,000, or empty when the source does not state it",
+                                  csv.where(r, *c_requests), c.id, n));
+        }
+        c.num_requests = static_cast<int>(n);
+      }
     } else if (c.mode == "fixed_concurrency" || c.mode == "light_load") {
       c.concurrency = csv.opt_number(r, c_conc).value_or(0);
       plan.mode = InferMode::concurrency;
@@ -188,6 +205,15 @@ std::vector<InferCase> read_inference_cases(const CsvTable& csv, const Catalog& 
                               "max_rate_within_slo",
                               csv.where(r, c_mode), c.mode));
     }
+    if (c_requests && !csv.cell(r, *c_requests).empty() && c.mode != "offline_max_throughput") {
+      throw Error(fmt::format("{}: row {}: num_requests applies to offline_max_throughput rows (a dataset queued at "
+                              "t = 0), not mode '{}'; leave it empty",
+                              csv.where(r, *c_requests), c.id, c.mode));
+    }
+    if (c.num_requests > 0 && c.metric != "output_tokens_per_s_total") {
+      throw Error(fmt::format("{}: row {}: num_requests scales output_tokens_per_s_total, not '{}'; leave it empty",
+                              csv.where(r, *c_requests), c.id, c.metric));
+    }
     out.push_back(std::move(c));
   }
   return out;
@@ -204,7 +230,9 @@ double pooled_gemm_scale(const std::vector<InferFittedScale>& scales, const std:
   return rows > 0 ? std::exp(log_sum / rows) : 1.0;
 }
 
-double InferPredictor::predict(const InferCase& c, const InferOverrides* o, std::string* note) {
+double InferPredictor::predict(const InferCase& c, const InferOverrides* o, std::string* note,
+                               double* finite_run_factor) {
+  if (finite_run_factor) *finite_run_factor = 1;
   auto& slot = contexts_[{c.model, c.gpu, c.engine}];
   if (!slot) slot = std::make_unique<InferContext>(make_infer_context(*catalog_, *c.model, *c.gpu, *c.engine));
   InferContext& ctx = *slot;
@@ -230,28 +258,45 @@ double InferPredictor::predict(const InferCase& c, const InferOverrides* o, std:
       ctx.serving_bw_scale[index_of(f.precision)] = f.bw_scale;
     }
   }
-  // The row's launch: the engine (refit or not) with the batch waiting its benchmark set.
+  // The row's launch: the engine (refit or not) with the batch waiting its benchmark set, or
+  // capped at the requests its benchmark sent (an offline run cannot hold more at once).
   Engine launched;
-  if (c.launch_wait.on()) {
+  if (c.launch_wait.on() || (c.benchmark_requests > 0 && c.benchmark_requests < ctx.engine->max_num_seqs)) {
     launched = *ctx.engine;
-    launched.batch_wait = c.launch_wait;
+    if (c.launch_wait.on()) launched.batch_wait = c.launch_wait;
+    if (c.benchmark_requests > 0) launched.max_num_seqs = std::min(launched.max_num_seqs, c.benchmark_requests);
     ctx.engine = &launched;
   }
   const InferEstimate e = evaluate_inference(ctx, c.plan);
   const bool simulated = c.max_rate_within_slo() || (simulate_ && c.plan.mode == InferMode::concurrency &&
                                                      (c.metric == "ttft_ms" || c.metric == "tpot_ms"));
   // With the refit engine and scales still in place: the simulation costs its steps with them.
+  const Precision gp = gemm_precision(*c.gpu, c.plan.weights);
+  const auto key = std::make_tuple(&c, ctx.engine->step_overhead_s, ctx.engine->request_overhead_s,
+                                   ctx.serving_gemm_scale[index_of(gp)], ctx.serving_bw_scale[index_of(c.plan.weights)]);
   double sim = 0;
   if (e.feasible && simulated) {
-    const Precision gp = gemm_precision(*c.gpu, c.plan.weights);
-    const auto key = std::make_tuple(&c, ctx.engine->step_overhead_s, ctx.engine->request_overhead_s,
-                                     ctx.serving_gemm_scale[index_of(gp)], ctx.serving_bw_scale[index_of(c.plan.weights)]);
     const auto hit = simulated_.find(key);
     if (hit != simulated_.end()) {
       sim = hit->second;
     } else {
       SimStepMemo* memo = c.max_rate_within_slo() ? nullptr : &step_memo(c, ctx);
       sim = simulated_.emplace(key, predict_simulated(c, ctx, e, memo)).first->second;
+    }
+  }
+  // A benchmark run of a stated number of requests: the steady state scaled by the finite run
+  // (ramp-up and drain), simulated with the refit engine and scales still in place.
+  double finite = 1;
+  if (e.feasible && !simulated && c.num_requests > 0) {
+    const auto hit = finite_runs_.find(key);
+    if (hit != finite_runs_.end()) {
+      finite = hit->second;
+    } else {
+      InferPlan one = c.plan;
+      one.replicas = 1;
+      SimStepMemo memo(ctx, one);
+      finite = finite_runs_.emplace(key, simulate_finite_run(ctx, one, e.memory, c.num_requests, &memo).factor)
+                   .first->second;
     }
   }
   ctx.engine = c.engine;
@@ -265,7 +310,8 @@ double InferPredictor::predict(const InferCase& c, const InferOverrides* o, std:
     if (sim <= 0 && note) *note = "no rate meets the limits";
     return sim;
   }
-  if (c.metric == "output_tokens_per_s_total") return e.output_tokens_per_s;
+  if (finite_run_factor) *finite_run_factor = finite;
+  if (c.metric == "output_tokens_per_s_total") return e.output_tokens_per_s * finite;
   if (c.metric == "ttft_ms") return e.point.ttft_s * 1e3;
   if (c.metric == "tpot_ms") return e.point.tpot_s * 1e3;
   if (note) *note = "unknown metric";

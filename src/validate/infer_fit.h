@@ -58,6 +58,14 @@ struct InferCase {
   // Batch waiting the row's benchmark launch set (Engine::benchmark_batch_wait, where it matches
   // the row's lengths and TP): predicted with a copy of the engine that waits so.
   BatchWait launch_wait;
+  // Offline rows of a source whose benchmark sent a fixed number of requests per run
+  // (data/validation/inference-sources.toml `benchmark_requests`; 0 = no rule): the run holds at
+  // most that many sequences at once, predicted with a copy of the engine capped there.
+  double benchmark_requests = 0;
+  // offline_max_throughput rows: the requests the benchmark's dataset held, all queued at t = 0
+  // (`num_requests` column; 0 = not stated): the closed form's steady state is scaled by the
+  // finite run's ramp-up and drain (infer/finite_run.h).
+  int num_requests = 0;
   bool max_rate_within_slo() const { return mode == "max_rate_within_slo"; }
 };
 
@@ -106,7 +114,9 @@ class InferPredictor {
   explicit InferPredictor(const Catalog& catalog, bool simulate = false) : catalog_(&catalog), simulate_(simulate) {}
   // The case's metric predicted with the overrides (null = the catalog); 0 with `note` set when
   // the plan is infeasible or the metric unknown.
-  double predict(const InferCase& c, const InferOverrides* overrides = nullptr, std::string* note = nullptr);
+  // `finite_run_factor` (optional): the factor the row's finite request count applied (1 = none).
+  double predict(const InferCase& c, const InferOverrides* overrides = nullptr, std::string* note = nullptr,
+                 double* finite_run_factor = nullptr);
 
  private:
   const Catalog* catalog_;
@@ -115,6 +125,8 @@ class InferPredictor {
   // scales): the only inputs a fit changes, so folds that refit the same constants on the same
   // rows (every fold leaving out a GPU or source without closed-loop rows) simulate once.
   std::map<std::tuple<const InferCase*, double, double, double, double>, double> simulated_;
+  // The finite-run factors of offline rows with a request count, by the same key.
+  std::map<std::tuple<const InferCase*, double, double, double, double>, double> finite_runs_;
   // The step costs of each case's last simulation, kept while the next one costs its steps with
   // the same inputs: the grid searches re-simulate a case 201 times with only the request
   // overhead changed (when requests arrive, not what a step costs) and 161 times with only the

@@ -26,6 +26,7 @@ InferValidationRow row_of(const InferCase& c) {
   row.output_len = c.plan.output_len;
   row.concurrency = c.concurrency;
   row.measured = c.measured;
+  row.num_requests = c.num_requests;
   return row;
 }
 
@@ -62,7 +63,9 @@ InferValidation validate_inference(const CsvTable& csv, const Catalog& catalog, 
   // Progress in fits (the slow part): one per fold, the in-sample one.
   ProgressCounter progress(options.progress, std::ssize(keys) + (options.fit ? 1 : 0));
   if (options.holdout == InferHoldout::none) {
-    for (std::size_t i = 0; i < cases.size(); ++i) v.rows[i].predicted = predictor.predict(cases[i], nullptr, &v.rows[i].note);
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      v.rows[i].predicted = predictor.predict(cases[i], nullptr, &v.rows[i].note, &v.rows[i].finite_run_factor);
+    }
   } else {
     for (const std::string& key : keys) {
       std::vector<const InferCase*> train;
@@ -75,7 +78,7 @@ InferValidation validate_inference(const CsvTable& csv, const Catalog& catalog, 
       const InferOverrides o = overrides_of(fold.fitted, cases);
       for (std::size_t i = 0; i < cases.size(); ++i) {
         if (fold_key(cases[i], options.holdout) != key) continue;
-        v.rows[i].predicted = predictor.predict(cases[i], &o, &v.rows[i].note);
+        v.rows[i].predicted = predictor.predict(cases[i], &o, &v.rows[i].note, &v.rows[i].finite_run_factor);
         ++fold.rows;
       }
       v.folds.push_back(std::move(fold));

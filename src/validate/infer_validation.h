@@ -35,6 +35,10 @@ struct InferValidationRow {
   double measured = 0;
   double predicted = 0;  // 0 when infeasible
   std::string note;      // why there is no prediction
+  // Offline rows whose benchmark states its request count: that count, and the factor its
+  // finite run (ramp-up and drain) applied to the steady state (infer/finite_run.h); 0 and 1 else.
+  int num_requests = 0;
+  double finite_run_factor = 1;
   double error() const { return predicted > 0 ? (predicted - measured) / measured : 0; }
 };
 

@@ -302,3 +302,33 @@ TEST(CatalogBadInput, EngineMoeRoutingKernelsNamedAndFloored) {
 
 }  // namespace
 }  // namespace gpuplan
+
+namespace gpuplan {
+namespace {
+
+// A serving source's request count (data/validation/inference-sources.toml): a whole positive
+// number with its evidence; an entry that gives only a rule may leave its date out, one that
+// gives none may not.
+TEST(BadInput, SourceBenchmarkRequestsStrict) {
+  const std::string head = "kind = \"source_dates\"\nid = \"t-runs\"\nsource = \"t\"\nretrieved = \"2026-11-27\"\n"
+                           "[[publication]]\nmatch = \"Some Source\"\n";
+  Catalog ok;
+  load_catalog_text(ok, head + "benchmark_requests = 1000\nunknowns_evidence = \"its page\"\n", "s.toml", false);
+  const SourceDate* s = source_entry(ok.source_dates, "rows of Some Source, table 2");
+  ASSERT_NE(s, nullptr);
+  EXPECT_DOUBLE_EQ(s->benchmark_requests, 1000);
+  EXPECT_TRUE(s->published.empty());
+
+  std::string err = testing::catalog_error(head + "benchmark_requests = 2.5\nunknowns_evidence = \"p\"\n");
+  EXPECT_NE(err.find("benchmark_requests"), std::string::npos) << err;
+  EXPECT_NE(err.find("whole number"), std::string::npos) << err;
+  err = testing::catalog_error(head + "benchmark_requests = -3\nunknowns_evidence = \"p\"\n");
+  EXPECT_NE(err.find("benchmark_requests"), std::string::npos) << err;
+  err = testing::catalog_error(head + "benchmark_requests = 1000\n");
+  EXPECT_NE(err.find("unknowns_evidence"), std::string::npos) << err;
+  err = testing::catalog_error(head + "evidence = \"x\"\n");  // no rule, no date
+  EXPECT_NE(err.find("published"), std::string::npos) << err;
+}
+
+}  // namespace
+}  // namespace gpuplan

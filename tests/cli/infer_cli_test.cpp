@@ -70,7 +70,9 @@ TEST(InferCli, ValidateInferenceOnTheSharedFile) {
 // 12 new GB200 offline rows in the refit: 8.5% / 11.6% / 8.4%, and vLLM B200 TTFT 26.2% held out
 // (the one group above 25%, bounded at 27% below until the serving issues fix it). 2026-11-27,
 // the trtllm rows' launch (batch waiting, drawn lengths): the same medians; trtllm B200 TTFT
-// 19.5% -> 15.8%, trtllm B200 TPOT 22.6% -> 24.2% (docs/validation.md).
+// 19.5% -> 15.8%, trtllm B200 TPOT 22.6% -> 24.2% (docs/validation.md). 2026-11-27 (fourth round):
+// trtllm weights at the measured HBM read rate and Azure's 1,000-request cap: 7.3% / 11.2% / 7.5%,
+// trtllm B200 TPOT 18.1%, vLLM B200 TTFT 24.5%: every group now within 25%.
 TEST(InferCli, ValidateInferenceLeaveOneGpuOut) {
   const std::string file = testing::source_dir() + "/../shared/data/inference-runs.csv";
   if (!std::filesystem::exists(file)) GTEST_SKIP() << "no " << file;
@@ -81,7 +83,7 @@ TEST(InferCli, ValidateInferenceLeaveOneGpuOut) {
   EXPECT_EQ(j["folds"].size(), 7u);  // H200, H100, GH200, L40S, A100, B200, GB200
   EXPECT_LE(j["by_metric"]["output_tokens_per_s_total"]["median_abs_error_pct"].get<double>(), 8.9);
   EXPECT_LE(j["by_metric"]["ttft_ms"]["median_abs_error_pct"].get<double>(), 12.0);
-  EXPECT_LE(j["by_metric"]["tpot_ms"]["median_abs_error_pct"].get<double>(), 8.8);
+  EXPECT_LE(j["by_metric"]["tpot_ms"]["median_abs_error_pct"].get<double>(), 8.0);
   std::map<std::string, std::vector<double>> groups;  // engine | GPU | metric → |error|
   for (const auto& row : j["rows"]) {
     const std::string key = row["engine"].get<std::string>() + " | " + row["gpu"].get<std::string>() + " | " +
@@ -92,7 +94,7 @@ TEST(InferCli, ValidateInferenceLeaveOneGpuOut) {
     std::sort(errors.begin(), errors.end());
     const std::size_t n = errors.size();
     const double median = n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
-    EXPECT_LE(median, key == "vllm | b200 | ttft_ms" ? 0.27 : 0.25) << key;
+    EXPECT_LE(median, 0.25) << key;
   }
   // Both held-out modes at once are two questions: exit 2 naming the flags.
   const auto both = run({"validate", "inference", file, "--leave-one-gpu-out", "--leave-one-source-out"});
@@ -104,7 +106,8 @@ TEST(InferCli, ValidateInferenceLeaveOneGpuOut) {
 // no constant was fitted on. Every row is read and predicted (none refused: FP4 on Hopper is
 // weight-only); the dense control rows (Llama 3.3 70B, the same page and release) stay within
 // the shared file's accuracy; the MoE rows are bounded at the measured median, so that a
-// change making them worse fails here (the issue's target, 15%, is not met yet).
+// change making them worse fails here (the issue's target, 15%, is not met yet). About 40 s of
+// CPU (the finite runs' simulations, 1,000 to 12,000 requests per row): label `slow`.
 TEST(InferCli, ValidateMoeHeldoutFile) {
   const std::string file = testing::source_dir() + "/data/validation/moe-serving-heldout.csv";
   const auto r = run({"validate", "inference", file, "--json"});
@@ -123,8 +126,18 @@ TEST(InferCli, ValidateMoeHeldoutFile) {
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
   };
   ASSERT_EQ(dense.size(), 17u);
-  EXPECT_LE(median(dense), 0.08);  // 6.5% on 2026-11-27
-  EXPECT_LE(median(moe), 0.36);  // 35.5% on 2026-11-27 (52.9% before issue 29's second round)
+  EXPECT_LE(median(dense), 0.07);  // 5.8% on 2026-11-27 (6.5% before the finite request count)
+  EXPECT_LE(median(moe), 0.25);   // 23.6% on 2026-11-27 (32.0% without the finite runs)
+  // Every TensorRT-LLM row states its dataset (num_requests) and is scored as that finite run,
+  // a factor in (0, 1] up to the simulation's rounding; the GPUStack rows state none.
+  int finite = 0;
+  for (const auto& row : j["rows"]) {
+    if (!row.contains("finite_run_factor")) continue;
+    ++finite;
+    EXPECT_GT(row["finite_run_factor"].get<double>(), 0.5) << row["id"];
+    EXPECT_LT(row["finite_run_factor"].get<double>(), 1.01) << row["id"];
+  }
+  EXPECT_EQ(finite, 106);
 }
 
 }  // namespace

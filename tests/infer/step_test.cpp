@@ -161,3 +161,37 @@ TEST(InferStep, EngineAllReduceRuleFromData) {
 
 }  // namespace
 }  // namespace gpuplan
+
+namespace gpuplan {
+namespace {
+
+// `trtllm` streams weights at the HBM read rate measured on our own H100 SXM and H200 SXM
+// (data/engines/trtllm.toml; docs/validation.md, Inference, issue 30 fourth round): its
+// bw_fraction is that measured share of the datasheet, 3,087 / 3,350 = 0.921 and
+// 4,430 / 4,800 = 0.923, and a decode step reads every weight once at datasheet × 0.92.
+// Llama 3.1 70B in FP8 by hand: per layer q 8,192² + k, v 2 × 8,192 × 1,024 + o 8,192²
+// + gate, up, down 3 × 8,192 × 28,672 = 855,638,016 one-byte weights, × 80 layers
+// = 68,451,041,280 B; the 16-bit head 128,256 × 8,192 × 2 = 2,101,346,304 B and norms
+// (2 × 80 + 1) × 8,192 × 2 = 2,637,824 B: 70,555,025,408 B at TP 1, read in
+// 70,555,025,408 / (4.8e12 × 0.92) = 15.977 ms on an H200.
+TEST(InferStep, TrtllmStreamsWeightsAtTheMeasuredReadShare) {
+  const Engine& trtllm = testing::cat().engine("trtllm");
+  for (const char* id : {"h100-sxm", "h200-sxm"}) {
+    const Gpu& gpu = testing::cat().gpu(id);
+    ASSERT_GT(gpu.achievable_memory_bw_bytes_per_s, 0) << id;
+    EXPECT_NEAR(trtllm.bw_fraction, gpu.achievable_memory_bw_bytes_per_s / gpu.memory_bw_bytes_per_s, 0.005) << id;
+  }
+  const InferContext ctx = make_infer_context(testing::cat(), testing::cat().model("llama3.1-70b"),
+                                              testing::cat().gpu("h200-sxm"), trtllm);
+  InferPlan plan;
+  plan.tp = 1;
+  plan.weights = Precision::fp8;
+  plan.kv = Precision::fp8;
+  const StepCost c = step_cost(ctx, plan, {4, 1536, 0, 0});
+  EXPECT_DOUBLE_EQ(c.weight_bytes, 70'555'025'408.0);
+  EXPECT_NEAR(c.linear_mem_s, 70'555'025'408.0 / (4.8e12 * 0.92), 1e-12);
+  EXPECT_NEAR(c.linear_mem_s, 15.977e-3, 0.001e-3);
+}
+
+}  // namespace
+}  // namespace gpuplan

@@ -214,3 +214,40 @@ TEST(InferValidation, ServingFactorsAreStrict) {
 
 }  // namespace
 }  // namespace gpuplan
+
+namespace gpuplan {
+namespace {
+
+// A source whose offline benchmark sent a fixed number of requests per run
+// (data/validation/inference-sources.toml: Azure's trtllm-bench runs, 1,000): its offline rows
+// are predicted with the running batch capped there, so the same row is slower than uncapped
+// (the engine would run 2,048 of these 1,152-token sequences, which fit), and exactly as fast as
+// the engine with max_num_seqs 1,000. Other sources' rows and closed-loop rows get no cap.
+TEST(InferValidation, SourceRequestCountCapsTheOfflineBatch) {
+  const std::string text = std::string(kHeader) +
+      "a,github.com/Azure/AI-benchmarking-guide results,llama3.1-8b,gb200,1,1,1,1,fp8,fp8,128,1024,"
+      "offline_max_throughput,,tensorrt-llm,output_tokens_per_s_total,46703,\n"
+      "b,another source,llama3.1-8b,gb200,1,1,1,1,fp8,fp8,128,1024,offline_max_throughput,,tensorrt-llm,"
+      "output_tokens_per_s_total,46703,\n"
+      "c,github.com/Azure/AI-benchmarking-guide results,llama3.1-8b,gb200,1,1,1,1,fp8,fp8,128,1024,"
+      "fixed_concurrency,4,tensorrt-llm,tpot_ms,10,\n";
+  const std::vector<InferCase> cases = read_inference_cases(CsvTable::parse(text, "t.csv"), cat());
+  ASSERT_EQ(cases.size(), 3u);
+  EXPECT_DOUBLE_EQ(cases[0].benchmark_requests, 1000);
+  EXPECT_DOUBLE_EQ(cases[1].benchmark_requests, 0);
+  EXPECT_DOUBLE_EQ(cases[2].benchmark_requests, 0);
+  ASSERT_GT(cases[0].engine->max_num_seqs, 1000);
+  InferPredictor predictor(cat());
+  const double capped = predictor.predict(cases[0]);
+  const double uncapped = predictor.predict(cases[1]);
+  EXPECT_LT(capped, uncapped);
+  Engine at_1000 = *cases[0].engine;
+  at_1000.max_num_seqs = 1000;
+  InferCase by_hand = cases[1];
+  by_hand.engine = &at_1000;
+  InferPredictor other(cat());
+  EXPECT_DOUBLE_EQ(capped, other.predict(by_hand));
+}
+
+}  // namespace
+}  // namespace gpuplan
