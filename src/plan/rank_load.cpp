@@ -34,7 +34,7 @@ struct ChunkLayers {
 // cost_class sets every field it reads (no initializers: a table of them is made per plan).
 struct RankClass {
   std::array<std::int32_t, kLayerKinds> n;  // layers of each present kind (TrainContext::present_kinds order)
-  RankLoad load;                             // its layers' sums and offload, before the embedding and head
+  RankLoad load;                            // its layers' sums and offload, before the embedding and head
   ActivationOffloadCost offload;
   // count · flops · tp · cp of each present kind with layers on the rank: the terms its rank
   // adds to the step's FLOPs.
@@ -100,11 +100,11 @@ void cost_class(const TrainContext& ctx, const Plan& p, const LayerCosts& costs,
   sums.layers = layers;
   // Activation offload: the layers' own compute hides the copies (before the embedding and
   // head are added to the rank's time).
-  c.offload = p.offload_activation_layers > 0 && sums.layers > 0
-                  ? activation_offload_cost(sums.layers, p.offload_activation_layers, sums.stored_bytes / sums.layers,
-                                            ctx.host_link_bw_bytes_per_s, sums.fwd_s / sums.layers,
-                                            sums.bwd_s / sums.layers)
-                  : ActivationOffloadCost{};
+  c.offload =
+      p.offload_activation_layers > 0 && sums.layers > 0
+          ? activation_offload_cost(sums.layers, p.offload_activation_layers, sums.stored_bytes / sums.layers,
+                                    ctx.host_link_bw_bytes_per_s, sums.fwd_s / sums.layers, sums.bwd_s / sums.layers)
+          : ActivationOffloadCost{};
   sums.offload_s = c.offload.transfer_s;
   sums.offload_exposed_s = c.offload.exposed_s;
 }
