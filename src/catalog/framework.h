@@ -115,6 +115,12 @@ struct Framework {
   // layer's last GEMM and the residual add after it are not rerun (cost/checkpoint_recompute.h).
   // false: the whole layer forward is rerun (Megatron's and DeepSpeed's reentrant checkpoint).
   bool recompute_early_stop = false;
+  // Data-parallel gradient buckets ([data_parallel] bucket_params): the parameters per bucket
+  // the framework's overlapped gradient reduction and parameter gather are cut into. The bucket
+  // holding the model's first parameters is reduced only after the last backward and gathered
+  // before the first forward (docs/model/training.md §3, "Edge buckets"). 0 = not modelled: the
+  // collectives are one block hidden behind the pass as far as it lasts.
+  double dp_bucket_params = 0;
   // What the framework does with a setting a run's config leaves unset ([defaults]; "" = no
   // default: `validate training` then takes the fastest setting that fits). Kept as the data
   // files spell them (plan/resolve.h turns them into plan settings).

@@ -73,6 +73,10 @@ Framework parse_framework(Fields& top) {
     pair("mlp_down", k.mlp_down);
     e->finish();
   }
+  if (auto dp = top.opt_sub("data_parallel")) {
+    f.dp_bucket_params = dp->opt_nonneg("bucket_params").value_or(0);
+    dp->finish();
+  }
   if (auto r = top.opt_sub("recompute")) {
     f.recompute_early_stop = r->opt_boolean("early_stop").value_or(false);
     r->finish();

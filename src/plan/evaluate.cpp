@@ -337,7 +337,7 @@ Estimate evaluate(const TrainContext& ctx, const Plan& plan, TrainEvalMemo* memo
   // Bytes per parameter at the plan's optimizer-state precision (ctx.options.state at 32 bits).
   const StateBytes state = with_optimizer_state_bits(ctx.options.state, plan.optimizer_state_bits);
   const PipelineLoad load = train_eval::load_ranks(ctx, plan, shape, state, *held);
-  const CommCost dp = train_eval::data_parallel_comm(ev, shape, load.worst);
+  const CommCost dp = train_eval::data_parallel_comm(ev, shape, load.worst, *held);
   const CommCost pp = train_eval::pipeline_comm(ev, shape);
   if (!ev.ok) return est;
   // Offloaded, the step runs on the CPU and the transfers are added; otherwise on the GPU.

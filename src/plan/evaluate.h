@@ -93,6 +93,9 @@ struct TrainBreakdown {
   double bubble_s = 0;
   double optimizer_s = 0;
   CommCost tp, cp, ep, pp, dp;  // dp: gradient reduction and parameter gathers (ZeRO/FSDP)
+  // Of dp: the edge bucket group's reduction after the last backward and gather before the
+  // first forward, which nothing hides (BucketWalk; docs/model/training.md §3, "Edge buckets").
+  CommCost dp_edge;
   // Optimizer offload: gradients device→host (hidden behind the last backward as far as it
   // lasts) and updated weights host→device (exposed); optimizer_s is then the CPU's step.
   CommCost offload_grads, offload_weights;
@@ -198,6 +201,23 @@ RingAttentionCost ring_attention_cost(double steps, double fwd_step_s, double bw
 // (forward and backward) and reduce-scatter one collective, prefetched one unit ahead.
 CommCost fsdp_micro_batch_cost(double units, double gather_s, double reduce_scatter_s, double fwd_unit_s,
                                double bwd_unit_s);
+
+// Megatron-Core's data-parallel buckets (megatron/core/distributed/param_and_grad_buffer.py):
+// the parameters are laid out in backward order (the model's last parameters first) and cut
+// into buckets, each closing once it holds `bucket_params` or more (0: one bucket). Fed the
+// pieces in that order, `last_params` is the size of the bucket holding the latest piece: after
+// the model's first parameters (the embedding), the bucket the backward finishes last and the
+// next forward needs first.
+struct BucketWalk {
+  double bucket_params = 0;
+  double open_params = 0;  // in the bucket being filled
+  double last_params = 0;  // of the bucket that holds the latest piece
+  void add(double piece_params) {
+    open_params += piece_params;
+    last_params = open_params;
+    if (bucket_params > 0 && open_params >= bucket_params) open_params = 0;
+  }
+};
 
 // Expert-parallel overlap (docs/model/training.md §3), exposed for tests. The share of a
 // pipeline rank's micro-batch chunks that run as forward-backward pairs under the plan's

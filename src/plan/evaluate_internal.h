@@ -150,7 +150,8 @@ void cost_layers(Eval& ev, const MicroBatchShape& s, LayerCosts& costs);
 PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatchShape& s, const StateBytes& state,
                         const LayerCosts& costs);
 // Data parallelism: gradient reduction and (ZeRO/FSDP) parameter gathers of the slowest rank.
-CommCost data_parallel_comm(Eval& ev, const MicroBatchShape& s, const RankLoad& worst);
+// The edge bucket group's share (TrainBreakdown::dp_edge) goes into ev.est's breakdown.
+CommCost data_parallel_comm(Eval& ev, const MicroBatchShape& s, const RankLoad& worst, const LayerCosts& costs);
 // Pipeline: activations between stages, forward and backward, every micro-batch and chunk.
 CommCost pipeline_comm(Eval& ev, const MicroBatchShape& s);
 // Optimizer step on the GPU, and offloaded to the host.

@@ -59,9 +59,50 @@ double optimizer_shard_params(const Plan& p, const RankLoad& worst) {
 // moments, writes them back and the 16-bit weight (memory-bound, on the GPU or the host).
 double optimizer_bytes_per_param(const StateBytes& state) { return state.grad + 2 * state.optimizer + state.weight; }
 
+// The edge bucket group of Megatron-Core's distributed optimizer / DDP (BucketWalk): the
+// dense (non-expert) parameters of the first pipeline chunk, walked in backward order (the
+// output head when the chunk has it, the layers last to first, the embedding). With fp8
+// primary weights gathered in fp8, the fp8 weights fill a buffer of their own and every 16-bit
+// parameter (embedding, head, norms, routers) joins the last fp8 bucket's group
+// (param_and_grad_buffer.py, partition_buckets: "merge all non-fp8 buckets into the last fp8
+// bucket group"): then the group is all the 16-bit parameters and the first layers' fp8 ones.
+struct EdgeBucket {
+  double params = 0;        // gradients reduced
+  double weight_bytes = 0;  // weights gathered
+};
+
+EdgeBucket dp_edge_bucket(const TrainContext& ctx, const Plan& p, const LayerCosts& costs, double bucket_params,
+                          bool fp8_gather, double weight_bytes_per_param) {
+  const ModelSpec& m = *ctx.model;
+  const std::int64_t chunks = static_cast<std::int64_t>(p.pp) * p.vp;
+  const LayerRange first = pipeline_chunk_layers(m.layers, chunks, p.pp_embedding_head_slots, 0);
+  const double head = chunks == 1 ? costs.head.params : 0.0;
+  BucketWalk walk{bucket_params};
+  double sixteen_bit = costs.embedding.params + head;
+  if (!fp8_gather) walk.add(head);
+  for (std::int64_t i = first.end - 1; i >= first.begin; --i) {
+    const KindCost& k = costs.kinds[ctx.layer_kind[static_cast<std::size_t>(i)]];
+    const double dense = k.params - k.expert_params;
+    const double fp8 =
+        fp8_gather ? std::max(0.0, k.low_precision_params - std::min(k.expert_params, k.low_precision_params)) : 0.0;
+    walk.add(fp8_gather ? fp8 : dense);
+    sixteen_bit += dense - fp8;
+  }
+  EdgeBucket e;
+  if (fp8_gather) {
+    e.params = walk.last_params + sixteen_bit;
+    e.weight_bytes = walk.last_params * precision_bytes(Precision::fp8) + sixteen_bit * weight_bytes_per_param;
+  } else {
+    walk.add(costs.embedding.params);
+    e.params = walk.last_params;
+    e.weight_bytes = e.params * weight_bytes_per_param;
+  }
+  return e;
+}
+
 }  // namespace
 
-CommCost data_parallel_comm(Eval& ev, const MicroBatchShape& s, const RankLoad& worst) {
+CommCost data_parallel_comm(Eval& ev, const MicroBatchShape& s, const RankLoad& worst, const LayerCosts& costs) {
   const TrainContext& ctx = ev.ctx;
   const Plan& p = ev.plan;
   const Placement& pl = s.placement;
@@ -84,12 +125,29 @@ CommCost data_parallel_comm(Eval& ev, const MicroBatchShape& s, const RankLoad& 
   const bool hsdp = p.shard_group() < p.dp;
   const double replica_ar = hsdp ? ev.coll(CollectiveOp::all_reduce, grad_bytes / (p.shard_group() * p.cp), pl.replica) : 0;
   const double expert_ar = ev.coll(CollectiveOp::all_reduce, expert_grad_bytes, pl.expert_dp);
+  // The edge bucket group (dp_edge_bucket), where the framework's buckets are known (its DDP
+  // and distributed optimizer, ZeRO 0-2): its collectives run with nothing beside them, the
+  // rest's are hidden as before.
+  const double bucket_params = ctx.framework ? ctx.framework->dp_bucket_params : 0.0;
+  const bool bucketed = bucket_params > 0 && p.zero <= 2;
+  EdgeBucket edge;
+  if (bucketed) {
+    edge = dp_edge_bucket(ctx, p, costs, bucket_params, fp8_gather, ctx.options.state.weight);
+    edge.params = std::min(edge.params, dense_params);
+    edge.weight_bytes = std::min(edge.weight_bytes, weight_bytes);
+  }
+  const double edge_grad_bytes = edge.params * ctx.options.grad_reduce_bytes;
+  CommCost& edge_cost = ev.est.breakdown.dp_edge;
+  edge_cost = {};
   if (p.zero == 0) {
     // DDP: bucketed AllReduce overlapped with the last micro-batch's backward.
-    dp.total_s = ev.coll(CollectiveOp::all_reduce, grad_bytes, pl.grad) + expert_ar;
+    const double edge_ar = ev.coll(CollectiveOp::all_reduce, edge_grad_bytes, pl.grad);
+    const double hidden = ev.coll(CollectiveOp::all_reduce, grad_bytes - edge_grad_bytes, pl.grad) + expert_ar;
+    dp.total_s = edge_ar + hidden;
     // Hidden as far as the backward lasts; what it hides still costs the backward the share of
     // the SMs NCCL holds (the same form as the EP AllToAll's, ep_exposed_s).
-    dp.exposed_s = std::max(dp.total_s - one_bwd, dp_comm_sm_share(ctx) * dp.total_s);
+    dp.exposed_s = edge_ar + std::max(hidden - one_bwd, dp_comm_sm_share(ctx) * hidden);
+    edge_cost = {edge_ar, edge_ar};
   } else if (p.zero <= 2 || p.pp > 1) {
     // Distributed optimizer: ReduceScatter gradients after the last backward, AllGather the
     // updated weights before the next forward; both overlapped with that micro-batch.
@@ -98,12 +156,19 @@ CommCost data_parallel_comm(Eval& ev, const MicroBatchShape& s, const RankLoad& 
     // reduce-scatters at the last backward (torch.distributed.pipelining: reshard and gradient
     // sync only on the last micro-batch; torchtitan: no reshard after forward with PP; Llama 3,
     // arXiv:2407.21783 sec. 3.3.1: no reshard after forward, to avoid the backward all-gather).
+    // With the framework's buckets known, the edge group's reduce-scatter runs after the
+    // backward and its all-gather before the forward (BucketWalk): exposed whole.
     const GroupPlacement& g = hsdp ? pl.shard : pl.grad;
-    const double rs = ev.coll(CollectiveOp::reduce_scatter, grad_bytes, g) + replica_ar + expert_ar;
-    const double ag = ev.coll(CollectiveOp::all_gather, weight_bytes, g);
-    dp.total_s = rs + ag;
+    const double edge_rs = ev.coll(CollectiveOp::reduce_scatter, edge_grad_bytes, g);
+    const double edge_ag = ev.coll(CollectiveOp::all_gather, edge.weight_bytes, g);
+    const double rs =
+        ev.coll(CollectiveOp::reduce_scatter, grad_bytes - edge_grad_bytes, g) + replica_ar + expert_ar;
+    const double ag = ev.coll(CollectiveOp::all_gather, weight_bytes - edge.weight_bytes, g);
+    dp.total_s = edge_rs + edge_ag + rs + ag;
     const double sm_share = dp_comm_sm_share(ctx);
-    dp.exposed_s = std::max(rs - one_bwd, sm_share * rs) + std::max(ag - one_fwd, sm_share * ag);
+    dp.exposed_s =
+        edge_rs + edge_ag + std::max(rs - one_bwd, sm_share * rs) + std::max(ag - one_fwd, sm_share * ag);
+    edge_cost = {edge_rs + edge_ag, edge_rs + edge_ag};
   } else {
     // FSDP / ZeRO-3 without a pipeline: every micro-batch gathers each unit's weights (one
     // transformer layer, the wrapping FSDP, torchtitan and llm-foundry use) for its forward and

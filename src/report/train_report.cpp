@@ -157,6 +157,8 @@ std::string train_text(const TrainContext& ctx, const Plan& p, const Estimate& e
   row("PP communication", b.pp.total_s, b.pp.exposed_s);
   row(p.zero >= 3 ? "DP communication (FSDP gathers + reductions)" : "DP communication (gradients)", b.dp.total_s,
       b.dp.exposed_s);
+  // The part of it nothing hides: the edge bucket group (plan/evaluate.h, BucketWalk).
+  row("  of which edge bucket (last reduce, first gather)", b.dp_edge.total_s, b.dp_edge.exposed_s);
   if (p.offload_activation_layers > 0) {
     row(fmt::format("activation offload ({} layers per rank, to host and back)", p.offload_activation_layers),
         b.offload_activations.total_s, b.offload_activations.exposed_s);
@@ -231,6 +233,7 @@ nlohmann::ordered_json train_json(const TrainContext& ctx, const Plan& p, const 
   comm("ep", b.ep);
   comm("pp", b.pp);
   comm("dp", b.dp);
+  comm("dp_edge", b.dp_edge);  // of dp: the edge bucket group, exposed whole
   if (p.offload_activation_layers > 0) {
     br["offload_activations_s"] = b.offload_activations.total_s;
     br["offload_activations_exposed_s"] = b.offload_activations.exposed_s;

@@ -332,14 +332,15 @@ TEST(TrainCli, ValidateTrainingSourceRuleForFp8Weights) {
   EXPECT_FALSE(j["rows"][2]["plan"].contains("fp8_params"));  // the row's own cell wins
   EXPECT_FALSE(j["rows"][3]["plan"].contains("fp8_params"));  // no rule for that source
   // The same plan without the 16-bit copy of the GEMM weights needs less memory, and about the
-  // same time: the gather of the updated weights is hidden behind the first micro-batch here,
-  // and only the share of the SMs NCCL holds while it runs (docs/model/training.md, "DP overlap
-  // holds SMs") is shorter for the fp8 gather's half the bytes.
+  // same time: the gather of the updated weights is hidden behind the first micro-batch here
+  // but for the share of the SMs NCCL holds (docs/model/training.md, "DP overlap holds SMs"),
+  // shorter for the fp8 gather's half the bytes, and the edge bucket group ("Edge buckets"),
+  // longer: with fp8 weights every 16-bit parameter (embedding, head, norms) joins it.
   EXPECT_LT(j["rows"][0]["memory_per_gpu_bytes"].get<double>(), j["rows"][2]["memory_per_gpu_bytes"].get<double>());
   const double fp8_gather_s = j["rows"][0]["predicted_step_time_s"].get<double>();
   const double bf16_gather_s = j["rows"][2]["predicted_step_time_s"].get<double>();
-  EXPECT_LT(fp8_gather_s, bf16_gather_s);
-  EXPECT_GT(fp8_gather_s, 0.99 * bf16_gather_s);
+  EXPECT_NE(fp8_gather_s, bf16_gather_s);
+  EXPECT_NEAR(fp8_gather_s / bf16_gather_s, 1.0, 0.01);
   // A rule needs its evidence.
   testing::write_file(dir / "catalog" / "sources.toml", table + "fp8_params = true\n");
   r = run({"--catalog", (dir / "catalog").string(), "validate", "training", (dir / "runs.csv").string()});
@@ -464,7 +465,8 @@ TEST(TrainCli, ValidateTrainingOnTheSharedFile) {
   // 7.73%, time split (the 69 Megatron-Bridge 26.02/26.02.01 rows, fitted on the 144 before 2026)
   // 15.44%; bounds about 0.4 point above. Activation offload on Grace superchips (issue 31, later
   // the same day): in-sample 6.41%, leave-one-source-out 7.72%, time split 13.33%. fp8 primary
-  // weights for Megatron-Bridge's fp8 rows (2026-11-27): 6.41%, 7.72%, 12.83%.
+  // weights for Megatron-Bridge's fp8 rows (2026-11-27): 6.41%, 7.72%, 12.83%. Megatron-Core's
+  // edge buckets and fp8 weights for the MLPerf v5.1 fp8 rows (ninth session): 6.11%, 7.60%, 12.87%.
   EXPECT_EQ(j["rows"].size(), 217u);
   EXPECT_EQ(j["overall"]["rows"].get<int>(), 213);
   EXPECT_LE(j["overall"]["median_abs_error_pct"].get<double>(), 6.8);

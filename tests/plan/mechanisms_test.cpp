@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/units.h"
 #include "plan/evaluate.h"
+#include "plan/placement.h"
 #include "plan/train_request.h"
 #include "workload/test_models.h"
 
@@ -152,9 +153,13 @@ TEST(ContextParallel, ActivationsPerGpuDivideByCp) {
 TEST(Fsdp, UnderAPipelineGathersOncePerStepLikeZeroOne) {
   // PyTorch's pipelining keeps the stage's weights gathered and its gradients unsharded over
   // the micro-batches: the step's communication and memory are the distributed optimizer's.
+  // Under PyTorch's FSDP (torchtitan): Megatron-Core's edge bucket is its own DDP's, ZeRO 0-2.
   DgxH100 f;
   const ModelSpec m = testing::gpt3_175b();
-  const TrainContext ctx = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr);
+  TrainOptions options;
+  options.framework = &resolve_framework(f.catalog, "pytorch-fsdp");
+  ASSERT_DOUBLE_EQ(options.framework->dp_bucket_params, 0.0);
+  const TrainContext ctx = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr, options);
   Plan p;
   p.seq_len = 2048;
   p.tp = 8;
@@ -199,7 +204,12 @@ TEST(Fsdp, WithoutPipelineGathersEveryMicroBatchPerLayer) {
 TEST(DataParallel, HiddenCollectivesCostTheComputeTheirSmShare) {
   DgxH100 f;
   const ModelSpec m = testing::llama3_8b();
-  const TrainContext ctx = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr);
+  // Without the framework's buckets, so that both collectives are hidden whole.
+  Framework unbucketed = *default_framework(f.catalog);
+  unbucketed.dp_bucket_params = 0;
+  TrainOptions plain;
+  plain.framework = &unbucketed;
+  const TrainContext ctx = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr, plain);
   ASSERT_DOUBLE_EQ(static_cast<double>(ctx.device.sm_count), 132.0);
   ASSERT_DOUBLE_EQ(ctx.efficiency->dp_comm_sms, 16);
   Plan p;
@@ -215,13 +225,99 @@ TEST(DataParallel, HiddenCollectivesCostTheComputeTheirSmShare) {
   EXPECT_NEAR(e.breakdown.dp.exposed_s, 16.0 / 132.0 * e.breakdown.dp.total_s, 1e-12);
   Efficiency none = *ctx.efficiency;
   none.dp_comm_sms = 0;
-  TrainOptions options;
+  TrainOptions options = plain;
   options.efficiency = &none;
   const TrainContext ctx0 = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr, options);
   const Estimate e0 = evaluate(ctx0, p);
   ASSERT_TRUE(e0.valid());
   EXPECT_DOUBLE_EQ(e0.breakdown.dp.exposed_s, 0);
   EXPECT_NEAR(e.step_time_s - e0.step_time_s, e.breakdown.dp.exposed_s, 1e-12);
+}
+
+TEST(BucketWalk, LastBucketHoldsTheFinalPiece) {
+  // Buckets of 8: 10 closes one alone; 4 + 4 = 8 closes the next; 3 opens the last.
+  BucketWalk w{8};
+  for (double piece : {10.0, 4.0, 4.0, 3.0}) w.add(piece);
+  EXPECT_DOUBLE_EQ(w.last_params, 3);
+  // The final piece closes the bucket it joins: 5 + 5 = 10 ≥ 8, the bucket is both.
+  BucketWalk v{8};
+  for (double piece : {4.0, 4.0, 5.0, 5.0}) v.add(piece);
+  EXPECT_DOUBLE_EQ(v.last_params, 10);
+  // No bucket size: one bucket of everything.
+  BucketWalk one{0};
+  for (double piece : {10.0, 4.0, 4.0, 3.0}) one.add(piece);
+  EXPECT_DOUBLE_EQ(one.last_params, 21);
+}
+
+// Megatron-Core's edge bucket (docs/model/training.md §3, "Edge buckets"): Llama 3 8B at TP 1
+// under buckets of 128 Mi (134,217,728) parameters. Every piece is larger than a bucket (the head
+// 128,256 × 4,096 = 525,336,576, a layer 218,112,000), so each closes its own and the last
+// bucket is the embedding table alone: its reduce-scatter (bf16 gradients) and all-gather
+// (bf16 weights) are exposed whole, the rest hidden as before (the SM share).
+TEST(DataParallel, EdgeBucketIsReducedAfterTheBackwardAndGatheredBeforeTheForward) {
+  DgxH100 f;
+  const ModelSpec m = testing::llama3_8b();
+  const TrainContext ctx = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr);
+  ASSERT_DOUBLE_EQ(ctx.framework->dp_bucket_params, 134217728.0);
+  Plan p;
+  p.seq_len = 4096;
+  p.dp = 8;
+  p.zero = 1;
+  p.global_batch = 32;
+  const Estimate e = evaluate(ctx, p);
+  ASSERT_TRUE(e.valid());
+  const double table_bytes = 128256.0 * 4096 * 2;
+  const Placement pl = place_plan(p, ctx.domain_gpus);
+  const double rs = estimate_collective_time(collective_request(CollectiveOp::reduce_scatter, table_bytes, pl.grad),
+                                             ctx.topology).time_s;
+  const double ag = estimate_collective_time(collective_request(CollectiveOp::all_gather, table_bytes, pl.grad),
+                                             ctx.topology).time_s;
+  EXPECT_DOUBLE_EQ(e.breakdown.dp_edge.total_s, rs + ag);
+  EXPECT_DOUBLE_EQ(e.breakdown.dp_edge.exposed_s, rs + ag);
+  // The rest (all the other parameters) is hidden behind the passes, less NCCL's SM share.
+  const double rest = e.breakdown.dp.total_s - e.breakdown.dp_edge.total_s;
+  EXPECT_NEAR(e.breakdown.dp.exposed_s - e.breakdown.dp_edge.exposed_s, 16.0 / 132.0 * rest, 1e-12);
+  // Without the framework's buckets nothing is exposed whole, and the step is shorter.
+  Framework unbucketed = *ctx.framework;
+  unbucketed.dp_bucket_params = 0;
+  TrainOptions options;
+  options.framework = &unbucketed;
+  const Estimate e0 = evaluate(make_train_context(f.catalog, m, f.gpu, &f.system, nullptr, options), p);
+  ASSERT_TRUE(e0.valid());
+  EXPECT_DOUBLE_EQ(e0.breakdown.dp_edge.total_s, 0);
+  EXPECT_GT(e.step_time_s, e0.step_time_s);
+}
+
+// With fp8 primary weights gathered in fp8 (a per-tensor recipe), the 16-bit parameters join the
+// last fp8 bucket's group (partition_buckets): the edge is layer 0's fp8 GEMM weights
+// (4,096 × 6,144 + 4,096 × 4,096 + 2 × 4,096 × 14,336 + 14,336 × 4,096 = 218,103,808) plus every
+// 16-bit parameter (the embedding and the head, 2 × 525,336,576, and the norms: 2 × 4,096 a
+// layer and the final one, 266,240): gradients reduced in bf16, weights gathered 1 byte
+// (fp8) and 2 bytes (the rest).
+TEST(DataParallel, Fp8WeightsPutEveryBf16ParameterInTheEdgeBucket) {
+  DgxH100 f;
+  const ModelSpec m = testing::llama3_8b();
+  const TrainContext ctx = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr);
+  Plan p;
+  p.seq_len = 4096;
+  p.dp = 8;
+  p.zero = 1;
+  p.global_batch = 32;
+  p.precision = Precision::fp8;
+  p.scaling = ScalingRecipe::tensorwise;
+  p.fp8_params = true;
+  const Estimate e = evaluate(ctx, p);
+  ASSERT_TRUE(e.valid()) << e.reason_text();
+  const double fp8 = 218103808.0;
+  const double sixteen = 2 * 525336576.0 + 266240.0;
+  const Placement pl = place_plan(p, ctx.domain_gpus);
+  const double rs = estimate_collective_time(
+                        collective_request(CollectiveOp::reduce_scatter, (fp8 + sixteen) * 2, pl.grad), ctx.topology)
+                        .time_s;
+  const double ag = estimate_collective_time(
+                        collective_request(CollectiveOp::all_gather, fp8 * 1 + sixteen * 2, pl.grad), ctx.topology)
+                        .time_s;
+  EXPECT_NEAR(e.breakdown.dp_edge.exposed_s, rs + ag, 1e-9 * (rs + ag));
 }
 
 TEST(PipelineSlots, Llama405bSlowestStageIsAMiddleOne) {
