@@ -197,14 +197,29 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
   // compute of the same layer (ep_exposed_s).
   if (moe && p.ep > 1) {
     const double rows = tokens / p.tp;
+    const double row_bytes = rows * h * std::max(1.0, p.moe_imbalance);  // × copies × element bytes
     // Copies per token: one per chosen expert, or one per destination rank (plan/moe_dispatch.h).
     const double copies = moe_dispatch_copies_per_token(d(m.moe.experts), d(m.moe.top_k), p.ep, p.moe_dispatcher);
-    const double bytes = rows * copies * h * a * std::max(1.0, p.moe_imbalance);
-    const double one = ev.coll(CollectiveOp::all_to_all, bytes, pl.ep);
+    // DeepSeek's dispatch across nodes (moe_fused_dispatch) sends a token over the scale-out
+    // network once per destination node, to the GPU of the same local index, which forwards it
+    // over NVLink; the two run at once (arXiv:2412.19437 sec. 3.2.2), so the slower sets the
+    // time. Node-limited routing caps the nodes (plan/moe_dispatch.h moe_node_dispatch).
+    const bool node_dedup = shape.moe_fused_dispatch && pl.ep.crosses_domains();
+    const MoeNodeDispatch nd =
+        node_dedup ? moe_node_dispatch(d(m.moe.experts), d(m.moe.top_k), pl.ep.domains, pl.ep.gpus_per_domain,
+                                       m.moe.groups, m.moe.group_limit)
+                   : MoeNodeDispatch{};
+    const GroupPlacement rail{pl.ep.domains, pl.ep.stride * pl.ep.gpus_per_domain, 1, pl.ep.domains, pl.ep.domain_stride};
+    const GroupPlacement in_node{pl.ep.gpus_per_domain, pl.ep.stride, pl.ep.gpus_per_domain, 1, 1};
+    const auto all_to_all_s = [&](double element_bytes) {
+      if (!node_dedup) return ev.coll(CollectiveOp::all_to_all, row_bytes * copies * element_bytes, pl.ep);
+      return std::max(ev.coll(CollectiveOp::all_to_all, row_bytes * nd.nodes_per_token * element_bytes, rail),
+                      ev.coll(CollectiveOp::all_to_all, row_bytes * nd.ranks_per_token * element_bytes, in_node));
+    };
+    const double one = all_to_all_s(a);
     // DeepSeek's fp8 dispatch moves 1-byte tokens forward; combines and every backward
     // AllToAll stay 16-bit (OpShape::moe_fused_dispatch).
-    const double dispatch =
-        shape.fp8_moe_dispatch() ? ev.coll(CollectiveOp::all_to_all, bytes * precision_bytes(shape.gemm) / a, pl.ep) : one;
+    const double dispatch = shape.fp8_moe_dispatch() ? all_to_all_s(precision_bytes(shape.gemm)) : one;
     k.ep_comm_s = (dispatch + one) * fwd_passes + 2 * one;
     const double sm_share = std::min(1.0, ctx.efficiency->moe_comm_sms / ctx.device.sm_count);
     k.ep_exposed_s = ep_exposed_s(k.ep_comm_s, k.fwd_s + k.bwd_s, moe_paired_fraction(p), sm_share);
