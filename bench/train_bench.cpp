@@ -89,6 +89,28 @@ void BM_EvaluateMoeDeepSeekV3(benchmark::State& state) {
 }
 BENCHMARK(BM_EvaluateMoeDeepSeekV3);
 
+// A hybrid model (Nemotron 3 Nano: Mamba-2 mixers, attention layers and MoE layers, three
+// kinds of layer) on 32 H100 (PP 4 × EP 8 × DP 8): the kinds' shared ops and the rank classes
+// of a model whose stages hold different mixes. Recompute and micro-batch change every call.
+void BM_EvaluateHybridNemotronNano(benchmark::State& state) {
+  static const Setup s("nemotron-3-nano-30b-a3b", "dgx-h100");
+  Plan p;
+  p.pp = 4;
+  p.dp = 8;
+  p.ep = 8;
+  p.seq_len = 8192;
+  p.global_batch = 256;
+  int i = 0;
+  for (auto _ : state) {
+    p.micro_batch = 1 << (i & 1);
+    p.recompute = (i & 2) ? Recompute::selective : Recompute::none;
+    ++i;
+    benchmark::DoNotOptimize(evaluate(s.ctx, p));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_EvaluateHybridNemotronNano);
+
 void BM_EvaluateFsdp8B(benchmark::State& state) {
   static const Setup s("llama3-8b", "dgx-h100");
   Plan p;

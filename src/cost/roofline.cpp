@@ -7,26 +7,67 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 namespace gpuplan {
 namespace {
 
-double wave_efficiency(double m, double n, double count, double tm, double tn, double sms) {
-  const double tiles = std::ceil(m / tm) * std::ceil(n / tn) * count;
+// std::ceil and std::floor of the tile and wave counts, which are positive: a positive double
+// below 2^52 truncates to an integer exactly, so these are the same values without the sign
+// and range handling of the inlined std:: forms (others, and NaN, go to those).
+inline double ceil_count(double x) {
+  if (!(x > 0 && x < 0x1p52)) return std::ceil(x);
+  const double t = static_cast<double>(static_cast<std::int64_t>(x));
+  return t < x ? t + 1 : t;
+}
+inline double floor_count(double x) {
+  if (!(x > 0 && x < 0x1p52)) return std::floor(x);
+  return static_cast<double>(static_cast<std::int64_t>(x));
+}
+
+// Output tiles along one dimension of `x`: ceil(x / tile_m) and ceil(x / tile_n). A GEMM op's
+// forward, dgrad and wgrad (M×N, M×K, K×N) share them.
+struct TileCounts {
+  double by_m = 0;
+  double by_n = 0;
+};
+
+inline TileCounts tile_counts(const RooflineDevice& dev, double x) {
+  TileCounts c;
+  c.by_m = ceil_count(x / dev.tile_m);
+  c.by_n = dev.tile_n != dev.tile_m ? ceil_count(x / dev.tile_n) : c.by_m;
+  return c;
+}
+
+// `tiles_m` · `tiles_n` output tiles of tm × tn per matrix (ceil(m/tm), ceil(n/tn)).
+inline double wave_efficiency(double m, double n, double count, double tiles_m, double tiles_n, double tm, double tn,
+                              double sms) {
+  const double tiles = tiles_m * tiles_n * count;
   // Too few tiles to fill the SMs: cuBLAS splits K across CTAs (split-K / stream-K).
-  const double split = tiles < sms ? std::floor(sms / tiles) : 1;
-  const double waves = std::ceil(tiles * split / sms);
+  const double split = tiles < sms ? floor_count(sms / tiles) : 1;
+  const double waves = ceil_count(tiles * split / sms);
   return (m * n * count * split) / (waves * sms * tm * tn);
 }
 
-// gemm_shape_efficiency's body, inline here so that gemm_time_s (15 calls per dense training
-// plan) makes no call for it.
-inline double shape_efficiency(const RooflineDevice& dev, double m, double n, double k, double count) {
-  if (m <= 0 || n <= 0 || k <= 0 || count <= 0) return 1;
-  double waves = wave_efficiency(m, n, count, dev.tile_m, dev.tile_n, dev.sm_count);
+// gemm_shape_efficiency given m's and n's tile counts, for m, n, k and count all positive.
+inline double shape_efficiency(const RooflineDevice& dev, double m, double n, double k, double count,
+                               const TileCounts& cm, const TileCounts& cn) {
+  double waves = wave_efficiency(m, n, count, cm.by_m, cn.by_n, dev.tile_m, dev.tile_n, dev.sm_count);
   // A square tile has one orientation (the other would give the same value).
-  if (dev.tile_n != dev.tile_m) waves = std::max(waves, wave_efficiency(m, n, count, dev.tile_n, dev.tile_m, dev.sm_count));
+  if (dev.tile_n != dev.tile_m) {
+    waves = std::max(waves, wave_efficiency(m, n, count, cm.by_n, cn.by_m, dev.tile_n, dev.tile_m, dev.sm_count));
+  }
   return waves * k / (k + dev.k_half);
+}
+
+inline bool degenerate_gemm(double m, double n, double k, double count) {
+  return m <= 0 || n <= 0 || k <= 0 || count <= 0;
+}
+
+// gemm_shape_efficiency's body, inline here so that gemm_time_s makes no call for it.
+inline double shape_efficiency(const RooflineDevice& dev, double m, double n, double k, double count) {
+  if (degenerate_gemm(m, n, k, count)) return 1;
+  return shape_efficiency(dev, m, n, k, count, tile_counts(dev, m), tile_counts(dev, n));
 }
 
 // roofline_time_s without a p-norm, which every op_time term uses: the larger of the two.
@@ -97,13 +138,23 @@ double gemm_shape_efficiency(const RooflineDevice& dev, double m, double n, doub
   return shape_efficiency(dev, m, n, k, count);
 }
 
-double gemm_time_s(const RooflineDevice& dev, Precision p, double m, double n, double k, double count,
-                   double bytes) {
+namespace {
+
+// gemm_time_s at shape efficiency `shape`.
+inline double gemm_time_at_s(const RooflineDevice& dev, Precision p, double m, double n, double k, double count,
+                             double bytes, double shape) {
   const double flops = 2 * m * n * k * count;
-  double rate = dev.gemm_flops_per_s[index_of(p)] * shape_efficiency(dev, m, n, k, count);
+  double rate = dev.gemm_flops_per_s[index_of(p)] * shape;
   if (dev.shape_curves) rate *= gemm_shape_correction(dev.shape_curves->by_precision[index_of(p)], m, n, k);
   const double compute_s = rate > 0 ? flops / rate : 0;
   return roofline_max_s(bytes / dev.memory_bw_bytes_per_s, compute_s);
+}
+
+}  // namespace
+
+double gemm_time_s(const RooflineDevice& dev, Precision p, double m, double n, double k, double count,
+                   double bytes) {
+  return gemm_time_at_s(dev, p, m, n, k, count, bytes, shape_efficiency(dev, m, n, k, count));
 }
 
 OpTime op_time(const RooflineDevice& dev, const Op& op, Precision gemm, Precision act) {
@@ -111,10 +162,22 @@ OpTime op_time(const RooflineDevice& dev, const Op& op, Precision gemm, Precisio
   switch (op.kind) {
     case OpKind::gemm: {
       const Precision p = op.low_precision ? gemm : act;
-      t.fwd_s = gemm_time_s(dev, p, op.m, op.n, op.k, op.count, op.fwd_bytes);
-      // Backward: dgrad (M×K, reduce N) and wgrad (K×N, reduce M), half the traffic each.
-      t.bwd_s = gemm_time_s(dev, p, op.m, op.k, op.n, op.count, op.bwd_bytes / 2) +
-                gemm_time_s(dev, p, op.k, op.n, op.m, op.count, op.bwd_bytes / 2);
+      // Backward: dgrad (M×K, reduce N) and wgrad (K×N, reduce M), half the traffic each. The
+      // three GEMMs' shape efficiencies share the tile counts of M, N and K (gemm_time_s each).
+      double fwd_shape = 1;
+      double dgrad_shape = 1;
+      double wgrad_shape = 1;
+      if (!degenerate_gemm(op.m, op.n, op.k, op.count)) {
+        const TileCounts cm = tile_counts(dev, op.m);
+        const TileCounts cn = tile_counts(dev, op.n);
+        const TileCounts ck = tile_counts(dev, op.k);
+        fwd_shape = shape_efficiency(dev, op.m, op.n, op.k, op.count, cm, cn);
+        dgrad_shape = shape_efficiency(dev, op.m, op.k, op.n, op.count, cm, ck);
+        wgrad_shape = shape_efficiency(dev, op.k, op.n, op.m, op.count, ck, cn);
+      }
+      t.fwd_s = gemm_time_at_s(dev, p, op.m, op.n, op.k, op.count, op.fwd_bytes, fwd_shape);
+      t.bwd_s = gemm_time_at_s(dev, p, op.m, op.k, op.n, op.count, op.bwd_bytes / 2, dgrad_shape) +
+                gemm_time_at_s(dev, p, op.k, op.n, op.m, op.count, op.bwd_bytes / 2, wgrad_shape);
       // One host issue per GEMM, also for the local experts of a grouped GEMM: Transformer
       // Engine's GroupedLinear (Megatron-Core --moe-grouped-gemm) runs `general_grouped_gemm`,
       // one cuBLAS GEMM per expert spread over a few streams, so small experts cost host time

@@ -85,6 +85,15 @@ struct OpTime {
 // everything else (attention, the output head) in `act` precision.
 OpTime op_time(const RooflineDevice& dev, const Op& op, Precision gemm, Precision act);
 
+// Whether op_time gives `a` and `b` the same times (under one device and precisions): every
+// field it reads is equal. Two kinds of layer share most ops (a MoE layer's attention block is
+// the dense layer's), and the evaluator times a shared op once.
+inline bool same_op_time_inputs(const Op& a, const Op& b) {
+  return a.kind == b.kind && a.m == b.m && a.n == b.n && a.k == b.k && a.count == b.count &&
+         a.fwd_bytes == b.fwd_bytes && a.bwd_bytes == b.bwd_bytes && a.fwd_flops == b.fwd_flops &&
+         a.bwd_flops == b.bwd_flops && a.exps == b.exps && a.low_precision == b.low_precision && a.masked == b.masked;
+}
+
 // Sum over the ops of a layer (GPU and host times summed separately).
 OpTime layer_time(const RooflineDevice& dev, const LayerOps& ops, Precision gemm, Precision act);
 

@@ -41,16 +41,6 @@ RingAttentionCost ring_attention_cost(double steps, double fwd_step_s, double bw
   return c;
 }
 
-LayerRange pipeline_chunk_layers(std::int64_t layers, std::int64_t chunks, bool embedding_head_slots,
-                                 std::int64_t chunk) {
-  if (!embedding_head_slots) return {chunk * layers / chunks, (chunk + 1) * layers / chunks};
-  // Slot 0 is the embedding, slot L + 1 the head; decoder layer i is slot i + 1.
-  const std::int64_t slots = layers + 2;
-  const std::int64_t begin = std::clamp<std::int64_t>(chunk * slots / chunks - 1, 0, layers);
-  const std::int64_t end = std::clamp<std::int64_t>((chunk + 1) * slots / chunks - 1, begin, layers);
-  return {begin, end};
-}
-
 double moe_paired_fraction(const Plan& p) {
   switch (p.moe_overlap) {
     case MoeOverlap::none:
@@ -142,13 +132,19 @@ TrainContext make_train_context(const Catalog& catalog, const ModelSpec& model, 
       options.fragmentation_fraction >= 0 ? options.fragmentation_fraction : ctx.efficiency->fragmentation_fraction;
   ctx.matmul_active_params = count_params(model).matmul_active;
   if (model.max_seq_len >= 1) set_flops_seq_len(ctx, model.max_seq_len);
-  ctx.layer_kind.resize(static_cast<std::size_t>(model.layers));
   ctx.prefix.assign(static_cast<std::size_t>(model.layers) + 1, {});
+  int layer_order = 0;
   for (std::int64_t i = 0; i < model.layers; ++i) {
     const int kind = layer_kind(model, i);
-    ctx.layer_kind[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(kind);
     ctx.prefix[static_cast<std::size_t>(i) + 1] = ctx.prefix[static_cast<std::size_t>(i)];
     ++ctx.prefix[static_cast<std::size_t>(i) + 1][static_cast<std::size_t>(kind)];
+    if (ctx.prefix[static_cast<std::size_t>(i)][static_cast<std::size_t>(kind)] == 0) {
+      ctx.first_layer_of_kind[static_cast<std::size_t>(kind)] = i;
+      ctx.kinds_in_layer_order[static_cast<std::size_t>(layer_order++)] = static_cast<std::uint8_t>(kind);
+    }
+  }
+  for (std::size_t k = 0; k < kLayerKinds; ++k) {
+    if (ctx.prefix.back()[k] > 0) ctx.present_kinds[static_cast<std::size_t>(ctx.present_kind_count++)] = static_cast<std::uint8_t>(k);
   }
   return ctx;
 }

@@ -4,6 +4,7 @@
 // enough for a plan search to call millions of times. Formulas: docs/model/training.md.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -58,9 +59,14 @@ struct TrainContext {
   double host_memory_bw_bytes_per_s = 0;
   double host_memory_bytes = 0;
   int host_gpus = 1;
-  std::vector<std::uint8_t> layer_kind;  // per layer, workload/ops.h layer_kind
   // prefix[i][k]: layers of kind k among the first i layers.
   std::vector<std::array<std::int32_t, kLayerKinds>> prefix;
+  // The layer kinds the model has, in kind order (a dense model: one), and the first layer of
+  // each: the per-layer and per-rank loops of evaluate() visit these only.
+  std::array<std::uint8_t, kLayerKinds> present_kinds{};
+  int present_kind_count = 0;
+  std::array<std::int64_t, kLayerKinds> first_layer_of_kind{};
+  std::array<std::uint8_t, kLayerKinds> kinds_in_layer_order{};  // present_kinds by first layer
   // train_flops_per_token (workload/params.h) at `flops_seq_len` tokens per sequence, hoisted
   // out of evaluate() (a search's plans share one sequence length): the model's default at
   // make_train_context; set_flops_seq_len for another. 0 = none held.
@@ -171,8 +177,16 @@ struct LayerRange {
   std::int64_t begin = 0;
   std::int64_t end = 0;
 };
-LayerRange pipeline_chunk_layers(std::int64_t layers, std::int64_t chunks, bool embedding_head_slots,
-                                 std::int64_t chunk);
+// Inline: the evaluator asks it for every chunk of every plan (pp × vp calls).
+inline LayerRange pipeline_chunk_layers(std::int64_t layers, std::int64_t chunks, bool embedding_head_slots,
+                                        std::int64_t chunk) {
+  if (!embedding_head_slots) return {chunk * layers / chunks, (chunk + 1) * layers / chunks};
+  // Slot 0 is the embedding, slot L + 1 the head; decoder layer i is slot i + 1.
+  const std::int64_t slots = layers + 2;
+  const std::int64_t begin = std::clamp<std::int64_t>(chunk * slots / chunks - 1, 0, layers);
+  const std::int64_t end = std::clamp<std::int64_t>((chunk + 1) * slots / chunks - 1, begin, layers);
+  return {begin, end};
+}
 
 // Ring attention over cp ranks (cp − 1 = `steps`): each step's K/V transfer (forward) or K/V
 // + dK/dV transfer (backward) hidden behind that step's attention kernels only.

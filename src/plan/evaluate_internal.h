@@ -20,7 +20,6 @@ namespace gpuplan::train_eval {
 
 // Per-kind costs of one layer for one micro-batch on one GPU, under one plan.
 struct KindCost {
-  bool present = false;
   double fwd_s = 0;
   double bwd_s = 0;        // includes recompute
   double recompute_s = 0;
@@ -84,9 +83,14 @@ struct EdgeCost {
 };
 
 // What every layer of a plan costs for one micro-batch: one decoder layer of each kind the
-// model has, the embedding and the head.
+// model has (TrainContext::present_kinds), the embedding and the head.
 struct LayerCosts {
-  std::array<KindCost, kLayerKinds> kinds{};
+  // Only the model's kinds are set and read: the others are left unconstructed, so that a
+  // plan does not clear eleven of them (most models have one or two kinds).
+  LayerCosts() {}  // NOLINT(modernize-use-equals-default)
+  union {
+    std::array<KindCost, kLayerKinds> kinds;
+  };
   EdgeCost embedding;
   EdgeCost head;
 };

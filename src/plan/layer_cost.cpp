@@ -3,6 +3,7 @@
 // or hidden; and the embedding's and head's time for the pipeline ranks that hold them.
 // Formulas: docs/model/training.md.
 #include <algorithm>
+#include <new>
 
 #include "cost/checkpoint_recompute.h"
 #include "cost/eager_kernels.h"
@@ -28,16 +29,28 @@ GroupPlacement ring_hop(const GroupPlacement& group) {
   return hop;
 }
 
+// One layer kind's ops and their op_time, kept for the next kind costed: an op the two share
+// (same_op_time_inputs) is timed once. Left unconstructed but for what cost_kind fills.
+struct KindOpTimes {
+  KindOpTimes() {}  // NOLINT(modernize-use-equals-default)
+  LayerOps ops;
+  union {
+    std::array<OpTime, kMaxLayerOps> times;
+  };
+};
+
 // Reads neither the plan's ZeRO stage nor its sharding group: a search's memo reuses these
-// costs across them (plan/eval_memo.h, TrainLayerMemo).
-KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const Placement& pl) {
+// costs across them (plan/eval_memo.h, TrainLayerMemo). `previous`: the kind costed before
+// this one under the same plan, or null.
+KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const Placement& pl,
+                   const KindOpTimes* previous, KindOpTimes& mine) {
   const TrainContext& ctx = ev.ctx;
   const ModelSpec& m = *ctx.model;
   const Plan& p = ev.plan;
   KindCost k;
-  k.present = true;
-  LayerOps ops;
+  LayerOps& ops = mine.ops;
   build_layer_ops(m, layer_idx, shape, ops);
+  const int shared_slots = previous != nullptr ? previous->ops.count : 0;
   double attn_bwd_s = 0;
   double gemm_s = 0;
   double host_fwd_s = 0;
@@ -60,7 +73,11 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
   double early_stop_flops = 0;
   for (int i = 0; i < ops.count; ++i) {
     const Op& op = ops.ops[static_cast<std::size_t>(i)];
-    OpTime t = op_time(ctx.device, op, shape.gemm, shape.act);
+    const auto slot = static_cast<std::size_t>(i);
+    mine.times[slot] = i < shared_slots && same_op_time_inputs(previous->ops.ops[slot], op)
+                           ? previous->times[slot]
+                           : op_time(ctx.device, op, shape.gemm, shape.act);
+    OpTime t = mine.times[slot];
     if (eager_kernels) eager_host_time_s(fw->eager_kernels, op, t.host_fwd_s, t.host_bwd_s);
     if (i < recompute_ops) {
       early_stop_fwd_s += t.fwd_s;
@@ -180,14 +197,29 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
   // compute of the same layer (ep_exposed_s).
   if (moe && p.ep > 1) {
     const double rows = tokens / p.tp;
+    const double row_bytes = rows * h * std::max(1.0, p.moe_imbalance);  // × copies × element bytes
     // Copies per token: one per chosen expert, or one per destination rank (plan/moe_dispatch.h).
     const double copies = moe_dispatch_copies_per_token(d(m.moe.experts), d(m.moe.top_k), p.ep, p.moe_dispatcher);
-    const double bytes = rows * copies * h * a * std::max(1.0, p.moe_imbalance);
-    const double one = ev.coll(CollectiveOp::all_to_all, bytes, pl.ep);
+    // DeepSeek's dispatch across nodes (moe_fused_dispatch) sends a token over the scale-out
+    // network once per destination node, to the GPU of the same local index, which forwards it
+    // over NVLink; the two run at once (arXiv:2412.19437 sec. 3.2.2), so the slower sets the
+    // time. Node-limited routing caps the nodes (plan/moe_dispatch.h moe_node_dispatch).
+    const bool node_dedup = shape.moe_fused_dispatch && pl.ep.crosses_domains();
+    const MoeNodeDispatch nd =
+        node_dedup ? moe_node_dispatch(d(m.moe.experts), d(m.moe.top_k), pl.ep.domains, pl.ep.gpus_per_domain,
+                                       m.moe.groups, m.moe.group_limit)
+                   : MoeNodeDispatch{};
+    const GroupPlacement rail{pl.ep.domains, pl.ep.stride * pl.ep.gpus_per_domain, 1, pl.ep.domains, pl.ep.domain_stride};
+    const GroupPlacement in_node{pl.ep.gpus_per_domain, pl.ep.stride, pl.ep.gpus_per_domain, 1, 1};
+    const auto all_to_all_s = [&](double element_bytes) {
+      if (!node_dedup) return ev.coll(CollectiveOp::all_to_all, row_bytes * copies * element_bytes, pl.ep);
+      return std::max(ev.coll(CollectiveOp::all_to_all, row_bytes * nd.nodes_per_token * element_bytes, rail),
+                      ev.coll(CollectiveOp::all_to_all, row_bytes * nd.ranks_per_token * element_bytes, in_node));
+    };
+    const double one = all_to_all_s(a);
     // DeepSeek's fp8 dispatch moves 1-byte tokens forward; combines and every backward
     // AllToAll stay 16-bit (OpShape::moe_fused_dispatch).
-    const double dispatch =
-        shape.fp8_moe_dispatch() ? ev.coll(CollectiveOp::all_to_all, bytes * precision_bytes(shape.gemm) / a, pl.ep) : one;
+    const double dispatch = shape.fp8_moe_dispatch() ? all_to_all_s(precision_bytes(shape.gemm)) : one;
     k.ep_comm_s = (dispatch + one) * fwd_passes + 2 * one;
     const double sm_share = std::min(1.0, ctx.efficiency->moe_comm_sms / ctx.device.sm_count);
     k.ep_exposed_s = ep_exposed_s(k.ep_comm_s, k.fwd_s + k.bwd_s, moe_paired_fraction(p), sm_share);
@@ -212,18 +244,15 @@ EdgeCost edge_cost(const TrainContext& ctx, const LayerOps& ops, const OpShape& 
 }  // namespace
 
 void cost_layers(Eval& ev, const MicroBatchShape& s, LayerCosts& costs) {
-  std::array<KindCost, kLayerKinds>& kinds = costs.kinds;
-  // The first layer of each kind the model has; the scan stops once every kind is costed
-  // (a dense model: after its first layer).
-  const auto& in_model = ev.ctx.prefix.back();
-  int left = 0;
-  for (int k = 0; k < kLayerKinds; ++k) left += in_model[static_cast<std::size_t>(k)] > 0 ? 1 : 0;
-  for (std::int64_t i = 0; i < ev.ctx.model->layers && left > 0; ++i) {
-    const int kind = ev.ctx.layer_kind[static_cast<std::size_t>(i)];
-    if (!kinds[static_cast<std::size_t>(kind)].present) {
-      kinds[static_cast<std::size_t>(kind)] = cost_kind(ev, i, s.op, s.placement);
-      --left;
-    }
+  // The first layer of each kind the model has, in layer order (the order a failure is found
+  // and the collectives are asked in).
+  const TrainContext& ctx = ev.ctx;
+  std::array<KindOpTimes, 2> op_times;
+  for (int i = 0; i < ctx.present_kind_count; ++i) {
+    const std::size_t kind = ctx.kinds_in_layer_order[static_cast<std::size_t>(i)];
+    const KindOpTimes* previous = i > 0 ? &op_times[static_cast<std::size_t>((i - 1) % 2)] : nullptr;
+    ::new (&costs.kinds[kind]) KindCost(cost_kind(ev, ctx.first_layer_of_kind[kind], s.op, s.placement, previous,
+                                                  op_times[static_cast<std::size_t>(i % 2)]));
   }
   LayerOps emb;
   build_embedding_ops(*ev.ctx.model, s.op, emb);

@@ -25,4 +25,17 @@ double moe_dispatch_copies_per_token(double experts, double top_k, double ep, Mo
   return dispatcher == MoeDispatcher::flex ? moe_distinct_ranks_per_token(experts, top_k, ep) : top_k;
 }
 
+MoeNodeDispatch moe_node_dispatch(double experts, double top_k, int nodes, int ranks_per_node, std::int64_t groups,
+                                  std::int64_t group_limit) {
+  // The nodes a token may reach and the experts they hold: all of them, or its best
+  // group_limit groups when the groups are the nodes.
+  const bool node_limited = group_limit > 0 && groups == nodes && group_limit < nodes;
+  const double reach = node_limited ? static_cast<double>(group_limit) : std::max(1, nodes);
+  const double reach_experts = experts * reach / std::max(1, nodes);
+  MoeNodeDispatch d;
+  d.nodes_per_token = moe_distinct_ranks_per_token(reach_experts, top_k, reach);
+  d.ranks_per_token = moe_distinct_ranks_per_token(reach_experts, top_k, reach * std::max(1, ranks_per_node));
+  return d;
+}
+
 }  // namespace gpuplan

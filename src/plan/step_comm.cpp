@@ -71,6 +71,18 @@ struct EdgeBucket {
   double weight_bytes = 0;  // weights gathered
 };
 
+// The kind of layer i, read off the context's prefix counts (the one present kind whose count
+// steps up at i).
+std::size_t kind_of_layer(const TrainContext& ctx, std::int64_t i) {
+  const auto& before = ctx.prefix[static_cast<std::size_t>(i)];
+  const auto& after = ctx.prefix[static_cast<std::size_t>(i) + 1];
+  for (int j = 0; j < ctx.present_kind_count; ++j) {
+    const std::size_t k = ctx.present_kinds[static_cast<std::size_t>(j)];
+    if (after[k] != before[k]) return k;
+  }
+  return ctx.present_kinds[0];
+}
+
 EdgeBucket dp_edge_bucket(const TrainContext& ctx, const Plan& p, const LayerCosts& costs, double bucket_params,
                           bool fp8_gather, double weight_bytes_per_param) {
   const ModelSpec& m = *ctx.model;
@@ -81,7 +93,7 @@ EdgeBucket dp_edge_bucket(const TrainContext& ctx, const Plan& p, const LayerCos
   double sixteen_bit = costs.embedding.params + head;
   if (!fp8_gather) walk.add(head);
   for (std::int64_t i = first.end - 1; i >= first.begin; --i) {
-    const KindCost& k = costs.kinds[ctx.layer_kind[static_cast<std::size_t>(i)]];
+    const KindCost& k = costs.kinds[kind_of_layer(ctx, i)];
     const double dense = k.params - k.expert_params;
     const double fp8 =
         fp8_gather ? std::max(0.0, k.low_precision_params - std::min(k.expert_params, k.low_precision_params)) : 0.0;

@@ -512,6 +512,17 @@ void read_deepseek(HfReader& r, ModelSpec& m, bool v3) {
     }
     // V3's router adds a per-expert bias for load balancing (topk_method noaux_tc).
     m.moe.router_bias = v3 && r.opt_str("topk_method").value_or("noaux_tc") == "noaux_tc";
+    // Group-limited routing (DeepseekV3MoEGate: n_group groups, the top topk_group of them).
+    if (v3) {
+      m.moe.groups = r.opt_size("n_group").value_or(0);
+      m.moe.group_limit = r.opt_size("topk_group").value_or(0);
+      if (m.moe.groups > 0 && m.moe.experts % m.moe.groups != 0) {
+        r.fail("n_group", fmt::format("{} groups must divide the {} routed experts", m.moe.groups, m.moe.experts));
+      }
+      if (m.moe.group_limit > m.moe.groups) {
+        r.fail("topk_group", fmt::format("{} exceeds n_group {}: at most every group", m.moe.group_limit, m.moe.groups));
+      }
+    }
   }
   m.ffn_hidden = dense_layers > 0 ? r.size("intermediate_size") : r.count_or("intermediate_size", 0);
 }

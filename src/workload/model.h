@@ -35,6 +35,12 @@ struct MoeShape {
   // (Qwen2-MoE: one shared expert of shared_expert_intermediate_size); 0 = that product.
   std::int64_t shared_ffn_hidden = 0;
   bool shared_expert_gate = false;  // Qwen2-MoE: a sigmoid gate (hidden × 1) scales the shared expert
+  // Group-limited routing (DeepSeek-V3 config n_group / topk_group): the routed experts form
+  // `groups` equal groups and a token's top-k are drawn from its best `group_limit` groups only.
+  // With the groups laid out one per node (DeepSeek-V3's EP 64 over 8 nodes) a token reaches at
+  // most group_limit nodes (arXiv:2412.19437 sec. 2.1.2, "Node-Limited Routing"). 0 = no limit.
+  std::int64_t groups = 0;
+  std::int64_t group_limit = 0;
 
   std::int64_t shared_ffn() const { return shared_ffn_hidden > 0 ? shared_ffn_hidden : shared_experts * expert_ffn_hidden; }
 };

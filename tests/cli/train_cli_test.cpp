@@ -523,8 +523,11 @@ TEST(TrainCli, DeepSeekV3PublishedPlanFitsAndMatchesItsGpuHours) {
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_TRUE(j["fits"].get<bool>()) << j["memory_per_gpu_bytes"];
-  const double published = 14.8e12 / (2.664e6 * 3600);
-  EXPECT_NEAR(j["tokens_per_s_per_gpu"].get<double>() / published, 1.0, 0.15);
+  // Compared on GPU-hours, as validate training compares the row (issue 31's ±15%): 14.8T
+  // pre-training tokens in 2.664M H800 GPU-hours (report Table 1; the 2.788M total adds context
+  // extension and post-training). A ±15% band on tokens/s would let +17.6% GPU-hours pass.
+  const double gpu_hours = 14.8e12 / (j["tokens_per_s_per_gpu"].get<double>() * 3600);
+  EXPECT_NEAR(gpu_hours / 2.664e6, 1.0, 0.15);
   EXPECT_EQ(j["plan"]["fp8_recipe"], "blockwise");
 }
 

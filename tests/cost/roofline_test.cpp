@@ -1,6 +1,13 @@
 // Roofline with shape-dependent GEMM efficiency, and the fitted efficiency data it reads.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
 #include "catalog/catalog.h"
 #include "core/error.h"
 #include "cost/roofline.h"
@@ -270,6 +277,154 @@ TEST(Roofline, FallbackGemmFractionFollowsTheMeasuredRate) {
   // A fitted entry (no share) ignores the measurement.
   e.achievable_gemm_share = 0;
   EXPECT_DOUBLE_EQ(gemm_peak_fraction(gpu, e, Precision::bf16), 0.8);
+}
+
+// The exact forms the training evaluator uses (docs/performance.md, "A cold plan, fifth
+// round"): the tile and wave counts without std::ceil, and a GEMM op's forward, dgrad and wgrad
+// sharing the tile counts of M, N and K, give the plain formula's values to the bit.
+double roofline_test_reference_waves(double m, double n, double count, double tm, double tn, double sms) {
+  const double tiles = std::ceil(m / tm) * std::ceil(n / tn) * count;
+  const double split = tiles < sms ? std::floor(sms / tiles) : 1;
+  const double waves = std::ceil(tiles * split / sms);
+  return (m * n * count * split) / (waves * sms * tm * tn);
+}
+
+double roofline_test_reference_shape(const RooflineDevice& dev, double m, double n, double k, double count) {
+  if (m <= 0 || n <= 0 || k <= 0 || count <= 0) return 1;
+  double waves = roofline_test_reference_waves(m, n, count, dev.tile_m, dev.tile_n, dev.sm_count);
+  if (dev.tile_n != dev.tile_m) {
+    waves = std::max(waves, roofline_test_reference_waves(m, n, count, dev.tile_n, dev.tile_m, dev.sm_count));
+  }
+  return waves * k / (k + dev.k_half);
+}
+
+// The same double, sign of zero included; any NaN matches any NaN (a 1e300 dimension overflows
+// both forms alike).
+bool roofline_test_same(double a, double b) {
+  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b) || (std::isnan(a) && std::isnan(b));
+}
+
+// Shapes a plan gives its GEMMs: whole tile multiples, one row past them, fractional MoE rows
+// per expert, fractional expert counts, tiny and huge dimensions (past 2^52 tiles), zero and
+// negative (the degenerate case).
+std::vector<double> roofline_test_dimensions() {
+  std::vector<double> dims = {0, -3, 1e-3, 0.5, 1, 127, 128, 129, 255, 256, 257, 4096, 7168, 16896, 33792,
+                              1.3e5 / 7, 4096 * 8 * 32 / 256.0 * 1.3, 1e15, 7e16, 1e17 + 2048, 1e300};
+  std::mt19937_64 rng(36);
+  std::uniform_real_distribution<double> log_size(0, 18);
+  for (int i = 0; i < 200; ++i) {
+    const double x = std::pow(2.0, log_size(rng));
+    dims.push_back(i % 2 == 0 ? std::round(x) : x);
+  }
+  return dims;
+}
+
+TEST(Roofline, ShapeEfficiencyIsTheStdCeilFormulaToTheBit) {
+  Efficiency square = test_efficiency();
+  square.tile_n = 128;
+  const std::vector<double> dims = roofline_test_dimensions();
+  for (const Efficiency& e : {test_efficiency(), square}) {
+    const RooflineDevice dev = make_roofline_device(test_gpu(), e);
+    for (std::size_t i = 0; i < dims.size(); ++i) {
+      for (std::size_t j = 0; j < dims.size(); j += 3) {
+        const double m = dims[i];
+        const double n = dims[j];
+        const double k = dims[(i + j) % dims.size()];
+        for (double count : {1.0, 8.0, 2.5}) {
+          const double got = gemm_shape_efficiency(dev, m, n, k, count);
+          const double want = roofline_test_reference_shape(dev, m, n, k, count);
+          ASSERT_TRUE(roofline_test_same(got, want))
+              << got << " != " << want << " at " << m << " x " << n << " x " << k << " x " << count << ", tile n "
+              << e.tile_n;
+        }
+      }
+    }
+  }
+}
+
+TEST(Roofline, AGemmOpIsItsThreeGemmsToTheBit) {
+  const RooflineDevice dev = make_roofline_device(test_gpu(), test_efficiency());
+  const std::vector<double> dims = roofline_test_dimensions();
+  for (std::size_t i = 0; i < dims.size(); i += 2) {
+    Op op;
+    op.kind = OpKind::gemm;
+    op.m = dims[i];
+    op.n = dims[(i * 7 + 3) % dims.size()];
+    op.k = dims[(i * 13 + 5) % dims.size()];
+    op.count = i % 3 == 0 ? 8 : 1;
+    op.low_precision = i % 2 == 0;
+    op.fwd_bytes = std::abs(op.m * op.k + op.k * op.n) * 2;
+    op.bwd_bytes = 2 * op.fwd_bytes;
+    const Precision p = op.low_precision ? Precision::fp8 : Precision::bf16;
+    const OpTime t = op_time(dev, op, Precision::fp8, Precision::bf16);
+    ASSERT_TRUE(roofline_test_same(t.fwd_s, gemm_time_s(dev, p, op.m, op.n, op.k, op.count, op.fwd_bytes))) << i;
+    ASSERT_TRUE(roofline_test_same(t.bwd_s, gemm_time_s(dev, p, op.m, op.k, op.n, op.count, op.bwd_bytes / 2) +
+                                                gemm_time_s(dev, p, op.k, op.n, op.m, op.count, op.bwd_bytes / 2)))
+        << i;
+  }
+}
+
+void expect_same_op_time(const RooflineDevice& dev, const Op& a, const Op& b) {
+  const OpTime ta = op_time(dev, a, Precision::fp8, Precision::bf16);
+  const OpTime tb = op_time(dev, b, Precision::fp8, Precision::bf16);
+  EXPECT_EQ(ta.fwd_s, tb.fwd_s);
+  EXPECT_EQ(ta.bwd_s, tb.bwd_s);
+  EXPECT_EQ(ta.host_fwd_s, tb.host_fwd_s);
+  EXPECT_EQ(ta.host_bwd_s, tb.host_bwd_s);
+}
+
+TEST(Roofline, OpsEqualInWhatOpTimeReadsTakeTheSameTime) {
+  RooflineDevice dev = make_roofline_device(test_gpu(), test_efficiency());
+  dev.kernel_launch_s = 4e-6;
+  dev.exp_per_s = 1e13;
+  dev.attention_kv_half = 512;
+  dev.attention_masked_rate_fraction = 0.7;
+  for (OpKind kind : {OpKind::gemm, OpKind::attention, OpKind::memory}) {
+    Op a;
+    a.name = "one";
+    a.kind = kind;
+    a.group = OpGroup::attention;
+    a.m = 4096;
+    a.n = 1536;
+    a.k = 7168;
+    a.count = 2;
+    a.low_precision = true;
+    a.fwd_flops = 2 * a.m * a.n * a.k * a.count;
+    a.bwd_flops = 2 * a.fwd_flops;
+    a.exps = 1e9;
+    a.fwd_bytes = 5e7;
+    a.bwd_bytes = 1e8;
+    // What op_time does not read: another name, group, weights, recompute and autograd marks.
+    Op b = a;
+    b.name = "two";
+    b.group = OpGroup::moe;
+    b.params = 123;
+    b.selective = true;
+    b.routed_expert = true;
+    b.saves_for_backward = false;
+    EXPECT_TRUE(same_op_time_inputs(a, b));
+    expect_same_op_time(dev, a, b);
+    // Each field it reads makes another op.
+    const std::vector<void (*)(Op&)> changes = {
+        [](Op& o) { o.kind = o.kind == OpKind::gemm ? OpKind::memory : OpKind::gemm; },
+        [](Op& o) { o.m += 1; },
+        [](Op& o) { o.n += 1; },
+        [](Op& o) { o.k += 1; },
+        [](Op& o) { o.count += 1; },
+        [](Op& o) { o.low_precision = !o.low_precision; },
+        [](Op& o) { o.masked = !o.masked; },
+        [](Op& o) { o.fwd_flops *= 2; },
+        [](Op& o) { o.bwd_flops *= 2; },
+        [](Op& o) { o.exps *= 2; },
+        [](Op& o) { o.fwd_bytes *= 2; },
+        [](Op& o) { o.bwd_bytes *= 2; },
+    };
+    for (const auto& change : changes) {
+      Op c = a;
+      change(c);
+      EXPECT_FALSE(same_op_time_inputs(a, c));
+    }
+  }
 }
 
 }  // namespace

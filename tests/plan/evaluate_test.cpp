@@ -365,6 +365,49 @@ TEST(MoeOverlap, DualPipeNeedsAnEvenPipelineWithoutInterleaving) {
   EXPECT_NE(std::strstr(evaluate(f.ctx, p).reason_text(), "DualPipe"), nullptr);
 }
 
+TEST(MoeOverlap, DualPipeDispatchCrossesTheNetworkOncePerNode) {
+  // DeepSeek-V3 (zoo: n_group 8, topk_group 4) on EP 64 over 8 HGX H800 nodes. 1F1B's AllToAll
+  // sends 8 copies a token over the group; DualPipe's DeepEP-style dispatch sends one per
+  // destination node over IB (3.62901 with node-limited routing, 5.29465 without;
+  // plan/moe_dispatch.h) and forwards inside the node over NVLink, the slower of the two
+  // setting the pace. bf16, so that every AllToAll moves 2-byte tokens under both schedules.
+  // IB-bound: the time scales with the network copies, 3.62901 / 8 = 0.4536 of 1F1B's
+  // (latency and the one-GPU-per-node group's slightly different rate: within 0.02).
+  const Catalog& catalog = default_catalog();
+  const ModelSpec limited = catalog.model("deepseek-v3");
+  ASSERT_EQ(limited.moe.group_limit, 4);
+  ModelSpec open = limited;
+  open.moe.group_limit = 0;
+  const Gpu& gpu = catalog.gpu("h800-sxm");
+  const System& system = catalog.system("hgx-h800");
+  const TrainContext ctx = make_train_context(catalog, limited, gpu, &system, nullptr);
+  const TrainContext open_ctx = make_train_context(catalog, open, gpu, &system, nullptr);
+  Plan p = base_plan();
+  p.pp = 2;
+  p.dp = 64;
+  p.ep = 64;
+  p.global_batch = 64 * 8;
+  p.moe_overlap = MoeOverlap::one_f_one_b;
+  const Estimate f1b = evaluate(ctx, p);
+  p.moe_overlap = MoeOverlap::dualpipe;
+  const Estimate dual = evaluate(ctx, p);
+  const Estimate dual_open = evaluate(open_ctx, p);
+  ASSERT_GT(f1b.breakdown.ep.total_s, 0) << f1b.reason_text();
+  ASSERT_GT(dual.breakdown.ep.total_s, 0) << dual.reason_text();
+  EXPECT_NEAR(dual.breakdown.ep.total_s / f1b.breakdown.ep.total_s, 3.62901 / 8, 0.02);
+  EXPECT_NEAR(dual.breakdown.ep.total_s / dual_open.breakdown.ep.total_s, 3.62901 / 5.29465, 0.02);
+  // The routing limit moves tokens, not FLOPs.
+  EXPECT_DOUBLE_EQ(dual.hardware_flops_per_step, dual_open.hardware_flops_per_step);
+  // Inside one node there is no network to deduplicate: DualPipe's AllToAll is 1F1B's.
+  p.dp = 8;
+  p.ep = 8;
+  p.global_batch = 8 * 8;
+  const Estimate dual_node = evaluate(ctx, p);
+  p.moe_overlap = MoeOverlap::one_f_one_b;
+  const Estimate f1b_node = evaluate(ctx, p);
+  EXPECT_DOUBLE_EQ(dual_node.breakdown.ep.total_s, f1b_node.breakdown.ep.total_s);
+}
+
 TEST(MoeImbalance, TheMostLoadedRankSetsThePace) {
   MoeFixture f;
   Plan p = f.plan();

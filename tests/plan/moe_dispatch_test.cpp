@@ -42,6 +42,46 @@ TEST(MoeDispatchCopies, AllToAllSendsOneCopyPerExpert) {
   }
 }
 
+TEST(MoeNodeDispatch, DeepSeekV3NodeLimitedByHand) {
+  // DeepSeek-V3 on EP 64 over 8 nodes of 8 GPUs: 256 experts in 8 groups (one per node), a
+  // token's 8 experts from its best 4 groups. Reachable: 4 nodes, 128 experts (32 a node).
+  // P(a reachable node is missed) = Π_{i<8} (96 − i)/(128 − i) = 0.0927473;
+  // nodes per token 4 · (1 − 0.0927473) = 3.62901 (the paper's "at most 4 nodes").
+  double missed = 1;
+  for (int i = 0; i < 8; ++i) missed *= (96.0 - i) / (128.0 - i);
+  const MoeNodeDispatch v3 = moe_node_dispatch(256, 8, 8, 8, 8, 4);
+  EXPECT_NEAR(v3.nodes_per_token, 4 * (1 - missed), 1e-12);
+  EXPECT_NEAR(v3.nodes_per_token, 3.62901, 1e-5);
+  // Forwarded inside the nodes: distinct GPUs among the 32 of those nodes, 4 experts each:
+  // P(missed) = Π_{i<8} (124 − i)/(128 − i); 32 · (1 − P) = 7.35937.
+  double gpu_missed = 1;
+  for (int i = 0; i < 8; ++i) gpu_missed *= (124.0 - i) / (128.0 - i);
+  EXPECT_NEAR(v3.ranks_per_token, 32 * (1 - gpu_missed), 1e-12);
+  EXPECT_NEAR(v3.ranks_per_token, 7.35937, 1e-5);
+  // Without the limit (topk_group = n_group) the 8 experts spread over 5.29465 of the 8 nodes:
+  // 8 · (1 − Π_{i<8} (224 − i)/(256 − i)). The limit cuts the network copies by 31%.
+  double all_missed = 1;
+  for (int i = 0; i < 8; ++i) all_missed *= (224.0 - i) / (256.0 - i);
+  const MoeNodeDispatch open = moe_node_dispatch(256, 8, 8, 8, 8, 8);
+  EXPECT_NEAR(open.nodes_per_token, 8 * (1 - all_missed), 1e-12);
+  EXPECT_NEAR(open.nodes_per_token, 5.29465, 1e-5);
+  // Groups that are not the nodes (EP over 4 nodes, 2 groups a node): the limit is not a node
+  // limit; the experts are drawn from all 4 nodes.
+  EXPECT_DOUBLE_EQ(moe_node_dispatch(256, 8, 4, 8, 8, 4).nodes_per_token, moe_distinct_ranks_per_token(256, 8, 4));
+  // One node: one copy over no network.
+  EXPECT_DOUBLE_EQ(moe_node_dispatch(256, 8, 1, 8, 8, 4).nodes_per_token, 1.0);
+}
+
+TEST(MoeNodeDispatch, NeverMoreThanTheLimitOrTheExperts) {
+  for (int limit : {0, 1, 2, 3, 4, 8}) {
+    const MoeNodeDispatch n = moe_node_dispatch(256, 8, 8, 8, 8, limit);
+    EXPECT_LE(n.nodes_per_token, (limit > 0 ? limit : 8) + 1e-12) << limit;
+    EXPECT_LE(n.nodes_per_token, n.ranks_per_token + 1e-12) << limit;
+    EXPECT_LE(n.ranks_per_token, 8.0 + 1e-12) << limit;
+    EXPECT_GE(n.nodes_per_token, 1.0) << limit;
+  }
+}
+
 TEST(MoeDispatcherNames, RoundTrip) {
   EXPECT_EQ(parse_moe_dispatcher("flex"), MoeDispatcher::flex);
   EXPECT_EQ(parse_moe_dispatcher("alltoall"), MoeDispatcher::alltoall);

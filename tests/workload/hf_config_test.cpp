@@ -256,6 +256,29 @@ TEST(HfConfig, DeepSeekV3) {
   EXPECT_EQ(count_params(f).moe_layers, 29);  // 4, 6, ..., 60
 }
 
+TEST(HfConfig, DeepSeekV3GroupLimitedRouting) {
+  // n_group 8, topk_group 4: the node-limited routing of arXiv:2412.19437 sec. 2.1.2.
+  const ModelSpec m = load_hf_config_file(fixture_path("deepseek-v3.json"));
+  EXPECT_EQ(m.moe.groups, 8);
+  EXPECT_EQ(m.moe.group_limit, 4);
+  json j = fixture_json("deepseek-v3.json");
+  j["n_group"] = 3;  // 256 experts do not split into 3 groups
+  try {
+    model_from_hf_config(j, "config.json");
+    ADD_FAILURE() << "n_group 3 accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("n_group"), std::string::npos) << e.what();
+  }
+  j = fixture_json("deepseek-v3.json");
+  j["topk_group"] = 9;
+  try {
+    model_from_hf_config(j, "config.json");
+    ADD_FAILURE() << "topk_group 9 accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("topk_group"), std::string::npos) << e.what();
+  }
+}
+
 TEST(HfConfig, Gpt2NullInnerIsFourTimesHidden) {
   const ModelSpec m = load_hf_config_file(fixture_path("gpt2.json"));
   EXPECT_EQ(m.ffn_hidden, 3072);
