@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -28,6 +29,39 @@ double mdc_wait_quantile_s(int servers, double lambda, double service_s, double 
   return std::log(waits / (1 - p)) / (2 * (servers * mu - lambda));
 }
 
+OperatingPoint operating_point(const std::vector<ConcurrencyPoint>& points, double max_concurrency,
+                               double rate_per_replica) {
+  OperatingPoint op;
+  if (points.empty()) return op;
+  const ConcurrencyPoint& one = points.front();
+  const ConcurrencyPoint* below = nullptr;
+  for (const ConcurrencyPoint& p : points) {
+    if (p.concurrency > max_concurrency || !(p.requests_per_s > 0)) break;
+    if (p.requests_per_s >= rate_per_replica) {
+      op.served = true;
+      if (!below) {
+        // Under one request in flight on average.
+        op.concurrency = rate_per_replica / p.requests_per_s;
+        op.tpot_s = p.tpot_s;
+      } else {
+        // Between two whole concurrencies: linear in the rate.
+        const double f = (rate_per_replica - below->requests_per_s) / (p.requests_per_s - below->requests_per_s);
+        op.concurrency = below->concurrency + f * (p.concurrency - below->concurrency);
+        op.tpot_s = below->tpot_s + f * (p.tpot_s - below->tpot_s);
+      }
+      // A Poisson arrival sees the time average (PASTA): the engine busy with probability
+      // 1 − e^(−N) (N in flight, Poisson-distributed as in M/G/∞), then half a step in flight
+      // left, and its prompt's step carries the running decodes (their step's excess over one
+      // sequence's). Idle, it is concurrency 1's TTFT.
+      const double busy = 1 - std::exp(-op.concurrency);
+      op.ttft_s = one.ttft_s + busy * (0.5 * op.tpot_s + std::max(0.0, op.tpot_s - one.tpot_s));
+      return op;
+    }
+    below = &p;
+  }
+  return op;
+}
+
 SloEstimate estimate_slo(const InferContext& ctx, const InferPlan& plan, const SloInput& in) {
   SloEstimate s;
   InferPlan one = plan;
@@ -46,9 +80,12 @@ SloEstimate estimate_slo(const InferContext& ctx, const InferPlan& plan, const S
   // which raises TTFT and not the rate); the best rate among those meeting the targets.
   const double max_running = std::min(first.memory.max_seqs, replica_max_num_seqs(*ctx.engine, one));
   InferEstimate best;
+  // Each concurrency's request rate and TTFT, kept for the operating point at an offered rate.
+  std::vector<ConcurrencyPoint> points;
   for (double c = 1; c <= max_running; ++c) {
     one.load = c;
     const InferEstimate e = evaluate_inference(ctx, one);
+    points.push_back({c, e.feasible ? e.requests_per_s : 0.0, e.point.ttft_s, e.point.tpot_s});
     if (meets(e) && (!best.feasible || e.requests_per_s > best.requests_per_s)) {
       best = e;
       s.concurrency = c;
@@ -75,16 +112,25 @@ SloEstimate estimate_slo(const InferContext& ctx, const InferPlan& plan, const S
   const int start = std::max(1, static_cast<int>(std::ceil(in.request_rate / s.goodput_requests_per_s_per_replica - 1e-9)));
   for (int r = start; r <= start + 10000; ++r) {
     const int slots = static_cast<int>(std::lround(r * s.concurrency));
-    const double load = in.request_rate * s.request_life_s;
+    // Each replica runs at the concurrency whose closed-loop rate is its share of the offered
+    // rate (Little's law: in flight = rate × life), not at the goodput point: a lightly loaded
+    // replica's prompts see a small batch. Its requests' life at that point is the slots'
+    // deterministic service time.
+    const OperatingPoint op = operating_point(points, s.concurrency, in.request_rate / r);
+    if (!op.served) continue;
+    const double life_s = op.concurrency / (in.request_rate / r);
+    const double load = in.request_rate * life_s;
     if (load >= slots) continue;
-    const double p90 = s.ttft_s + mdc_wait_quantile_s(slots, in.request_rate, s.request_life_s, 0.9);
+    const double p90 = op.ttft_s + mdc_wait_quantile_s(slots, in.request_rate, life_s, 0.9);
     if (in.ttft_s > 0 && p90 > in.ttft_s) continue;
     s.rate_served = true;
     s.replicas = r;
     s.gpus = r * plan.gpus_per_replica();
+    s.operating_concurrency = op.concurrency;
+    s.operating_ttft_s = op.ttft_s;
     s.utilization = load / slots;
-    s.wait_mean_s = 0.5 * erlang_c(slots, load) / (slots / s.request_life_s - in.request_rate);
-    s.ttft_p50_s = s.ttft_s + mdc_wait_quantile_s(slots, in.request_rate, s.request_life_s, 0.5);
+    s.wait_mean_s = 0.5 * erlang_c(slots, load) / (slots / life_s - in.request_rate);
+    s.ttft_p50_s = op.ttft_s + mdc_wait_quantile_s(slots, in.request_rate, life_s, 0.5);
     s.ttft_p90_s = p90;
     if (ctx.price_usd_per_gpu_hour > 0) {
       s.usd_per_hour = ctx.price_usd_per_gpu_hour * s.gpus;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "infer/evaluate.h"
 #include "infer/infer_context.h"
@@ -36,7 +37,12 @@ struct SloEstimate {
   bool rate_served = false;
   int replicas = 0;        // fewest replicas meeting the targets at the rate (p90 TTFT with queueing)
   int gpus = 0;
-  double utilization = 0;  // offered / goodput of those replicas
+  // Each replica's share of the rate runs at the concurrency whose closed-loop rate it is
+  // (Little's law), at most the goodput point's: the mean requests in flight per replica and
+  // the TTFT there, before queueing for a slot (operating_point).
+  double operating_concurrency = 0;
+  double operating_ttft_s = 0;
+  double utilization = 0;  // in flight / slots of those replicas
   double wait_mean_s = 0;
   double ttft_p50_s = 0;
   double ttft_p90_s = 0;
@@ -49,6 +55,30 @@ double erlang_c(int servers, double offered_load);
 
 // The p-quantile (0 < p < 1) of the M/D/c wait in the Allen–Cunneen approximation.
 double mdc_wait_quantile_s(int servers, double arrival_rate, double service_s, double p);
+
+// One closed-loop concurrency's request rate, TTFT and TPOT (a replica).
+struct ConcurrencyPoint {
+  double concurrency = 0;
+  double requests_per_s = 0;  // 0 = the concurrency does not run
+  double ttft_s = 0;
+  double tpot_s = 0;
+};
+struct OperatingPoint {
+  bool served = false;  // some concurrency up to the cap reaches the rate
+  double concurrency = 0;  // mean requests in flight
+  double tpot_s = 0;
+  double ttft_s = 0;       // before any wait for a slot
+};
+// A replica under Poisson arrivals at `rate_per_replica`: the concurrency N at which its closed
+// loop completes that rate (Little's law; interpolated linearly in the rate between whole
+// concurrencies, below one in flight the rate's share of one request), the TPOT there, and the
+// TTFT a Poisson arrival sees (PASTA): concurrency 1's TTFT, plus, when the engine is busy
+// (probability 1 − e^(−N)), half a step in flight and the running decodes its prompt's step
+// carries (TPOT(N) − TPOT(1)). Points in increasing concurrency from 1; none above
+// `max_concurrency` used. Why not the closed loop's TTFT at N: a closed loop with fixed lengths
+// sends its prompts in cohorts, Poisson arrivals one at a time.
+OperatingPoint operating_point(const std::vector<ConcurrencyPoint>& points, double max_concurrency,
+                               double rate_per_replica);
 
 SloEstimate estimate_slo(const InferContext& ctx, const InferPlan& plan, const SloInput& in);
 

@@ -291,6 +291,8 @@ nlohmann::ordered_json slo_json(const SloAnswer& a) {
     j["rate_served"] = e.rate_served;
     j["replicas"] = e.replicas;
     j["gpus"] = e.gpus;
+    j["operating_concurrency_per_replica"] = e.operating_concurrency;
+    j["operating_ttft_s"] = e.operating_ttft_s;
     j["utilization"] = e.utilization;
     j["wait_mean_s"] = e.wait_mean_s;
     j["ttft_p50_s"] = e.ttft_p50_s;
@@ -314,6 +316,7 @@ std::string slo_text(const SloAnswer& a) {
   if (a.input.request_rate > 0 && e.rate_served) {
     t.add_row({fmt::format("GPUs for {} requests/s", fmt_number(a.input.request_rate, 2)),
                fmt::format("{} ({} replicas)", e.gpus, e.replicas)});
+    t.add_row({"in flight per replica at that rate", fmt_number(e.operating_concurrency, 1)});
     t.add_row({"utilization", fmt::format("{:.0f}%", 100 * e.utilization)});
     t.add_row({"TTFT p50 · p90 (M/D/c)", fmt::format("{} · {}", feature_ms(e.ttft_p50_s), feature_ms(e.ttft_p90_s))});
     if (e.usd_per_hour > 0) {

@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include "catalog_util.h"
 #include "core/error.h"
@@ -341,6 +344,61 @@ TEST(Slo, GoodputMeetsTheTargetsAndRateSizesReplicas) {
   }
   r.features.slo_tpot_ms = -1;
   EXPECT_THROW(answer_infer(cat(), r), Error);
+}
+
+TEST(Slo, OperatingPointInterpolatesTheClosedLoopRateByHand) {
+  // Closed-loop points: 1 in flight 2 req/s (TTFT 100 ms, TPOT 10 ms), 2 in flight 3 req/s
+  // (TPOT 12 ms), 3 in flight 3.5 req/s (TPOT 16 ms).
+  const std::vector<ConcurrencyPoint> pts{{1, 2, 0.100, 0.010}, {2, 3, 0.140, 0.012}, {3, 3.5, 0.200, 0.016}};
+  // 1 req/s: half a request in flight; busy 1 − e^−0.5 = 0.39347; TTFT = 100 ms + 0.39347 ×
+  // (5 ms + 0) = 101.967 ms.
+  OperatingPoint op = operating_point(pts, 3, 1);
+  ASSERT_TRUE(op.served);
+  EXPECT_NEAR(op.concurrency, 0.5, 1e-12);
+  EXPECT_NEAR(op.tpot_s, 0.010, 1e-12);
+  EXPECT_NEAR(op.ttft_s, 0.100 + (1 - std::exp(-0.5)) * 0.005, 1e-12);
+  // 2.5 req/s: halfway between 2 and 3 req/s: 1.5 in flight, TPOT 11 ms; busy 1 − e^−1.5 =
+  // 0.77687; TTFT = 100 ms + 0.77687 × (5.5 ms + 1 ms) = 105.050 ms.
+  op = operating_point(pts, 3, 2.5);
+  EXPECT_NEAR(op.concurrency, 1.5, 1e-12);
+  EXPECT_NEAR(op.tpot_s, 0.011, 1e-12);
+  EXPECT_NEAR(op.ttft_s, 0.100 + (1 - std::exp(-1.5)) * 0.0065, 1e-12);
+  // Above the cap's rate (3 req/s at a cap of 2): not served.
+  EXPECT_FALSE(operating_point(pts, 2, 3.2).served);
+  EXPECT_FALSE(operating_point({}, 2, 1).served);
+}
+
+// The closed-form M/D/c answer against the scheduler simulation it stands in for: Poisson
+// arrivals at a fifth, half and four fifths of one replica's goodput, fixed lengths. Before
+// the operating point, the closed form put every request at the goodput concurrency's TTFT
+// (about ten times the simulated median at a fifth of the load).
+TEST(Slo, ClosedFormTtftTracksTheSimulationAcrossTheLoad) {
+  InferRequest base = llama8b(1);
+  base.features.slo_tpot_ms = 25;
+  base.features.request_rate = 1;
+  const double goodput = answer_infer(cat(), base).features.slo->estimate.goodput_requests_per_s_per_replica;
+  ASSERT_GT(goodput, 0);
+  double previous_p50 = 0;
+  for (const double share : {0.2, 0.5, 0.8}) {
+    InferRequest r = base;
+    r.concurrency.reset();
+    r.features.request_rate = share * goodput;
+    r.simulation.requests = 2000;
+    const InferAnswer a = answer_infer(cat(), r);
+    const SloEstimate& s = a.features.slo->estimate;
+    ASSERT_TRUE(s.rate_served) << share;
+    ASSERT_EQ(s.replicas, 1) << share;
+    ASSERT_TRUE(a.simulation.has_value());
+    const double sim_p50 = a.simulation->result.ttft_s.p50;
+    const double sim_mean_running = a.simulation->result.mean_running;
+    SCOPED_TRACE(fmt::format("share {}: closed form p50 {:.1f} ms, in flight {:.2f}; simulated p50 {:.1f} ms, "
+                             "running {:.2f}",
+                             share, s.ttft_p50_s * 1e3, s.operating_concurrency, sim_p50 * 1e3, sim_mean_running));
+    EXPECT_NEAR(s.ttft_p50_s / sim_p50, 1.0, 0.15);
+    EXPECT_NEAR(s.operating_concurrency / sim_mean_running, 1.0, 0.15);
+    EXPECT_GE(s.ttft_p50_s, previous_p50);  // more load, no shorter wait
+    previous_p50 = s.ttft_p50_s;
+  }
 }
 
 }  // namespace
