@@ -5,6 +5,7 @@
 
 #include "catalog/catalog.h"
 #include "catalog_util.h"
+#include "infer_test_util.h"
 #include "infer/evaluate.h"
 #include "infer/finite_run.h"
 #include "infer/sim_engine.h"
@@ -15,15 +16,7 @@ namespace {
 
 using testing::cat;
 
-InferPlan finite_plan(std::int64_t in, std::int64_t out) {
-  InferPlan p;
-  p.weights = Precision::fp8;
-  p.kv = Precision::fp8;
-  p.input_len = in;
-  p.output_len = out;
-  p.mode = InferMode::max_throughput;
-  return p;
-}
+InferPlan finite_plan(std::int64_t in, std::int64_t out) { return testing::fp8_plan(in, out, InferMode::max_throughput); }
 
 InferContext finite_ctx() {
   return make_infer_context(cat(), cat().model("llama3.1-8b"), cat().gpu("h200-sxm"), cat().engine("tensorrt-llm-1.0"));

@@ -11,6 +11,7 @@
 
 #include "catalog/catalog.h"
 #include "catalog_util.h"
+#include "infer_test_util.h"
 #include "core/error.h"
 #include "infer/evaluate.h"
 #include "infer/sim_engine.h"
@@ -22,15 +23,7 @@ namespace {
 
 using testing::cat;
 
-InferPlan sim_plan(std::int64_t in, std::int64_t out) {
-  InferPlan p;
-  p.weights = Precision::fp8;
-  p.kv = Precision::fp8;
-  p.input_len = in;
-  p.output_len = out;
-  p.mode = InferMode::concurrency;
-  return p;
-}
+InferPlan sim_plan(std::int64_t in, std::int64_t out) { return testing::fp8_plan(in, out, InferMode::concurrency); }
 
 InferContext ctx_of(const char* engine, const char* model = "llama3.1-8b") {
   return make_infer_context(cat(), cat().model(model), cat().gpu("h200-sxm"), cat().engine(engine));
