@@ -57,6 +57,19 @@ struct Efficiency {
   // whose SFUs differ says so (Gpu::sfu_exp_per_clk_per_sm). 0 = no softmax term.
   double attention_exp_per_clk_per_sm = 0;
   double attention_tensor_flops_per_clk_per_sm = 0;
+  // Sustained tensor clock at the board's power limit (training only; docs/model/training.md
+  // §2, "Tensor clock at the power limit"). Under long dense GEMMs the SMs would draw more than
+  // the board's limit at the datasheet clock, so they run at the clock the limit allows, the
+  // power of an SM going as clock^exponent: relative to the family's reference part (whose rows
+  // the fractions above were fitted on), a GPU's sustained clock is (its watts per SM over the
+  // reference's)^(1/exponent), taken over its datasheet clock (dense bf16 peak per SM) against
+  // the reference's, and capped at its datasheet clock (1 / the reference's clock fraction).
+  // The same for every precision and for the SFUs. 0 = not modelled (factor 1).
+  double power_reference_tdp_w = 0;
+  double power_reference_sm_count = 0;
+  double power_reference_bf16_flops_per_s = 0;  // dense peak
+  double power_reference_clock_fraction = 0;    // its sustained clock / datasheet clock
+  double power_clock_exponent = 0;              // an SM's power ∝ clock^this
   // Memory-bound kernels (norms, element-wise): achieved / HBM bandwidth.
   double memory_bw_fraction = 0;
   // The optimizer step, one fused multi-tensor kernel streaming the weights, gradients and

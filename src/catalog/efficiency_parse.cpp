@@ -59,6 +59,14 @@ Efficiency parse_efficiency(Fields& top) {
   if (e.optimizer_bw_fraction > 1) mem.fail("optimizer_bw_fraction", "a fraction in (0, 1]");
   mem.finish();
 
+  if (auto pw = top.opt_sub("power")) {
+    e.power_reference_tdp_w = pw->pos("reference_tdp_w");
+    e.power_reference_sm_count = pw->pos("reference_sm_count");
+    e.power_reference_bf16_flops_per_s = pw->pos("reference_bf16_tflops") * 1e12;
+    e.power_reference_clock_fraction = pw->fraction("reference_clock_fraction");
+    e.power_clock_exponent = pw->pos("clock_power_exponent");
+    pw->finish();
+  }
   if (auto k = top.opt_sub("kernel")) {
     k->finish();
   }

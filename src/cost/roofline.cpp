@@ -98,6 +98,24 @@ double softmax_exp_per_s(const Gpu& gpu, const Efficiency& e) {
   return gpu.dense(Precision::bf16) * exp_per_clk / e.attention_tensor_flops_per_clk_per_sm;
 }
 
+double power_clock_factor(const Gpu& gpu, const Efficiency& e) {
+  if (e.power_reference_tdp_w <= 0 || e.power_reference_sm_count <= 0 || e.power_reference_bf16_flops_per_s <= 0 ||
+      e.power_reference_clock_fraction <= 0 || e.power_clock_exponent <= 0) {
+    return 1;
+  }
+  const double peak = gpu.dense(Precision::bf16);
+  if (gpu.tdp_w <= 0 || gpu.sm_count <= 0 || peak <= 0) return 1;
+  const double sms = gpu.sm_count;
+  // Both parts at their power limit, an SM's power ∝ clock^exponent: the sustained clock goes
+  // as (watts per SM)^(1/exponent). The datasheet clock goes as the peak per SM (the family's
+  // tensor FLOPs per clock per SM are one figure). A part with power to spare stops at its
+  // datasheet clock.
+  const double sustained_clock = std::pow((gpu.tdp_w / sms) / (e.power_reference_tdp_w / e.power_reference_sm_count),
+                                          1 / e.power_clock_exponent);
+  const double datasheet_clock = (peak / sms) / (e.power_reference_bf16_flops_per_s / e.power_reference_sm_count);
+  return std::min(sustained_clock / datasheet_clock, 1 / e.power_reference_clock_fraction);
+}
+
 RooflineDevice make_roofline_device(const Gpu& gpu, const Efficiency& e, const Framework* framework) {
   // Software factors: the framework's attention kernels and fusion of memory-bound ops, on the
   // family's fractions (which are Megatron-Core + Transformer Engine's); products stay <= 1.
@@ -114,11 +132,16 @@ RooflineDevice make_roofline_device(const Gpu& gpu, const Efficiency& e, const F
   const Framework::MeasuredAttention* measured = framework ? framework->measured_attention_for(e.id) : nullptr;
   const double fwd_fraction = measured ? measured->fwd_fraction : std::min(1.0, e.attention_fwd_fraction * attention_scale);
   const double bwd_fraction = measured ? measured->bwd_fraction : std::min(1.0, e.attention_bwd_fraction * attention_scale);
+  // Training only, like the softmax term: the serving engines' constants were fitted without it.
+  // The clock scales every tensor rate and the SFUs alike; a measured attention kernel was
+  // measured at its GPU's own clock.
+  const double clock = framework ? power_clock_factor(gpu, e) : 1.0;
+  const double attention_clock = measured ? 1.0 : clock;
   for (Precision p : kAllPrecisions) {
     const double peak = gpu.dense(p);
-    dev.gemm_flops_per_s[index_of(p)] = peak * gemm_peak_fraction(gpu, e, p);
-    dev.attention_fwd_flops_per_s[index_of(p)] = peak * fwd_fraction;
-    dev.attention_bwd_flops_per_s[index_of(p)] = peak * bwd_fraction;
+    dev.gemm_flops_per_s[index_of(p)] = peak * std::min(1.0, gemm_peak_fraction(gpu, e, p) * clock);
+    dev.attention_fwd_flops_per_s[index_of(p)] = peak * std::min(1.0, fwd_fraction * attention_clock);
+    dev.attention_bwd_flops_per_s[index_of(p)] = peak * std::min(1.0, bwd_fraction * attention_clock);
   }
   dev.tile_m = e.tile_m;
   dev.tile_n = e.tile_n;
@@ -130,7 +153,7 @@ RooflineDevice make_roofline_device(const Gpu& gpu, const Efficiency& e, const F
   dev.kernel_launch_s = framework ? framework->kernel_launch_s : 0;
   // The softmax term is part of the training model (fitted with it); the serving model's engine
   // constants (data/engines/) were fitted without it, so inference callers pass no framework.
-  dev.exp_per_s = framework ? softmax_exp_per_s(gpu, e) : 0;
+  dev.exp_per_s = framework ? softmax_exp_per_s(gpu, e) * attention_clock : 0;
   return dev;
 }
 

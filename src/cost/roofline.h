@@ -58,6 +58,13 @@ RooflineDevice make_roofline_device(const Gpu& gpu, const Efficiency& efficiency
 // achievable rate / peak × that share.
 double gemm_peak_fraction(const Gpu& gpu, const Efficiency& efficiency, Precision p);
 
+// Tensor rate of `gpu` at its power limit relative to its datasheet peak, over the family's
+// reference part's (training; Efficiency::power_*): sustained clock ratio (watts per SM over the
+// reference's)^(1/exponent) over the datasheet clock ratio (bf16 peak per SM over the
+// reference's), at most 1 / the reference's clock fraction. 1 where the family or the GPU gives
+// no power figure (TDP, SM count).
+double power_clock_factor(const Gpu& gpu, const Efficiency& efficiency);
+
 // Softmax exponentials per second of `gpu`: its dense bf16 peak × the family's reference
 // exponentials per tensor FLOP (per clock per SM), with the GPU's own SFU rate where it differs.
 // 0 when the family gives no reference SM.

@@ -125,6 +125,9 @@ struct Estimate {
   double mfu = 0;  // model FLOPs / (time × GPUs × dense peak of the plan's precision)
   double hfu = 0;  // with recompute, same peak
   double bubble_fraction = 0;  // (p - 1) / (v·m) (Narayanan et al. 2021)
+  // The GPU's tensor clock at its power limit over the family's reference part's, which every
+  // tensor rate of the step was scaled by (cost/roofline.h power_clock_factor; 1 = not modelled).
+  double tensor_clock_factor = 1;
   MemoryBreakdown memory;      // the most loaded pipeline rank
   double memory_capacity_bytes = 0;  // what the allocator can have (the driver's reserve taken off)
   double driver_reserved_bytes = 0;  // the driver's share of the card, not in the capacity

@@ -137,6 +137,10 @@ std::string train_text(const TrainContext& ctx, const Plan& p, const Estimate& e
   out += fmt::format("throughput     {} tokens/s, {} per GPU\n", fmt_number(e.tokens_per_s), fmt_number(e.tokens_per_s_per_gpu));
   out += fmt::format("model FLOP/s   {} TFLOP/s per GPU · MFU {} · HFU {} (of the {} dense peak)\n",
                      fmt_number(e.tflops_per_gpu, 1), pct(e.mfu), pct(e.hfu), precision_name(p.precision));
+  if (e.tensor_clock_factor != 1) {
+    out += fmt::format("tensor clock   ×{:.3f} of the {} family's reference part ({:g} W power limit; every tensor rate)\n",
+                       e.tensor_clock_factor, ctx.efficiency ? ctx.efficiency->id : "", ctx.gpu->tdp_w);
+  }
   out += fmt::format("memory per GPU {} of {} usable: {}\n", gib(e.memory.total_bytes), gib(e.memory_capacity_bytes),
                      memory_verdict_text(e));
   out += host_memory_line(ctx, p, e);
@@ -212,6 +216,7 @@ nlohmann::ordered_json train_json(const TrainContext& ctx, const Plan& p, const 
   j["hardware_flops_per_step"] = e.hardware_flops_per_step;
   j["micro_batches"] = e.micro_batches;
   j["bubble_fraction"] = e.bubble_fraction;
+  j["tensor_clock_factor"] = e.tensor_clock_factor;
   j["memory_per_gpu_bytes"] = e.memory.total_bytes;
   j["memory_capacity_bytes"] = e.memory_capacity_bytes;
   j["fits"] = e.fits();

@@ -37,6 +37,36 @@ TEST(TrainCli, JsonHasTheIssueKeys) {
   EXPECT_EQ(j["placement"][4]["domains"].get<int>(), 4);
 }
 
+// The tensor clock at the power limit (docs/model/training.md §2): a GB300 (1,400 W, 160 SMs,
+// 2,500 TFLOP/s bf16) against the Blackwell reference B200 (1,000 W, 148 SMs, 2,250 TFLOP/s).
+// Hand: sustained clock ((1400/160) / (1000/148))^(1/2) = 1.29500^(1/2) = 1.137981; datasheet
+// clock (2500/160) / (2250/148) = 1.027778; factor 1.137981 / 1.027778 = 1.107225. The text
+// prints it; the reference itself prints nothing (factor 1), Hopper has no power figure.
+TEST(TrainCli, TensorClockAtThePowerLimitShowsInTextAndJson) {
+  const std::vector<std::string> plan{"train", "--model", "llama3-8b", "--gpus", "8", "--global-batch", "64",
+                                      "--precision", "fp8"};
+  auto with = [&](const char* gpu, bool json) {
+    std::vector<std::string> args = plan;
+    args.insert(args.end(), {"--gpu", gpu});
+    if (json) args.emplace_back("--json");
+    return run(args);
+  };
+  auto r = with("gb300", true);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NEAR(nlohmann::json::parse(r.out)["tensor_clock_factor"].get<double>(), 1.107225, 1e-6);
+  r = with("gb300", false);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("tensor clock   ×1.107 of the blackwell family's reference part (1400 W power limit"),
+            std::string::npos)
+      << r.out;
+  r = with("b200", true);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_DOUBLE_EQ(nlohmann::json::parse(r.out)["tensor_clock_factor"].get<double>(), 1);
+  r = with("h100-sxm", false);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.find("tensor clock"), std::string::npos) << r.out;
+}
+
 TEST(TrainCli, TextNamesTheBottleneckAndInfeasiblePlansSayWhy) {
   auto r = run({"train", "--model", "llama3-8b", "--gpu", "h100-sxm", "--gpus", "8", "--global-batch", "64"});
   ASSERT_EQ(r.code, 0) << r.err;

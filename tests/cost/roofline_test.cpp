@@ -212,6 +212,63 @@ TEST(Roofline, SoftmaxExponentialsAddToAttentionTime) {
   EXPECT_EQ(serving.kernel_launch_s, 0);
 }
 
+// Tensor clock at the power limit (cost/roofline.cpp power_clock_factor): relative to the family's
+// reference part, sustained clock = (watts per SM over the reference's)^(1 / exponent), over the
+// datasheet clock ratio (bf16 peak per SM over the reference's), capped at the datasheet clock
+// (1 / the reference's clock fraction); training scales every tensor rate and the SFUs by it,
+// memory-bound ops keep theirs.
+TEST(Roofline, TensorClockFollowsThePowerLimitInTraining) {
+  Gpu gpu = test_gpu();  // 1,000 TFLOP/s dense bf16 on 132 SMs
+  Efficiency e = test_efficiency();
+  e.attention_exp_per_clk_per_sm = 16;
+  e.attention_tensor_flops_per_clk_per_sm = 4096;
+  gpu.tdp_w = 1440;
+  EXPECT_DOUBLE_EQ(power_clock_factor(gpu, e), 1);  // the family gives no power figure
+  // A reference of 1,000 W on 132 SMs and 1,000 TFLOP/s, sustaining 0.8 of its datasheet clock.
+  e.power_reference_tdp_w = 1000;
+  e.power_reference_sm_count = 132;
+  e.power_reference_bf16_flops_per_s = 1000e12;
+  e.power_reference_clock_fraction = 0.8;
+  e.power_clock_exponent = 2;
+  // Hand: same SMs and peak, 1.44× the watts per SM: clock (1.44)^(1/2) = 1.2.
+  EXPECT_NEAR(power_clock_factor(gpu, e), 1.2, 1e-12);
+  // The same watts on twice the SMs at the same peak: clock (0.5)^(1/2) = 0.7071 on a datasheet
+  // clock of (1000/264)/(1000/132) = 0.5 → sustained / datasheet ratio 1.414, capped at 1/0.8.
+  Gpu wide = gpu;
+  wide.sm_count = 264;
+  wide.tdp_w = 1000;
+  EXPECT_NEAR(power_clock_factor(wide, e), 1.25, 1e-12);
+  // A faster datasheet clock at the same power: peak 1,100 TFLOP/s → 1 / 1.1 = 0.909.
+  Gpu boosted = gpu;
+  boosted.tdp_w = 1000;
+  boosted.dense_flops_per_s[index_of(Precision::bf16)] = 1100e12;
+  EXPECT_NEAR(power_clock_factor(boosted, e), 1 / 1.1, 1e-12);
+  // No published TDP: factor 1.
+  Gpu unknown = gpu;
+  unknown.tdp_w = 0;
+  EXPECT_DOUBLE_EQ(power_clock_factor(unknown, e), 1);
+  Gpu cool = gpu;
+  cool.tdp_w = 2250;  // (2.25)^(1/2) = 1.5 > 1 / 0.8: the datasheet clock, 1.25
+  EXPECT_NEAR(power_clock_factor(cool, e), 1.25, 1e-12);
+
+  const Framework fw = test_framework();
+  const RooflineDevice dev = make_roofline_device(gpu, e, &fw);
+  // Hand: GEMMs 1000 TFLOP/s × 0.8 × 1.2 = 960 TFLOP/s; fp8 2000 × 0.6 × 1.2 = 1440;
+  // attention forward 1000 × 0.6 × 0.5 (framework) × 1.2 = 360; exponentials 3.90625e12 × 1.2;
+  // HBM 3e12 × 0.8 × 0.75 unchanged.
+  EXPECT_NEAR(dev.gemm_flops_per_s[index_of(Precision::bf16)], 960e12, 1);
+  EXPECT_NEAR(dev.gemm_flops_per_s[index_of(Precision::fp8)], 1440e12, 1);
+  EXPECT_NEAR(dev.attention_fwd_flops_per_s[index_of(Precision::bf16)], 360e12, 1);
+  EXPECT_NEAR(dev.exp_per_s, 3.90625e12 * 1.2, 1);
+  EXPECT_NEAR(dev.memory_bw_bytes_per_s, 3e12 * 0.8 * 0.75, 1);
+  // A rate never passes the dense peak: 0.9 × 1.25 → 1.
+  Efficiency high = e;
+  high.gemm_peak_fraction[index_of(Precision::bf16)] = 0.9;
+  EXPECT_NEAR(make_roofline_device(cool, high, &fw).gemm_flops_per_s[index_of(Precision::bf16)], 1000e12, 1);
+  // The serving model (no framework) keeps the fitted fractions as they are.
+  EXPECT_NEAR(make_roofline_device(gpu, e).gemm_flops_per_s[index_of(Precision::bf16)], 800e12, 1);
+}
+
 // The framework's software figures: host time per kernel, and factors on the family's
 // attention and HBM fractions (products capped at 1).
 TEST(Roofline, FrameworkScalesTheSoftwareFigures) {
