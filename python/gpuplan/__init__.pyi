@@ -42,6 +42,7 @@ class TrainResult(_Result):
     tflops_per_gpu: float
     gpus: int
     bubble_fraction: float
+    tensor_clock_factor: float
     memory_bytes: float
     memory_capacity_bytes: float
     bottleneck: str
