@@ -55,8 +55,9 @@ void bind_train_result(pyb::module_& m) {
   cls.def_property_readonly("tflops_per_gpu", [](const TrainResult& r) { return r.get().estimate.tflops_per_gpu; });
   cls.def_property_readonly("gpus", [](const TrainResult& r) { return r.get().estimate.gpus; });
   cls.def_property_readonly("bubble_fraction", [](const TrainResult& r) { return r.get().estimate.bubble_fraction; });
-  cls.def_property_readonly("tensor_clock_factor", [](const TrainResult& r) { return r.get().estimate.tensor_clock_factor; },
-                            "The GPU's tensor clock at its power limit over its family's reference part's (1 = not modelled).");
+  cls.def_property_readonly(
+      "tensor_clock_factor", [](const TrainResult& r) { return r.get().estimate.tensor_clock_factor; },
+      "The GPU's tensor clock at its power limit over its family's reference part's (1 = not modelled).");
   cls.def_property_readonly("memory_bytes", [](const TrainResult& r) { return r.get().estimate.memory.total_bytes; },
                             "Memory of the most loaded GPU, bytes.");
   cls.def_property_readonly("memory_capacity_bytes",

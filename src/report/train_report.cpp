@@ -138,8 +138,9 @@ std::string train_text(const TrainContext& ctx, const Plan& p, const Estimate& e
   out += fmt::format("model FLOP/s   {} TFLOP/s per GPU · MFU {} · HFU {} (of the {} dense peak)\n",
                      fmt_number(e.tflops_per_gpu, 1), pct(e.mfu), pct(e.hfu), precision_name(p.precision));
   if (e.tensor_clock_factor != 1) {
-    out += fmt::format("tensor clock   ×{:.3f} of the {} family's reference part ({:g} W power limit; every tensor rate)\n",
-                       e.tensor_clock_factor, ctx.efficiency ? ctx.efficiency->id : "", ctx.gpu->tdp_w);
+    out += fmt::format(
+        "tensor clock   ×{:.3f} of the {} family's reference part ({:g} W power limit; every tensor rate)\n",
+        e.tensor_clock_factor, ctx.efficiency ? ctx.efficiency->id : "", ctx.gpu->tdp_w);
   }
   out += fmt::format("memory per GPU {} of {} usable: {}\n", gib(e.memory.total_bytes), gib(e.memory_capacity_bytes),
                      memory_verdict_text(e));
