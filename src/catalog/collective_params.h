@@ -120,6 +120,11 @@ struct CollectiveFitPriors {
   // not measured elsewhere): the prior is the mean of the measured NVLink generations.
   double nvlink_bw_efficiency = 0;
   std::vector<std::string> bw_efficiency_links;
+  // The fixed cost per collective (`base_us`) of the `base_fitted_transports` entries (host-
+  // assisted transports measured only by nccl-tests): the prior is what the net plugin tells
+  // NCCL's tuner (GPUDirect-TCPXO's ncclNetProperties_t.latency = 0).
+  double transport_base_latency_s = 0;
+  std::vector<std::string> base_fitted_transports;
   Provenance provenance;
 };
 

@@ -13,13 +13,13 @@
 namespace gpuplan {
 namespace {
 
-enum class KnobKind { simple_step, alltoall, p2p, nvls, nvls_hop, hop_scale, bw_efficiency };
+enum class KnobKind { simple_step, alltoall, p2p, nvls, nvls_hop, hop_scale, bw_efficiency, transport_base };
 
 // One fitted constant: how it is named and shown, where it sits in the parameter set, the
 // range the grid searches and its prior (all in the unit shown).
 struct Knob {
   KnobKind kind = KnobKind::simple_step;
-  std::string link;  // hop_scale / bw_efficiency: the [[link]] entry
+  std::string link;  // hop_scale / bw_efficiency: the [[link]] entry; transport_base: the [[transport]] id
   std::string name;
   std::string unit;
   double lo = 0;
@@ -35,6 +35,12 @@ CollectiveLinkParams* find_entry(CollectiveParams& p, const std::string& link) {
 }
 const CollectiveLinkParams* find_entry(const CollectiveParams& p, const std::string& link) {
   return find_entry(const_cast<CollectiveParams&>(p), link);
+}
+CollectiveTransportParams* find_transport_entry(CollectiveParams& p, const std::string& id) {
+  for (auto& t : p.transports) {
+    if (normalize_name(t.id) == normalize_name(id)) return &t;
+  }
+  return nullptr;
 }
 
 void set_knob(CollectiveParams& p, const Knob& k, double v) {
@@ -53,6 +59,7 @@ void set_knob(CollectiveParams& p, const Knob& k, double v) {
       break;
     }
     case KnobKind::bw_efficiency: find_entry(p, k.link)->bw_efficiency = v; break;
+    case KnobKind::transport_base: find_transport_entry(p, k.link)->base_latency_s = v * 1e-6; break;
   }
 }
 
@@ -71,6 +78,8 @@ double get_knob(const CollectiveParams& p, const Knob& k) {
       return nccl > 0 ? l->ring_hop_latency_s[2] / nccl : 0;
     }
     case KnobKind::bw_efficiency: return find_entry(p, k.link)->bw_efficiency;
+    case KnobKind::transport_base:
+      return find_transport_entry(const_cast<CollectiveParams&>(p), k.link)->base_latency_s * 1e6;
   }
   return 0;
 }
@@ -89,6 +98,9 @@ std::vector<Knob> knobs_of(const CollectiveParams& params) {
   }
   for (const std::string& link : pr.bw_efficiency_links) {
     k.push_back({KnobKind::bw_efficiency, link, "bw_efficiency " + link, "", 0.4, 1.0, pr.nvlink_bw_efficiency});
+  }
+  for (const std::string& id : pr.base_fitted_transports) {
+    k.push_back({KnobKind::transport_base, id, "base_us " + id, "us", 0.0, 1000.0, pr.transport_base_latency_s * 1e6});
   }
   return k;
 }
@@ -159,6 +171,18 @@ class FitProblem {
   void refresh() { rebuild(); }
 
   int per_domain(int i) const { return rows_[static_cast<std::size_t>(i)].m->request.gpus_per_domain; }
+  int domains(int i) const { return rows_[static_cast<std::size_t>(i)].m->request.domains; }
+  // True when row i's group leaves its domain over a transport whose fixed cost is itself fitted
+  // ([priors] base_fitted_transports): on such rows that cost and the other latency terms trade.
+  bool crosses_fitted_transport(int i) const {
+    const Row& r = rows_[static_cast<std::size_t>(i)];
+    if (r.m->request.domains <= 1) return false;
+    const std::string& id = topologies_[static_cast<std::size_t>(r.system)].transport;
+    for (const std::string& t : work_.priors.base_fitted_transports) {
+      if (normalize_name(t) == normalize_name(id)) return true;
+    }
+    return false;
+  }
   double bytes(int i) const { return rows_[static_cast<std::size_t>(i)].m->request.bytes; }
 
  private:
@@ -346,15 +370,21 @@ CollectiveConstantsFit fit_collective_constants(const std::vector<CollectiveMeas
     // least two message sizes (a line's intercept and slope), as NVLS's per-GPU cost needs two
     // domain sizes: one size fixes only latency + bytes / bandwidth together.
     if (k.kind == KnobKind::hop_scale && !vis.empty()) {
-      const std::vector<int> bound = latency_bound_rows(problem, k, values[i], vis);
+      // Only rows inside one scale-up domain: across domains the NVLink steps share the fixed
+      // part with the NET hops and a transport's own fixed cost (TCPXO's base_us), and a fold
+      // that held out every single-node source of a generation traded one for the other (the
+      // A3 Mega AllReduce set NVLink 4's scale to 1.82 and TCPXO's base to 0).
+      std::vector<int> bound = latency_bound_rows(problem, k, values[i], vis);
+      bound.erase(std::remove_if(bound.begin(), bound.end(), [&](int r) { return problem.domains(r) > 1; }),
+                  bound.end());
       std::vector<double> sizes;
       for (int r : bound) {
         if (std::find(sizes.begin(), sizes.end(), problem.bytes(r)) == sizes.end()) sizes.push_back(problem.bytes(r));
       }
       if (sizes.empty()) {
         free[i] = false;
-        c.why_prior = fmt::format("none of its {} rows is latency-bound (its hops under {:.0f}% of the chosen line's "
-                                  "time): they move only where another line starts to win",
+        c.why_prior = fmt::format("none of its {} rows is latency-bound inside one domain (its hops under {:.0f}% of "
+                                  "the chosen line's time, or the group spans domains)",
                                   vis.size(), kLatencyBoundShare * 100);
       } else if (sizes.size() < 2) {
         free[i] = false;
@@ -400,8 +430,20 @@ CollectiveConstantsFit fit_collective_constants(const std::vector<CollectiveMeas
         values[nvls_hop] = h;
         continue;
       }
-      if (vis.empty()) continue;
-      const double v = search_1d(problem, knobs[i], values[i], vis);
+      // A hop scale is fitted on rows inside one domain only (see above); the other constants
+      // but a transport's own fixed cost leave the rows that cross such a transport to it (a
+      // fold with only dstack's A3 Mega AllGather otherwise traded TCPXO's base, 197 us, for a
+      // Simple step of 3.0 MB that every NVLink row then ran with).
+      std::vector<int> fit_rows = vis;
+      const Knob& k = knobs[i];
+      fit_rows.erase(std::remove_if(fit_rows.begin(), fit_rows.end(),
+                                    [&](int r) {
+                                      if (k.kind == KnobKind::hop_scale) return problem.domains(r) > 1;
+                                      return k.kind != KnobKind::transport_base && problem.crosses_fitted_transport(r);
+                                    }),
+                     fit_rows.end());
+      if (fit_rows.empty()) continue;
+      const double v = search_1d(problem, knobs[i], values[i], fit_rows);
       moved = moved || v != values[i];
       values[i] = v;
     }

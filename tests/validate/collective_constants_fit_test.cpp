@@ -198,5 +198,40 @@ TEST(CollectiveConstantsFit, NeedsPriors) {
                Error);
 }
 
+// A host-assisted transport's fixed cost (`base_us tcpxo`, [priors] base_fitted_transports) is
+// seen only on rows whose group leaves an A3 Mega node: on the single-node rows it keeps its
+// prior (the plugin's reported latency, 0); with seven 2 x 8 A3 Mega AllReduces (64 B - 1 GiB) made
+// with 75 us it is recovered.
+TEST(CollectiveConstantsFit, ATransportsFixedCostIsFittedOnItsOwnRows) {
+  const CollectiveParams made = with_fitted_constants(fit_params(), truth({{"base_us tcpxo", 75.0}}));
+  auto rows = synthetic_rows(made, false);
+  const CollectiveConstantsFit none =
+      fit_collective_constants(rows, std::vector<bool>(rows.size(), true), fit_catalog(), fit_params());
+  EXPECT_FALSE(constant(none, "base_us tcpxo").refitted);
+  EXPECT_EQ(constant(none, "base_us tcpxo").value, fit_params().priors.transport_base_latency_s * 1e6);
+  const System& s = fit_catalog().system("gcp-a3-mega");
+  const CollectiveTopology t = make_collective_topology(fit_catalog(), s, nullptr, made);
+  for (double bytes = 64; bytes <= 1.1e9; bytes *= 16) {
+    CollectiveMeasurement m;
+    m.line = static_cast<int>(rows.size()) + 2;
+    m.source = "a3-mega";
+    m.system = s.id;
+    m.gpu = s.gpu;
+    m.gpus = 16;
+    m.request.op = CollectiveOp::all_reduce;
+    m.request.bytes = bytes;
+    m.request.gpus_per_domain = 8;
+    m.request.domains = 2;
+    m.measured_time_s = estimate_collective(m.request, t).time_s;
+    rows.push_back(m);
+  }
+  const CollectiveConstantsFit fit =
+      fit_collective_constants(rows, std::vector<bool>(rows.size(), true), fit_catalog(), fit_params());
+  const CollectiveFittedConstant& c = constant(fit, "base_us tcpxo");
+  EXPECT_TRUE(c.refitted);
+  EXPECT_EQ(c.visible_rows, 7);
+  EXPECT_NEAR(c.value, 75.0, 0.03 * 75.0);
+}
+
 }  // namespace
 }  // namespace gpuplan
