@@ -146,6 +146,28 @@ TEST(CollectiveConstantsFit, AHopScaleNeedsTwoMessageSizes) {
   EXPECT_NEAR(constant(pair, "hop_scale nvlink4").value, 0.91, 0.03 * 0.91);
 }
 
+// Two sizes separate a per-step latency from bandwidth only on one line: each protocol has its
+// own per-step latency and bandwidth (NCCL's tuning.cc), so an A100 AllReduce at 2 MiB (ring/LL)
+// and 8 MiB (ring/LL128) is one point on each of two lines, and NVLink 3 keeps its prior (the
+// held-out AIConfigurator fold fitted NVLink 3's scale to 2.76 from Azure's A100 1 MiB LL and
+// 16 MiB LL128 rows, whose 1 MiB sits on a ~43 us floor of nccl-tests' -g 8 launch).
+TEST(CollectiveConstantsFit, AHopScaleNeedsTwoSizesOnOneLine) {
+  const CollectiveParams made = with_fitted_constants(fit_params(), truth(kTruth));
+  const auto rows = synthetic_rows(made, false);
+  std::vector<bool> two_lines(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const bool a100_allreduce = rows[i].system == "dgx-a100" && rows[i].request.op == CollectiveOp::all_reduce;
+    const bool picked = a100_allreduce && (rows[i].request.bytes == 2097152 || rows[i].request.bytes == 8388608);
+    two_lines[i] = rows[i].system != "dgx-a100" || picked;
+  }
+  const CollectiveConstantsFit fit = fit_collective_constants(rows, two_lines, fit_catalog(), fit_params());
+  const CollectiveFittedConstant& h = constant(fit, "hop_scale nvlink3");
+  EXPECT_EQ(h.visible_rows, 2);
+  EXPECT_FALSE(h.refitted);
+  EXPECT_EQ(h.value, fit_params().priors.nvlink_hop_scale);
+  EXPECT_NE(h.why_prior.find("one message size on each line"), std::string::npos) << h.why_prior;
+}
+
 // A hop scale is told only by rows where its steps are a material part of the chosen line's
 // time: H100 rows of 512 MiB and more (NVLS, or a ring whose 14 Simple steps are ~3% of it)
 // move at the scale's range ends but are not latency-bound, so NVLink 4 keeps its prior.
