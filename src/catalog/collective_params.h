@@ -92,8 +92,8 @@ struct CollectiveTransportParams {
   PerProtocol tree_hop_latency_s{};
   double bw_efficiency = 1.0;   // delivered / line rate, large messages
   double base_latency_s = 0;    // extra fixed cost per collective that crosses the network
-  // Simple pipeline chunk where the transport's profile sets its own (GCP: NCCL_DYNAMIC_CHUNK_SIZE
-  // = NCCL_P2P_NET_CHUNKSIZE = 512 KiB); 0 = the parameter set's simple_step_bytes.
+  // Simple pipeline chunk where the NCCL a transport runs cuts its own (none in the catalog: GCP's
+  // NCCL_DYNAMIC_CHUNK_SIZE is no upstream NCCL's); 0 = the parameter set's simple_step_bytes.
   double simple_step_bytes = 0;
   std::string notes;
   Provenance provenance;
@@ -120,6 +120,11 @@ struct CollectiveFitPriors {
   // not measured elsewhere): the prior is the mean of the measured NVLink generations.
   double nvlink_bw_efficiency = 0;
   std::vector<std::string> bw_efficiency_links;
+  // The fixed cost per collective (`base_us`) of the `base_fitted_transports` entries (host-
+  // assisted transports measured only by nccl-tests): the prior is what the net plugin tells
+  // NCCL's tuner (GPUDirect-TCPXO's ncclNetProperties_t.latency = 0).
+  double transport_base_latency_s = 0;
+  std::vector<std::string> base_fitted_transports;
   Provenance provenance;
 };
 

@@ -163,6 +163,8 @@ CollectiveFitPriors parse_fit_priors(Fields& f, const Provenance& parent) {
   p.hop_scale_links = f.str_list("hop_scale_links");
   p.nvlink_bw_efficiency = f.fraction("nvlink_bw_efficiency");
   p.bw_efficiency_links = f.str_list("bw_efficiency_links");
+  p.transport_base_latency_s = f.opt_nonneg("transport_base_us").value_or(0) * 1e-6;
+  p.base_fitted_transports = f.str_list("base_fitted_transports");
   f.finish();
   return p;
 }
@@ -299,6 +301,13 @@ CollectiveParams parse_collective_params(Fields& top) {
                                        "the name",
                                        key, name));
       }
+    }
+  }
+  for (const std::string& name : c.priors.base_fitted_transports) {
+    if (!c.find_transport(name)) {
+      top.fail("priors", fmt::format("base_fitted_transports names transport '{}', which has no [[transport]] table in "
+                                     "this file; add one or drop the name",
+                                     name));
     }
   }
   return c;

@@ -13,13 +13,13 @@
 namespace gpuplan {
 namespace {
 
-enum class KnobKind { simple_step, alltoall, p2p, nvls, nvls_hop, hop_scale, bw_efficiency };
+enum class KnobKind { simple_step, alltoall, p2p, nvls, nvls_hop, hop_scale, bw_efficiency, transport_base };
 
 // One fitted constant: how it is named and shown, where it sits in the parameter set, the
 // range the grid searches and its prior (all in the unit shown).
 struct Knob {
   KnobKind kind = KnobKind::simple_step;
-  std::string link;  // hop_scale / bw_efficiency: the [[link]] entry
+  std::string link;  // hop_scale / bw_efficiency: the [[link]] entry; transport_base: the [[transport]] id
   std::string name;
   std::string unit;
   double lo = 0;
@@ -36,14 +36,30 @@ CollectiveLinkParams* find_entry(CollectiveParams& p, const std::string& link) {
 const CollectiveLinkParams* find_entry(const CollectiveParams& p, const std::string& link) {
   return find_entry(const_cast<CollectiveParams&>(p), link);
 }
+CollectiveTransportParams* find_transport_entry(CollectiveParams& p, const std::string& id) {
+  for (auto& t : p.transports) {
+    if (normalize_name(t.id) == normalize_name(id)) return &t;
+  }
+  return nullptr;
+}
 
 void set_knob(CollectiveParams& p, const Knob& k, double v) {
   switch (k.kind) {
-    case KnobKind::simple_step: p.simple_step_bytes = v * 1e6; break;
-    case KnobKind::alltoall: p.alltoall_bw_fraction = v; break;
-    case KnobKind::p2p: p.p2p_latency_s = v * 1e-6; break;
-    case KnobKind::nvls: p.nvls_latency_s = v * 1e-6; break;
-    case KnobKind::nvls_hop: p.nvls_hop_latency_s = v * 1e-6; break;
+    case KnobKind::simple_step:
+      p.simple_step_bytes = v * 1e6;
+      break;
+    case KnobKind::alltoall:
+      p.alltoall_bw_fraction = v;
+      break;
+    case KnobKind::p2p:
+      p.p2p_latency_s = v * 1e-6;
+      break;
+    case KnobKind::nvls:
+      p.nvls_latency_s = v * 1e-6;
+      break;
+    case KnobKind::nvls_hop:
+      p.nvls_hop_latency_s = v * 1e-6;
+      break;
     case KnobKind::hop_scale: {
       CollectiveLinkParams* l = find_entry(p, k.link);
       for (int i = 0; i < kProtocolCount; ++i) {
@@ -52,25 +68,38 @@ void set_knob(CollectiveParams& p, const Knob& k, double v) {
       }
       break;
     }
-    case KnobKind::bw_efficiency: find_entry(p, k.link)->bw_efficiency = v; break;
+    case KnobKind::bw_efficiency:
+      find_entry(p, k.link)->bw_efficiency = v;
+      break;
+    case KnobKind::transport_base:
+      find_transport_entry(p, k.link)->base_latency_s = v * 1e-6;
+      break;
   }
 }
 
 // The value a parameter set holds (for the "shipped" column).
 double get_knob(const CollectiveParams& p, const Knob& k) {
   switch (k.kind) {
-    case KnobKind::simple_step: return p.simple_step_bytes / 1e6;
-    case KnobKind::alltoall: return p.alltoall_bw_fraction;
-    case KnobKind::p2p: return p.p2p_latency_s * 1e6;
-    case KnobKind::nvls: return p.nvls_latency_s * 1e6;
-    case KnobKind::nvls_hop: return p.nvls_hop_latency_s * 1e6;
+    case KnobKind::simple_step:
+      return p.simple_step_bytes / 1e6;
+    case KnobKind::alltoall:
+      return p.alltoall_bw_fraction;
+    case KnobKind::p2p:
+      return p.p2p_latency_s * 1e6;
+    case KnobKind::nvls:
+      return p.nvls_latency_s * 1e6;
+    case KnobKind::nvls_hop:
+      return p.nvls_hop_latency_s * 1e6;
     case KnobKind::hop_scale: {
       // The shipped hops are NCCL's x a scale rounded to 0.01 us: read it from the Simple ring hop.
       const CollectiveLinkParams* l = find_entry(p, k.link);
       const double nccl = p.priors.nccl_nvlink_ring_hop_s[2];
       return nccl > 0 ? l->ring_hop_latency_s[2] / nccl : 0;
     }
-    case KnobKind::bw_efficiency: return find_entry(p, k.link)->bw_efficiency;
+    case KnobKind::bw_efficiency:
+      return find_entry(p, k.link)->bw_efficiency;
+    case KnobKind::transport_base:
+      return find_transport_entry(const_cast<CollectiveParams&>(p), k.link)->base_latency_s * 1e6;
   }
   return 0;
 }
@@ -89,6 +118,9 @@ std::vector<Knob> knobs_of(const CollectiveParams& params) {
   }
   for (const std::string& link : pr.bw_efficiency_links) {
     k.push_back({KnobKind::bw_efficiency, link, "bw_efficiency " + link, "", 0.4, 1.0, pr.nvlink_bw_efficiency});
+  }
+  for (const std::string& id : pr.base_fitted_transports) {
+    k.push_back({KnobKind::transport_base, id, "base_us " + id, "us", 0.0, 1000.0, pr.transport_base_latency_s * 1e6});
   }
   return k;
 }
@@ -159,7 +191,20 @@ class FitProblem {
   void refresh() { rebuild(); }
 
   int per_domain(int i) const { return rows_[static_cast<std::size_t>(i)].m->request.gpus_per_domain; }
+  int domains(int i) const { return rows_[static_cast<std::size_t>(i)].m->request.domains; }
+  // True when row i's group leaves its domain over a transport whose fixed cost is itself fitted
+  // ([priors] base_fitted_transports): on such rows that cost and the other latency terms trade.
+  bool crosses_fitted_transport(int i) const {
+    const Row& r = rows_[static_cast<std::size_t>(i)];
+    if (r.m->request.domains <= 1) return false;
+    const std::string& id = topologies_[static_cast<std::size_t>(r.system)].transport;
+    for (const std::string& t : work_.priors.base_fitted_transports) {
+      if (normalize_name(t) == normalize_name(id)) return true;
+    }
+    return false;
+  }
   double bytes(int i) const { return rows_[static_cast<std::size_t>(i)].m->request.bytes; }
+  CollectiveOp op(int i) const { return rows_[static_cast<std::size_t>(i)].m->request.op; }
 
  private:
   struct Row {
@@ -205,23 +250,52 @@ std::vector<int> visible_rows(FitProblem& problem, const Knob& k, double current
 // "Fitting the constants").
 constexpr double kLatencyBoundShare = 0.10;
 
+// A latency-bound row and the line (op, algorithm, protocol) it runs on.
+struct LatencyBoundRow {
+  int row = 0;
+  CollectiveOp op = CollectiveOp::all_reduce;
+  CollectiveAlgorithm algorithm = CollectiveAlgorithm::ring;
+  Protocol protocol = Protocol::simple;
+};
+
 // Of the rows `vis`, those where taking the scale to its range's low end, the chosen line held,
 // shortens the row by at least kLatencyBoundShare of its time.
-std::vector<int> latency_bound_rows(FitProblem& problem, const Knob& k, double current, const std::vector<int>& vis) {
+std::vector<LatencyBoundRow> latency_bound_rows(FitProblem& problem, const Knob& k, double current,
+                                                const std::vector<int>& vis) {
   std::vector<CollectiveEstimate> at_current;
   problem.chosen(vis, at_current);
   set_knob(problem.params(), k, k.lo);
   problem.refresh();
-  std::vector<int> out;
+  std::vector<LatencyBoundRow> out;
   for (std::size_t j = 0; j < vis.size(); ++j) {
     const CollectiveEstimate& e = at_current[j];
     if (!e.feasible || !(e.time_s > 0)) continue;
     const double shorter = e.time_s - problem.line_time(vis[j], e.algorithm, e.protocol);
-    if (shorter >= kLatencyBoundShare * e.time_s) out.push_back(vis[j]);
+    if (shorter >= kLatencyBoundShare * e.time_s) out.push_back({vis[j], problem.op(vis[j]), e.algorithm, e.protocol});
   }
   set_knob(problem.params(), k, current);
   problem.refresh();
   return out;
+}
+
+// The most message sizes any one line (op, algorithm, protocol) has among `bound`. A line's
+// time is a fixed part (the steps times the per-step latency) plus bytes over its bandwidth, and
+// each protocol has its own bandwidth and its own per-step latency (NCCL's tuning.cc: the
+// protocol columns of baseLat/hwLat and the LL/LL128 bandwidth fractions): rows at two sizes on
+// different protocols (Azure's A100 1 MiB on LL and 16 MiB on LL128) give one point on each of
+// two lines and separate neither.
+int sizes_on_one_line(const FitProblem& problem, const std::vector<LatencyBoundRow>& bound) {
+  int most = 0;
+  for (const LatencyBoundRow& a : bound) {
+    std::vector<double> sizes;
+    for (const LatencyBoundRow& b : bound) {
+      if (b.op != a.op || b.algorithm != a.algorithm || b.protocol != a.protocol) continue;
+      if (std::find(sizes.begin(), sizes.end(), problem.bytes(b.row)) == sizes.end())
+        sizes.push_back(problem.bytes(b.row));
+    }
+    most = std::max(most, static_cast<int>(sizes.size()));
+  }
+  return most;
 }
 
 // A candidate wins with a lower loss, or with the same loss nearer the prior: where the rows
@@ -307,11 +381,11 @@ CollectiveConstantsFit fit_collective_constants(const std::vector<CollectiveMeas
                                                 const std::vector<bool>& train, const Catalog& catalog,
                                                 const CollectiveParams& params) {
   if (!params.priors.present) {
-    throw Error(fmt::format(
-        "collective parameters '{}' have no [priors] table: refitting them (--fit, --leave-one-source-out, "
-        "--leave-one-gpu-out) needs the value each constant takes where no row shows it; see "
-        "data/fitted/collectives/nccl.toml",
-        params.id));
+    throw Error(
+        fmt::format("collective parameters '{}' have no [priors] table: refitting them (--fit, --leave-one-source-out, "
+                    "--leave-one-gpu-out) needs the value each constant takes where no row shows it; see "
+                    "data/fitted/collectives/nccl.toml",
+                    params.id));
   }
   if (train.size() != rows.size()) throw Error("fit_collective_constants: one train flag per row");
   const std::vector<Knob> knobs = knobs_of(params);
@@ -346,21 +420,26 @@ CollectiveConstantsFit fit_collective_constants(const std::vector<CollectiveMeas
     // least two message sizes (a line's intercept and slope), as NVLS's per-GPU cost needs two
     // domain sizes: one size fixes only latency + bytes / bandwidth together.
     if (k.kind == KnobKind::hop_scale && !vis.empty()) {
-      const std::vector<int> bound = latency_bound_rows(problem, k, values[i], vis);
-      std::vector<double> sizes;
-      for (int r : bound) {
-        if (std::find(sizes.begin(), sizes.end(), problem.bytes(r)) == sizes.end()) sizes.push_back(problem.bytes(r));
-      }
-      if (sizes.empty()) {
+      // Only rows inside one scale-up domain: across domains the NVLink steps share the fixed
+      // part with the NET hops and a transport's own fixed cost (TCPXO's base_us), and a fold
+      // that held out every single-node source of a generation traded one for the other (the
+      // A3 Mega AllReduce set NVLink 4's scale to 1.82 and TCPXO's base to 0).
+      std::vector<LatencyBoundRow> bound = latency_bound_rows(problem, k, values[i], vis);
+      bound.erase(std::remove_if(bound.begin(), bound.end(),
+                                 [&](const LatencyBoundRow& b) { return problem.domains(b.row) > 1; }),
+                  bound.end());
+      if (bound.empty()) {
         free[i] = false;
-        c.why_prior = fmt::format("none of its {} rows is latency-bound (its hops under {:.0f}% of the chosen line's "
-                                  "time): they move only where another line starts to win",
-                                  vis.size(), kLatencyBoundShare * 100);
-      } else if (sizes.size() < 2) {
+        c.why_prior = fmt::format(
+            "none of its {} rows is latency-bound inside one domain (its hops under {:.0f}% of "
+            "the chosen line's time, or the group spans domains)",
+            vis.size(), kLatencyBoundShare * 100);
+      } else if (sizes_on_one_line(problem, bound) < 2) {
         free[i] = false;
-        c.why_prior = fmt::format("its {} latency-bound rows have one message size ({:.0f} B): per-step latency and "
-                                  "bandwidth not separable",
-                                  bound.size(), sizes.front());
+        c.why_prior = fmt::format(
+            "its {} latency-bound rows have one message size on each line (op, algorithm, "
+            "protocol; {:.0f} B first): per-step latency and bandwidth not separable",
+            bound.size(), problem.bytes(bound.front().row));
       }
     }
     if (k.kind == KnobKind::nvls) nvls = i;
@@ -400,8 +479,20 @@ CollectiveConstantsFit fit_collective_constants(const std::vector<CollectiveMeas
         values[nvls_hop] = h;
         continue;
       }
-      if (vis.empty()) continue;
-      const double v = search_1d(problem, knobs[i], values[i], vis);
+      // A hop scale is fitted on rows inside one domain only (see above); the other constants
+      // but a transport's own fixed cost leave the rows that cross such a transport to it (a
+      // fold with only dstack's A3 Mega AllGather otherwise traded TCPXO's base, 197 us, for a
+      // Simple step of 3.0 MB that every NVLink row then ran with).
+      std::vector<int> fit_rows = vis;
+      const Knob& k = knobs[i];
+      fit_rows.erase(std::remove_if(fit_rows.begin(), fit_rows.end(),
+                                    [&](int r) {
+                                      if (k.kind == KnobKind::hop_scale) return problem.domains(r) > 1;
+                                      return k.kind != KnobKind::transport_base && problem.crosses_fitted_transport(r);
+                                    }),
+                     fit_rows.end());
+      if (fit_rows.empty()) continue;
+      const double v = search_1d(problem, knobs[i], values[i], fit_rows);
       moved = moved || v != values[i];
       values[i] = v;
     }

@@ -146,6 +146,28 @@ TEST(CollectiveConstantsFit, AHopScaleNeedsTwoMessageSizes) {
   EXPECT_NEAR(constant(pair, "hop_scale nvlink4").value, 0.91, 0.03 * 0.91);
 }
 
+// Two sizes separate a per-step latency from bandwidth only on one line: each protocol has its
+// own per-step latency and bandwidth (NCCL's tuning.cc), so an A100 AllReduce at 2 MiB (ring/LL)
+// and 8 MiB (ring/LL128) is one point on each of two lines, and NVLink 3 keeps its prior (the
+// held-out AIConfigurator fold fitted NVLink 3's scale to 2.76 from Azure's A100 1 MiB LL and
+// 16 MiB LL128 rows, whose 1 MiB sits on a ~43 us floor of nccl-tests' -g 8 launch).
+TEST(CollectiveConstantsFit, AHopScaleNeedsTwoSizesOnOneLine) {
+  const CollectiveParams made = with_fitted_constants(fit_params(), truth(kTruth));
+  const auto rows = synthetic_rows(made, false);
+  std::vector<bool> two_lines(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const bool a100_allreduce = rows[i].system == "dgx-a100" && rows[i].request.op == CollectiveOp::all_reduce;
+    const bool picked = a100_allreduce && (rows[i].request.bytes == 2097152 || rows[i].request.bytes == 8388608);
+    two_lines[i] = rows[i].system != "dgx-a100" || picked;
+  }
+  const CollectiveConstantsFit fit = fit_collective_constants(rows, two_lines, fit_catalog(), fit_params());
+  const CollectiveFittedConstant& h = constant(fit, "hop_scale nvlink3");
+  EXPECT_EQ(h.visible_rows, 2);
+  EXPECT_FALSE(h.refitted);
+  EXPECT_EQ(h.value, fit_params().priors.nvlink_hop_scale);
+  EXPECT_NE(h.why_prior.find("one message size on each line"), std::string::npos) << h.why_prior;
+}
+
 // A hop scale is told only by rows where its steps are a material part of the chosen line's
 // time: H100 rows of 512 MiB and more (NVLS, or a ring whose 14 Simple steps are ~3% of it)
 // move at the scale's range ends but are not latency-bound, so NVLink 4 keeps its prior.
@@ -196,6 +218,41 @@ TEST(CollectiveConstantsFit, NeedsPriors) {
   EXPECT_THROW(fit_collective_constants(rows, std::vector<bool>(rows.size(), true), fit_catalog(), p), Error);
   EXPECT_THROW(fit_collective_constants(rows, std::vector<bool>(rows.size(), false), fit_catalog(), fit_params()),
                Error);
+}
+
+// A host-assisted transport's fixed cost (`base_us tcpxo`, [priors] base_fitted_transports) is
+// seen only on rows whose group leaves an A3 Mega node: on the single-node rows it keeps its
+// prior (the plugin's reported latency, 0); with seven 2 x 8 A3 Mega AllReduces (64 B - 1 GiB) made
+// with 75 us it is recovered.
+TEST(CollectiveConstantsFit, ATransportsFixedCostIsFittedOnItsOwnRows) {
+  const CollectiveParams made = with_fitted_constants(fit_params(), truth({{"base_us tcpxo", 75.0}}));
+  auto rows = synthetic_rows(made, false);
+  const CollectiveConstantsFit none =
+      fit_collective_constants(rows, std::vector<bool>(rows.size(), true), fit_catalog(), fit_params());
+  EXPECT_FALSE(constant(none, "base_us tcpxo").refitted);
+  EXPECT_EQ(constant(none, "base_us tcpxo").value, fit_params().priors.transport_base_latency_s * 1e6);
+  const System& s = fit_catalog().system("gcp-a3-mega");
+  const CollectiveTopology t = make_collective_topology(fit_catalog(), s, nullptr, made);
+  for (double bytes = 64; bytes <= 1.1e9; bytes *= 16) {
+    CollectiveMeasurement m;
+    m.line = static_cast<int>(rows.size()) + 2;
+    m.source = "a3-mega";
+    m.system = s.id;
+    m.gpu = s.gpu;
+    m.gpus = 16;
+    m.request.op = CollectiveOp::all_reduce;
+    m.request.bytes = bytes;
+    m.request.gpus_per_domain = 8;
+    m.request.domains = 2;
+    m.measured_time_s = estimate_collective(m.request, t).time_s;
+    rows.push_back(m);
+  }
+  const CollectiveConstantsFit fit =
+      fit_collective_constants(rows, std::vector<bool>(rows.size(), true), fit_catalog(), fit_params());
+  const CollectiveFittedConstant& c = constant(fit, "base_us tcpxo");
+  EXPECT_TRUE(c.refitted);
+  EXPECT_EQ(c.visible_rows, 7);
+  EXPECT_NEAR(c.value, 75.0, 0.03 * 75.0);
 }
 
 }  // namespace
