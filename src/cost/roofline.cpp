@@ -70,6 +70,22 @@ inline double shape_efficiency(const RooflineDevice& dev, double m, double n, do
   return shape_efficiency(dev, m, n, k, count, tile_counts(dev, m), tile_counts(dev, n));
 }
 
+// The GEMMs of an op with count > 1 (the local routed experts, workload/ops.cpp routed_gemm)
+// whose output tiles share the SMs at once. Transformer Engine's GroupedLinear, which
+// Megatron-Core runs the experts through (--moe-grouped-gemm), issues one cuBLAS GEMM per local
+// expert, round-robin over its pool of compute streams: nvte_multi_tensor_gemm ->
+// multi_stream_cublas_gemm, transformer_engine/common/gemm/cublaslt_gemm.cu, with
+// get_num_compute_streams() = 4 in common/util/multi_stream.h (TE 2.x; its CUTLASS grouped kernel
+// is taken only on sm_90 under NVTE_USE_CUTLASS_GROUPED_GEMM=1, off by default, so never on
+// Blackwell). Each cuBLAS GEMM picks its tiles and split-K for its own shape, and at most four
+// run side by side: wave quantisation and split-K are those of min(count, 4) GEMMs, not of one
+// kernel over all the experts. Measured (data/calibration/moe/, one GEMM per expert in a loop
+// on H100/H200 SXM, 88 bf16 shapes each): per-GEMM quantisation predicts the loop's time better
+// than a single launch over the experts (docs/validation.md, "Expert GEMMs as Transformer
+// Engine launches them"). The FLOPs stay all `count` GEMMs': the efficiency is a ratio.
+inline constexpr double kTransformerEngineComputeStreams = 4;
+inline double expert_gemms_in_flight(double count) { return std::min(count, kTransformerEngineComputeStreams); }
+
 // roofline_time_s without a p-norm, which every op_time term uses: the larger of the two.
 inline double roofline_max_s(double memory_s, double compute_s) { return std::max(memory_s, compute_s); }
 
@@ -175,8 +191,7 @@ inline double gemm_time_at_s(const RooflineDevice& dev, Precision p, double m, d
 
 }  // namespace
 
-double gemm_time_s(const RooflineDevice& dev, Precision p, double m, double n, double k, double count,
-                   double bytes) {
+double gemm_time_s(const RooflineDevice& dev, Precision p, double m, double n, double k, double count, double bytes) {
   return gemm_time_at_s(dev, p, m, n, k, count, bytes, shape_efficiency(dev, m, n, k, count));
 }
 
@@ -194,9 +209,10 @@ OpTime op_time(const RooflineDevice& dev, const Op& op, Precision gemm, Precisio
         const TileCounts cm = tile_counts(dev, op.m);
         const TileCounts cn = tile_counts(dev, op.n);
         const TileCounts ck = tile_counts(dev, op.k);
-        fwd_shape = shape_efficiency(dev, op.m, op.n, op.k, op.count, cm, cn);
-        dgrad_shape = shape_efficiency(dev, op.m, op.k, op.n, op.count, cm, ck);
-        wgrad_shape = shape_efficiency(dev, op.k, op.n, op.m, op.count, ck, cn);
+        const double launched = expert_gemms_in_flight(op.count);
+        fwd_shape = shape_efficiency(dev, op.m, op.n, op.k, launched, cm, cn);
+        dgrad_shape = shape_efficiency(dev, op.m, op.k, op.n, launched, cm, ck);
+        wgrad_shape = shape_efficiency(dev, op.k, op.n, op.m, launched, ck, cn);
       }
       t.fwd_s = gemm_time_at_s(dev, p, op.m, op.n, op.k, op.count, op.fwd_bytes, fwd_shape);
       t.bwd_s = gemm_time_at_s(dev, p, op.m, op.k, op.n, op.count, op.bwd_bytes / 2, dgrad_shape) +
@@ -225,8 +241,10 @@ OpTime op_time(const RooflineDevice& dev, const Op& op, Precision gemm, Precisio
       // rate speeds FP8 attention forward up ~35% (NVIDIA, "Making Softmax More Efficient with
       // NVIDIA Blackwell Ultra", 2026): the sum, not the max, of the two follows that.
       const double exp_s = dev.exp_per_s > 0 ? op.exps / dev.exp_per_s : 0;
-      t.fwd_s = roofline_max_s(op.fwd_bytes / dev.memory_bw_bytes_per_s, (fwd_rate > 0 ? op.fwd_flops / fwd_rate : 0) + exp_s);
-      t.bwd_s = roofline_max_s(op.bwd_bytes / dev.memory_bw_bytes_per_s, (bwd_rate > 0 ? op.bwd_flops / bwd_rate : 0) + exp_s);
+      t.fwd_s = roofline_max_s(op.fwd_bytes / dev.memory_bw_bytes_per_s,
+                               (fwd_rate > 0 ? op.fwd_flops / fwd_rate : 0) + exp_s);
+      t.bwd_s = roofline_max_s(op.bwd_bytes / dev.memory_bw_bytes_per_s,
+                               (bwd_rate > 0 ? op.bwd_flops / bwd_rate : 0) + exp_s);
       t.host_fwd_s = dev.kernel_launch_s;
       t.host_bwd_s = dev.kernel_launch_s;
       break;

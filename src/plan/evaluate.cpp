@@ -184,6 +184,7 @@ OpShape train_op_shape(const TrainContext& ctx, const Plan& p) {
   shape.sp = p.sp && p.tp > 1;
   shape.moe_imbalance = p.moe_imbalance;
   shape.moe_fused_dispatch = p.moe_overlap == MoeOverlap::dualpipe;
+  shape.moe_flex_dispatch = p.moe_dispatcher == MoeDispatcher::flex;
   shape.gemm = p.precision;
   shape.scaling = p.scaling;
   shape.low_precision_act_cache = p.low_precision_act_cache;

@@ -204,7 +204,9 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
     // network once per destination node, to the GPU of the same local index, which forwards it
     // over NVLink; the two run at once (arXiv:2412.19437 sec. 3.2.2), so the slower sets the
     // time. Node-limited routing caps the nodes (plan/moe_dispatch.h moe_node_dispatch).
-    const bool node_dedup = shape.moe_fused_dispatch && pl.ep.crosses_domains();
+    // Megatron-Core's flex dispatcher across nodes runs DeepEP's internode (or HybridEP's RDMA)
+    // kernels, the same per-node layout (OpShape::moe_flex_dispatch).
+    const bool node_dedup = (shape.moe_fused_dispatch || shape.moe_flex_dispatch) && pl.ep.crosses_domains();
     const MoeNodeDispatch nd =
         node_dedup ? moe_node_dispatch(d(m.moe.experts), d(m.moe.top_k), pl.ep.domains, pl.ep.gpus_per_domain,
                                        m.moe.groups, m.moe.group_limit)

@@ -81,6 +81,17 @@ void check_train_plan_rules(const ModelSpec& m, const Plan& p, int seq_len) {
                             static_cast<long long>(p.dp) * p.micro_batch * p.pp *
                                 std::max(1, (micro_batches + p.pp - 1) / p.pp)));
   }
+  // Megatron-Core (TransformerConfig.__post_init__, core_v0.16.1): the EP AllToAll overlap
+  // needs the interleaved schedule under a pipeline, and no full recompute.
+  if (m.is_moe() && p.moe_overlap == MoeOverlap::one_f_one_b && p.pp > 1 && p.vp == 1) {
+    throw Error(fmt::format("--moe-overlap 1f1b with --pp {} --vp 1: Megatron-Core overlaps the expert-parallel "
+                            "AllToAll only in the interleaved schedule; give --vp 2 or more, or --moe-overlap none",
+                            p.pp));
+  }
+  if (m.is_moe() && p.moe_overlap == MoeOverlap::one_f_one_b && p.recompute == Recompute::full) {
+    throw Error("--moe-overlap 1f1b with --recompute full: Megatron-Core does not overlap the expert-parallel "
+                "AllToAll under full recompute; use --recompute selective or none, or --moe-overlap none");
+  }
   if (p.moe_overlap == MoeOverlap::dualpipe && (p.pp < 2 || p.pp % 2 != 0 || p.vp > 1)) {
     throw Error(fmt::format("--moe-overlap dualpipe with --pp {} --vp {}: DualPipe runs two pipelines over the same "
                             "ranks, so it needs an even --pp of 2 or more and --vp 1",

@@ -54,6 +54,16 @@ void check_structure(Eval& ev) {
   if (p.moe_overlap == MoeOverlap::dualpipe && (p.pp < 2 || p.pp % 2 != 0 || p.vp > 1)) {
     return ev.fail("DualPipe needs an even pp of at least 2 and vp 1 (pp %d, vp %d)", p.pp, p.vp);
   }
+  // Megatron-Core's batch-level EP AllToAll overlap (--overlap-moe-expert-parallel-comm, the
+  // plan's 1f1b) pairs chunks of the interleaved schedule only: with a pipeline it asserts a
+  // virtual pipeline size, and it refuses full recompute (TransformerConfig.__post_init__,
+  // megatron/core/transformer/transformer_config.py at core_v0.16.1, 55ac708).
+  if (p.moe_overlap == MoeOverlap::one_f_one_b && p.pp > 1 && p.vp == 1) {
+    return ev.fail("MoE 1f1b overlap with pp %d needs an interleaved schedule (vp > 1)", p.pp);
+  }
+  if (p.moe_overlap == MoeOverlap::one_f_one_b && p.recompute == Recompute::full) {
+    return ev.fail("MoE 1f1b overlap does not run with full recompute");
+  }
   if (p.optimizer_state_bits != 32 && p.optimizer_state_bits != 16 && p.optimizer_state_bits != 8) {
     return ev.fail("optimizer state bits %d: use 32, 16 or 8", p.optimizer_state_bits);
   }

@@ -265,10 +265,12 @@ void mlp_block(Ctx& c, bool moe_layer) {
     const double per_expert = rows * topk * s.ep / experts * imbalance;
     const double received = rows * topk * imbalance;  // token copies the slowest rank computes
     // Permute by expert (read + write every token copy), and with EP a second pass sorting the
-    // received chunks by local expert (Megatron-Core's token dispatcher); combine mirrors it
-    // and scales by the routing probabilities.
+    // received chunks by local expert (Megatron-Core's AllToAll token dispatcher); combine
+    // mirrors it and scales by the routing probabilities. A layout-driven dispatch (DeepEP or
+    // HybridEP: DualPipe's, or Megatron-Core's flex dispatcher) reads the tokens in place and
+    // sends each once per destination: only the receiver's sort remains.
     const double permute_rows = rows * topk + (s.ep > 1 ? received : 0);
-    const bool fused = s.moe_fused_dispatch && s.ep > 1;
+    const bool fused = s.moe_layout_dispatch();
     const bool fp8_dispatch = s.fp8_moe_dispatch();
     const double sorted_rows = fused ? received : permute_rows;
     memory(c, "dispatch_permute", OpGroup::moe, 2 * sorted_rows * h * (fp8_dispatch ? c.gemm_in_bytes : c.act_bytes));

@@ -94,6 +94,14 @@ struct OpShape {
   // dispatch, which then moves and sorts 1-byte elements; the combine stays 16-bit
   // (arXiv:2412.19437 sec. 3.2.2 and 3.3.2; deepseek-ai/DeepEP README, fp8 dispatch).
   bool moe_fused_dispatch = false;
+  // Megatron-Core's flex dispatcher (DeepEP or HybridEP, plan MoeDispatcher::flex): the same
+  // layout-driven dispatch without the fp8 cast, so no sender-side permute either (the
+  // dispatch kernel reads each token in place and writes it once per destination rank;
+  // megatron/core/transformer/moe/token_dispatcher.py MoEFlexTokenDispatcher, core_v0.16.1:
+  // the tokens enter fused_dispatch / hybrid_ep_dispatch unpermuted, and the receiver permutes
+  // what arrived).
+  bool moe_flex_dispatch = false;
+  bool moe_layout_dispatch() const { return (moe_fused_dispatch || moe_flex_dispatch) && ep > 1; }
   // Its tokens go out in fp8 (the linear layers run in a lower precision than the activations).
   bool fp8_moe_dispatch() const { return moe_fused_dispatch && ep > 1 && gemm != act; }
   Precision gemm = Precision::bf16;  // precision of the linear layers (fp8 with TE recipes)

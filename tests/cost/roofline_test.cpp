@@ -1,4 +1,6 @@
 // Roofline with shape-dependent GEMM efficiency, and the fitted efficiency data it reads.
+#include "cost/roofline.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,7 +12,6 @@
 
 #include "catalog/catalog.h"
 #include "core/error.h"
-#include "cost/roofline.h"
 
 namespace gpuplan {
 namespace {
@@ -148,6 +149,30 @@ TEST(Roofline, AGroupedGemmIssuesOneGemmPerExpert) {
   op.count = 8;
   const OpTime h = op_time(dev, op, Precision::bf16, Precision::bf16);
   EXPECT_DOUBLE_EQ(h.host_fwd_s, 8 * 40e-6);
+}
+
+// Transformer Engine issues one cuBLAS GEMM per local expert over four streams, so the tiles
+// of at most four expert GEMMs share the SMs at once (cost/roofline.cpp,
+// expert_gemms_in_flight). Eight experts of 5,120 × 256 (K = 1,152): 40 tiles of 128 × 256
+// each; four in flight are 160 tiles on 132 SMs, two waves, 160 / 264 = 0.606 of them
+// useful (one launch over all eight would be 320 tiles in three waves, 0.808); K/(K + 128) = 0.9.
+TEST(Roofline, ExpertGemmsQuantiseFourAtATime) {
+  const RooflineDevice dev = make_roofline_device(test_gpu(), test_efficiency());
+  Op op;
+  op.kind = OpKind::gemm;
+  op.m = 5120;
+  op.n = 256;
+  op.k = 1152;
+  op.count = 8;
+  const OpTime t = op_time(dev, op, Precision::bf16, Precision::bf16);
+  const double flops = 2.0 * 5120 * 256 * 1152 * 8;
+  EXPECT_NEAR(t.fwd_s, flops / (800e12 * (160.0 / 264.0) * 0.9), 1e-12 * t.fwd_s);
+  // One launch over the eight would have been 0.808 of the waves: the op is slower than that.
+  EXPECT_GT(t.fwd_s, flops / (800e12 * (320.0 / 396.0) * 0.9));
+  // Four experts or fewer: the same as one launch over them.
+  op.count = 2;
+  EXPECT_NEAR(op_time(dev, op, Precision::bf16, Precision::bf16).fwd_s,
+              gemm_time_s(dev, Precision::bf16, 5120, 256, 1152, 2, 0), 1e-18);
 }
 
 // The one roofline (cost/roofline.h): max(memory, compute) without a norm; with p = 2 the
@@ -365,8 +390,27 @@ bool roofline_test_same(double a, double b) {
 // per expert, fractional expert counts, tiny and huge dimensions (past 2^52 tiles), zero and
 // negative (the degenerate case).
 std::vector<double> roofline_test_dimensions() {
-  std::vector<double> dims = {0, -3, 1e-3, 0.5, 1, 127, 128, 129, 255, 256, 257, 4096, 7168, 16896, 33792,
-                              1.3e5 / 7, 4096 * 8 * 32 / 256.0 * 1.3, 1e15, 7e16, 1e17 + 2048, 1e300};
+  std::vector<double> dims = {0,
+                              -3,
+                              1e-3,
+                              0.5,
+                              1,
+                              127,
+                              128,
+                              129,
+                              255,
+                              256,
+                              257,
+                              4096,
+                              7168,
+                              16896,
+                              33792,
+                              1.3e5 / 7,
+                              4096 * 8 * 32 / 256.0 * 1.3,
+                              1e15,
+                              7e16,
+                              1e17 + 2048,
+                              1e300};
   std::mt19937_64 rng(36);
   std::uniform_real_distribution<double> log_size(0, 18);
   for (int i = 0; i < 200; ++i) {
@@ -390,9 +434,8 @@ TEST(Roofline, ShapeEfficiencyIsTheStdCeilFormulaToTheBit) {
         for (double count : {1.0, 8.0, 2.5}) {
           const double got = gemm_shape_efficiency(dev, m, n, k, count);
           const double want = roofline_test_reference_shape(dev, m, n, k, count);
-          ASSERT_TRUE(roofline_test_same(got, want))
-              << got << " != " << want << " at " << m << " x " << n << " x " << k << " x " << count << ", tile n "
-              << e.tile_n;
+          ASSERT_TRUE(roofline_test_same(got, want)) << got << " != " << want << " at " << m << " x " << n << " x " << k
+                                                     << " x " << count << ", tile n " << e.tile_n;
         }
       }
     }
@@ -414,9 +457,14 @@ TEST(Roofline, AGemmOpIsItsThreeGemmsToTheBit) {
     op.bwd_bytes = 2 * op.fwd_bytes;
     const Precision p = op.low_precision ? Precision::fp8 : Precision::bf16;
     const OpTime t = op_time(dev, op, Precision::fp8, Precision::bf16);
-    ASSERT_TRUE(roofline_test_same(t.fwd_s, gemm_time_s(dev, p, op.m, op.n, op.k, op.count, op.fwd_bytes))) << i;
-    ASSERT_TRUE(roofline_test_same(t.bwd_s, gemm_time_s(dev, p, op.m, op.k, op.n, op.count, op.bwd_bytes / 2) +
-                                                gemm_time_s(dev, p, op.k, op.n, op.m, op.count, op.bwd_bytes / 2)))
+    // Eight expert GEMMs run four at a time (Transformer Engine's four compute streams): twice
+    // the time of four with half the bytes.
+    const double sets = op.count / 4 > 1 ? op.count / 4 : 1;
+    const double c = op.count / sets;
+    ASSERT_TRUE(roofline_test_same(t.fwd_s, sets * gemm_time_s(dev, p, op.m, op.n, op.k, c, op.fwd_bytes / sets))) << i;
+    ASSERT_TRUE(
+        roofline_test_same(t.bwd_s, sets * gemm_time_s(dev, p, op.m, op.k, op.n, c, op.bwd_bytes / 2 / sets) +
+                                        sets * gemm_time_s(dev, p, op.k, op.n, op.m, c, op.bwd_bytes / 2 / sets)))
         << i;
   }
 }

@@ -77,6 +77,21 @@ TEST(TrainRequest, MoeOverlapAndImbalanceAreCheckedInput) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("--moe-imbalance 0.8"), std::string::npos) << e.what();
   }
+  // Megatron-Core overlaps the expert-parallel AllToAll only in the interleaved schedule
+  // under a pipeline (TransformerConfig.__post_init__, core_v0.16.1): bad input naming the fix.
+  r.moe_imbalance = 1;
+  r.moe_overlap = "1f1b";
+  r.pp = 2;
+  r.ep = 4;
+  try {
+    answer_train(default_catalog(), r);
+    ADD_FAILURE() << "--moe-overlap 1f1b with --pp 2 --vp 1 accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--moe-overlap 1f1b with --pp 2 --vp 1"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("--vp 2 or more"), std::string::npos) << e.what();
+  }
+  r.vp = 2;
+  EXPECT_EQ(answer_train(default_catalog(), r).plan().moe_overlap, MoeOverlap::one_f_one_b);
 }
 
 // Issue 34: the pretraining length where the config says it (Llama 3.1: rope_scaling's

@@ -174,6 +174,36 @@ TEST(Ops, GroupedExpertGemmsFollowTheMostLoadedRank) {
   EXPECT_DOUBLE_EQ(up->bwd_flops, 2 * flops);
 }
 
+TEST(Ops, FlexDispatchHasNoSenderSidePermute) {
+  // Qwen3-30B-A3B-like layer on EP 8, 4096 tokens, bf16 (2 bytes), top-8. Megatron-Core's
+  // AllToAll dispatcher permutes the 4096 × 8 copies by expert before the AllToAll and sorts
+  // the 32,768 received copies by local expert after it: 2 passes × (32,768 + 32,768) rows
+  // × 2048 × 2 bytes read and written = 536,870,912 bytes. DeepEP/HybridEP (the flex
+  // dispatcher) read the tokens in place: only the receiver's sort, 268,435,456 bytes. The
+  // combine mirrors the dispatch.
+  ModelSpec m = testing::mixtral_8x7b();
+  m.hidden = 2048;
+  m.moe.experts = 128;
+  m.moe.top_k = 8;
+  m.moe.expert_ffn_hidden = 768;
+  OpShape s;
+  s.seq_len = 4096;
+  s.ep = 8;
+  LayerOps ops;
+  build_layer_ops(m, 0, s, ops);
+  EXPECT_DOUBLE_EQ(find(ops, "dispatch_permute")->fwd_bytes, 2.0 * (32768 + 32768) * 2048 * 2);
+  EXPECT_DOUBLE_EQ(find(ops, "combine_unpermute")->fwd_bytes, 536870912.0);
+  s.moe_flex_dispatch = true;
+  build_layer_ops(m, 0, s, ops);
+  EXPECT_DOUBLE_EQ(find(ops, "dispatch_permute")->fwd_bytes, 2.0 * 32768 * 2048 * 2);
+  EXPECT_DOUBLE_EQ(find(ops, "combine_unpermute")->fwd_bytes, 268435456.0);
+  // Without expert parallelism there is no dispatch: the one local permute stays.
+  s.ep = 1;
+  build_layer_ops(m, 0, s, ops);
+  EXPECT_DOUBLE_EQ(find(ops, "dispatch_permute")->fwd_bytes, 2.0 * 32768 * 2048 * 2);
+  EXPECT_FALSE(s.moe_layout_dispatch());
+}
+
 TEST(Ops, MlaShapesAndDenseFirstLayers) {
   const ModelSpec m = testing::deepseek_v3();
   OpShape s;
