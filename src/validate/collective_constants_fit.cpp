@@ -45,21 +45,11 @@ CollectiveTransportParams* find_transport_entry(CollectiveParams& p, const std::
 
 void set_knob(CollectiveParams& p, const Knob& k, double v) {
   switch (k.kind) {
-    case KnobKind::simple_step:
-      p.simple_step_bytes = v * 1e6;
-      break;
-    case KnobKind::alltoall:
-      p.alltoall_bw_fraction = v;
-      break;
-    case KnobKind::p2p:
-      p.p2p_latency_s = v * 1e-6;
-      break;
-    case KnobKind::nvls:
-      p.nvls_latency_s = v * 1e-6;
-      break;
-    case KnobKind::nvls_hop:
-      p.nvls_hop_latency_s = v * 1e-6;
-      break;
+    case KnobKind::simple_step: p.simple_step_bytes = v * 1e6; break;
+    case KnobKind::alltoall: p.alltoall_bw_fraction = v; break;
+    case KnobKind::p2p: p.p2p_latency_s = v * 1e-6; break;
+    case KnobKind::nvls: p.nvls_latency_s = v * 1e-6; break;
+    case KnobKind::nvls_hop: p.nvls_hop_latency_s = v * 1e-6; break;
     case KnobKind::hop_scale: {
       CollectiveLinkParams* l = find_entry(p, k.link);
       for (int i = 0; i < kProtocolCount; ++i) {
@@ -68,36 +58,26 @@ void set_knob(CollectiveParams& p, const Knob& k, double v) {
       }
       break;
     }
-    case KnobKind::bw_efficiency:
-      find_entry(p, k.link)->bw_efficiency = v;
-      break;
-    case KnobKind::transport_base:
-      find_transport_entry(p, k.link)->base_latency_s = v * 1e-6;
-      break;
+    case KnobKind::bw_efficiency: find_entry(p, k.link)->bw_efficiency = v; break;
+    case KnobKind::transport_base: find_transport_entry(p, k.link)->base_latency_s = v * 1e-6; break;
   }
 }
 
 // The value a parameter set holds (for the "shipped" column).
 double get_knob(const CollectiveParams& p, const Knob& k) {
   switch (k.kind) {
-    case KnobKind::simple_step:
-      return p.simple_step_bytes / 1e6;
-    case KnobKind::alltoall:
-      return p.alltoall_bw_fraction;
-    case KnobKind::p2p:
-      return p.p2p_latency_s * 1e6;
-    case KnobKind::nvls:
-      return p.nvls_latency_s * 1e6;
-    case KnobKind::nvls_hop:
-      return p.nvls_hop_latency_s * 1e6;
+    case KnobKind::simple_step: return p.simple_step_bytes / 1e6;
+    case KnobKind::alltoall: return p.alltoall_bw_fraction;
+    case KnobKind::p2p: return p.p2p_latency_s * 1e6;
+    case KnobKind::nvls: return p.nvls_latency_s * 1e6;
+    case KnobKind::nvls_hop: return p.nvls_hop_latency_s * 1e6;
     case KnobKind::hop_scale: {
       // The shipped hops are NCCL's x a scale rounded to 0.01 us: read it from the Simple ring hop.
       const CollectiveLinkParams* l = find_entry(p, k.link);
       const double nccl = p.priors.nccl_nvlink_ring_hop_s[2];
       return nccl > 0 ? l->ring_hop_latency_s[2] / nccl : 0;
     }
-    case KnobKind::bw_efficiency:
-      return find_entry(p, k.link)->bw_efficiency;
+    case KnobKind::bw_efficiency: return find_entry(p, k.link)->bw_efficiency;
     case KnobKind::transport_base:
       return find_transport_entry(const_cast<CollectiveParams&>(p), k.link)->base_latency_s * 1e6;
   }
@@ -381,11 +361,11 @@ CollectiveConstantsFit fit_collective_constants(const std::vector<CollectiveMeas
                                                 const std::vector<bool>& train, const Catalog& catalog,
                                                 const CollectiveParams& params) {
   if (!params.priors.present) {
-    throw Error(
-        fmt::format("collective parameters '{}' have no [priors] table: refitting them (--fit, --leave-one-source-out, "
-                    "--leave-one-gpu-out) needs the value each constant takes where no row shows it; see "
-                    "data/fitted/collectives/nccl.toml",
-                    params.id));
+    throw Error(fmt::format(
+        "collective parameters '{}' have no [priors] table: refitting them (--fit, --leave-one-source-out, "
+        "--leave-one-gpu-out) needs the value each constant takes where no row shows it; see "
+        "data/fitted/collectives/nccl.toml",
+        params.id));
   }
   if (train.size() != rows.size()) throw Error("fit_collective_constants: one train flag per row");
   const std::vector<Knob> knobs = knobs_of(params);
