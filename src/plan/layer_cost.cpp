@@ -262,11 +262,23 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
   return k;
 }
 
+// layer_time, LayerOps::params, fwd_flops and bwd_flops in one pass (each sum in op order, as
+// those add them).
 EdgeCost edge_cost(const TrainContext& ctx, const LayerOps& ops, const OpShape& shape) {
   EdgeCost e;
-  e.time = layer_time(ctx.device, ops, shape.gemm, shape.act);
-  e.params = ops.params();
-  e.flops = ops.fwd_flops() + ops.bwd_flops();
+  double fwd_flops = 0;
+  double bwd_flops = 0;
+  for (const Op& op : ops) {
+    const OpTime t = op_time(ctx.device, op, shape.gemm, shape.act);
+    e.time.fwd_s += t.fwd_s;
+    e.time.bwd_s += t.bwd_s;
+    e.time.host_fwd_s += t.host_fwd_s;
+    e.time.host_bwd_s += t.host_bwd_s;
+    e.params += op.params;
+    fwd_flops += op.fwd_flops;
+    bwd_flops += op.bwd_flops;
+  }
+  e.flops = fwd_flops + bwd_flops;
   return e;
 }
 
