@@ -246,9 +246,20 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
     ranges_beyond.resize(static_cast<std::size_t>(chunks));
     ranges = ranges_beyond.data();
   }
-  for (std::int64_t c = 0; c < chunks; ++c) {
-    const LayerRange r = pipeline_chunk_layers(m.layers, chunks, p.pp_embedding_head_slots, c);
-    ranges[c] = {r.begin, r.end};
+  if (p.pp_embedding_head_slots) {
+    for (std::int64_t c = 0; c < chunks; ++c) {
+      const LayerRange r = pipeline_chunk_layers(m.layers, chunks, true, c);
+      ranges[c] = {r.begin, r.end};
+    }
+  } else {
+    // The even split: chunk c ends where chunk c + 1 begins, (c + 1) · layers / chunks, so each
+    // boundary is one division (pipeline_chunk_layers computes both ends of every chunk).
+    std::int64_t begin = 0;
+    for (std::int64_t c = 0; c < chunks; ++c) {
+      const std::int64_t end = (c + 1) * m.layers / chunks;
+      ranges[c] = {begin, end};
+      begin = end;
+    }
   }
   for (int rank = 0; rank < stages; ++rank) {
     // Layers of each present kind on the rank; every layer has one kind, so the last kind's
