@@ -14,15 +14,27 @@ namespace {
 
 // std::ceil and std::floor of the tile and wave counts, which are positive: a positive double
 // below 2^52 truncates to an integer exactly, so these are the same values without the sign
-// and range handling of the inlined std:: forms (others, and NaN, go to those).
-inline double ceil_count(double x) {
-  if (!(x > 0 && x < 0x1p52)) return std::ceil(x);
-  const double t = static_cast<double>(static_cast<std::int64_t>(x));
-  return t < x ? t + 1 : t;
+// and range handling of the inlined std:: forms (others, and NaN, go to those). `kRound`: the
+// caller is compiled for SSE4.1 (gemm_shapes_sse41 below), where std::ceil and std::floor are
+// one `roundsd` each: the same values again, in one instruction instead of about eight.
+template <bool kRound>
+[[gnu::always_inline]] inline double ceil_count(double x) {
+  if constexpr (kRound) {
+    return std::ceil(x);
+  } else {
+    if (!(x > 0 && x < 0x1p52)) return std::ceil(x);
+    const double t = static_cast<double>(static_cast<std::int64_t>(x));
+    return t < x ? t + 1 : t;
+  }
 }
-inline double floor_count(double x) {
-  if (!(x > 0 && x < 0x1p52)) return std::floor(x);
-  return static_cast<double>(static_cast<std::int64_t>(x));
+template <bool kRound>
+[[gnu::always_inline]] inline double floor_count(double x) {
+  if constexpr (kRound) {
+    return std::floor(x);
+  } else {
+    if (!(x > 0 && x < 0x1p52)) return std::floor(x);
+    return static_cast<double>(static_cast<std::int64_t>(x));
+  }
 }
 
 // Output tiles along one dimension of `x`: ceil(x / tile_m) and ceil(x / tile_n). A GEMM op's
@@ -32,30 +44,34 @@ struct TileCounts {
   double by_n = 0;
 };
 
-inline TileCounts tile_counts(const RooflineDevice& dev, double x) {
+template <bool kRound>
+[[gnu::always_inline]] inline TileCounts tile_counts(const RooflineDevice& dev, double x) {
   TileCounts c;
-  c.by_m = ceil_count(x / dev.tile_m);
-  c.by_n = dev.tile_n != dev.tile_m ? ceil_count(x / dev.tile_n) : c.by_m;
+  c.by_m = ceil_count<kRound>(x / dev.tile_m);
+  c.by_n = dev.tile_n != dev.tile_m ? ceil_count<kRound>(x / dev.tile_n) : c.by_m;
   return c;
 }
 
 // `tiles_m` · `tiles_n` output tiles of tm × tn per matrix (ceil(m/tm), ceil(n/tn)).
-inline double wave_efficiency(double m, double n, double count, double tiles_m, double tiles_n, double tm, double tn,
-                              double sms) {
+template <bool kRound>
+[[gnu::always_inline]] inline double wave_efficiency(double m, double n, double count, double tiles_m, double tiles_n,
+                                                     double tm, double tn, double sms) {
   const double tiles = tiles_m * tiles_n * count;
   // Too few tiles to fill the SMs: cuBLAS splits K across CTAs (split-K / stream-K).
-  const double split = tiles < sms ? floor_count(sms / tiles) : 1;
-  const double waves = ceil_count(tiles * split / sms);
+  const double split = tiles < sms ? floor_count<kRound>(sms / tiles) : 1;
+  const double waves = ceil_count<kRound>(tiles * split / sms);
   return (m * n * count * split) / (waves * sms * tm * tn);
 }
 
 // gemm_shape_efficiency given m's and n's tile counts, for m, n, k and count all positive.
-inline double shape_efficiency(const RooflineDevice& dev, double m, double n, double k, double count,
-                               const TileCounts& cm, const TileCounts& cn) {
-  double waves = wave_efficiency(m, n, count, cm.by_m, cn.by_n, dev.tile_m, dev.tile_n, dev.sm_count);
+template <bool kRound>
+[[gnu::always_inline]] inline double shape_efficiency(const RooflineDevice& dev, double m, double n, double k,
+                                                      double count, const TileCounts& cm, const TileCounts& cn) {
+  double waves = wave_efficiency<kRound>(m, n, count, cm.by_m, cn.by_n, dev.tile_m, dev.tile_n, dev.sm_count);
   // A square tile has one orientation (the other would give the same value).
   if (dev.tile_n != dev.tile_m) {
-    waves = std::max(waves, wave_efficiency(m, n, count, cm.by_n, cn.by_m, dev.tile_n, dev.tile_m, dev.sm_count));
+    waves =
+        std::max(waves, wave_efficiency<kRound>(m, n, count, cm.by_n, cn.by_m, dev.tile_n, dev.tile_m, dev.sm_count));
   }
   return waves * k / (k + dev.k_half);
 }
@@ -67,7 +83,7 @@ inline bool degenerate_gemm(double m, double n, double k, double count) {
 // gemm_shape_efficiency's body, inline here so that gemm_time_s makes no call for it.
 inline double shape_efficiency(const RooflineDevice& dev, double m, double n, double k, double count) {
   if (degenerate_gemm(m, n, k, count)) return 1;
-  return shape_efficiency(dev, m, n, k, count, tile_counts(dev, m), tile_counts(dev, n));
+  return shape_efficiency<false>(dev, m, n, k, count, tile_counts<false>(dev, m), tile_counts<false>(dev, n));
 }
 
 // The GEMMs of an op with count > 1 (the local routed experts, workload/ops.cpp routed_gemm)
@@ -85,6 +101,46 @@ inline double shape_efficiency(const RooflineDevice& dev, double m, double n, do
 // Engine launches them"). The FLOPs stay all `count` GEMMs': the efficiency is a ratio.
 inline constexpr double kTransformerEngineComputeStreams = 4;
 inline double expert_gemms_in_flight(double count) { return std::min(count, kTransformerEngineComputeStreams); }
+
+// A GEMM op's forward, dgrad (M×K, reduce N) and wgrad (K×N, reduce M) shape efficiencies; the
+// three share the tile counts of M, N and K.
+struct GemmShapes {
+  double fwd = 1;
+  double dgrad = 1;
+  double wgrad = 1;
+};
+
+template <bool kRound>
+[[gnu::always_inline]] inline GemmShapes gemm_shapes(const RooflineDevice& dev, const Op& op) {
+  GemmShapes g;
+  if (degenerate_gemm(op.m, op.n, op.k, op.count)) return g;
+  const TileCounts cm = tile_counts<kRound>(dev, op.m);
+  const TileCounts cn = tile_counts<kRound>(dev, op.n);
+  const TileCounts ck = tile_counts<kRound>(dev, op.k);
+  const double launched = expert_gemms_in_flight(op.count);
+  g.fwd = shape_efficiency<kRound>(dev, op.m, op.n, op.k, launched, cm, cn);
+  g.dgrad = shape_efficiency<kRound>(dev, op.m, op.k, op.n, launched, cm, ck);
+  g.wgrad = shape_efficiency<kRound>(dev, op.k, op.n, op.m, launched, ck, cn);
+  return g;
+}
+
+// x86-64 processors since 2008 (Penryn, Bulldozer) have SSE4.1's `roundsd`; the build targets
+// the x86-64 baseline, so the evaluator's GEMMs take this copy where the processor has it (the
+// same doubles: std::ceil and std::floor are exact either way).
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+[[gnu::target("sse4.1")]] GemmShapes gemm_shapes_sse41(const RooflineDevice& dev, const Op& op) {
+  return gemm_shapes<true>(dev, op);
+}
+const bool kCpuHasRound = [] {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("sse4.1") != 0;
+}();
+inline GemmShapes op_gemm_shapes(const RooflineDevice& dev, const Op& op) {
+  return kCpuHasRound ? gemm_shapes_sse41(dev, op) : gemm_shapes<false>(dev, op);
+}
+#else
+inline GemmShapes op_gemm_shapes(const RooflineDevice& dev, const Op& op) { return gemm_shapes<false>(dev, op); }
+#endif
 
 // roofline_time_s without a p-norm, which every op_time term uses: the larger of the two.
 inline double roofline_max_s(double memory_s, double compute_s) { return std::max(memory_s, compute_s); }
@@ -200,23 +256,12 @@ OpTime op_time(const RooflineDevice& dev, const Op& op, Precision gemm, Precisio
   switch (op.kind) {
     case OpKind::gemm: {
       const Precision p = op.low_precision ? gemm : act;
-      // Backward: dgrad (M×K, reduce N) and wgrad (K×N, reduce M), half the traffic each. The
-      // three GEMMs' shape efficiencies share the tile counts of M, N and K (gemm_time_s each).
-      double fwd_shape = 1;
-      double dgrad_shape = 1;
-      double wgrad_shape = 1;
-      if (!degenerate_gemm(op.m, op.n, op.k, op.count)) {
-        const TileCounts cm = tile_counts(dev, op.m);
-        const TileCounts cn = tile_counts(dev, op.n);
-        const TileCounts ck = tile_counts(dev, op.k);
-        const double launched = expert_gemms_in_flight(op.count);
-        fwd_shape = shape_efficiency(dev, op.m, op.n, op.k, launched, cm, cn);
-        dgrad_shape = shape_efficiency(dev, op.m, op.k, op.n, launched, cm, ck);
-        wgrad_shape = shape_efficiency(dev, op.k, op.n, op.m, launched, ck, cn);
-      }
-      t.fwd_s = gemm_time_at_s(dev, p, op.m, op.n, op.k, op.count, op.fwd_bytes, fwd_shape);
-      t.bwd_s = gemm_time_at_s(dev, p, op.m, op.k, op.n, op.count, op.bwd_bytes / 2, dgrad_shape) +
-                gemm_time_at_s(dev, p, op.k, op.n, op.m, op.count, op.bwd_bytes / 2, wgrad_shape);
+      // Backward: dgrad (M×K, reduce N) and wgrad (K×N, reduce M), half the traffic each
+      // (gemm_time_s each, with the shape efficiencies of gemm_shapes).
+      const GemmShapes shape = op_gemm_shapes(dev, op);
+      t.fwd_s = gemm_time_at_s(dev, p, op.m, op.n, op.k, op.count, op.fwd_bytes, shape.fwd);
+      t.bwd_s = gemm_time_at_s(dev, p, op.m, op.k, op.n, op.count, op.bwd_bytes / 2, shape.dgrad) +
+                gemm_time_at_s(dev, p, op.k, op.n, op.m, op.count, op.bwd_bytes / 2, shape.wgrad);
       // One host issue per GEMM, also for the local experts of a grouped GEMM: Transformer
       // Engine's GroupedLinear (Megatron-Core --moe-grouped-gemm) runs `general_grouped_gemm`,
       // one cuBLAS GEMM per expert spread over a few streams, so small experts cost host time

@@ -3,6 +3,7 @@
 // or hidden; and the embedding's and head's time for the pipeline ranks that hold them.
 // Formulas: docs/model/training.md.
 #include <algorithm>
+#include <cstring>
 #include <new>
 
 #include "cost/checkpoint_recompute.h"
@@ -10,6 +11,7 @@
 #include "cost/framework_memory.h"
 #include "plan/evaluate_internal.h"
 #include "plan/moe_dispatch.h"
+#include "workload/ops_mixer.h"
 #include "workload/tp_reductions.h"
 #include "workload/size_math.h"
 
@@ -33,6 +35,8 @@ GroupPlacement ring_hop(const GroupPlacement& group) {
 // (same_op_time_inputs) is timed once. Left unconstructed but for what cost_kind fills.
 struct KindOpTimes {
   KindOpTimes() {}  // NOLINT(modernize-use-equals-default)
+  std::int64_t layer_idx = -1;  // the layer whose ops these are
+  MixerPrefix mixer;            // where its mixer's ops end
   LayerOps ops;
   union {
     std::array<OpTime, kMaxLayerOps> times;
@@ -49,7 +53,20 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
   const Plan& p = ev.plan;
   KindCost k;
   LayerOps& ops = mine.ops;
-  build_layer_ops(m, layer_idx, shape, ops);
+  mine.layer_idx = layer_idx;
+  // A kind with the previous kind's mixer takes its mixer ops and their times as they are
+  // (build_layer_ops_after_mixer); the ops after them are compared one by one.
+  const bool same_mixer = previous != nullptr && same_mixer_ops(m, previous->layer_idx, layer_idx);
+  int known_slots = 0;
+  if (same_mixer) {
+    mine.mixer = previous->mixer;
+    known_slots = mine.mixer.count;
+    const auto known = static_cast<std::size_t>(known_slots);
+    std::memcpy(static_cast<void*>(ops.ops.data()), previous->ops.ops.data(), known * sizeof(Op));
+    build_layer_ops_after_mixer(m, layer_idx, shape, mine.mixer, ops);
+  } else {
+    build_layer_ops(m, layer_idx, shape, ops, mine.mixer);
+  }
   const int shared_slots = previous != nullptr ? previous->ops.count : 0;
   double attn_bwd_s = 0;
   double gemm_s = 0;
@@ -67,19 +84,31 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
   const Framework* fw = ctx.framework;
   const bool eager_kernels = fw != nullptr && shape.eager_elementwise && fw->eager_kernels.host_s_per_kernel > 0 &&
                              eager_kernels_apply(m) && !m.is_moe_layer(layer_idx);
-  const int recompute_ops = fw != nullptr && fw->recompute_early_stop ? early_stop_recompute_ops(ops) : ops.count;
+  const int recompute_ops = fw != nullptr && fw->recompute_early_stop && p.recompute == Recompute::full
+                                ? early_stop_recompute_ops(ops)
+                                : ops.count;
+  // The partial sums below are kept only where the recompute reads them (after the loop): the
+  // early stop's under full recompute of a layer without a host sync, the selective ops' under
+  // selective recompute or the low-precision activation cache.
+  const bool early_stop = p.recompute == Recompute::full && recompute_ops < ops.count && ops.host_sync_at < 0;
+  const int early_stop_ops = early_stop ? recompute_ops : 0;
+  const bool selective_sums =
+      p.recompute == Recompute::selective ||
+      (p.recompute == Recompute::none && shape.low_precision_act_cache && shape.gemm != shape.act);
   double early_stop_fwd_s = 0;
   double early_stop_host_s = 0;
   double early_stop_flops = 0;
   for (int i = 0; i < ops.count; ++i) {
     const Op& op = ops.ops[static_cast<std::size_t>(i)];
     const auto slot = static_cast<std::size_t>(i);
-    mine.times[slot] = i < shared_slots && same_op_time_inputs(previous->ops.ops[slot], op)
+    // An op equal to the previous kind's (the mixer's ops, copied from it, without comparing)
+    // takes its time.
+    mine.times[slot] = i < shared_slots && (i < known_slots || same_op_time_inputs(previous->ops.ops[slot], op))
                            ? previous->times[slot]
                            : op_time(ctx.device, op, shape.gemm, shape.act);
     OpTime t = mine.times[slot];
     if (eager_kernels) eager_host_time_s(fw->eager_kernels, op, t.host_fwd_s, t.host_bwd_s);
-    if (i < recompute_ops) {
+    if (i < early_stop_ops) {
       early_stop_fwd_s += t.fwd_s;
       early_stop_host_s += t.host_fwd_s;
       early_stop_flops += op.fwd_flops;
@@ -97,7 +126,7 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
       attn_bwd_s += t.bwd_s;
     }
     if (op.kind == OpKind::gemm) gemm_s += t.fwd_s + t.bwd_s;
-    if (op.selective) {
+    if (selective_sums && op.selective) {
       selective_s += t.fwd_s;
       selective_host_s += t.host_fwd_s;
       selective_flops += op.fwd_flops;
@@ -121,7 +150,7 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
                                        issue_bound_s(k.fwd_s - pre_sync_fwd_s, host_fwd_s - pre_sync_host_s);
   k.bwd_s = issue_bound_s(k.bwd_s, host_bwd_s);
   const double fwd_compute_s = k.fwd_s;
-  if (p.recompute == Recompute::full && recompute_ops < ops.count && ops.host_sync_at < 0) {
+  if (early_stop) {
     k.recompute_s = issue_bound_s(early_stop_fwd_s, early_stop_host_s);
     k.recompute_flops = early_stop_flops;
   } else if (p.recompute == Recompute::full) {
@@ -235,11 +264,23 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
   return k;
 }
 
+// layer_time, LayerOps::params, fwd_flops and bwd_flops in one pass (each sum in op order, as
+// those add them).
 EdgeCost edge_cost(const TrainContext& ctx, const LayerOps& ops, const OpShape& shape) {
   EdgeCost e;
-  e.time = layer_time(ctx.device, ops, shape.gemm, shape.act);
-  e.params = ops.params();
-  e.flops = ops.fwd_flops() + ops.bwd_flops();
+  double fwd_flops = 0;
+  double bwd_flops = 0;
+  for (const Op& op : ops) {
+    const OpTime t = op_time(ctx.device, op, shape.gemm, shape.act);
+    e.time.fwd_s += t.fwd_s;
+    e.time.bwd_s += t.bwd_s;
+    e.time.host_fwd_s += t.host_fwd_s;
+    e.time.host_bwd_s += t.host_bwd_s;
+    e.params += op.params;
+    fwd_flops += op.fwd_flops;
+    bwd_flops += op.bwd_flops;
+  }
+  e.flops = fwd_flops + bwd_flops;
   return e;
 }
 

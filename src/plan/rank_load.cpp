@@ -2,6 +2,7 @@
 // flight under the schedule, ZeRO/FSDP sharding, the framework's own terms). Formulas:
 // docs/model/training.md, docs/model/memory.md.
 #include <algorithm>
+#include <cstdint>
 #include <new>
 #include <vector>
 
@@ -40,8 +41,19 @@ struct RankClass {
   // adds to the step's FLOPs.
   std::array<double, kLayerKinds> hw_flops;
   std::array<double, kLayerKinds> recompute_flops;
+  std::uint64_t key;     // n packed (class_key), where it packs
   bool interior_costed;  // a rank of this class, neither the first nor the last, has been costed
+  bool first_costed;     // the first rank (0, with the embedding) is of this class
 };
+
+// A rank's layer counts in one word, 16 bits per present kind, where they fit (up to four kinds
+// of fewer than 65,536 layers each): a class is then found by one comparison per class.
+bool class_key_packs(int present, std::int64_t layers) { return present <= 4 && layers < 65536; }
+std::uint64_t class_key(const std::array<std::int32_t, kLayerKinds>& n, int present) {
+  std::uint64_t key = 0;
+  for (int i = 0; i < present; ++i) key |= static_cast<std::uint64_t>(n[static_cast<std::size_t>(i)]) << (16 * i);
+  return key;
+}
 
 // The classes of one plan's ranks; more than kMax classes: the rest are costed rank by rank in
 // the spare entry, as if each were new.
@@ -53,7 +65,14 @@ struct RankClassTable {
   };
   int count = 0;
 
-  RankClass* find(const std::array<std::int32_t, kLayerKinds>& n, int present) {
+  // `packs`: the counts are compared through their keys (class_key_packs).
+  RankClass* find(const std::array<std::int32_t, kLayerKinds>& n, std::uint64_t key, bool packs, int present) {
+    if (packs) {
+      for (int j = 0; j < count; ++j) {
+        if (at[static_cast<std::size_t>(j)].key == key) return &at[static_cast<std::size_t>(j)];
+      }
+      return nullptr;
+    }
     for (int j = 0; j < count; ++j) {
       RankClass& c = at[static_cast<std::size_t>(j)];
       int i = 0;
@@ -73,6 +92,7 @@ void cost_class(const TrainContext& ctx, const Plan& p, const LayerCosts& costs,
   RankLoad& sums = c.load;
   sums = RankLoad{};
   c.interior_costed = false;
+  c.first_costed = false;
   for (int i = 0; i < ctx.present_kind_count; ++i) {
     const KindCost& k = kinds[ctx.present_kinds[static_cast<std::size_t>(i)]];
     const double count = c.n[static_cast<std::size_t>(i)];
@@ -210,6 +230,12 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
   const std::int64_t chunks = static_cast<std::int64_t>(p.pp) * p.vp;
   const int present = ctx.present_kind_count;
   const RankMemoryBase memory_base = rank_memory_base(ctx, p, s, state);
+  const bool packs = class_key_packs(present, m.layers);
+  // Whether the first rank's memory bounds that of an interior rank of its class (below): every
+  // term of rank_memory is then the interior rank's plus non-negative amounts, but autocast's
+  // copies of an untied model, from which the first rank takes the table off again (an
+  // addition and a subtraction that may round below the interior rank's).
+  const bool first_bounds_interior = m.tied_embeddings || memory_base.fm->autocast_copy_bytes == 0;
   PipelineLoad out;
   RankClassTable classes;
   // Every chunk's layers (pipeline_chunk_layers), once: rank r holds chunks r, r + p, ...
@@ -220,9 +246,20 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
     ranges_beyond.resize(static_cast<std::size_t>(chunks));
     ranges = ranges_beyond.data();
   }
-  for (std::int64_t c = 0; c < chunks; ++c) {
-    const LayerRange r = pipeline_chunk_layers(m.layers, chunks, p.pp_embedding_head_slots, c);
-    ranges[c] = {r.begin, r.end};
+  if (p.pp_embedding_head_slots) {
+    for (std::int64_t c = 0; c < chunks; ++c) {
+      const LayerRange r = pipeline_chunk_layers(m.layers, chunks, true, c);
+      ranges[c] = {r.begin, r.end};
+    }
+  } else {
+    // The even split: chunk c ends where chunk c + 1 begins, (c + 1) · layers / chunks, so each
+    // boundary is one division (pipeline_chunk_layers computes both ends of every chunk).
+    std::int64_t begin = 0;
+    for (std::int64_t c = 0; c < chunks; ++c) {
+      const std::int64_t end = (c + 1) * m.layers / chunks;
+      ranges[c] = {begin, end};
+      begin = end;
+    }
   }
   for (int rank = 0; rank < stages; ++rank) {
     // Layers of each present kind on the rank; every layer has one kind, so the last kind's
@@ -243,10 +280,12 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
     std::int32_t others = 0;
     for (int i = 0; i + 1 < present; ++i) others += n[static_cast<std::size_t>(i)];
     n[static_cast<std::size_t>(present - 1)] = layers - others;
-    RankClass* c = classes.find(n, present);
+    const std::uint64_t key = packs ? class_key(n, present) : 0;
+    RankClass* c = classes.find(n, key, packs, present);
     if (c == nullptr) {
       c = &classes.add();
       c->n = n;
+      c->key = key;
       cost_class(ctx, p, costs, layers, *c);
     }
     for (int i = 0; i < present; ++i) {
@@ -259,9 +298,13 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
     // strictly slower rank) and every memory term of that rank but the activations in flight,
     // of which it has no more (in_flight_micro_batches); memory_per_gpu is a sum, maximum and
     // non-negative scaling of its inputs, so its total is at most that rank's and cannot be
-    // the (strict) maximum, and its host memory is the same.
-    if (interior && c->interior_costed) continue;
+    // the (strict) maximum, and its host memory is the same. Likewise an interior rank of the
+    // first rank's class: the first rank has every term of it and the embedding's time and
+    // parameters on top (added, never taken off, where first_bounds_interior), and at least as
+    // many micro-batches in flight.
+    if (interior && (c->interior_costed || (c->first_costed && first_bounds_interior))) continue;
     if (interior) c->interior_costed = true;
+    if (rank == 0) c->first_costed = true;
     RankLoad r = c->load;
     if (rank == 0) add_edge_to_rank(costs.embedding, r);
     if (rank == stages - 1) {

@@ -3,6 +3,7 @@
 // counts (s+1)/2 keys per query; FlashAttention-2's backward runs 5 GEMMs to the forward's 2
 // (Dao 2023), so 2.5× the forward FLOPs.
 #include "workload/ops.h"
+#include "workload/ops_mixer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -333,7 +334,8 @@ double causal_keys_per_query(double seq_len, double window, bool chunked) {
   return (window * (window + 1) / 2 + (seq_len - window) * window) / seq_len;
 }
 
-void build_layer_ops(const ModelSpec& model, std::int64_t layer_idx, const OpShape& shape, LayerOps& out) {
+void build_layer_ops(const ModelSpec& model, std::int64_t layer_idx, const OpShape& shape, LayerOps& out,
+                     MixerPrefix& mixer) {
   GP_ASSERT(shape.tp >= 1 && shape.cp >= 1 && shape.ep >= 1, "parallel degrees start at 1");
   out.count = 0;
   out.host_sync_at = -1;
@@ -343,6 +345,30 @@ void build_layer_ops(const ModelSpec& model, std::int64_t layer_idx, const OpSha
     case MixerKind::mamba: mamba_block(c); break;
     case MixerKind::none: break;
   }
+  mixer.count = out.count;
+  mixer.fp8_cast_bytes = c.fp8_cast_bytes;
+  if (model.has_ffn(layer_idx)) mlp_block(c, model.is_moe_layer(layer_idx));
+  finish_fp8(c);
+}
+
+void build_layer_ops(const ModelSpec& model, std::int64_t layer_idx, const OpShape& shape, LayerOps& out) {
+  MixerPrefix mixer;
+  build_layer_ops(model, layer_idx, shape, out, mixer);
+}
+
+bool same_mixer_ops(const ModelSpec& model, std::int64_t a, std::int64_t b) {
+  // The mixer blocks read the layer only through these two (attention_block, mamba_block).
+  return model.mixer(a) == model.mixer(b) && is_sliding_layer(model, a) == is_sliding_layer(model, b);
+}
+
+void build_layer_ops_after_mixer(const ModelSpec& model, std::int64_t layer_idx, const OpShape& shape,
+                                 const MixerPrefix& mixer, LayerOps& out) {
+  GP_ASSERT(shape.tp >= 1 && shape.cp >= 1 && shape.ep >= 1, "parallel degrees start at 1");
+  // The mixer sets no host synchronisation (only a MoE block does).
+  out.count = mixer.count;
+  out.host_sync_at = -1;
+  Ctx c{model, shape, out, precision_bytes(shape.act), shape.gemm_in_bytes()};
+  c.fp8_cast_bytes = mixer.fp8_cast_bytes;
   if (model.has_ffn(layer_idx)) mlp_block(c, model.is_moe_layer(layer_idx));
   finish_fp8(c);
 }

@@ -1,6 +1,8 @@
 #include "workload/params.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 
 #include "core/error.h"
 #include "workload/kv_cache.h"
@@ -198,6 +200,29 @@ ParamCounts count_params(const ModelSpec& m) {
   return c;
 }
 
+namespace {
+
+// `term` added `count` times to 0, in order, as a loop would. Where term's significand has at
+// least bit_width(count) trailing zero bits, every partial sum k·term (k <= count) is an integer
+// below 2^53 times term's power of two, so exact, and the loop's sum is count·term exactly: one
+// multiplication (DeepSeek-V3's 61 layers at 4,096 tokens: 81,920 · 2,048.5 has 15 significant
+// bits). Others (and zero, NaN, infinities, subnormals, huge terms) take the loop.
+double repeated_sum(double term, std::int64_t count) {
+  const auto bits = std::bit_cast<std::uint64_t>(term);
+  const std::uint64_t exponent = (bits >> 52) & 0x7ff;
+  if (count > 0 && exponent > 0 && exponent < 0x7ff - 128) {
+    const std::uint64_t significand = (bits & ((std::uint64_t{1} << 52) - 1)) | (std::uint64_t{1} << 52);
+    if (std::countr_zero(significand) >= static_cast<int>(std::bit_width(static_cast<std::uint64_t>(count)))) {
+      return static_cast<double>(count) * term;
+    }
+  }
+  double sum = 0;
+  for (std::int64_t i = 0; i < count; ++i) sum += term;
+  return sum;
+}
+
+}  // namespace
+
 // Σ over layers of 2·heads·(d_qk + d_v) × mean keys per query. Without a window and causal,
 // per layer 2·heads·(d_qk+d_v)·(s+1)/2; for MHA (d_qk = d_v = head_dim, heads·head_dim = d_attn)
 // that is 2·d_attn·(s+1) per layer: the full QK^T and PV products, 2·2·layers·s·d_attn, halved
@@ -215,11 +240,10 @@ double attention_flops_per_token(const ModelSpec& m, std::int64_t seq_len, bool 
   double term = 0;
   if (m.sliding_window <= 0 && m.layer_mixer.empty()) {
     // Every layer attends over the whole span (no windows, no other mixers): one term, added
-    // once per layer as below (not multiplied: the same sum to the bit) without the per-layer
-    // lookups, which were a twentieth of the training evaluator's time.
+    // once per layer as below (repeated_sum: multiplied only where that is the same sum to the
+    // bit) without the per-layer lookups, which were a twentieth of the training evaluator's time.
     term = per_key * mean_keys_per_query(seq_len, 0, causal, m.attention_chunked);
-    for (std::int64_t layer_idx = 0; layer_idx < m.layers; ++layer_idx) flops += term;
-    return flops;
+    return repeated_sum(term, m.layers);
   }
   for (std::int64_t layer_idx = 0; layer_idx < m.layers; ++layer_idx) {
     if (!m.is_attention_layer(layer_idx)) continue;

@@ -1,7 +1,13 @@
 // Per-op shapes and FLOPs against hand derivations (docs/model/training.md).
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
 #include <gtest/gtest.h>
 
+#include "catalog/catalog.h"
 #include "workload/ops.h"
+#include "workload/ops_mixer.h"
 #include "workload/test_models.h"
 
 namespace gpuplan {
@@ -267,6 +273,73 @@ TEST(Ops, HeadAndEmbedding) {
   LayerOps emb;
   build_embedding_ops(m, s, emb);
   EXPECT_DOUBLE_EQ(emb.params(), 128256.0 * 4096 / 2);
+}
+
+// Every field of two ops, doubles by their bits.
+bool ops_bits_equal(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+bool ops_op_equal(const Op& a, const Op& b) {
+  return std::string_view(a.name) == b.name && a.kind == b.kind && a.group == b.group && ops_bits_equal(a.m, b.m) &&
+         ops_bits_equal(a.n, b.n) && ops_bits_equal(a.k, b.k) && ops_bits_equal(a.count, b.count) &&
+         a.low_precision == b.low_precision && a.routed_expert == b.routed_expert && a.masked == b.masked &&
+         a.selective == b.selective && a.saves_for_backward == b.saves_for_backward &&
+         ops_bits_equal(a.fwd_flops, b.fwd_flops) && ops_bits_equal(a.bwd_flops, b.bwd_flops) && ops_bits_equal(a.exps, b.exps) &&
+         ops_bits_equal(a.fwd_bytes, b.fwd_bytes) && ops_bits_equal(a.bwd_bytes, b.bwd_bytes) && ops_bits_equal(a.params, b.params);
+}
+
+// build_layer_ops_after_mixer on another layer's ops gives build_layer_ops' ops to the bit, for
+// every pair of layer kinds with the same mixer in every built-in model, under shapes that
+// change every term (TP with SP, EP, fp8 with 1-D block scales, eager element-wise chains).
+TEST(Ops, AfterTheMixerIsTheWholeLayerToTheBit) {
+  std::vector<OpShape> shapes(4);
+  shapes[1].tp = 4;
+  shapes[1].sp = true;
+  shapes[1].ep = 8;
+  shapes[1].gemm = Precision::fp8;
+  shapes[2].micro_batch = 3;
+  shapes[2].seq_len = 4096;
+  shapes[2].ep = 4;
+  shapes[2].moe_imbalance = 1.3;
+  shapes[2].gemm = Precision::fp8;
+  shapes[2].scaling = ScalingRecipe::blockwise;
+  shapes[2].moe_fused_dispatch = true;
+  shapes[3].eager_elementwise = true;
+  shapes[3].cp = 2;
+  int pairs = 0;
+  for (const ModelSpec& m : default_catalog().models) {
+    std::vector<std::int64_t> firsts;  // the first layer of each kind
+    std::vector<int> seen;
+    for (std::int64_t i = 0; i < m.layers; ++i) {
+      const int kind = layer_kind(m, i);
+      if (std::find(seen.begin(), seen.end(), kind) == seen.end()) {
+        seen.push_back(kind);
+        firsts.push_back(i);
+      }
+    }
+    for (const std::int64_t a : firsts) {
+      for (const std::int64_t b : firsts) {
+        if (!same_mixer_ops(m, a, b)) continue;
+        ++pairs;
+        for (const OpShape& s : shapes) {
+          LayerOps whole;
+          MixerPrefix whole_mixer;
+          build_layer_ops(m, b, s, whole, whole_mixer);
+          LayerOps shared;
+          MixerPrefix mixer;
+          build_layer_ops(m, a, s, shared, mixer);
+          build_layer_ops_after_mixer(m, b, s, mixer, shared);
+          ASSERT_EQ(shared.count, whole.count) << m.id << " layers " << a << ", " << b;
+          EXPECT_EQ(shared.host_sync_at, whole.host_sync_at) << m.id;
+          EXPECT_EQ(mixer.count, whole_mixer.count) << m.id;
+          EXPECT_TRUE(ops_bits_equal(mixer.fp8_cast_bytes, whole_mixer.fp8_cast_bytes)) << m.id;
+          for (int i = 0; i < whole.count; ++i) {
+            EXPECT_TRUE(ops_op_equal(shared.ops[static_cast<std::size_t>(i)], whole.ops[static_cast<std::size_t>(i)]))
+                << m.id << " layers " << a << ", " << b << " op " << whole.ops[static_cast<std::size_t>(i)].name;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(pairs, 20);  // every model's kind with itself, and the kinds that share a mixer
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 // the published totals, and properties over the zoo.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 #include <gtest/gtest.h>
 
@@ -78,6 +80,30 @@ TEST(Params, Llama31_8bFlopsByHand) {
   EXPECT_DOUBLE_EQ(train_flops_per_token(m, 4096), 48249962496);
   // Decode at context 4096: each layer attends to all 4096 keys: 2·7,504,658,432 + 2,147,483,648.
   EXPECT_DOUBLE_EQ(decode_flops_per_token(m, 4096), 2 * 7504658432.0 + 2147483648.0);
+}
+
+// attention_flops_per_token adds one term per layer; for models whose every layer attends over
+// the whole span it multiplies where that is provably the same sum (repeated_sum). The term is
+// the one-layer model's; the sum must be the loop's to the bit, at lengths whose term has few
+// significant bits (powers of two) and many (odd, prime), causal or not, for every model.
+TEST(Params, AttentionFlopsAreTheLayerLoopsSumToTheBit) {
+  int checked = 0;
+  for (const ModelSpec& m : zoo().models) {
+    if (m.sliding_window > 0 || !m.layer_mixer.empty() || m.layers < 1) continue;
+    ModelSpec one = m;
+    one.layers = 1;
+    for (std::int64_t s : {1, 2, 3, 7, 1000, 2047, 4095, 4096, 8191, 8192, 32768, 131071, 131072, 1000003}) {
+      for (bool causal : {true, false}) {
+        const double term = attention_flops_per_token(one, s, causal);
+        double loop = 0;
+        for (std::int64_t l = 0; l < m.layers; ++l) loop += term;
+        const double got = attention_flops_per_token(m, s, causal);
+        EXPECT_EQ(std::memcmp(&got, &loop, sizeof got), 0) << m.id << " s=" << s << " causal=" << causal;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 100);
 }
 
 TEST(Params, WeightBytesPerPrecision) {
