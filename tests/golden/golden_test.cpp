@@ -15,6 +15,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -208,7 +209,9 @@ TEST_P(Golden, Case) {
   } catch (const std::exception& e) {
     FAIL() << c.file << ": output is not one JSON object: " << e.what() << "\n" << r.out;
   }
-  const bool rewrite = std::getenv("GPUPLAN_GOLDEN_REWRITE") != nullptr;
+  // Set and not "0" or empty: GPUPLAN_GOLDEN_REWRITE=0 must not rewrite the cases.
+  const char* rewrite_env = std::getenv("GPUPLAN_GOLDEN_REWRITE");
+  const bool rewrite = rewrite_env != nullptr && *rewrite_env != '\0' && std::string_view(rewrite_env) != "0";
   bool changed = false;
   for (const Expectation& e : c.expectations) {
     const auto actual = lookup(out, e.path);
