@@ -87,6 +87,13 @@ struct Engine {
   BenchmarkBatchWait benchmark_batch_wait;
   double runtime_bytes = 0;           // CUDA context, CUDA graphs, NCCL and library workspaces
   double step_overhead_s = 0;         // host time per engine step (scheduling, sampling, detokenize)
+  // Host time of the executor loop per sequence in a step (`[performance] host_per_seq_us`):
+  // scheduling, KV-cache bookkeeping, input preparation, the sampler's per-request update and
+  // the responses, which a Python executor (TensorRT-LLM's PyExecutor) runs once per request
+  // per step. Its overlap scheduler prepares step n+1 on the host while step n runs on the GPU,
+  // so a step takes max(GPU time, host time); it binds only where many sequences share a short
+  // step (docs/model/inference.md, "Host time per sequence"). 0 = not modelled.
+  double host_per_seq_s = 0;
   // Fixed cost per request before its first token, outside the GPU steps: HTTP, tokenisation,
   // hand-off to the scheduler and the first token back to the client (closed-loop TTFT only).
   double request_overhead_s = 0;

@@ -77,6 +77,7 @@ Engine parse_engine(Fields& top) {
   e.step_overhead_s = perf.opt_nonneg("step_overhead_us").value_or(0) * 1e-6;
   e.layer_overhead_s = perf.opt_nonneg("layer_overhead_us").value_or(0) * 1e-6;
   e.request_overhead_s = perf.opt_nonneg("request_overhead_us").value_or(0) * 1e-6;
+  e.host_per_seq_s = perf.opt_nonneg("host_per_seq_us").value_or(0) * 1e-6;
   e.bw_fraction = perf.fraction("bw_fraction");
   if (perf.has("gemm_fraction")) e.gemm_fraction = perf.fraction("gemm_fraction");
   if (const auto p = perf.opt_pos("roofline_norm")) {

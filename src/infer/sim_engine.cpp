@@ -38,12 +38,13 @@ double SimStepMemo::cost(const Key& k) {
     load.prefill_span = k.span;
     const StepCost c = step_cost(ctx0_, *plan_, load);
     // With no step overhead, c.overhead_s is exactly layers × layer overhead (0 + x = x).
-    it = costs_.emplace(k, Cost{c.linear_s + c.attention_s + c.elementwise_s + c.comm_s, c.overhead_s}).first;
+    it = costs_.emplace(k, Cost{c.linear_s + c.attention_s + c.elementwise_s + c.comm_s, c.overhead_s, c.host_s}).first;
   }
-  // step.cpp's total_s = linear + attention + elementwise + comm + (step + layers × layer overhead).
+  // step.cpp's total_s = max(linear + attention + elementwise + comm + (step + layers × layer
+  // overhead), the executor's host time).
   const double overhead = ctx_->engine->step_overhead_s + it->second.layer_overhead;
   const double pp = plan_->pp;
-  return pp * (it->second.before_overhead + overhead);
+  return pp * std::max(it->second.before_overhead + overhead, it->second.host);
 }
 
 double SimStepMemo::step_s(double decodes, double decode_context, double prefill_tokens, double prefill_span) {

@@ -105,6 +105,7 @@ class SimStepMemo {
   struct Cost {
     double before_overhead = 0;
     double layer_overhead = 0;
+    double host = 0;  // the executor's host time (step.h StepCost::host_s), overlapped with the rest
   };
   double cost(const Key& k);
   const InferContext* ctx_;   // read at every lookup for the engine's step overhead

@@ -459,7 +459,20 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
   }
   c.overhead_s = e.step_overhead_s + layers * e.layer_overhead_s;
   c.total_s = c.linear_s + c.attention_s + c.elementwise_s + c.comm_s + c.overhead_s;
+  // The executor's host work per sequence, overlapped with the GPU (TensorRT-LLM's overlap
+  // scheduler prepares step n+1 while step n runs): it shows only where it outlasts the GPU.
+  const double gpu_s = c.total_s;
+  c.host_s = step_host_s(e, plan, load);
+  c.total_s = std::max(gpu_s, c.host_s);  // as the simulation's memo takes it (sim_engine.cpp)
+  c.host_wait_s = c.total_s - gpu_s;
   return c;
+}
+
+double step_host_s(const Engine& e, const InferPlan& plan, const StepLoad& load) {
+  if (e.host_per_seq_s <= 0) return 0;
+  const StepLoad r = slowest_attention_dp_rank(load, plan.attention_dp);
+  const double prompts = r.prefill_span > 0 ? r.prefill_tokens / r.prefill_span : 0;
+  return e.host_per_seq_s * (r.decode_seqs + prompts);
 }
 
 }  // namespace gpuplan

@@ -73,6 +73,12 @@ struct StepCost {
   double elementwise_s = 0;      // those bytes / achievable bandwidth
   double comm_s = 0;       // TP AllReduce / EP AllToAll / PP send of this stage
   double overhead_s = 0;   // engine step + per-layer fixed costs
+  // The executor's host work for this step (Engine::host_per_seq_s × the sequences the busiest
+  // attention-DP rank's executor handles: decodes and prompts), which the overlap scheduler runs
+  // beside the GPU's previous step; host_wait_s is what it adds to the step, max(0, host_s − the
+  // GPU's time), in total_s (docs/model/inference.md, "Host time per sequence").
+  double host_s = 0;
+  double host_wait_s = 0;
   // The output head's GEMM (logit rows × vocab × hidden / tp) at the non-expert layers' rate
   // (16-bit for a published MXFP4 checkpoint, linear_weight_format): its share of
   // linear_compute_s, named because a large vocabulary at large batch makes it large (gpt-oss).
@@ -130,6 +136,12 @@ StepLoad slowest_attention_dp_rank(const StepLoad& load, int attention_dp);
 
 // One step of one pipeline stage (layers / pp) of `plan` carrying `load`.
 StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoad& load);
+
+// The executor's host time for a step of `load` on one pipeline stage: Engine::host_per_seq_s ×
+// the sequences (decodes and prompts, prefill_tokens / prefill_span of them) of the busiest
+// attention-DP rank, whose executor handles only its own requests; every TP rank's executor
+// handles all of its rank's. 0 for an engine without the term.
+double step_host_s(const Engine& e, const InferPlan& plan, const StepLoad& load);
 
 // Time of one collective of `bytes` (nccl-tests size) over `gpus` GPUs of one replica.
 double tp_collective_s(const InferContext& ctx, CollectiveOp op, double bytes, int gpus);

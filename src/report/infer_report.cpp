@@ -51,6 +51,8 @@ nlohmann::ordered_json step_json(const StepCost& c) {
   j["communication_s"] = c.comm_s;
   j["overhead_s"] = c.overhead_s;
   j["output_head_s"] = c.output_head_s;
+  j["host_s"] = c.host_s;
+  j["host_wait_s"] = c.host_wait_s;
   j["weight_bytes_per_gpu"] = c.weight_bytes;
   j["kv_bytes_per_gpu"] = c.kv_bytes;
   j["elementwise_bytes_per_gpu"] = c.elementwise_bytes;
@@ -184,6 +186,11 @@ std::string infer_text(const InferContext& ctx, const InferPlan& plan, const Inf
                    ms(c.total_s), ms(c.linear_mem_s), ms(c.kv_mem_s), ms(c.linear_compute_s + c.attention_compute_s),
                    ms(c.elementwise_s), ms(c.comm_s), ms(c.overhead_s));
   if (c.output_head_s > 0) s += fmt::format("output head GEMM (inside compute): {}\n", ms(c.output_head_s));
+  if (c.host_s > 0) {
+    // The executor's host work per sequence, overlapped with the GPU (docs/model/inference.md).
+    s += fmt::format("host: {} of executor work per step (per sequence, overlapped with the GPU) · the GPU waits {}\n",
+                     ms(c.host_s), ms(c.host_wait_s));
+  }
   if (c.adp_busiest_prefill_tokens > c.adp_mean_prefill_tokens) {
     s += fmt::format("attention DP: the busiest rank prefills {:.0f} prompt tokens per step (mean over the ranks {:.0f})\n",
                      c.adp_busiest_prefill_tokens, c.adp_mean_prefill_tokens);
