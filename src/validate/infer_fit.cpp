@@ -145,11 +145,12 @@ std::vector<InferCase> read_inference_cases(const CsvTable& csv, const Catalog& 
     }
     if (c.mode == "offline_max_throughput") {
       plan.mode = InferMode::max_throughput;
-      // The benchmark's request count N, the row's `num_requests` or else its source's rule
-      // (`benchmark_requests`, data/validation/inference-sources.toml): one fact with two
-      // consequences. An offline run of N requests queued at t = 0 holds at most N at once (the
-      // engine copy capped there), and it is scored as that finite run (ramp-up, steady state,
-      // drain; infer/finite_run.h), not as the steady state alone.
+      // The source's benchmark sent a fixed number of requests per run: no more run at once.
+      if (const SourceDate* rule = source_entry(catalog.source_dates, c.source)) {
+        c.benchmark_requests = rule->benchmark_requests;
+      }
+      // The benchmark's dataset size where the source states it: its run is scored as a finite
+      // run (ramp-up, steady state, drain; infer/finite_run.h), not as the steady state alone.
       if (c_requests && !csv.cell(r, *c_requests).empty()) {
         const long long n = csv.integer(r, *c_requests);
         if (n < 1 || n > 1'000'000) {
@@ -158,11 +159,7 @@ std::vector<InferCase> read_inference_cases(const CsvTable& csv, const Catalog& 
                                   csv.where(r, *c_requests), c.id, n));
         }
         c.num_requests = static_cast<int>(n);
-      } else if (const SourceDate* rule = source_entry(catalog.source_dates, c.source)) {
-        c.benchmark_requests = rule->benchmark_requests;
-        if (c.metric == "output_tokens_per_s_total") c.num_requests = static_cast<int>(rule->benchmark_requests);
       }
-      if (c.num_requests > 0) c.benchmark_requests = c.num_requests;
     } else if (c.mode == "fixed_concurrency" || c.mode == "light_load") {
       c.concurrency = csv.opt_number(r, c_conc).value_or(0);
       plan.mode = InferMode::concurrency;
