@@ -127,9 +127,8 @@ TEST(InferCli, ValidateMoeHeldoutFile) {
   };
   ASSERT_EQ(dense.size(), 17u);
   EXPECT_LE(median(dense), 0.07);  // 5.8% on 2026-11-27 (6.5% before the finite request count)
-  // 23.4% on 2026-11-27, tenth session (23.6% before the num_requests rows were also capped at
-  // their request count; 32.0% without the finite runs). The executor's host time per sequence
-  // (5.9 us) moves no row of this file.
+  // 23.6% on 2026-11-27 (32.0% without the finite runs). The executor's host time per sequence
+  // (5.9 us, tenth session) moves no row of this file.
   EXPECT_LE(median(moe), 0.25);
   // Every TensorRT-LLM row states its dataset (num_requests) and is scored as that finite run,
   // a factor in (0, 1] up to the simulation's rounding; the GPUStack rows state none.
