@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 
 namespace gpuplan {
 namespace {
@@ -178,6 +179,17 @@ double power_clock_factor(const Gpu& gpu, const Efficiency& e) {
   const double peak = gpu.dense(Precision::bf16);
   if (gpu.tdp_w <= 0 || gpu.sm_count <= 0 || peak <= 0) return 1;
   const double sms = gpu.sm_count;
+  // The rule assumes the family's tensor FLOPs per clock per SM (the datasheet clock is read off
+  // the peak per SM). A part that states its clock and whose peak says otherwise by more than
+  // half again (the GeForce RTX 5090: 209.5 TFLOP/s / (170 SMs × 2.407 GHz) = 512 per clock per SM
+  // against the datacenter parts' 8,192, half-rate fp32 accumulate) is another tensor core: not
+  // modelled, factor 1.
+  const std::optional<double> clock_hz = gpu.tensor_clock_hz ? gpu.tensor_clock_hz : gpu.boost_clock_hz;
+  if (clock_hz && *clock_hz > 0 && e.attention_tensor_flops_per_clk_per_sm > 0) {
+    const double per_clk_per_sm = peak / (sms * *clock_hz);
+    const double ratio = per_clk_per_sm / e.attention_tensor_flops_per_clk_per_sm;
+    if (ratio < 1 / 1.5 || ratio > 1.5) return 1;
+  }
   // Both parts at their power limit, an SM's power ∝ clock^exponent: the sustained clock goes
   // as (watts per SM)^(1/exponent). The datasheet clock goes as the peak per SM (the family's
   // tensor FLOPs per clock per SM are one figure). A part with power to spare stops at its

@@ -275,6 +275,15 @@ TEST(Roofline, TensorClockFollowsThePowerLimitInTraining) {
   Gpu cool = gpu;
   cool.tdp_w = 2250;  // (2.25)^(1/2) = 1.5 > 1 / 0.8: the datasheet clock, 1.25
   EXPECT_NEAR(power_clock_factor(cool, e), 1.25, 1e-12);
+  // A stated clock that agrees with the family's 4,096 FLOPs per clock per SM keeps the rule
+  // (1,000 TFLOP/s / (132 × 1.85 GHz) = 4,095); one whose peak says 16× fewer (a GeForce part's
+  // half-rate tensor core: 1,000 TFLOP/s / (132 × 29.6 GHz) = 256) is not modelled: factor 1.
+  Gpu stated = gpu;
+  stated.boost_clock_hz = 1.85e9;
+  EXPECT_NEAR(power_clock_factor(stated, e), 1.2, 1e-12);
+  Gpu geforce = gpu;
+  geforce.boost_clock_hz = 29.6e9;
+  EXPECT_DOUBLE_EQ(power_clock_factor(geforce, e), 1);
 
   const Framework fw = test_framework();
   const RooflineDevice dev = make_roofline_device(gpu, e, &fw);
