@@ -139,16 +139,28 @@ TEST(Ops, ExpertParallelismKeepsPerGpuExpertWork) {
   }
 }
 
-TEST(Ops, GroupedExpertGemmsFollowTheMostLoadedRank) {
-  // Qwen3-30B-A3B-like layer: 128 experts of width 768, top-8, on EP 8 with 4096 tokens.
+// A Qwen3-30B-A3B-like MoE layer (128 experts of width 768, top-8, hidden 2048) on EP 8 with
+// 4096 tokens: the routed-expert tests' shape.
+ModelSpec qwen3_30b_like() {
   ModelSpec m = testing::mixtral_8x7b();
   m.hidden = 2048;
   m.moe.experts = 128;
   m.moe.top_k = 8;
   m.moe.expert_ffn_hidden = 768;
+  return m;
+}
+
+OpShape qwen3_30b_like_shape() {
   OpShape s;
   s.seq_len = 4096;
   s.ep = 8;
+  return s;
+}
+
+TEST(Ops, GroupedExpertGemmsFollowTheMostLoadedRank) {
+  // Qwen3-30B-A3B-like layer: 128 experts of width 768, top-8, on EP 8 with 4096 tokens.
+  ModelSpec m = qwen3_30b_like();
+  OpShape s = qwen3_30b_like_shape();
   LayerOps ops;
   build_layer_ops(m, 0, s, ops);
   const Op* up = find(ops, "expert_up");
@@ -187,14 +199,8 @@ TEST(Ops, FlexDispatchHasNoSenderSidePermute) {
   // × 2048 × 2 bytes read and written = 536,870,912 bytes. DeepEP/HybridEP (the flex
   // dispatcher) read the tokens in place: only the receiver's sort, 268,435,456 bytes. The
   // combine mirrors the dispatch.
-  ModelSpec m = testing::mixtral_8x7b();
-  m.hidden = 2048;
-  m.moe.experts = 128;
-  m.moe.top_k = 8;
-  m.moe.expert_ffn_hidden = 768;
-  OpShape s;
-  s.seq_len = 4096;
-  s.ep = 8;
+  ModelSpec m = qwen3_30b_like();
+  OpShape s = qwen3_30b_like_shape();
   LayerOps ops;
   build_layer_ops(m, 0, s, ops);
   EXPECT_DOUBLE_EQ(find(ops, "dispatch_permute")->fwd_bytes, 2.0 * (32768 + 32768) * 2048 * 2);
