@@ -7,20 +7,14 @@
 #include "catalog_util.h"
 #include "infer/sim_engine.h"
 #include "infer/step.h"
+#include "infer_test_util.h"
 
 namespace gpuplan {
 namespace {
 
 using testing::cat;
 
-InferPlan one_gpu_plan() {
-  InferPlan p;
-  p.weights = Precision::fp8;
-  p.kv = Precision::fp8;
-  p.input_len = 1024;
-  p.output_len = 1024;
-  return p;
-}
+InferPlan one_gpu_plan() { return testing::fp8_plan(1024, 1024, InferPlan{}.mode); }
 
 // Llama-3 8B on one H100 with a copy of TensorRT-LLM 1.x: the same step without the host term
 // is the GPU time; with 1 ms per sequence 200 decodes take 200 ms of host time, far above the
