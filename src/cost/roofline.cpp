@@ -235,6 +235,7 @@ RooflineDevice make_roofline_device(const Gpu& gpu, const Efficiency& e, const F
   dev.attention_kv_half = measured ? measured->kv_half : e.attention_kv_half;
   dev.attention_masked_rate_fraction = measured ? measured->masked_rate_fraction : 1;
   dev.kernel_launch_s = framework ? framework->kernel_launch_s : 0;
+  dev.tensor_clock_factor = clock;
   // The softmax term is part of the training model (fitted with it); the serving model's engine
   // constants (data/engines/) were fitted without it, so inference callers pass no framework.
   dev.exp_per_s = framework ? softmax_exp_per_s(gpu, e) * attention_clock : 0;

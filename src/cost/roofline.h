@@ -44,6 +44,9 @@ struct RooflineDevice {
   double kernel_launch_s = 0;
   // Softmax exponentials per second on the special function units; 0 = not modelled.
   double exp_per_s = 0;
+  // The tensor clock at the power limit every tensor rate above carries (power_clock_factor;
+  // 1 = not modelled), kept for the answer's breakdown.
+  double tensor_clock_factor = 1;
   // A calibration profile's measured shape curves (gemm_shape_curve.h); null = the shape model
   // alone. Shared, so copies of the device stay cheap.
   std::shared_ptr<const GemmShapeCurves> shape_curves;
