@@ -27,6 +27,17 @@ Gpu test_gpu() {
   return g;
 }
 
+// A GEMM op of m × n × k, `count` of them (the local experts of a grouped GEMM).
+Op gemm_op(double m, double n, double k, double count = 1) {
+  Op op;
+  op.kind = OpKind::gemm;
+  op.m = m;
+  op.n = n;
+  op.k = k;
+  op.count = count;
+  return op;
+}
+
 Efficiency test_efficiency() {
   Efficiency e;
   e.id = "test";
@@ -63,11 +74,7 @@ TEST(Roofline, SkinnyGemmsAreMemoryBound) {
 
 TEST(Roofline, LowPrecisionGemmsUseTheirOwnPeak) {
   const RooflineDevice dev = make_roofline_device(test_gpu(), test_efficiency());
-  Op op;
-  op.kind = OpKind::gemm;
-  op.m = 132 * 128;
-  op.n = 256 * 4;
-  op.k = 8192;
+  Op op = gemm_op(132 * 128, 256 * 4, 8192);
   op.fwd_flops = 2 * op.m * op.n * op.k;
   op.low_precision = true;
   const OpTime bf16 = op_time(dev, op, Precision::bf16, Precision::bf16);
@@ -134,12 +141,7 @@ bw_fraction = 0.8
 TEST(Roofline, AGroupedGemmIssuesOneGemmPerExpert) {
   RooflineDevice dev = make_roofline_device(test_gpu(), test_efficiency());
   dev.kernel_launch_s = 40e-6;  // the framework's host time per kernel
-  Op op;
-  op.kind = OpKind::gemm;
-  op.m = 2048;
-  op.n = 1536;
-  op.k = 2048;
-  op.count = 16;
+  Op op = gemm_op(2048, 1536, 2048, 16);
   // Transformer Engine's grouped GEMM: one cuBLAS GEMM per expert, 16 issues forward, 32
   // backward (dgrad + wgrad each).
   const OpTime t = op_time(dev, op, Precision::bf16, Precision::bf16);
@@ -158,12 +160,7 @@ TEST(Roofline, AGroupedGemmIssuesOneGemmPerExpert) {
 // useful (one launch over all eight would be 320 tiles in three waves, 0.808); K/(K + 128) = 0.9.
 TEST(Roofline, ExpertGemmsQuantiseFourAtATime) {
   const RooflineDevice dev = make_roofline_device(test_gpu(), test_efficiency());
-  Op op;
-  op.kind = OpKind::gemm;
-  op.m = 5120;
-  op.n = 256;
-  op.k = 1152;
-  op.count = 8;
+  Op op = gemm_op(5120, 256, 1152, 8);
   const OpTime t = op_time(dev, op, Precision::bf16, Precision::bf16);
   const double flops = 2.0 * 5120 * 256 * 1152 * 8;
   EXPECT_NEAR(t.fwd_s, flops / (800e12 * (160.0 / 264.0) * 0.9), 1e-12 * t.fwd_s);
