@@ -258,6 +258,36 @@ std::vector<LatencyBoundRow> latency_bound_rows(FitProblem& problem, const Knob&
   return out;
 }
 
+// Of the rows `vis`, those whose chosen line (held) changes by at least kLatencyBoundShare of
+// its time as a fixed cost (p2p_us, nvls_us, nvls_hop_us) goes from one end of its search range
+// to the other: the rows where that cost is a material part of the time. A fixed cost that no
+// such row shows keeps its prior (issue 32, ninth round: OCI's 4-16 GiB rows moved p2p_us to
+// its range end, 50 us, and NVLS's per-GPU cost to 0 in the held-out folds).
+std::vector<int> fixed_cost_bound_rows(FitProblem& problem, const Knob& k, double current,
+                                       const std::vector<int>& vis) {
+  std::vector<CollectiveEstimate> at_current;
+  problem.chosen(vis, at_current);
+  std::vector<double> at_lo(vis.size(), 0.0);
+  set_knob(problem.params(), k, k.lo);
+  problem.refresh();
+  for (std::size_t j = 0; j < vis.size(); ++j) {
+    const CollectiveEstimate& e = at_current[j];
+    if (e.feasible) at_lo[j] = problem.line_time(vis[j], e.algorithm, e.protocol);
+  }
+  set_knob(problem.params(), k, k.hi);
+  problem.refresh();
+  std::vector<int> out;
+  for (std::size_t j = 0; j < vis.size(); ++j) {
+    const CollectiveEstimate& e = at_current[j];
+    if (!e.feasible || !(e.time_s > 0)) continue;
+    const double at_hi = problem.line_time(vis[j], e.algorithm, e.protocol);
+    if (std::fabs(at_hi - at_lo[j]) >= kLatencyBoundShare * e.time_s) out.push_back(vis[j]);
+  }
+  set_knob(problem.params(), k, current);
+  problem.refresh();
+  return out;
+}
+
 // The most message sizes any one line (op, algorithm, protocol) has among `bound`. A line's
 // time is a fixed part (the steps times the per-step latency) plus bytes over its bandwidth, and
 // each protocol has its own bandwidth and its own per-step latency (NCCL's tuning.cc: the
@@ -422,19 +452,34 @@ CollectiveConstantsFit fit_collective_constants(const std::vector<CollectiveMeas
             bound.size(), problem.bytes(bound.front().row));
       }
     }
+    // A fixed cost (grouped send/receive, NVLS base and per-GPU cost) is told only by rows where
+    // it is a material part of the chosen line's time, as a hop scale is (issue 32, ninth round):
+    // OCI's rows of 4-16 GiB move by ~0.1-3% across these costs' ranges, and the held-out folds
+    // read p2p_us off them as 50 us (the range end, against 11.7 us on every row) and NVLS's
+    // per-GPU cost as 0 (the other end).
+    std::vector<int> bound_rows = vis;
+    if ((k.kind == KnobKind::p2p || k.kind == KnobKind::nvls || k.kind == KnobKind::nvls_hop) && !vis.empty()) {
+      bound_rows = fixed_cost_bound_rows(problem, k, values[i], vis);
+      if (bound_rows.empty()) {
+        free[i] = false;
+        c.why_prior = fmt::format(
+            "none of its {} rows is latency-bound (across its range it moves the chosen line by under {:.0f}%)",
+            vis.size(), kLatencyBoundShare * 100);
+      }
+    }
     if (k.kind == KnobKind::nvls) nvls = i;
     if (k.kind == KnobKind::nvls_hop) {
       nvls_hop = i;
       std::vector<int> sizes;
-      for (int r : vis) {
+      for (int r : bound_rows) {
         if (std::find(sizes.begin(), sizes.end(), problem.per_domain(r)) == sizes.end()) {
           sizes.push_back(problem.per_domain(r));
         }
       }
-      if (!vis.empty() && sizes.size() < 2) {
+      if (!bound_rows.empty() && sizes.size() < 2) {
         free[i] = false;
         c.why_prior = fmt::format("its {} rows have one domain size ({} GPUs): base and per-GPU cost not separable",
-                                  vis.size(), sizes.front());
+                                  bound_rows.size(), sizes.front());
       }
     }
   }

@@ -188,6 +188,27 @@ TEST(CollectiveConstantsFit, AHopScaleNeedsLatencyBoundRows) {
   EXPECT_TRUE(constant(fit, "hop_scale nvlink5").refitted);
 }
 
+// The p2p fixed cost is told only by AllToAll rows where it is a material part of the time:
+// with AllToAll rows of 512 MiB and more only (OCI's 4-16 GiB quick-start rows), p2p_us keeps
+// its prior (the held-out AIConfigurator fold read it as 50 us, the range end, off such rows),
+// while AllToAll's bandwidth fraction, which those rows do show, is still refitted.
+TEST(CollectiveConstantsFit, TheP2pCostNeedsLatencyBoundRows) {
+  const CollectiveParams made = with_fitted_constants(fit_params(), truth(kTruth));
+  const auto rows = synthetic_rows(made, true);
+  std::vector<bool> large(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    large[i] = rows[i].request.op != CollectiveOp::all_to_all || rows[i].request.bytes >= 512.0 * 1024 * 1024;
+  }
+  const CollectiveConstantsFit fit = fit_collective_constants(rows, large, fit_catalog(), fit_params());
+  const CollectiveFittedConstant& p = constant(fit, "p2p_us");
+  EXPECT_GT(p.visible_rows, 0);
+  EXPECT_FALSE(p.refitted);
+  EXPECT_EQ(p.value, fit_params().priors.p2p_latency_s * 1e6);
+  EXPECT_NE(p.why_prior.find("latency-bound"), std::string::npos) << p.why_prior;
+  EXPECT_TRUE(constant(fit, "alltoall_bw_fraction").refitted);
+  EXPECT_NEAR(constant(fit, "alltoall_bw_fraction").value, 0.71, 0.03 * 0.71);
+}
+
 TEST(CollectiveConstantsFit, IsDeterministic) {
   const auto rows = synthetic_rows(fit_params(), true);
   std::vector<bool> train(rows.size());
