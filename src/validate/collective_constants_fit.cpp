@@ -93,6 +93,11 @@ std::vector<Knob> knobs_of(const CollectiveParams& params) {
       {KnobKind::nvls, "", "nvls_us", "us", 0.0, 200.0, pr.nvls_latency_s * 1e6},
       {KnobKind::nvls_hop, "", "nvls_hop_us", "us", 0.0, 10.0, pr.nvls_hop_latency_s * 1e6},
   };
+  // One hop scale per NVLink generation, shared by every system on it. A generation no row of a
+  // fold shows keeps the prior (NCCL's x1.0), not what the other generations' rows say: their
+  // fitted scales differ by 2.2x (A100 1.83, H100 0.82, B200 1.51 x 1.30), and taking their
+  // geometric mean for the unseen one moved leave-one-GPU-out from 7.46% to 11.1% (H100 7.3% ->
+  // 23.1%; issue 32, tenth round, docs/model/collectives.md "Which constants are shared").
   for (const std::string& link : pr.hop_scale_links) {
     k.push_back({KnobKind::hop_scale, link, "hop_scale " + link, "", 0.1, 5.0, pr.nvlink_hop_scale});
   }
