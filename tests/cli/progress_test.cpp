@@ -1,6 +1,7 @@
 // Progress on stderr (issue 34): the library counts units of work (core/progress.h), the CLI
 // shows them (cli/progress_printer.h) — never on stdout, nothing for short work.
 #include <filesystem>
+#include <mutex>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -87,7 +88,11 @@ TEST(Progress, SearchCountsEveryLayoutOnce) {
   std::int64_t last = 0;
   std::int64_t total = -1;
   int calls = 0;
+  // The library calls the sink from whichever search thread finished a unit (core/progress.h):
+  // a sink must be thread-safe, so this one counts under a lock.
+  std::mutex heard;
   r.progress = [&](std::int64_t done, std::int64_t all) {
+    const std::lock_guard lock(heard);
     ++calls;
     last = std::max(last, done);
     total = all;
@@ -104,8 +109,10 @@ struct HeardProgress {
   int calls = 0;
   std::int64_t last = 0;
   std::int64_t total = -1;
+  std::mutex mutex;  // sinks are called from worker threads (core/progress.h)
   ProgressSink sink() {
     return [this](std::int64_t done, std::int64_t all) {
+      const std::lock_guard lock(mutex);
       if (total >= 0) {
         EXPECT_EQ(all, total) << "the total changed between reports";
       }
