@@ -333,7 +333,9 @@ TEST(SimEngine, DecodeStepsArePaddedToACapturedGraph) {
   const double four = step_cost(ctx, plan, {4, 17.0 * 3 / 4, 0, 0}).total_s +
                       step_cost(ctx, plan, {4, 18.0 * 3 / 4, 0, 0}).total_s;
   const double three = step_cost(ctx, plan, {3, 17, 0, 0}).total_s + step_cost(ctx, plan, {3, 18, 0, 0}).total_s;
-  EXPECT_NEAR(padded.e2e_s.mean - exact.e2e_s.mean, four - three, 1e-6 * four);
+  // (The memo interpolates contexts on a 16-token grid: 12.75 and 13.5 between 0 and 16, within a
+  // percent of the padding's cost.)
+  EXPECT_NEAR(padded.e2e_s.mean - exact.e2e_s.mean, four - three, 0.01 * (four - three));
   EXPECT_GT(four, three);
 }
 
