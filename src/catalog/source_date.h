@@ -36,6 +36,10 @@ struct SourceDate {
   // sequences at once, whatever memory and the engine's max_num_seqs would allow. Needs
   // `unknowns_evidence` too.
   double benchmark_requests = 0;
+  // Serving runs: the batch sizes the source's benchmark launch captured CUDA graphs at with
+  // padding on (TensorRT-LLM's cuda_graph_config {enable_padding: true, batch_sizes}), which its
+  // rows do not state (empty = no rule, the engine's own). Needs `unknowns_evidence` too.
+  std::vector<double> cuda_graph_batch_sizes;
   std::string unknowns_evidence;
 };
 

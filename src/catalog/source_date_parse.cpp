@@ -34,7 +34,14 @@ SourceDates parse_source_dates(Fields& top) {
     s.fp8_params = entry.opt_boolean("fp8_params");
     s.nvfp4_tp_comm_overlap = entry.opt_boolean("nvfp4_tp_comm_overlap");
     s.benchmark_requests = entry.opt_pos("benchmark_requests").value_or(0);
+    s.cuda_graph_batch_sizes = entry.num_list("cuda_graph_batch_sizes");
     s.unknowns_evidence = entry.opt_str("unknowns_evidence").value_or("");
+    for (std::size_t i = 0; i < s.cuda_graph_batch_sizes.size(); ++i) {
+      const double b = s.cuda_graph_batch_sizes[i];
+      if (!(b >= 1 && b == std::floor(b)) || (i > 0 && b <= s.cuda_graph_batch_sizes[i - 1])) {
+        entry.fail("cuda_graph_batch_sizes", "give whole batch sizes >= 1 in increasing order");
+      }
+    }
     if (s.benchmark_requests != std::floor(s.benchmark_requests)) {
       entry.fail("benchmark_requests", fmt::format("{}: give a whole number of requests", s.benchmark_requests));
     }
@@ -45,7 +52,8 @@ SourceDates parse_source_dates(Fields& top) {
       entry.fail("moe_dispatcher", fmt::format("'{}': use alltoall or flex", s.moe_dispatcher));
     }
     const bool has_rule = !s.moe_overlap.empty() || !s.moe_dispatcher.empty() || s.fp8_params.has_value() ||
-                          s.nvfp4_tp_comm_overlap.has_value() || s.benchmark_requests > 0;
+                          s.nvfp4_tp_comm_overlap.has_value() || s.benchmark_requests > 0 ||
+                          !s.cuda_graph_batch_sizes.empty();
     if (has_rule && s.unknowns_evidence.empty()) {
       entry.fail("unknowns_evidence", "empty: say where the rule for the source's blank cells comes from");
     }

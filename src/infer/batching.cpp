@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "infer/batch_wait.h"
+#include "infer/graph_padding.h"
 
 namespace gpuplan {
 
@@ -121,6 +122,15 @@ ServingPoint continuous(const InferContext& ctx, const InferPlan& plan, double i
     load.expert_hit = expert_hit_of_calendar(ctx, load.decode_seqs, prompt_step, micro * in / prompt_step, steps);
   }
   s.step = step_cost(ctx, plan, load);
+  // CUDA-graph padding: the steps of a lifetime that carry no prompt (those carrying one run
+  // eagerly) replay the graph of the next captured size (infer/graph_padding.h). The prompt
+  // steps are the calendar's heavy ones: a chunk each with chunked prefill, a cohort each else.
+  if (!e.cuda_graph_batch_sizes.empty()) {
+    const double prompt_step = e.chunked_prefill ? std::min(in, std::max(1.0, budget - load.decode_seqs))
+                                                 : closed_loop_cohort(e, in, micro, plan.attention_dp) * in;
+    const double heavy_steps = std::min(steps, micro * in / prompt_step);
+    s.step = with_graph_padding(ctx, plan, s.step, load.decode_seqs, load.decode_context, 1 - heavy_steps / steps);
+  }
   const double cycle_s = steps * pp * s.step.total_s;  // one lifetime of the running set
   s.tpot_s = cycle_s / out;
   s.output_tokens_per_s = s.running * out / cycle_s;
@@ -197,7 +207,8 @@ ServingPoint closed_loop(const InferContext& ctx, const InferPlan& plan, double 
   const double context = in + out / 2;
   // One pure prefill step of all prompts, then out − 1 pure decode steps.
   s.prefill = step_cost(ctx, plan, {0, context, micro * in, in});
-  s.step = step_cost(ctx, plan, {micro, context, 0, 0});
+  // Every decode step is a pure decode: padded to the next captured size (infer/graph_padding.h).
+  s.step = with_graph_padding(ctx, plan, step_cost(ctx, plan, {micro, context, 0, 0}), micro, context, 1);
   const double cycle_s = pp * (s.prefill.total_s + std::max(0.0, out - 1) * s.step.total_s);
   s.tpot_s = pp * s.step.total_s;
   s.output_tokens_per_s = s.running * out / cycle_s;

@@ -6,6 +6,7 @@
 #include <functional>
 #include <queue>
 
+#include "infer/graph_padding.h"
 #include "infer/step.h"
 #include "workload/kv_cache.h"
 
@@ -69,7 +70,10 @@ SimScheduler sim_scheduler_of(const InferContext& ctx, const InferPlan& plan, co
   s.chunked_prefill = e.chunked_prefill;
   s.prefill_first = e.prefill_first;
   s.reserve_full_sequence = e.reserve_full_sequence;
+  // Each attention-DP rank pads its own decodes (infer/graph_padding.h): with them spread evenly
+  // the replica's step pads to dp × a captured size.
   s.cuda_graph_batch_sizes = e.cuda_graph_batch_sizes;
+  for (double& b : s.cuda_graph_batch_sizes) b *= std::max(1, plan.attention_dp);
   // TensorRT-LLM waits only without attention DP (py_executor.py _schedule: `not
   // enable_attention_dp`); its attention-DP balancing is a separate rule.
   if (plan.attention_dp <= 1) s.batch_wait = e.batch_wait;
@@ -336,8 +340,12 @@ class Simulation {
     double decodes = step_decodes_, context = step_context_, prompt = step_prompt_, span = step_span_;
     if (decodes > 0) context /= decodes;
     if (prompt > 0) span /= prompt;
-    if (prompt == 0 && !s_.cuda_graph_batch_sizes.empty() && decodes <= s_.cuda_graph_batch_sizes.back()) {
-      decodes = *std::lower_bound(s_.cuda_graph_batch_sizes.begin(), s_.cuda_graph_batch_sizes.end(), decodes);
+    if (prompt == 0 && decodes > 0 && !s_.cuda_graph_batch_sizes.empty()) {
+      // The dummy rows add tokens, not cached keys (infer/graph_padding.h): the KV read stays the
+      // real decodes'.
+      const double padded = graph_padded_batch(s_.cuda_graph_batch_sizes, decodes);
+      context *= decodes / padded;
+      decodes = padded;
     }
     return memo_.step_s(decodes, context, prompt, span);
   }

@@ -5,6 +5,7 @@ list(APPEND GPUPLAN_LIB_SOURCES
   infer/attention_dp_spread.cpp
   infer/moe_routing.cpp
   infer/step.cpp
+  infer/graph_padding.cpp
   infer/batching.cpp
   infer/batch_wait.cpp
   infer/evaluate.cpp

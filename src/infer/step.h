@@ -90,6 +90,13 @@ struct StepCost {
   // prefill attention and the dispatch cost that rank's tokens.
   double adp_busiest_prefill_tokens = 0;
   double adp_mean_prefill_tokens = 0;
+  // CUDA-graph padding (infer/graph_padding.h): an engine that replays CUDA graphs captured at
+  // fixed batch sizes with padding on runs a pure-decode step of b sequences as the graph of the
+  // next captured size, the extra rows dummy sequences of one token. What that adds to a steady
+  // state's mean step: the share of its steps that carry no prompt × (the padded decode step −
+  // the unpadded one). In total_s; 0 without captured sizes (docs/model/inference.md §4).
+  double graph_padding_s = 0;
+  double graph_padded_decodes = 0;  // the padded pure-decode step's sequences (0 = none padded)
   double total_s = 0;
   MoeStepTerms moe;        // the MoE share of the terms above
 };

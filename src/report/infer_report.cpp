@@ -53,6 +53,10 @@ nlohmann::ordered_json step_json(const StepCost& c) {
   j["output_head_s"] = c.output_head_s;
   j["host_s"] = c.host_s;
   j["host_wait_s"] = c.host_wait_s;
+  if (c.graph_padded_decodes > 0) {
+    // CUDA-graph padding of the pure-decode steps (infer/graph_padding.h), inside total_s.
+    j["graph_padding"] = {{"padded_decodes", c.graph_padded_decodes}, {"added_s", c.graph_padding_s}};
+  }
   j["weight_bytes_per_gpu"] = c.weight_bytes;
   j["kv_bytes_per_gpu"] = c.kv_bytes;
   j["elementwise_bytes_per_gpu"] = c.elementwise_bytes;
@@ -190,6 +194,11 @@ std::string infer_text(const InferContext& ctx, const InferPlan& plan, const Inf
     // The executor's host work per sequence, overlapped with the GPU (docs/model/inference.md).
     s += fmt::format("host: {} of executor work per step (per sequence, overlapped with the GPU) · the GPU waits {}\n",
                      ms(c.host_s), ms(c.host_wait_s));
+  }
+  if (c.graph_padded_decodes > 0) {
+    // CUDA-graph padding of the pure-decode steps (docs/model/inference.md §4).
+    s += fmt::format("CUDA graphs: pure-decode steps padded to {:.0f} sequences (dummy rows) · adds {} to the mean step\n",
+                     c.graph_padded_decodes, ms(c.graph_padding_s));
   }
   if (c.adp_busiest_prefill_tokens > c.adp_mean_prefill_tokens) {
     s += fmt::format("attention DP: the busiest rank prefills {:.0f} prompt tokens per step (mean over the ranks {:.0f})\n",

@@ -143,6 +143,10 @@ std::vector<InferCase> read_inference_cases(const CsvTable& csv, const Catalog& 
     if (const std::string why = check_infer_plan(*c.model, plan); !why.empty()) {
       throw Error(fmt::format("{}: row {}: {}", csv.where(r, c_tp), c.id, why));
     }
+    // The source's benchmark launch captured CUDA graphs at these sizes with padding on.
+    if (const SourceDate* rule = source_entry(catalog.source_dates, c.source)) {
+      c.cuda_graph_batch_sizes = rule->cuda_graph_batch_sizes;
+    }
     if (c.mode == "offline_max_throughput") {
       plan.mode = InferMode::max_throughput;
       // The source's benchmark sent a fixed number of requests per run: no more run at once.
@@ -261,10 +265,12 @@ double InferPredictor::predict(const InferCase& c, const InferOverrides* o, std:
   // The row's launch: the engine (refit or not) with the batch waiting its benchmark set, or
   // capped at the requests its benchmark sent (an offline run cannot hold more at once).
   Engine launched;
-  if (c.launch_wait.on() || (c.benchmark_requests > 0 && c.benchmark_requests < ctx.engine->max_num_seqs)) {
+  if (c.launch_wait.on() || (c.benchmark_requests > 0 && c.benchmark_requests < ctx.engine->max_num_seqs) ||
+      !c.cuda_graph_batch_sizes.empty()) {
     launched = *ctx.engine;
     if (c.launch_wait.on()) launched.batch_wait = c.launch_wait;
     if (c.benchmark_requests > 0) launched.max_num_seqs = std::min(launched.max_num_seqs, c.benchmark_requests);
+    if (!c.cuda_graph_batch_sizes.empty()) launched.cuda_graph_batch_sizes = c.cuda_graph_batch_sizes;
     ctx.engine = &launched;
   }
   const InferEstimate e = evaluate_inference(ctx, c.plan);

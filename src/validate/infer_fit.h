@@ -62,6 +62,10 @@ struct InferCase {
   // (data/validation/inference-sources.toml `benchmark_requests`; 0 = no rule): the run holds at
   // most that many sequences at once, predicted with a copy of the engine capped there.
   double benchmark_requests = 0;
+  // Rows of a source whose benchmark launch captured CUDA graphs at these batch sizes with padding
+  // on (inference-sources.toml `cuda_graph_batch_sizes`; empty = the engine's own): predicted with
+  // a copy of the engine that pads so.
+  std::vector<double> cuda_graph_batch_sizes;
   // offline_max_throughput rows: the requests the benchmark's dataset held, all queued at t = 0
   // (`num_requests` column; 0 = not stated): the closed form's steady state is scaled by the
   // finite run's ramp-up and drain (infer/finite_run.h).

@@ -330,5 +330,25 @@ TEST(BadInput, SourceBenchmarkRequestsStrict) {
   EXPECT_NE(err.find("published"), std::string::npos) << err;
 }
 
+// A source's padded CUDA-graph sizes (docs/data-format.md): whole, increasing, with evidence.
+TEST(BadInput, SourceCudaGraphBatchSizesStrict) {
+  const std::string head = "kind = \"source_dates\"\nid = \"t-runs\"\nsource = \"t\"\nretrieved = \"2026-11-27\"\n"
+                           "[[publication]]\nmatch = \"Some Source\"\n";
+  Catalog ok;
+  load_catalog_text(ok, head + "cuda_graph_batch_sizes = [1, 2, 4, 384, 512]\nunknowns_evidence = \"its yml\"\n", "s.toml",
+                    false);
+  const SourceDate* s = source_entry(ok.source_dates, "rows of Some Source, table 2");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->cuda_graph_batch_sizes, (std::vector<double>{1, 2, 4, 384, 512}));
+
+  std::string err = testing::catalog_error(head + "cuda_graph_batch_sizes = [1, 4, 2]\nunknowns_evidence = \"p\"\n");
+  EXPECT_NE(err.find("cuda_graph_batch_sizes"), std::string::npos) << err;
+  EXPECT_NE(err.find("increasing"), std::string::npos) << err;
+  err = testing::catalog_error(head + "cuda_graph_batch_sizes = [0.5, 4]\nunknowns_evidence = \"p\"\n");
+  EXPECT_NE(err.find("cuda_graph_batch_sizes"), std::string::npos) << err;
+  err = testing::catalog_error(head + "cuda_graph_batch_sizes = [1, 2]\n");
+  EXPECT_NE(err.find("unknowns_evidence"), std::string::npos) << err;
+}
+
 }  // namespace
 }  // namespace gpuplan

@@ -126,18 +126,22 @@ TEST(InferCli, ValidateMoeHeldoutFile) {
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
   };
   ASSERT_EQ(dense.size(), 17u);
-  EXPECT_LE(median(dense), 0.07);  // 5.8% on 2026-11-27 (6.5% before the finite request count)
-  // 23.6% on 2026-11-27 (32.0% without the finite runs). The executor's host time per sequence
-  // (5.9 us, tenth session) moves no row of this file.
-  EXPECT_LE(median(moe), 0.25);
+  EXPECT_LE(median(dense), 0.06);  // 4.8% (5.8% before CUDA-graph padding, 6.5% before the finite request count)
+  // 21.7% on 2026-11-27 with the launch's CUDA-graph padding (23.6% without, 32.0% without the
+  // finite runs). The executor's host time per sequence (5.9 us, tenth session) moves no row.
+  EXPECT_LE(median(moe), 0.225);
   // Every TensorRT-LLM row states its dataset (num_requests) and is scored as that finite run,
-  // a factor in (0, 1] up to the simulation's rounding; the GPUStack rows state none.
+  // a factor in (0, 1] up to the simulation's rounding, except where the dataset never fills the
+  // steady state's batch and that batch pads far more than the run's own: DeepSeek H200 DEP8 at
+  // 1K/1K runs 3,000 requests, 375 per rank padded to 384, while the steady state's 569 per rank
+  // pad to 1,024 (factor 1.16-1.17; infer/graph_padding.h). The GPUStack rows state none.
   int finite = 0;
   for (const auto& row : j["rows"]) {
     if (!row.contains("finite_run_factor")) continue;
     ++finite;
     EXPECT_GT(row["finite_run_factor"].get<double>(), 0.5) << row["id"];
-    EXPECT_LT(row["finite_run_factor"].get<double>(), 1.01) << row["id"];
+    const bool dsv3_h200_1k = row["id"].get<std::string>().rfind("TRT1x-deepseek-v3-h200-sxm-dep8-10", 0) == 0;
+    EXPECT_LT(row["finite_run_factor"].get<double>(), dsv3_h200_1k ? 1.2 : 1.01) << row["id"];
   }
   EXPECT_EQ(finite, 106);
 }

@@ -249,5 +249,33 @@ TEST(InferValidation, SourceRequestCountCapsTheOfflineBatch) {
   EXPECT_DOUBLE_EQ(capped, other.predict(by_hand));
 }
 
+// TensorRT-LLM's 1.x performance overview launched every model with padded CUDA graphs
+// (data/validation/inference-sources.toml `cuda_graph_batch_sizes`): its rows, offline or not,
+// are predicted with a copy of the engine that pads to those sizes, exactly as fast as that
+// engine by hand; another source's row keeps the engine's own (tensorrt-llm-1.0: none).
+TEST(InferValidation, SourceCudaGraphSizesPadTheSourcesRows) {
+  const std::string text = std::string(kHeader) +
+      "a,NVIDIA/TensorRT-LLM docs/source/developer-guide/perf-overview.md @03e27c7d,qwen3-30b-a3b,b200,1,1,1,1,"
+      "fp4,fp8,1024,1024,offline_max_throughput,,tensorrt-llm 1.x,output_tokens_per_s_total,26611,\n"
+      "b,another source,qwen3-30b-a3b,b200,1,1,1,1,fp4,fp8,1024,1024,offline_max_throughput,,tensorrt-llm 1.x,"
+      "output_tokens_per_s_total,26611,\n";
+  const std::vector<InferCase> cases = read_inference_cases(CsvTable::parse(text, "t.csv"), cat());
+  ASSERT_EQ(cases.size(), 2u);
+  const std::vector<double> sizes{1, 2, 4, 8, 16, 32, 64, 128, 256, 384, 512, 1024, 2048, 4096, 8192};
+  EXPECT_EQ(cases[0].cuda_graph_batch_sizes, sizes);
+  EXPECT_TRUE(cases[1].cuda_graph_batch_sizes.empty());
+  ASSERT_TRUE(cases[0].engine->cuda_graph_batch_sizes.empty());
+  InferPredictor predictor(cat());
+  const double padded = predictor.predict(cases[0]);
+  const double unpadded = predictor.predict(cases[1]);
+  EXPECT_LT(padded, unpadded);  // 1,528 decodes replay the graph of 2,048
+  Engine with_sizes = *cases[0].engine;
+  with_sizes.cuda_graph_batch_sizes = sizes;
+  InferCase by_hand = cases[1];
+  by_hand.engine = &with_sizes;
+  InferPredictor other(cat());
+  EXPECT_DOUBLE_EQ(padded, other.predict(by_hand));
+}
+
 }  // namespace
 }  // namespace gpuplan
