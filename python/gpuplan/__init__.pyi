@@ -43,6 +43,7 @@ class TrainResult(_Result):
     gpus: int
     bubble_fraction: float
     tensor_clock_factor: float
+    gemm_clock_factor: float
     memory_bytes: float
     memory_capacity_bytes: float
     bottleneck: str

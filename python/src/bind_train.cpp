@@ -58,6 +58,10 @@ void bind_train_result(pyb::module_& m) {
   cls.def_property_readonly(
       "tensor_clock_factor", [](const TrainResult& r) { return r.get().estimate.tensor_clock_factor; },
       "The GPU's tensor clock at its power limit over its family's reference part's (1 = not modelled).");
+  cls.def_property_readonly(
+      "gemm_clock_factor", [](const TrainResult& r) { return r.get().estimate.gemm_clock_factor; },
+      "The clock of the plan's GEMM precision at the power limit (tensor_clock_factor unless that precision "
+      "draws more power per clock than on the reference part).");
   cls.def_property_readonly("memory_bytes", [](const TrainResult& r) { return r.get().estimate.memory.total_bytes; },
                             "Memory of the most loaded GPU, bytes.");
   cls.def_property_readonly("memory_capacity_bytes",

@@ -70,6 +70,13 @@ struct Efficiency {
   double power_reference_bf16_flops_per_s = 0;  // dense peak
   double power_reference_clock_fraction = 0;    // its sustained clock / datasheet clock
   double power_clock_exponent = 0;              // an SM's power ∝ clock^this
+  // Precision's share of the power (power_clock_factor): at one clock an SM's power goes as
+  // (its tensor FLOPs per clock)^this, so a precision that does more work per clock on a part
+  // than on the reference part sustains a lower clock there. The reference's dense peaks per
+  // precision say what it does per clock (bf16 = power_reference_bf16_flops_per_s; 0 = not
+  // given: that precision keeps the bf16 clock). 0 = not modelled.
+  double power_precision_exponent = 0;
+  PerPrecision power_reference_flops_per_s{};
   // Memory-bound kernels (norms, element-wise): achieved / HBM bandwidth.
   double memory_bw_fraction = 0;
   // The optimizer step, one fused multi-tensor kernel streaming the weights, gradients and

@@ -65,6 +65,10 @@ Efficiency parse_efficiency(Fields& top) {
     e.power_reference_bf16_flops_per_s = pw->pos("reference_bf16_tflops") * 1e12;
     e.power_reference_clock_fraction = pw->fraction("reference_clock_fraction");
     e.power_clock_exponent = pw->pos("clock_power_exponent");
+    e.power_precision_exponent = pw->opt_nonneg("precision_power_exponent").value_or(0);
+    e.power_reference_flops_per_s[index_of(Precision::bf16)] = e.power_reference_bf16_flops_per_s;
+    e.power_reference_flops_per_s[index_of(Precision::fp8)] = pw->opt_pos("reference_fp8_tflops").value_or(0) * 1e12;
+    e.power_reference_flops_per_s[index_of(Precision::fp4)] = pw->opt_pos("reference_fp4_tflops").value_or(0) * 1e12;
     pw->finish();
   }
   if (auto k = top.opt_sub("kernel")) {

@@ -171,7 +171,7 @@ double softmax_exp_per_s(const Gpu& gpu, const Efficiency& e) {
   return gpu.dense(Precision::bf16) * exp_per_clk / e.attention_tensor_flops_per_clk_per_sm;
 }
 
-double power_clock_factor(const Gpu& gpu, const Efficiency& e) {
+double power_clock_factor(const Gpu& gpu, const Efficiency& e, Precision p) {
   if (e.power_reference_tdp_w <= 0 || e.power_reference_sm_count <= 0 || e.power_reference_bf16_flops_per_s <= 0 ||
       e.power_reference_clock_fraction <= 0 || e.power_clock_exponent <= 0) {
     return 1;
@@ -194,7 +194,20 @@ double power_clock_factor(const Gpu& gpu, const Efficiency& e) {
   // as (watts per SM)^(1/exponent). The datasheet clock goes as the peak per SM (the family's
   // tensor FLOPs per clock per SM are one figure). A part with power to spare stops at its
   // datasheet clock.
-  const double sustained_clock = std::pow((gpu.tdp_w / sms) / (e.power_reference_tdp_w / e.power_reference_sm_count),
+  // Precision `p`: its tensor FLOPs per clock relative to bf16's, on this part over the
+  // reference's (the datasheet peaks' ratios; bf16 FLOPs per clock per SM are the family's one
+  // figure). Doing `work` times the reference's per clock, the SM draws work^γ times its power
+  // at one clock (γ = power_precision_exponent, our H200 measurement: fp8 at twice bf16's work
+  // per clock sustains 1,350 against 1,455 MHz at the same 692 W, so fp8 draws (1455/1350)^α =
+  // 1.16× bf16's power per clock: γ = log 1.16 / log 2 = 0.22 for α = 2).
+  double work = 1;
+  const double ref_p = e.power_reference_flops_per_s[index_of(p)];
+  const double ref_bf16 = e.power_reference_flops_per_s[index_of(Precision::bf16)];
+  if (e.power_precision_exponent > 0 && ref_p > 0 && ref_bf16 > 0 && gpu.dense(p) > 0) {
+    work = (gpu.dense(p) / peak) / (ref_p / ref_bf16);
+  }
+  const double sustained_clock = std::pow((gpu.tdp_w / sms) / (e.power_reference_tdp_w / e.power_reference_sm_count) /
+                                              std::pow(work, e.power_precision_exponent),
                                           1 / e.power_clock_exponent);
   const double datasheet_clock = (peak / sms) / (e.power_reference_bf16_flops_per_s / e.power_reference_sm_count);
   return std::min(sustained_clock / datasheet_clock, 1 / e.power_reference_clock_fraction);
@@ -223,7 +236,10 @@ RooflineDevice make_roofline_device(const Gpu& gpu, const Efficiency& e, const F
   const double attention_clock = measured ? 1.0 : clock;
   for (Precision p : kAllPrecisions) {
     const double peak = gpu.dense(p);
-    dev.gemm_flops_per_s[index_of(p)] = peak * std::min(1.0, gemm_peak_fraction(gpu, e, p) * clock);
+    // The GEMMs at their own precision's clock (power_clock_factor); attention stays 16-bit.
+    const double gemm_clock = framework && e.power_precision_exponent > 0 ? power_clock_factor(gpu, e, p) : clock;
+    dev.gemm_clock_factor[index_of(p)] = gemm_clock;
+    dev.gemm_flops_per_s[index_of(p)] = peak * std::min(1.0, gemm_peak_fraction(gpu, e, p) * gemm_clock);
     dev.attention_fwd_flops_per_s[index_of(p)] = peak * std::min(1.0, fwd_fraction * attention_clock);
     dev.attention_bwd_flops_per_s[index_of(p)] = peak * std::min(1.0, bwd_fraction * attention_clock);
   }

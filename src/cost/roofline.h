@@ -47,6 +47,9 @@ struct RooflineDevice {
   // The tensor clock at the power limit every tensor rate above carries (power_clock_factor;
   // 1 = not modelled), kept for the answer's breakdown.
   double tensor_clock_factor = 1;
+  // The same per precision, for the GEMMs (power_clock_factor's precision term; every entry
+  // tensor_clock_factor where the family has none).
+  PerPrecision gemm_clock_factor = [] { PerPrecision f{}; f.fill(1); return f; }();
   // A calibration profile's measured shape curves (gemm_shape_curve.h); null = the shape model
   // alone. Shared, so copies of the device stay cheap.
   std::shared_ptr<const GemmShapeCurves> shape_curves;
@@ -65,8 +68,11 @@ double gemm_peak_fraction(const Gpu& gpu, const Efficiency& efficiency, Precisio
 // reference part's (training; Efficiency::power_*): sustained clock ratio (watts per SM over the
 // reference's)^(1/exponent) over the datasheet clock ratio (bf16 peak per SM over the
 // reference's), at most 1 / the reference's clock fraction. 1 where the family or the GPU gives
-// no power figure (TDP, SM count).
-double power_clock_factor(const Gpu& gpu, const Efficiency& efficiency);
+// no power figure (TDP, SM count). For precision `p` the SM's power at one clock also goes as its
+// tensor FLOPs per clock in `p` to the family's power_precision_exponent: a part that does more
+// `p` work per clock than the reference part (Blackwell Ultra's fp4: 1.5× the B200's per clock
+// and SM) sustains a lower clock in `p` (1 where the family gives no such figure).
+double power_clock_factor(const Gpu& gpu, const Efficiency& efficiency, Precision p = Precision::bf16);
 
 // Softmax exponentials per second of `gpu`: its dense bf16 peak × the family's reference
 // exponentials per tensor FLOP (per clock per SM), with the GPU's own SFU rate where it differs.

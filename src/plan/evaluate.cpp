@@ -244,6 +244,7 @@ void assemble(const TrainContext& ctx, const Plan& p, const MicroBatchShape& s, 
   // HFU counts the recomputed forward too (Korthikanti et al. 2022, sec. 6).
   est.hfu = (est.model_flops_per_step + load.recompute_flops_per_mb * micro_batches * p.dp) / (step * est.gpus * peak);
   est.tensor_clock_factor = ctx.device.tensor_clock_factor;  // computed once, with the device's rates
+  est.gemm_clock_factor = ctx.device.gemm_clock_factor[index_of(p.precision)];
   est.bubble_fraction = p.moe_overlap != MoeOverlap::dualpipe ? (stages - 1.0) / (p.vp * static_cast<double>(micro_batches))
                         : tau > 0                              ? bubble_s / (micro_batches * tau)
                                                                : 0;

@@ -128,6 +128,9 @@ struct Estimate {
   // The GPU's tensor clock at its power limit over the family's reference part's, which every
   // tensor rate of the step was scaled by (cost/roofline.h power_clock_factor; 1 = not modelled).
   double tensor_clock_factor = 1;
+  // The plan's low-precision GEMMs' clock, where their power per clock sets another one than the
+  // 16-bit tensor clock (power_clock_factor's precision term: Blackwell Ultra's fp4).
+  double gemm_clock_factor = 1;
   MemoryBreakdown memory;      // the most loaded pipeline rank
   double memory_capacity_bytes = 0;  // what the allocator can have (the driver's reserve taken off)
   double driver_reserved_bytes = 0;  // the driver's share of the card, not in the capacity

@@ -113,6 +113,7 @@ constexpr FieldLabel kFieldLabels[] = {
     {"hardware_flops_per_step", "hardware FLOPs per step (with recompute)", FieldKind::flops},
     {"bubble_fraction", "pipeline bubble", FieldKind::fraction},
     {"tensor_clock_factor", "tensor clock at the power limit (x the reference part's)", FieldKind::number},
+    {"gemm_clock_factor", "the plan's GEMM precision's clock at the power limit (x the reference part's)", FieldKind::number},
     {"memory_per_gpu_bytes", "memory per GPU", FieldKind::bytes},
     {"memory_capacity_bytes", "usable memory per GPU", FieldKind::bytes},
     {"driver_reserved_bytes", "reserved by the driver", FieldKind::bytes},

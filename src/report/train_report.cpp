@@ -142,6 +142,12 @@ std::string train_text(const TrainContext& ctx, const Plan& p, const Estimate& e
         "tensor clock   ×{:.3f} of the {} family's reference part ({:g} W power limit; every tensor rate)\n",
         e.tensor_clock_factor, ctx.efficiency ? ctx.efficiency->id : "", ctx.gpu->tdp_w);
   }
+  // A precision whose GEMMs draw more power per clock on this part than on the reference part
+  // runs them at a lower clock (cost/roofline.h power_clock_factor).
+  if (e.gemm_clock_factor != e.tensor_clock_factor) {
+    out += fmt::format("GEMM clock     ×{:.3f} in {} (its power per clock at the power limit; every {} GEMM rate)\n",
+                       e.gemm_clock_factor, precision_name(p.precision), precision_name(p.precision));
+  }
   out += fmt::format("memory per GPU {} of {} usable: {}\n", gib(e.memory.total_bytes), gib(e.memory_capacity_bytes),
                      memory_verdict_text(e));
   out += host_memory_line(ctx, p, e);
@@ -218,6 +224,8 @@ nlohmann::ordered_json train_json(const TrainContext& ctx, const Plan& p, const 
   j["micro_batches"] = e.micro_batches;
   j["bubble_fraction"] = e.bubble_fraction;
   j["tensor_clock_factor"] = e.tensor_clock_factor;
+  // Only where it differs, so that answers without it read as before.
+  if (e.gemm_clock_factor != e.tensor_clock_factor) j["gemm_clock_factor"] = e.gemm_clock_factor;
   j["memory_per_gpu_bytes"] = e.memory.total_bytes;
   j["memory_capacity_bytes"] = e.memory_capacity_bytes;
   j["fits"] = e.fits();

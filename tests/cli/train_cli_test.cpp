@@ -65,6 +65,34 @@ TEST(TrainCli, TensorClockAtThePowerLimitShowsInTextAndJson) {
   r = with("h100-sxm", false);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out.find("tensor clock"), std::string::npos) << r.out;
+  EXPECT_FALSE(nlohmann::json::parse(with("gb300", true).out).contains("gemm_clock_factor"));  // fp8: as bf16
+}
+
+// A precision's own clock (docs/model/training.md §2): the GB300's fp4 does 15,000 / 2,500 = 6×
+// its bf16 work per clock, the B200's 9,000 / 2,250 = 4×: 1.5× the reference's, so its SMs draw
+// 1.5^0.216 = 1.0916× the power per clock and its fp4 GEMMs run at 1.107225 × 1.5^(-0.108) =
+// 1.107224 × 0.957158 = 1.059785 of the B200's clock; the text and JSON say so. The B200's fp4
+// (the reference's own ratio) and the GB200's (10,000 / 2,500 = 4×) keep the tensor clock.
+TEST(TrainCli, Fp4GemmClockOnBlackwellUltraShowsInTextAndJson) {
+  auto with = [](const char* gpu, bool json) {
+    std::vector<std::string> args{"train", "--model", "llama3-8b", "--gpus", "8", "--global-batch", "64",
+                                  "--precision", "fp4", "--gpu", gpu};
+    if (json) args.emplace_back("--json");
+    return run(args);
+  };
+  auto r = with("gb300", true);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_NEAR(j["tensor_clock_factor"].get<double>(), 1.107225, 1e-6);
+  EXPECT_NEAR(j["gemm_clock_factor"].get<double>(), 1.059785, 1e-5);
+  r = with("gb300", false);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("GEMM clock     ×1.060 in fp4"), std::string::npos) << r.out;
+  for (const char* gpu : {"b200", "gb200"}) {
+    r = with(gpu, true);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_FALSE(nlohmann::json::parse(r.out).contains("gemm_clock_factor")) << gpu;
+  }
 }
 
 TEST(TrainCli, TextNamesTheBottleneckAndInfeasiblePlansSayWhy) {

@@ -349,6 +349,47 @@ TEST(Roofline, MeasuredFrameworkAttentionReplacesTheFamilysFractions) {
   EXPECT_DOUBLE_EQ(o.attention_masked_rate_fraction, 1);
 }
 
+// A precision's clock at the power limit (power_clock_factor with a precision): an SM's power at
+// one clock goes as its tensor FLOPs per clock ^ γ, so a part doing more fp4 work per clock than
+// the reference part (Blackwell Ultra: fp4 = 6 × bf16 against the B200's 4 ×) runs its fp4 GEMMs
+// at a lower clock; bf16 and fp8, at the reference's ratios, keep the bf16 factor.
+TEST(Roofline, APrecisionWithMoreWorkPerClockRunsAtALowerClock) {
+  Gpu gpu = test_gpu();  // 1,000 / 2,000 TFLOP/s bf16 / fp8 on 132 SMs
+  gpu.dense_flops_per_s[index_of(Precision::fp4)] = 6000e12;
+  gpu.tdp_w = 1000;
+  Efficiency e = test_efficiency();
+  e.gemm_peak_fraction[index_of(Precision::fp4)] = 0.5;
+  e.power_reference_tdp_w = 1000;
+  e.power_reference_sm_count = 132;
+  e.power_reference_bf16_flops_per_s = 1000e12;
+  e.power_reference_clock_fraction = 0.8;
+  e.power_clock_exponent = 2;
+  e.power_reference_flops_per_s[index_of(Precision::bf16)] = 1000e12;
+  e.power_reference_flops_per_s[index_of(Precision::fp8)] = 2000e12;
+  e.power_reference_flops_per_s[index_of(Precision::fp4)] = 4000e12;
+  // Without the precision exponent every precision has the bf16 factor: the same part, 1.
+  EXPECT_DOUBLE_EQ(power_clock_factor(gpu, e, Precision::fp4), 1);
+  e.power_precision_exponent = 0.216;
+  // Hand: fp4 work per clock (6000 / 1000) / (4000 / 1000) = 1.5 the reference's, power per clock
+  // 1.5^0.216 = 1.0916, clock (1 / 1.0916)^(1/2) = 1.5^(-0.108) = 0.95716; bf16 and fp8 stay 1.
+  EXPECT_NEAR(power_clock_factor(gpu, e, Precision::fp4), std::pow(1.5, -0.108), 1e-12);
+  EXPECT_NEAR(std::pow(1.5, -0.108), 0.95716, 1e-5);
+  EXPECT_DOUBLE_EQ(power_clock_factor(gpu, e, Precision::fp8), 1);
+  EXPECT_DOUBLE_EQ(power_clock_factor(gpu, e, Precision::bf16), 1);
+  // With 1.44 × the watts per SM the bf16 clock is 1.2 and fp4's 1.2 × 0.95716 = 1.14859.
+  gpu.tdp_w = 1440;
+  EXPECT_NEAR(power_clock_factor(gpu, e, Precision::bf16), 1.2, 1e-12);
+  EXPECT_NEAR(power_clock_factor(gpu, e, Precision::fp4), 1.2 * std::pow(1.5, -0.108), 1e-12);
+  // Training's device: fp4 GEMMs 6,000 × 0.5 × 1.14859 = 3,445.8 TFLOP/s, fp8 2,000 × 0.6 × 1.2;
+  // the answer's tensor clock stays the bf16 one.
+  const Framework fw = test_framework();
+  const RooflineDevice dev = make_roofline_device(gpu, e, &fw);
+  EXPECT_NEAR(dev.gemm_flops_per_s[index_of(Precision::fp4)], 6000e12 * 0.5 * 1.2 * std::pow(1.5, -0.108), 1);
+  EXPECT_NEAR(dev.gemm_flops_per_s[index_of(Precision::fp8)], 1440e12, 1);
+  EXPECT_NEAR(dev.gemm_clock_factor[index_of(Precision::fp4)], 1.2 * std::pow(1.5, -0.108), 1e-12);
+  EXPECT_NEAR(dev.tensor_clock_factor, 1.2, 1e-12);
+}
+
 // A fallback entry derives the GEMM fraction from the GPU's measured achievable matmul rate.
 TEST(Roofline, FallbackGemmFractionFollowsTheMeasuredRate) {
   Gpu gpu = test_gpu();
