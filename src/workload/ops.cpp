@@ -218,6 +218,13 @@ void mamba_block(Ctx& c) {
   Op& scan = c.out.ops[static_cast<std::size_t>(c.out.count - 1)];
   scan.fwd_flops = t * mamba_scan_flops_per_token(ms) / tp;
   scan.bwd_flops = 2 * scan.fwd_flops;
+  if (ms.version == 2) {
+    // SSD's states and CBᵀ pass through HBM between its kernels (mamba.h): memory-bound at
+    // these widths, so its time is its traffic, forward and backward counted separately.
+    const ScanBytes ssd = mamba2_ssd_training_bytes_per_token(ms, c.act_bytes);
+    scan.fwd_bytes = t * ssd.fwd / tp;
+    scan.bwd_bytes = t * ssd.bwd / tp;
+  }
   if (ms.version == 2) norm(c, "mamba_gated_norm", t, di, di);
   gemm(c, "mamba_out_proj", OpGroup::attention, t, h, di, 1, true, di * h + (ms.proj_bias ? h : 0));
   residual_add(c, "mixer_residual", OpGroup::attention, norm_rows);
