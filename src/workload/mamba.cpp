@@ -72,6 +72,10 @@ ScanBytes mamba2_ssd_training_bytes_per_token(const MambaShape& s, double act_by
   const double recompute = a * di + 3 * f * states + 3 * a * gn + f * gq + (a + 4 * f) * h;
   const double gradients = 12 * a * di + (3 * f + 5 * a) * states + 5 * f * gq + 8 * a * gn + 10 * f * h;
   b.bwd = recompute + gradients;
+  // The gate inside the scan: the chunk scan reads z and writes the gated and the ungated output;
+  // the backward's dz kernel reads z, the ungated output and dy and writes dz and the gated dy.
+  b.fwd += 2 * a * di;
+  b.bwd += 5 * a * di;
   return b;
 }
 

@@ -207,6 +207,12 @@ void mamba_block(Ctx& c) {
   gemm(c, "mamba_in_proj", OpGroup::attention, t, in_width, h, 1, true, in_width * h + (ms.proj_bias ? in_width : 0));
   memory(c, "mamba_conv1d", OpGroup::attention, 2 * t * conv * c.act_bytes,
          conv * d(ms.d_conv) + (ms.conv_bias ? conv : 0));
+  if (ms.version == 2) {
+    // mamba_split_conv1d_scan_combined saves the conv's input, not its output: its backward
+    // runs causal_conv1d_fwd again before causal_conv1d_bwd (mamba_ssm ssd_combined.py).
+    Op& conv_op = c.out.ops[static_cast<std::size_t>(c.out.count - 1)];
+    conv_op.bwd_bytes += conv_op.fwd_bytes;
+  }
   mark_selective(c);
   if (ms.version != 2) {
     const double r = d(ms.dt_rank);
