@@ -230,6 +230,16 @@ void mamba_block(Ctx& c) {
     const ScanBytes ssd = mamba2_ssd_training_bytes_per_token(ms, c.act_bytes);
     scan.fwd_bytes = t * ssd.fwd / tp;
     scan.bwd_bytes = t * ssd.bwd / tp;
+    if (s.micro_batch > 1) {
+      // Megatron-Core hands the combined scan batch-major tensors: _ssm_training copies the
+      // in_proj output to [b, l, d] (rearrange(...).contiguous()) and the output back to
+      // [l, b, d] (megatron/core/ssm/mamba_mixer.py at core_v0.16.0), a read and a write of
+      // each, and autograd copies their gradients back the same way. One sequence per
+      // micro-batch makes both views and no copy.
+      memory(c, "mamba_layout", OpGroup::attention, 2 * t * (in_width + di) * c.act_bytes);
+      Op& layout = c.out.ops[static_cast<std::size_t>(c.out.count - 1)];
+      layout.bwd_bytes = layout.fwd_bytes;
+    }
   }
   if (ms.version == 2) norm(c, "mamba_gated_norm", t, di, di);
   gemm(c, "mamba_out_proj", OpGroup::attention, t, h, di, 1, true, di * h + (ms.proj_bias ? h : 0));

@@ -182,6 +182,19 @@ TEST(HybridSsm, Mamba2ScanTrafficAsItsKernelsRun) {
   ASSERT_NE(conv, nullptr);
   EXPECT_DOUBLE_EQ(conv->fwd_bytes, 4096 * 40960.0);
   EXPECT_DOUBLE_EQ(conv->bwd_bytes, 3 * 4096 * 40960.0);
+  // One sequence per micro-batch: no layout copies. Two: the in_proj output (2 x 8,192 + 2 x
+  // 1,024 + 128 = 18,560 wide) and the scan output (8,192) copied both ways, 2 x 8,192 tokens
+  // x 26,752 x 2 bytes = 876,609,536 forward and backward.
+  for (const Op& op : ops) EXPECT_NE(std::string(op.name), "mamba_layout");
+  shape.micro_batch = 2;
+  LayerOps two;
+  build_layer_ops(nh, 0, shape, two);
+  const Op* layout = nullptr;
+  for (const Op& op : two) layout = std::string(op.name) == "mamba_layout" ? &op : layout;
+  ASSERT_NE(layout, nullptr);
+  EXPECT_DOUBLE_EQ(layout->fwd_bytes, 876609536.0);
+  EXPECT_DOUBLE_EQ(layout->bwd_bytes, 876609536.0);
+  shape.micro_batch = 1;
   shape.tp = 2;  // heads split over TP: half the traffic per rank
   LayerOps split;
   build_layer_ops(nh, 0, shape, split);
