@@ -70,12 +70,16 @@ ScanBytes mamba2_ssd_training_bytes_per_token(const MambaShape& s, double act_by
   ScanBytes b;
   b.fwd = 3 * a * di + (2 * f + 2 * a) * states + 4 * a * gn + 2 * f * gq + (a + 6 * f) * h;
   const double recompute = a * di + 3 * f * states + 3 * a * gn + f * gq + (a + 4 * f) * h;
-  const double gradients = 12 * a * di + (3 * f + 5 * a) * states + 5 * f * gq + 8 * a * gn + 10 * f * h;
+  // Per kernel of _mamba_chunk_scan_combined_bwd: dstates (C, dy → fp32 dstates), state passing
+  // (states, dstates → both in the activation dtype), states.to(x.dtype) for dC, dx (x, CBᵀ, dy,
+  // B, dstates → dx), dB (x, dstates, B), dC (the states, dy, C), dCBᵀ (x, dy → fp32), the two
+  // CBᵀ-gradient GEMMs (C or B, dCBᵀ, a residual), the Δ·A gradient (x, dy, CBᵀ).
+  const double gradients = 10 * a * di + (4 * f + 6 * a) * states + 5 * f * gq + 12 * a * gn + 10 * f * h;
   b.bwd = recompute + gradients;
   // The gate inside the scan: the chunk scan reads z and writes the gated and the ungated output;
-  // the backward's dz kernel reads z, the ungated output and dy and writes dz and the gated dy.
+  // the backward's dz kernel reads x, z, the ungated output and dy and writes dz and the gated dy.
   b.fwd += 2 * a * di;
-  b.bwd += 5 * a * di;
+  b.bwd += 6 * a * di;
   return b;
 }
 

@@ -50,11 +50,11 @@ double mamba_scan_bytes_per_token(const MambaShape& s, double act_bytes);
 // fp32 = 4 (d = d_inner, s = d·N/Q the chunk states per token, H the heads):
 //   forward  3a·d + (2·4 + 2a)·s + 4a·G·N + 2·4·G·Q + (a + 6·4)·H
 //   backward a·d + 3·4·s + 3a·G·N + 4·G·Q + (a + 4·4)·H        (the recomputed forward)
-//            + 12a·d + (3·4 + 5a)·s + 5·4·G·Q + 8a·G·N + 10·4·H (the gradient kernels)
+//            + 10a·d + (4·4 + 6a)·s + 5·4·G·Q + 12a·G·N + 10·4·H (the gradient kernels)
 // and, as Megatron-Core calls it (megatron/core/ssm/mamba_mixer.py _ssm_training at core_v0.16.0:
 // no rmsnorm_weight, so mamba_split_conv1d_scan_combined gates by silu(z) inside the scan), the
-// gate: forward + 2a·d (z read, the gated and ungated outputs written), backward + 5a·d
-// (_chunk_scan_bwd_dz: z, the ungated output and dy read, dz and the gated dy written).
+// gate: forward + 2a·d (z read, the gated and ungated outputs written), backward + 6a·d
+// (_chunk_scan_bwd_dz: x, z, the ungated output and dy read, dz and the gated dy written).
 struct ScanBytes {
   double fwd = 0;
   double bwd = 0;
