@@ -306,6 +306,18 @@ void mlp_block(Ctx& c, bool moe_layer) {
     memory(c, "expert_act", OpGroup::moe, mlp_activation_bytes(c, received, f));
     mark_selective(c);
     routed_gemm(c, "expert_down", per_expert, h, f, local, imbalance);
+    if (m.mlp_bias) {
+      // Experts with biases (gpt-oss): the up-projection's bias rides its GEMM's epilogue, but
+      // Megatron-Core adds the down-projection's, scaled by each copy's routing probability,
+      // eagerly per local expert (TEGroupedMLP._apply_bias, megatron/core/transformer/moe/
+      // experts.py at core_v0.16.0: torch.cat of t + b·p over the experts' splits): forward
+      // b·p written, t and b·p read and their sum written, the concatenation read and written
+      // (6 passes of the received copies); backward the two products' gradients, each written
+      // and read back for its per-expert sum (6 passes).
+      memory(c, "expert_bias", OpGroup::moe, 6 * received * h * c.act_bytes);
+      Op& bias = c.out.ops[static_cast<std::size_t>(c.out.count - 1)];
+      bias.bwd_bytes = bias.fwd_bytes;
+    }
     memory(c, "combine_unpermute", OpGroup::moe, 2 * sorted_rows * h * c.act_bytes);
     if (e.shared_ffn() > 0) {
       dense_mlp(c, OpGroup::moe, d(e.shared_ffn()), "shared_up", "shared_act", "shared_down");
