@@ -18,6 +18,12 @@ struct SourceDate {
   std::string match;      // a part of the rows' `source` cell (the first entry that matches wins)
   std::string published;  // "YYYY-MM-DD" (ISO dates compare as strings); "" only for an entry that gives a rule
   std::string evidence;   // where the date comes from
+  // A narrower entry: it matches only rows whose `model_ref` is this one and whose `gpu` is one
+  // of `gpus` (empty = any). A source's presets can differ for one model, or for one model on
+  // some GPUs (Megatron-Bridge runs GPT-OSS with the AllToAll dispatcher where its other MoE
+  // presets use the flex one); such an entry, listed before the source's, says so.
+  std::string model_ref;
+  std::vector<std::string> gpus;
   // What a blank `moe_overlap` / `moe_dispatcher` cell of this source's MoE rows means ("" = no
   // rule: the framework's default, else the fastest setting): "none" or "1f1b"; "alltoall" or
   // "flex". `unknowns_evidence` says where the rule comes from (required with either).
@@ -54,8 +60,11 @@ struct SourceDates {
 // catalog's files in load order, whose `match` occurs in it; "" when none does.
 std::string published_date(const std::vector<SourceDates>& tables, std::string_view source);
 
-// The entry matching `source` by the same rule; nullptr when none does.
-const SourceDate* source_entry(const std::vector<SourceDates>& tables, std::string_view source);
+// The entry matching `source` by the same rule, for a row of model `model_ref` on `gpu` (entries
+// narrowed to a model or GPUs match only such rows; "" matches only the unnarrowed entries);
+// nullptr when none does.
+const SourceDate* source_entry(const std::vector<SourceDates>& tables, std::string_view source,
+                               std::string_view model_ref = "", std::string_view gpu = "");
 
 // True for "YYYY-MM-DD" with a plausible month and day.
 bool is_iso_date(std::string_view text);

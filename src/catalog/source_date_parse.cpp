@@ -1,4 +1,5 @@
 // Parser for `kind = "source_dates"` files (data/validation/). Schema: docs/data-format.md.
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -29,6 +30,8 @@ SourceDates parse_source_dates(Fields& top) {
     // the date out; a training row matched by it then has no date, which --time-split refuses.
     s.published = entry.opt_str("published").value_or("");
     s.evidence = entry.opt_str("evidence").value_or("");
+    s.model_ref = entry.opt_str("model_ref").value_or("");
+    s.gpus = entry.str_list("gpus");
     s.moe_overlap = entry.opt_str("moe_overlap").value_or("");
     s.moe_dispatcher = entry.opt_str("moe_dispatcher").value_or("");
     s.fp8_params = entry.opt_boolean("fp8_params");
@@ -58,6 +61,12 @@ SourceDates parse_source_dates(Fields& top) {
       entry.fail("unknowns_evidence", "empty: say where the rule for the source's blank cells comes from");
     }
     if (s.match.empty()) entry.fail("match", "empty: give a part of the rows' source cell");
+    if (!s.gpus.empty() && s.model_ref.empty()) {
+      entry.fail("gpus", "given without model_ref: a GPU filter narrows one model's preset; give its model_ref");
+    }
+    if ((!s.model_ref.empty() || !s.gpus.empty()) && !has_rule) {
+      entry.fail("model_ref", "a narrowed entry without a rule: give the rule it narrows (moe_dispatcher, ...)");
+    }
     if (s.published.empty() && !has_rule) {
       entry.fail("published", "missing: give the date the source was published (YYYY-MM-DD)");
     }
@@ -71,10 +80,14 @@ SourceDates parse_source_dates(Fields& top) {
   return d;
 }
 
-const SourceDate* source_entry(const std::vector<SourceDates>& tables, std::string_view source) {
+const SourceDate* source_entry(const std::vector<SourceDates>& tables, std::string_view source,
+                               std::string_view model_ref, std::string_view gpu) {
   for (const SourceDates& t : tables) {
     for (const SourceDate& s : t.sources) {
-      if (source.find(s.match) != std::string_view::npos) return &s;
+      if (source.find(s.match) == std::string_view::npos) continue;
+      if (!s.model_ref.empty() && s.model_ref != model_ref) continue;
+      if (!s.gpus.empty() && std::find(s.gpus.begin(), s.gpus.end(), gpu) == s.gpus.end()) continue;
+      return &s;
     }
   }
   return nullptr;

@@ -305,7 +305,8 @@ TrainValidationRow predict_row(const TrainColumns& c, const CsvTable::Row& row, 
   // chosen expert or per destination rank). A blank cell takes the rule its source's entry in
   // data/validation/training-sources.toml gives every row of the source, where it has one;
   // else the overlap is resolved like the other unknowns and the dispatcher is alltoall.
-  const SourceDate* source_rule = source_entry(catalog.source_dates, full_source);
+  // An entry narrowed to the row's model (and GPU), listed before its source's, wins.
+  const SourceDate* source_rule = source_entry(catalog.source_dates, full_source, ref, r.gpu);
   if (const auto overlap = parse_moe_overlap(to_lower(c.text(row, "moe_overlap")))) {
     p.moe_overlap = *overlap;
   } else if (source_rule && !source_rule->moe_overlap.empty()) {

@@ -58,6 +58,31 @@ double mamba_scan_bytes_per_token(const MambaShape& s, double act_bytes) {
   return (4 * di + 2 * d(s.d_state)) * act_bytes;
 }
 
+ScanBytes mamba2_ssd_training_bytes_per_token(const MambaShape& s, double act_bytes) {
+  constexpr double f = 4;  // fp32 chunk states, CBᵀ, cumulative Δ·A
+  const double a = act_bytes;
+  const double di = d(s.d_inner);
+  const double q = d(s.chunk > 0 ? s.chunk : 256);
+  const double gn = d(s.groups) * d(s.d_state);
+  const double gq = d(s.groups) * q;
+  const double h = d(s.heads);
+  const double states = di * d(s.d_state) / q;  // one P×N state per head and chunk
+  ScanBytes b;
+  b.fwd = 3 * a * di + (2 * f + 2 * a) * states + 4 * a * gn + 2 * f * gq + (a + 6 * f) * h;
+  const double recompute = a * di + 3 * f * states + 3 * a * gn + f * gq + (a + 4 * f) * h;
+  // Per kernel of _mamba_chunk_scan_combined_bwd: dstates (C, dy → fp32 dstates), state passing
+  // (states, dstates → both in the activation dtype), states.to(x.dtype) for dC, dx (x, CBᵀ, dy,
+  // B, dstates → dx), dB (x, dstates, B), dC (the states, dy, C), dCBᵀ (x, dy → fp32), the two
+  // CBᵀ-gradient GEMMs (C or B, dCBᵀ, a residual), the Δ·A gradient (x, dy, CBᵀ).
+  const double gradients = 10 * a * di + (4 * f + 6 * a) * states + 5 * f * gq + 12 * a * gn + 10 * f * h;
+  b.bwd = recompute + gradients;
+  // The gate inside the scan: the chunk scan reads z and writes the gated and the ungated output;
+  // the backward's dz kernel reads x, z, the ungated output and dy and writes dz and the gated dy.
+  b.fwd += 2 * a * di;
+  b.bwd += 6 * a * di;
+  return b;
+}
+
 double mamba_state_elems_per_layer(const MambaShape& s) {
   const double ssm = s.version == 2 ? d(s.heads) * d(s.head_dim) * d(s.d_state) : d(s.d_inner) * d(s.d_state);
   return ssm + mamba_conv_channels(s) * d(s.d_conv > 0 ? s.d_conv - 1 : 0);

@@ -38,6 +38,29 @@ double mamba_scan_flops_per_token(const MambaShape& s);
 // writes y: (3·d_inner + 2·groups·N + heads).
 double mamba_scan_bytes_per_token(const MambaShape& s, double act_bytes);
 
+// HBM bytes per token of Mamba-2's chunked scan (SSD, chunk Q) as training runs it: mamba_ssm's
+// Triton kernels (mamba_ssm/ops/triton/ssd_combined.py, _mamba_chunk_scan_combined_fwd / _bwd,
+// which Megatron-Core's MambaMixer reaches through mamba_split_conv1d_scan_combined). Unlike the
+// fused Mamba-1 scan, its states leave SRAM: the forward is five kernels (chunk cumsum, chunk
+// states BᵀX written in fp32, state passing, CBᵀ written in fp32, chunk scan), each reading
+// its inputs from HBM; the backward recomputes the first four and runs about eight more (dstates,
+// state passing, dB, dx, dC, dCB, the two Δ-gradient kernels), re-reading x and dy several times.
+// Counted once per tensor a kernel reads or writes (a group's B, C and CBᵀ are shared by its
+// heads in L2), with P·heads = d_inner, N the state size, G the groups, a = `act_bytes` and
+// fp32 = 4 (d = d_inner, s = d·N/Q the chunk states per token, H the heads):
+//   forward  3a·d + (2·4 + 2a)·s + 4a·G·N + 2·4·G·Q + (a + 6·4)·H
+//   backward a·d + 3·4·s + 3a·G·N + 4·G·Q + (a + 4·4)·H        (the recomputed forward)
+//            + 10a·d + (4·4 + 6a)·s + 5·4·G·Q + 12a·G·N + 10·4·H (the gradient kernels)
+// and, as Megatron-Core calls it (megatron/core/ssm/mamba_mixer.py _ssm_training at core_v0.16.0:
+// no rmsnorm_weight, so mamba_split_conv1d_scan_combined gates by silu(z) inside the scan), the
+// gate: forward + 2a·d (z read, the gated and ungated outputs written), backward + 6a·d
+// (_chunk_scan_bwd_dz: x, z, the ungated output and dy read, dz and the gated dy written).
+struct ScanBytes {
+  double fwd = 0;
+  double bwd = 0;
+};
+ScanBytes mamba2_ssd_training_bytes_per_token(const MambaShape& s, double act_bytes);
+
 // Recurrent state one sequence keeps per Mamba layer, in elements: the SSM state (Mamba-1
 // d_inner·N; Mamba-2 heads·P·N) and the last d_conv − 1 conv inputs of every conv channel.
 double mamba_state_elems_per_layer(const MambaShape& s);

@@ -207,6 +207,12 @@ void mamba_block(Ctx& c) {
   gemm(c, "mamba_in_proj", OpGroup::attention, t, in_width, h, 1, true, in_width * h + (ms.proj_bias ? in_width : 0));
   memory(c, "mamba_conv1d", OpGroup::attention, 2 * t * conv * c.act_bytes,
          conv * d(ms.d_conv) + (ms.conv_bias ? conv : 0));
+  if (ms.version == 2) {
+    // mamba_split_conv1d_scan_combined saves the conv's input, not its output: its backward
+    // runs causal_conv1d_fwd again before causal_conv1d_bwd (mamba_ssm ssd_combined.py).
+    Op& conv_op = c.out.ops[static_cast<std::size_t>(c.out.count - 1)];
+    conv_op.bwd_bytes += conv_op.fwd_bytes;
+  }
   mark_selective(c);
   if (ms.version != 2) {
     const double r = d(ms.dt_rank);
@@ -218,6 +224,23 @@ void mamba_block(Ctx& c) {
   Op& scan = c.out.ops[static_cast<std::size_t>(c.out.count - 1)];
   scan.fwd_flops = t * mamba_scan_flops_per_token(ms) / tp;
   scan.bwd_flops = 2 * scan.fwd_flops;
+  if (ms.version == 2) {
+    // SSD's states and CBᵀ pass through HBM between its kernels (mamba.h): memory-bound at
+    // these widths, so its time is its traffic, forward and backward counted separately.
+    const ScanBytes ssd = mamba2_ssd_training_bytes_per_token(ms, c.act_bytes);
+    scan.fwd_bytes = t * ssd.fwd / tp;
+    scan.bwd_bytes = t * ssd.bwd / tp;
+    if (s.micro_batch > 1) {
+      // Megatron-Core hands the combined scan batch-major tensors: _ssm_training copies the
+      // in_proj output to [b, l, d] (rearrange(...).contiguous()) and the output back to
+      // [l, b, d] (megatron/core/ssm/mamba_mixer.py at core_v0.16.0), a read and a write of
+      // each, and autograd copies their gradients back the same way. One sequence per
+      // micro-batch makes both views and no copy.
+      memory(c, "mamba_layout", OpGroup::attention, 2 * t * (in_width + di) * c.act_bytes);
+      Op& layout = c.out.ops[static_cast<std::size_t>(c.out.count - 1)];
+      layout.bwd_bytes = layout.fwd_bytes;
+    }
+  }
   if (ms.version == 2) norm(c, "mamba_gated_norm", t, di, di);
   gemm(c, "mamba_out_proj", OpGroup::attention, t, h, di, 1, true, di * h + (ms.proj_bias ? h : 0));
   residual_add(c, "mixer_residual", OpGroup::attention, norm_rows);
@@ -283,6 +306,18 @@ void mlp_block(Ctx& c, bool moe_layer) {
     memory(c, "expert_act", OpGroup::moe, mlp_activation_bytes(c, received, f));
     mark_selective(c);
     routed_gemm(c, "expert_down", per_expert, h, f, local, imbalance);
+    if (m.mlp_bias) {
+      // Experts with biases (gpt-oss): the up-projection's bias rides its GEMM's epilogue, but
+      // Megatron-Core adds the down-projection's, scaled by each copy's routing probability,
+      // eagerly per local expert (TEGroupedMLP._apply_bias, megatron/core/transformer/moe/
+      // experts.py at core_v0.16.0: torch.cat of t + b·p over the experts' splits): forward
+      // b·p written, t and b·p read and their sum written, the concatenation read and written
+      // (6 passes of the received copies); backward the two products' gradients, each written
+      // and read back for its per-expert sum (6 passes).
+      memory(c, "expert_bias", OpGroup::moe, 6 * received * h * c.act_bytes);
+      Op& bias = c.out.ops[static_cast<std::size_t>(c.out.count - 1)];
+      bias.bwd_bytes = bias.fwd_bytes;
+    }
     memory(c, "combine_unpermute", OpGroup::moe, 2 * sorted_rows * h * c.act_bytes);
     if (e.shared_ffn() > 0) {
       dense_mlp(c, OpGroup::moe, d(e.shared_ffn()), "shared_up", "shared_act", "shared_down");

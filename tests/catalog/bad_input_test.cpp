@@ -350,5 +350,32 @@ TEST(BadInput, SourceCudaGraphBatchSizesStrict) {
   EXPECT_NE(err.find("unknowns_evidence"), std::string::npos) << err;
 }
 
+// An entry narrowed to a model (and GPUs) matches only that model's rows on those GPUs, and wins
+// over its source's entry listed after it; a lookup without a model sees only the source's.
+TEST(SourceDates, ANarrowedEntryMatchesOnlyItsModelAndGpus) {
+  const std::string head = "kind = \"source_dates\"\nid = \"t-runs\"\nsource = \"t\"\nretrieved = \"2026-11-27\"\n";
+  const std::string narrowed = "[[publication]]\nmatch = \"Src\"\nmodel_ref = \"m1\"\ngpus = [\"gb200\"]\n"
+                               "moe_dispatcher = \"alltoall\"\nunknowns_evidence = \"its preset\"\n";
+  const std::string whole = "[[publication]]\nmatch = \"Src\"\npublished = \"2026-01-02\"\nevidence = \"e\"\n"
+                            "moe_dispatcher = \"flex\"\nunknowns_evidence = \"its presets\"\n";
+  Catalog c;
+  load_catalog_text(c, head + narrowed + whole, "s.toml", false);
+  const SourceDate* a = source_entry(c.source_dates, "rows of Src", "m1", "gb200");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->moe_dispatcher, "alltoall");
+  EXPECT_EQ(source_entry(c.source_dates, "rows of Src", "m1", "b200")->moe_dispatcher, "flex");
+  EXPECT_EQ(source_entry(c.source_dates, "rows of Src", "m2", "gb200")->moe_dispatcher, "flex");
+  EXPECT_EQ(source_entry(c.source_dates, "rows of Src")->moe_dispatcher, "flex");
+  EXPECT_EQ(published_date(c.source_dates, "rows of Src"), "2026-01-02");
+
+  std::string err = testing::catalog_error(head + "[[publication]]\nmatch = \"Src\"\ngpus = [\"gb200\"]\n"
+                                                  "moe_dispatcher = \"flex\"\nunknowns_evidence = \"p\"\n");
+  EXPECT_NE(err.find("gpus"), std::string::npos) << err;
+  EXPECT_NE(err.find("model_ref"), std::string::npos) << err;
+  err = testing::catalog_error(head + "[[publication]]\nmatch = \"Src\"\nmodel_ref = \"m1\"\npublished = \"2026-01-02\"\n"
+                                      "evidence = \"e\"\n");
+  EXPECT_NE(err.find("model_ref"), std::string::npos) << err;
+}
+
 }  // namespace
 }  // namespace gpuplan

@@ -152,6 +152,60 @@ TEST(HybridSsm, ScanFlops) {
   EXPECT_DOUBLE_EQ(decode_flops_per_token(nh, 8192) - decode_flops_per_token(nh, 1), 4 * 16384.0 * 8191);
 }
 
+// Mamba-2's chunked scan as training runs it (mamba.h): Nemotron-H 8B, 2-byte activations,
+// d = 128 x 64 = 8,192, Q = N = 128 (chunk states s = 8,192 per token), G = 8 (G·N = G·Q =
+// 1,024), H = 128. Forward 3 x 2 x 8,192 + 12 x 8,192 + 4 x 2 x 1,024 + 8 x 1,024 + 26 x 128
+// = 49,152 + 98,304 + 8,192 + 8,192 + 3,328 = 167,168 bytes per token, + the gate 2 x 2 x
+// 8,192 = 32,768: 199,936; backward the recomputed forward 16,384 + 98,304 + 6,144 + 4,096 +
+// 2,304 = 127,232 plus the gradients 10 x 2 x 8,192 + 28 x 8,192 + 20 x 1,024 + 12 x 2 x 1,024
+// + 40 x 128 = 163,840 + 229,376 + 20,480 + 24,576 + 5,120 = 443,392 plus the gate's 6 x 2 x
+// 8,192 = 98,304: 668,928. The training op carries them, where the serving
+// estimate keeps the fused kernel's (3 x 8,192 + 2 x 1,024 + 128) x 2 = 53,504. The conv's
+// backward adds its recomputed forward: 3 x its forward 2 x (8,192 + 2,048) x 2 = 40,960.
+TEST(HybridSsm, Mamba2ScanTrafficAsItsKernelsRun) {
+  const ModelSpec nh = load_hf_config_file(hybrid_fixture("nemotron-h-8b.json"));
+  const ScanBytes b = mamba2_ssd_training_bytes_per_token(nh.mamba, 2);
+  EXPECT_DOUBLE_EQ(b.fwd, 199936.0);
+  EXPECT_DOUBLE_EQ(b.bwd, 668928.0);
+  EXPECT_DOUBLE_EQ(mamba_scan_bytes_per_token(nh.mamba, 2), 53504.0);
+  OpShape shape;
+  shape.micro_batch = 1;
+  shape.seq_len = 4096;
+  LayerOps ops;
+  build_layer_ops(nh, 0, shape, ops);
+  const Op* scan = nullptr;
+  for (const Op& op : ops) scan = std::string(op.name) == "mamba_scan" ? &op : scan;
+  ASSERT_NE(scan, nullptr);
+  EXPECT_DOUBLE_EQ(scan->fwd_bytes, 4096 * 199936.0);
+  EXPECT_DOUBLE_EQ(scan->bwd_bytes, 4096 * 668928.0);
+  const Op* conv = nullptr;
+  for (const Op& op : ops) conv = std::string(op.name) == "mamba_conv1d" ? &op : conv;
+  ASSERT_NE(conv, nullptr);
+  EXPECT_DOUBLE_EQ(conv->fwd_bytes, 4096 * 40960.0);
+  EXPECT_DOUBLE_EQ(conv->bwd_bytes, 3 * 4096 * 40960.0);
+  // One sequence per micro-batch: no layout copies. Two: the in_proj output (2 x 8,192 + 2 x
+  // 1,024 + 128 = 18,560 wide) and the scan output (8,192) copied both ways, 2 x 8,192 tokens
+  // x 26,752 x 2 bytes = 876,609,536 forward and backward.
+  for (const Op& op : ops) EXPECT_NE(std::string(op.name), "mamba_layout");
+  shape.micro_batch = 2;
+  LayerOps two;
+  build_layer_ops(nh, 0, shape, two);
+  const Op* layout = nullptr;
+  for (const Op& op : two) layout = std::string(op.name) == "mamba_layout" ? &op : layout;
+  ASSERT_NE(layout, nullptr);
+  EXPECT_DOUBLE_EQ(layout->fwd_bytes, 876609536.0);
+  EXPECT_DOUBLE_EQ(layout->bwd_bytes, 876609536.0);
+  shape.micro_batch = 1;
+  shape.tp = 2;  // heads split over TP: half the traffic per rank
+  LayerOps split;
+  build_layer_ops(nh, 0, shape, split);
+  for (const Op& op : split) {
+    if (std::string(op.name) == "mamba_scan") {
+      EXPECT_DOUBLE_EQ(op.fwd_bytes, 4096 * 199936.0 / 2);
+    }
+  }
+}
+
 // The recurrent state: Jamba per Mamba layer 8,192 x 16 (SSM) + 8,192 x 3 (conv) = 155,648
 // elements, 28 layers x 2 bytes = 8,716,288 bytes whatever the context; its 4 attention layers
 // add 2 x 8 x 128 x 2 bytes = 4,096 per token each. Nemotron-H 8B: 128 x 64 x 128 + 10,240 x 3

@@ -216,6 +216,25 @@ TEST(Ops, FlexDispatchHasNoSenderSidePermute) {
   EXPECT_FALSE(s.moe_layout_dispatch());
 }
 
+// gpt-oss's expert biases: Megatron-Core adds the down-projection's bias times the routing
+// probability eagerly (TEGroupedMLP._apply_bias). Qwen3-30B-A3B-like layer on EP 8, 4096
+// tokens, top-8: 32,768 received copies × 2048 × 2 bytes × 6 passes = 805,306,368 bytes
+// forward, as many backward. Without biases no such op.
+TEST(Ops, ExpertBiasAppliedEagerlyPerExpert) {
+  ModelSpec m = qwen3_30b_like();
+  const OpShape s = qwen3_30b_like_shape();
+  LayerOps ops;
+  build_layer_ops(m, 0, s, ops);
+  EXPECT_EQ(find(ops, "expert_bias"), nullptr);
+  m.mlp_bias = true;
+  build_layer_ops(m, 0, s, ops);
+  const Op* bias = find(ops, "expert_bias");
+  ASSERT_NE(bias, nullptr);
+  EXPECT_DOUBLE_EQ(bias->fwd_bytes, 805306368.0);
+  EXPECT_DOUBLE_EQ(bias->bwd_bytes, 805306368.0);
+  EXPECT_DOUBLE_EQ(bias->fwd_flops, 0.0);
+}
+
 TEST(Ops, MlaShapesAndDenseFirstLayers) {
   const ModelSpec m = testing::deepseek_v3();
   OpShape s;
