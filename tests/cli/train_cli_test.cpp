@@ -497,9 +497,10 @@ TEST(TrainCli, ValidateTrainingOnTheSharedFile) {
   // the same day): in-sample 6.41%, leave-one-source-out 7.72%, time split 13.33%. fp8 primary
   // weights for Megatron-Bridge's fp8 rows (2026-11-27): 6.41%, 7.72%, 12.83%. Megatron-Core's
   // edge buckets and fp8 weights for the MLPerf v5.1 fp8 rows (ninth session): 6.11%, 7.60%, 12.87%.
-  // Blackwell's tensor clock at the power limit (tenth session): 5.97%, 7.48%, 10.01%.
+  // Blackwell's tensor clock at the power limit (tenth session): 5.97%, 7.48%, 10.01%. The MI350X
+  // in the catalog (eleventh session): 214 scored, its MLPerf v5.1 row no longer skipped.
   EXPECT_EQ(j["rows"].size(), 217u);
-  EXPECT_EQ(j["overall"]["rows"].get<int>(), 213);
+  EXPECT_EQ(j["overall"]["rows"].get<int>(), 214);
   EXPECT_LE(j["overall"]["median_abs_error_pct"].get<double>(), 6.8);
   for (const auto& [source, s] : j["by_source"].items()) {
     EXPECT_LE(s["median_abs_error_pct"].get<double>(), 25.0) << source;
@@ -515,7 +516,7 @@ TEST(TrainCli, ValidateTrainingOnTheSharedFile) {
                              "` at its " + c["side"].get<std::string>() + " bound:";
     EXPECT_NE(docs.find(line), std::string::npos) << "no reason in docs/validation.md: " << line;
   }
-  EXPECT_EQ(j["leave_one_source_out"]["overall"]["rows"].get<int>(), 213);
+  EXPECT_EQ(j["leave_one_source_out"]["overall"]["rows"].get<int>(), 214);
   EXPECT_LE(j["leave_one_source_out"]["overall"]["median_abs_error_pct"].get<double>(), 8.1);
   for (const auto& [source, s] : j["leave_one_source_out"]["by_source"].items()) {
     EXPECT_LE(s["median_abs_error_pct"].get<double>(), 25.0) << source;
@@ -530,7 +531,7 @@ TEST(TrainCli, ValidateTrainingOnTheSharedFile) {
       EXPECT_FALSE(row.contains("loso_error")) << row["id"];
     }
   }
-  ASSERT_EQ(held.size(), static_cast<std::size_t>(213));
+  ASSERT_EQ(held.size(), static_cast<std::size_t>(214));
   std::sort(held.begin(), held.end());
   const std::size_t n = held.size();
   const double median = n % 2 ? held[n / 2] : 0.5 * (held[n / 2 - 1] + held[n / 2]);
