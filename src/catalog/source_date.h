@@ -37,6 +37,11 @@ struct SourceDate {
   // has no `tp_comm_overlap` cell; unset = no rule (overlapped, the plan's default). Needs
   // `unknowns_evidence` too.
   std::optional<bool> nvfp4_tp_comm_overlap;
+  // The models (zoo ids) whose pipelined rows in this source count the embedding and the output
+  // head as one layer each when splitting layers over stages (Plan::pp_embedding_head_slots),
+  // where a row has no `pp_embedding_head_slots` cell: a recipe's setting for one model
+  // (Megatron-Bridge's Llama 3.1 405B recipe). Needs `unknowns_evidence` too.
+  std::vector<std::string> pp_embedding_head_slots_models;
   // Serving runs (validate inference): the requests the source's offline benchmark sent per run,
   // which its rows do not state in a column (0 = no rule). Such a run holds at most that many
   // sequences at once, whatever memory and the engine's max_num_seqs would allow. Needs

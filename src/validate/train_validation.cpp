@@ -328,7 +328,18 @@ TrainValidationRow predict_row(const TrainColumns& c, const CsvTable::Row& row, 
     p.moe_dispatcher = *parsed;
   }
   // Llama 3 405B's embedding and head pipeline slots; DeepSeek-V3's 16-bit Adam moments.
-  if (const auto slots = parse_flag(c.text(row, "pp_embedding_head_slots"))) p.pp_embedding_head_slots = *slots;
+  // A blank cell takes the source's rule for the row's model (Megatron-Bridge's Llama 3.1 405B
+  // recipe sets account_for_embedding_in_pipeline_split and account_for_loss_in_pipeline_split;
+  // data/validation/training-sources.toml).
+  if (const auto slots = parse_flag(c.text(row, "pp_embedding_head_slots"))) {
+    p.pp_embedding_head_slots = *slots;
+  } else if (p.pp > 1 && source_rule &&
+             std::find(source_rule->pp_embedding_head_slots_models.begin(),
+                       source_rule->pp_embedding_head_slots_models.end(),
+                       model->id) != source_rule->pp_embedding_head_slots_models.end()) {
+    p.pp_embedding_head_slots = true;
+    r.assumptions += "embedding and head as pipeline layers (the source's rule); ";
+  }
   if (const auto bits = c.integer(row, "optimizer_state_bits")) p.optimizer_state_bits = *bits;
   const auto precision = parse_precision(c.text(row, "precision"));
   p.precision = precision.value_or(Precision::bf16);

@@ -179,8 +179,11 @@ TEST(Framework, GenericEfficiencyIsNeverAboveAFittedFamily) {
     if (family == nullptr || family->fallback || g.dense(Precision::bf16) <= 0) continue;
     const RooflineDevice fitted = make_roofline_device(g, *family, fw);
     const RooflineDevice fallback = make_roofline_device(g, *generic, fw);
+    // A family whose GEMMs follow the measured-MAMF rule itself (cdna4: achievable_share) is no
+    // fitted GEMM figure to stay under: on a part without a MAMF (the MI350X) its peak fraction is
+    // its sibling's measured one (the MI355X's), which may sit below the generic guess.
     for (Precision p : {Precision::bf16, Precision::fp8}) {
-      if (g.dense(p) <= 0) continue;
+      if (g.dense(p) <= 0 || family->achievable_gemm_share > 0) continue;
       EXPECT_LE(fallback.gemm_flops_per_s[index_of(p)], fitted.gemm_flops_per_s[index_of(p)] * (1 + 1e-9))
           << g.id << " " << precision_name(p);
     }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "catalog/framework.h"
 #include "core/error.h"
 
 namespace gpuplan {
@@ -114,6 +115,35 @@ TEST(Roofline, EmbeddedEfficiencyEntriesCoverTheCatalog) {
   Gpu tpu;
   tpu.architecture = "TPU v5p";
   EXPECT_EQ(efficiency_for(c.efficiencies, tpu)->id, "generic");
+}
+
+// data/fitted/efficiency/cdna4.toml: the MI355X (CDNA 4) runs attention at AMD's measured asm
+// kernel rates, not the generic guess; the MI300X (CDNA 3) keeps the generic entry. Llama 3.1 8B,
+// one micro-batch of 2 × 8,192 tokens, 32 heads of 128: causal keys per query 4,096.
+TEST(Roofline, Cdna4AttentionIsAmdsMeasuredAsmKernel) {
+  const Catalog& c = default_catalog();
+  const Gpu& mi355x = c.gpu("mi355x");
+  const Efficiency* e = efficiency_for(c.efficiencies, mi355x);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->id, "cdna4");
+  EXPECT_TRUE(e->attention_measured);
+  EXPECT_EQ(efficiency_for(c.efficiencies, c.gpu("mi300x"))->id, "generic");
+  const RooflineDevice dev = make_roofline_device(mi355x, *e, default_framework(c));
+  Op attention;
+  attention.kind = OpKind::attention;
+  attention.m = 4096;
+  attention.n = 32;
+  attention.k = 128;
+  attention.fwd_flops = 2.0 * 16384 * 4096 * 32 * 256;  // 1.0995e12
+  attention.bwd_flops = 2.5 * attention.fwd_flops;
+  attention.exps = 16384.0 * 4096 * 32;
+  const OpTime t = op_time(dev, attention, Precision::bf16, Precision::bf16);
+  // Forward: 2,516.6e12 × 0.593 × 4,096 / (4,096 + 648) = 1.28850e15 FLOP/s → 0.8533 ms.
+  EXPECT_NEAR(t.fwd_s, 1.0995116e12 / 1.28850e15, 1e-6);
+  // Backward: 2.5 × 1.0995e12 / (2,516.6e12 × 0.500 × 0.863406 = 1.08642e15) → 2.5301 ms.
+  EXPECT_NEAR(t.bwd_s, 2.7487790e12 / 1.08642e15, 2e-6);
+  // GEMMs keep the MAMF rule: 1,565 / 2,516.6 × 0.69 = 0.4291 of the fp8 peak (5,033.2).
+  EXPECT_NEAR(dev.gemm_flops_per_s[index_of(Precision::fp8)], 5033.2e12 * 1565.0 / 2516.6 * 0.69, 1e9);
 }
 
 TEST(Roofline, BadEfficiencyFilesAreErrors) {

@@ -31,6 +31,7 @@ list(APPEND GPUPLAN_DATA_FILES
   hardware/gpus/mi250x.toml
   hardware/gpus/mi300x.toml
   hardware/gpus/mi325x.toml
+  hardware/gpus/mi350x.toml
   hardware/gpus/mi355x.toml
   hardware/gpus/gaudi2.toml
   hardware/gpus/gaudi3.toml

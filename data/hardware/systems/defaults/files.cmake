@@ -8,6 +8,7 @@ list(APPEND GPUPLAN_DATA_FILES
   hardware/systems/defaults/hgx-h20.toml
   hardware/systems/defaults/mi250x-4.toml
   hardware/systems/defaults/mi325x-8.toml
+  hardware/systems/defaults/mi350x-8.toml
   hardware/systems/defaults/mi355x-8.toml
   hardware/systems/defaults/pcie-server-a100-pcie-40gb.toml
   hardware/systems/defaults/pcie-server-a100-pcie-80gb.toml
