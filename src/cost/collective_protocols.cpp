@@ -102,7 +102,8 @@ struct Steps {
   bool one_shot = false;  // direct AllReduce on a mesh: a collective kernel, the library's base
 };
 
-Steps steps(CollectiveOp op, CollectiveAlgorithm algorithm, const GroupShape& shape, const CollectiveTopology& t) {
+[[gnu::always_inline]] inline Steps steps(CollectiveOp op, CollectiveAlgorithm algorithm, const GroupShape& shape,
+                                         const CollectiveTopology& t) {
   const int n = shape.ranks;
   const int g = shape.per_domain;
   const int m = shape.domains;
@@ -138,9 +139,10 @@ Steps steps(CollectiveOp op, CollectiveAlgorithm algorithm, const GroupShape& sh
 }
 
 // The library's terms of one line's fixed part (NCCL's tuner: base + steps x per-hop latency).
-inline double latency_in_library(CollectiveAlgorithm algorithm, Protocol protocol, const GroupShape& shape,
-                                 const Steps& s, const CollectiveTopology& topology, const CollectiveLevel& in,
-                                 const CollectiveLevel& net, double net_factor) {
+[[gnu::always_inline]] inline double latency_in_library(CollectiveAlgorithm algorithm, Protocol protocol,
+                                                        const GroupShape& shape, const Steps& s,
+                                                        const CollectiveTopology& topology, const CollectiveLevel& in,
+                                                        const CollectiveLevel& net, double net_factor) {
   const int p = static_cast<int>(protocol);
   switch (algorithm) {
     case CollectiveAlgorithm::ring:
@@ -168,8 +170,8 @@ inline double latency_in_library(CollectiveAlgorithm algorithm, Protocol protoco
 }
 
 // The fixed part of one (algorithm, protocol) line: base + steps x per-hop latency.
-inline double latency(CollectiveAlgorithm algorithm, Protocol protocol, const GroupShape& shape, const Steps& s,
-                      const CollectiveTopology& topology) {
+[[gnu::always_inline]] inline double latency(CollectiveAlgorithm algorithm, Protocol protocol, const GroupShape& shape,
+                                             const Steps& s, const CollectiveTopology& topology) {
   const CollectiveLevel& in = topology.levels[0];
   const CollectiveLevel& net = topology.levels[topology.level_count > 1 ? 1 : 0];
   const double net_factor = protocol == Protocol::simple && shape.domains > 1 ? topology.net_ring_simple_factor : 1.0;
@@ -226,8 +228,8 @@ bool group_ok(const CollectiveRequest& request, const CollectiveTopology& topolo
 // The share of a line's full rate it gets: 1 / concurrent collectives on the same links, and
 // on a ring LL line NCCL's small-message channel narrowing. It scales both the links' rate and
 // NCCL's bus-bandwidth ceilings (line_level_bw), which are for the full channel set.
-double line_share(const CollectiveRequest& request, const CollectiveTopology& topology, const GroupShape& shape,
-                  CollectiveAlgorithm algorithm, Protocol protocol) {
+[[gnu::always_inline]] inline double line_share(const CollectiveRequest& request, const CollectiveTopology& topology,
+                                                const GroupShape& shape, CollectiveAlgorithm algorithm, Protocol protocol) {
   double share = request.concurrent == 1 ? 1.0 : 1.0 / request.concurrent;
   if (protocol == Protocol::ll && algorithm == CollectiveAlgorithm::ring && topology.ll_channels > 0) {
     share *= ll_channel_share(request.bytes, shape.ranks, topology.ll_channels, topology.ll_channel_fill_bytes_per_rank);
@@ -240,8 +242,8 @@ double line_share(const CollectiveRequest& request, const CollectiveTopology& to
 // docs/model/collectives.md). line_time() and chosen_line() both take it from here.
 // `share` is line_share()'s value for the line, computed once by the caller (line_level_bw
 // scales the bus-bandwidth ceilings by it too).
-double line_bw_scale(const CollectiveTopology& topology, CollectiveAlgorithm algorithm, Protocol protocol,
-                     double share) {
+[[gnu::always_inline]] inline double line_bw_scale(const CollectiveTopology& topology, CollectiveAlgorithm algorithm,
+                                                   Protocol protocol, double share) {
   const double fraction = algorithm == CollectiveAlgorithm::tree
                               ? topology.tree_protocol_bw_fraction[static_cast<int>(protocol)]
                               : topology.protocol_bw_fraction[static_cast<int>(protocol)];
@@ -262,8 +264,9 @@ struct AlgorithmLines {
   double net_fill_share = 1.0;
 };
 
-AlgorithmLines algorithm_lines(const CollectiveRequest& request, const CollectiveTopology& topology,
-                               const GroupShape& shape, CollectiveAlgorithm algorithm) {
+[[gnu::always_inline]] inline AlgorithmLines algorithm_lines(const CollectiveRequest& request,
+                                                              const CollectiveTopology& topology,
+                                                              const GroupShape& shape, CollectiveAlgorithm algorithm) {
   AlgorithmLines a;
   a.traffic = collective_detail::level_traffic(request.op, algorithm, request.bytes, shape, topology);
   a.steps = steps(request.op, algorithm, shape, topology);
@@ -319,8 +322,9 @@ struct LineTime {
   double time_s() const { return latency_s + transfer_s; }
 };
 
-LineTime line_time(const CollectiveRequest& request, const CollectiveTopology& topology, const GroupShape& shape,
-                   const AlgorithmLines& lines, CollectiveAlgorithm algorithm, Protocol protocol) {
+[[gnu::always_inline]] inline LineTime line_time(const CollectiveRequest& request, const CollectiveTopology& topology,
+                                                 const GroupShape& shape, const AlgorithmLines& lines,
+                                                 CollectiveAlgorithm algorithm, Protocol protocol) {
   if (shape.ranks == 1) return {};
   const double share = line_share(request, topology, shape, algorithm, protocol);
   const double bw_scale = line_bw_scale(topology, algorithm, protocol, share);
@@ -449,6 +453,15 @@ struct Choice {
   [[no_unique_address]] std::conditional_t<kKeepLines, AlgorithmLines, NoLines> lines;
 };
 
+// f(std::integral_constant<T, v>{}) for each v in order: the choice's loops over algorithms and
+// protocols unrolled, so that every line is costed by code specialised to its algorithm and
+// protocol (line_time and algorithm_lines inline, their switches and protocol tests folded
+// away); the same arithmetic in the same order as a loop would run.
+template <auto... kValues, class F>
+[[gnu::always_inline]] inline void for_each_constant(F&& f) {
+  (f(std::integral_constant<decltype(kValues), kValues>{}), ...);
+}
+
 template <bool kKeepLines>
 void choose(const CollectiveRequest& request, const CollectiveTopology& topology, Choice<kKeepLines>& c) {
   const char* reason = group_problem(request, topology, c.shape);
@@ -459,19 +472,22 @@ void choose(const CollectiveRequest& request, const CollectiveTopology& topology
   reason = "no algorithm runs this collective here";
   // An algorithm the group cannot run is rejected once, with the reason each of its protocols
   // would give (unavailable() checks the algorithm before the protocol). The first of equal
-  // times wins.
-  for (CollectiveAlgorithm a : kAlgorithms) {
-    if (!auto_considers(request, topology, a)) continue;
+  // times wins. The order is kAlgorithms' and kProtocols'.
+  for_each_constant<CollectiveAlgorithm::ring, CollectiveAlgorithm::tree, CollectiveAlgorithm::nvls,
+                    CollectiveAlgorithm::direct>([&](auto algorithm) {
+    constexpr CollectiveAlgorithm a = decltype(algorithm)::value;
+    if (!auto_considers(request, topology, a)) return;
     if (const char* why = algorithm_unavailable(request.op, a, c.shape, topology, request.bytes)) {
       if (!c.found) reason = why;
-      continue;
+      return;
     }
     const AlgorithmLines lines = algorithm_lines(request, topology, c.shape, a);
     [[maybe_unused]] bool best_is_a = false;  // the winner so far is one of this algorithm's lines
-    for (Protocol p : kProtocols) {
+    for_each_constant<Protocol::ll, Protocol::ll128, Protocol::simple>([&](auto protocol) {
+      constexpr Protocol p = decltype(protocol)::value;
       if (const char* why = protocol_unavailable(a, p, c.shape, topology)) {
         if (!c.found) reason = why;
-        continue;
+        return;
       }
       const LineTime t = line_time(request, topology, c.shape, lines, a, p);
       if (!c.found || t.time_s() < c.time.time_s()) {
@@ -481,11 +497,11 @@ void choose(const CollectiveRequest& request, const CollectiveTopology& topology
         c.protocol = p;
         best_is_a = true;
       }
-    }
+    });
     if constexpr (kKeepLines) {
       if (best_is_a) c.lines = lines;
     }
-  }
+  });
   if (!c.found) c.reason = reason;
 }
 

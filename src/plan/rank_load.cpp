@@ -221,6 +221,45 @@ MemoryBreakdown rank_memory(const TrainContext& ctx, const Plan& p, const MicroB
   return memory_per_gpu(mi);
 }
 
+// The layers of each present kind on `rank` (n, all zero on entry), and their sum: every
+// layer has one kind, so the last kind's count is what the others leave. kPresent: the number
+// of present kinds where the caller knows it (1 or 2: the loops over kinds unrolled), 0
+// otherwise.
+template <int kPresent>
+[[gnu::always_inline]] inline std::int32_t rank_layer_counts(const TrainContext& ctx, const ChunkLayers* ranges,
+                                                             std::int64_t chunks, int stages, int rank,
+                                                             std::array<std::int32_t, kLayerKinds>& n) {
+  const int present = kPresent > 0 ? kPresent : ctx.present_kind_count;
+  std::int32_t layers = 0;
+  for (std::int64_t chunk = rank; chunk < chunks; chunk += stages) {
+    const ChunkLayers range = ranges[chunk];
+    layers += static_cast<std::int32_t>(range.end - range.begin);
+    if (present == 1) continue;
+    const auto& end = ctx.prefix[static_cast<std::size_t>(range.end)];
+    const auto& begin = ctx.prefix[static_cast<std::size_t>(range.begin)];
+    for (int i = 0; i + 1 < present; ++i) {
+      const std::size_t kind = ctx.present_kinds[static_cast<std::size_t>(i)];
+      n[static_cast<std::size_t>(i)] += end[kind] - begin[kind];
+    }
+  }
+  std::int32_t others = 0;
+  for (int i = 0; i + 1 < present; ++i) others += n[static_cast<std::size_t>(i)];
+  n[static_cast<std::size_t>(present - 1)] = layers - others;
+  return layers;
+}
+
+// A rank's terms of the step's FLOPs, in kind order (kPresent as for rank_layer_counts).
+template <int kPresent>
+[[gnu::always_inline]] inline void add_rank_flops(const RankClass& c, const std::array<std::int32_t, kLayerKinds>& n,
+                                                  int present_kinds, PipelineLoad& out) {
+  const int present = kPresent > 0 ? kPresent : present_kinds;
+  for (int i = 0; i < present; ++i) {
+    if (n[static_cast<std::size_t>(i)] == 0) continue;
+    out.hw_flops_per_mb += c.hw_flops[static_cast<std::size_t>(i)];
+    out.recompute_flops_per_mb += c.recompute_flops[static_cast<std::size_t>(i)];
+  }
+}
+
 }  // namespace
 
 PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatchShape& s, const StateBytes& state,
@@ -262,24 +301,11 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
     }
   }
   for (int rank = 0; rank < stages; ++rank) {
-    // Layers of each present kind on the rank; every layer has one kind, so the last kind's
-    // count is what the others leave.
+    // Layers of each present kind on the rank (one or two kinds: the loops unrolled).
     std::array<std::int32_t, kLayerKinds> n{};
-    std::int32_t layers = 0;
-    for (std::int64_t chunk = rank; chunk < chunks; chunk += stages) {
-      const ChunkLayers range = ranges[chunk];
-      layers += static_cast<std::int32_t>(range.end - range.begin);
-      if (present == 1) continue;
-      const auto& end = ctx.prefix[static_cast<std::size_t>(range.end)];
-      const auto& begin = ctx.prefix[static_cast<std::size_t>(range.begin)];
-      for (int i = 0; i + 1 < present; ++i) {
-        const std::size_t kind = ctx.present_kinds[static_cast<std::size_t>(i)];
-        n[static_cast<std::size_t>(i)] += end[kind] - begin[kind];
-      }
-    }
-    std::int32_t others = 0;
-    for (int i = 0; i + 1 < present; ++i) others += n[static_cast<std::size_t>(i)];
-    n[static_cast<std::size_t>(present - 1)] = layers - others;
+    const std::int32_t layers = present == 1   ? rank_layer_counts<1>(ctx, ranges, chunks, stages, rank, n)
+                                : present == 2 ? rank_layer_counts<2>(ctx, ranges, chunks, stages, rank, n)
+                                               : rank_layer_counts<0>(ctx, ranges, chunks, stages, rank, n);
     const std::uint64_t key = packs ? class_key(n, present) : 0;
     RankClass* c = classes.find(n, key, packs, present);
     if (c == nullptr) {
@@ -288,10 +314,12 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
       c->key = key;
       cost_class(ctx, p, costs, layers, *c);
     }
-    for (int i = 0; i < present; ++i) {
-      if (n[static_cast<std::size_t>(i)] == 0) continue;
-      out.hw_flops_per_mb += c->hw_flops[static_cast<std::size_t>(i)];
-      out.recompute_flops_per_mb += c->recompute_flops[static_cast<std::size_t>(i)];
+    if (present == 1) {
+      add_rank_flops<1>(*c, n, present, out);
+    } else if (present == 2) {
+      add_rank_flops<2>(*c, n, present, out);
+    } else {
+      add_rank_flops<0>(*c, n, present, out);
     }
     const bool interior = rank > 0 && rank < stages - 1;
     // An interior rank of a class whose interior rank came before: the same load (so not a

@@ -33,8 +33,10 @@ struct Ctx {
   double fp8_cast_bytes = 0;  // activations and output gradients quantised for fp8 GEMMs
 
   // Bytes the cast of one element moves: one 16-bit read and each quantised copy written
-  // (two where the scale blocks follow the reduction dimension; workload/scaling.h).
-  double cast_bytes_per_element() const { return act_bytes + quantised_copies(shape.scaling) * gemm_in_bytes; }
+  // (two where the scale blocks follow the reduction dimension; workload/scaling.h). Set once
+  // per layer, not per GEMM; read only where the GEMMs run in low precision (gemm != act).
+  double cast_bytes_per_element =
+      shape.gemm != shape.act ? act_bytes + quantised_copies(shape.scaling) * gemm_in_bytes : 0;
 };
 
 void gemm(Ctx& c, const char* name, OpGroup group, double m, double n, double k, double count = 1,
@@ -56,7 +58,7 @@ void gemm(Ctx& c, const char* name, OpGroup group, double m, double n, double k,
   op.params = (params_per_gemm >= 0 ? params_per_gemm : n * k) * count;
   if (op.low_precision) {
     // Transformer Engine casts the input (fwd) and the output gradient (bwd).
-    c.fp8_cast_bytes += count * (m * k + m * n) * c.cast_bytes_per_element();
+    c.fp8_cast_bytes += count * (m * k + m * n) * c.cast_bytes_per_element;
   }
 }
 
@@ -302,7 +304,7 @@ void mlp_block(Ctx& c, bool moe_layer) {
     const double f = d(e.expert_ffn_hidden);
     routed_gemm(c, "expert_up", per_expert, mats * f, h, local, imbalance);
     // An fp8 dispatch casts each token once on its sender, not each received copy.
-    if (fp8_dispatch) c.fp8_cast_bytes -= (received - rows) * h * c.cast_bytes_per_element();
+    if (fp8_dispatch) c.fp8_cast_bytes -= (received - rows) * h * c.cast_bytes_per_element;
     memory(c, "expert_act", OpGroup::moe, mlp_activation_bytes(c, received, f));
     mark_selective(c);
     routed_gemm(c, "expert_down", per_expert, h, f, local, imbalance);

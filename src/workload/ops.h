@@ -69,7 +69,9 @@ struct LayerOps {
   // host list).
   int host_sync_at = -1;
 
-  Op& add() { return *::new (&ops[static_cast<std::size_t>(count++)]) Op{}; }
+  // Inline, so that the caller's stores to the new op replace its default values instead of
+  // following them (an op builder sets most of the fields).
+  [[gnu::always_inline]] Op& add() { return *::new (&ops[static_cast<std::size_t>(count++)]) Op{}; }
   const Op* begin() const { return ops.data(); }
   const Op* end() const { return ops.data() + count; }
   double params() const;
