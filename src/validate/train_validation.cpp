@@ -281,6 +281,14 @@ TrainValidationRow predict_row(const TrainColumns& c, const CsvTable::Row& row, 
   } else {
     u.layout = true;
   }
+  // A source whose pipelined runs overlap P2P communication in a release that does so only
+  // interleaved (Megatron-Core r0.8, data/validation/training-sources.toml): a stated vp of 1
+  // contradicts the source's own settings, so the depth is resolved like an unknown one.
+  const SourceDate* source_rule = source_entry(catalog.source_dates, full_source);
+  if (source_rule && source_rule->pp_overlap_needs_interleaving && !u.layout && p.pp > 1 && p.vp == 1) {
+    u.vp = true;
+    r.assumptions += "vp 1 contradicts the source's P2P overlap (interleaved only): vp resolved (the source's rule); ";
+  }
   const auto sp = parse_flag(c.text(row, "sequence_parallel"));
   p.sp = sp.value_or(false);
   u.sp = !sp.has_value();
@@ -305,7 +313,6 @@ TrainValidationRow predict_row(const TrainColumns& c, const CsvTable::Row& row, 
   // chosen expert or per destination rank). A blank cell takes the rule its source's entry in
   // data/validation/training-sources.toml gives every row of the source, where it has one;
   // else the overlap is resolved like the other unknowns and the dispatcher is alltoall.
-  const SourceDate* source_rule = source_entry(catalog.source_dates, full_source);
   if (const auto overlap = parse_moe_overlap(to_lower(c.text(row, "moe_overlap")))) {
     p.moe_overlap = *overlap;
   } else if (source_rule && !source_rule->moe_overlap.empty()) {
