@@ -478,6 +478,12 @@ TEST(TrainCli, ValidateTrainingSourceRuleForInterleavedP2pOverlap) {
   ASSERT_EQ(j["rows"].size(), 3u);
   EXPECT_GT(j["rows"][0]["plan"]["vp"].get<int>(), 1);
   EXPECT_NE(j["rows"][0]["assumptions"].get<std::string>().find("vp resolved (the source's rule)"), std::string::npos);
+  // The row's uncertainty spans the depths above 1 that fit, its chosen one inside.
+  const auto& spread = j["rows"][0]["uncertainty"];
+  ASSERT_TRUE(spread.contains("slowest_step_time_s")) << j["rows"][0].dump();
+  const double predicted = j["rows"][0]["predicted_step_time_s"].get<double>();
+  EXPECT_LE(spread["fastest_step_time_s"].get<double>(), predicted * (1 + 1e-9));
+  EXPECT_GT(spread["slowest_step_time_s"].get<double>(), predicted);
   EXPECT_EQ(j["rows"][1]["plan"]["vp"].get<int>(), 2);  // a stated depth stands
   EXPECT_EQ(j["rows"][2]["plan"]["vp"].get<int>(), 1);  // no pipeline: nothing to interleave
   EXPECT_EQ(j["rows"][2]["assumptions"].get<std::string>().find("vp resolved"), std::string::npos);
