@@ -42,6 +42,12 @@ struct SourceDate {
   // where a row has no `pp_embedding_head_slots` cell: a recipe's setting for one model
   // (Megatron-Bridge's Llama 3.1 405B recipe). Needs `unknowns_evidence` too.
   std::vector<std::string> pp_embedding_head_slots_models;
+  // Whether the source states that its pipelined runs overlap the pipeline's P2P sends with
+  // compute, in a framework release that does so only with the interleaved schedule
+  // (Megatron-Core r0.8: arguments.py turns overlap_p2p_comm off without virtual stages). A
+  // pipelined row's stated vp of 1 then contradicts the source and is resolved like an unknown
+  // vp (over the interleaving depths). Needs `unknowns_evidence` too.
+  bool pp_overlap_needs_interleaving = false;
   // Serving runs (validate inference): the requests the source's offline benchmark sent per run,
   // which its rows do not state in a column (0 = no rule). Such a run holds at most that many
   // sequences at once, whatever memory and the engine's max_num_seqs would allow. Needs

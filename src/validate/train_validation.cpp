@@ -20,6 +20,7 @@
 #include "core/units.h"
 #include "catalog/framework.h"
 #include "catalog/source_date.h"
+#include "plan/evaluate.h"
 #include "plan/fit.h"
 #include "plan/plan_json.h"
 #include "plan/resolve.h"
@@ -281,6 +282,17 @@ TrainValidationRow predict_row(const TrainColumns& c, const CsvTable::Row& row, 
   } else {
     u.layout = true;
   }
+  // A source whose pipelined runs overlap P2P communication in a release that does so only
+  // interleaved (Megatron-Core r0.8, data/validation/training-sources.toml): a stated vp of 1
+  // contradicts the source's own settings, so the depth is resolved like an unknown one.
+  // An entry narrowed to the row's model (and GPU), listed before its source's, wins.
+  const SourceDate* source_rule = source_entry(catalog.source_dates, full_source, ref, r.gpu);
+  const bool vp_from_source_rule =
+      source_rule && source_rule->pp_overlap_needs_interleaving && !u.layout && p.pp > 1 && p.vp == 1;
+  if (vp_from_source_rule) {
+    u.vp = true;
+    r.assumptions += "vp 1 contradicts the source's P2P overlap (interleaved only): vp resolved (the source's rule); ";
+  }
   const auto sp = parse_flag(c.text(row, "sequence_parallel"));
   p.sp = sp.value_or(false);
   u.sp = !sp.has_value();
@@ -305,8 +317,6 @@ TrainValidationRow predict_row(const TrainColumns& c, const CsvTable::Row& row, 
   // chosen expert or per destination rank). A blank cell takes the rule its source's entry in
   // data/validation/training-sources.toml gives every row of the source, where it has one;
   // else the overlap is resolved like the other unknowns and the dispatcher is alltoall.
-  // An entry narrowed to the row's model (and GPU), listed before its source's, wins.
-  const SourceDate* source_rule = source_entry(catalog.source_dates, full_source, ref, r.gpu);
   if (const auto overlap = parse_moe_overlap(to_lower(c.text(row, "moe_overlap")))) {
     p.moe_overlap = *overlap;
   } else if (source_rule && !source_rule->moe_overlap.empty()) {
@@ -421,6 +431,19 @@ TrainValidationRow predict_row(const TrainColumns& c, const CsvTable::Row& row, 
     r.chosen = chosen_text(res.plan, u);
     r.fastest_step_s = res.fastest_step_s;
     r.slowest_step_s = res.slowest_step_s;
+  }
+  // A depth the source's rule resolves (a stated vp of 1 it contradicts): the row's uncertainty
+  // spans the interleaving depths above 1 that fit with the chosen plan's other settings (the
+  // resolver's spread keeps the depth fixed, and vp 1 is the setting the source rules out).
+  if (vp_from_source_rule && res.estimate.feasible()) {
+    for (int depth = 2; depth <= 64 && depth * res.plan.pp <= model->layers + 2; depth *= 2) {
+      Plan q = res.plan;
+      q.vp = depth;
+      const Estimate e = evaluate(ctx, q);
+      if (!e.feasible()) continue;
+      r.fastest_step_s = r.fastest_step_s > 0 ? std::min(r.fastest_step_s, e.step_time_s) : e.step_time_s;
+      r.slowest_step_s = std::max(r.slowest_step_s, e.step_time_s);
+    }
   }
   if (recompute_from_counting) r.chosen += std::string(r.chosen.empty() ? "" : ", ") + "full recompute (FLOP count)";
   if (!res.estimate.valid()) {

@@ -478,6 +478,50 @@ TEST(TrainCli, ValidateTrainingSourceRuleForPipelineEmbeddingSlots) {
   EXPECT_NE(r.err.find("unknowns_evidence"), std::string::npos) << r.err;
 }
 
+// A source that says its pipelined runs overlap P2P communication in a release that does so only
+// interleaved (Megatron-Core r0.8): a stated vp of 1 is contradicted and resolved like an unknown
+// depth; a stated depth above 1 stands, and so does vp 1 of a row without a pipeline.
+TEST(TrainCli, ValidateTrainingSourceRuleForInterleavedP2pOverlap) {
+  const auto dir = testing::scratch_dir("validate-training-interleave-rule");
+  const std::string header =
+      "id,source,model_ref,layers,hidden,heads,kv_heads,ffn_hidden,vocab,seq_len,gpu,num_gpus,gpus_per_node,tp,pp,"
+      "vp,dp,cp,ep,sequence_parallel,zero_stage,micro_batch,global_batch_seqs,recompute,precision,"
+      "measured_step_time_s,framework\n";
+  const std::string shape = "llama3.1-70b,80,8192,64,8,28672,128256,8192,gb200,256,4,4,";
+  const std::string tail = ",1,1,1,1,1,1536,none,fp8,60,megatron-core\n";
+  testing::write_file(dir / "runs.csv", header + "stated1,Rule Source Y," + shape + "4,1,16" + tail +
+                                            "stated2,Rule Source Y," + shape + "4,2,16" + tail +
+                                            "nopipe,Rule Source Y," + shape + "1,1,64" + tail);
+  std::filesystem::create_directories(dir / "catalog");
+  const std::string table =
+      "kind = \"source_dates\"\nid = \"training-runs\"\nsource = \"t\"\nretrieved = \"2026-11-27\"\n"
+      "[[publication]]\nmatch = \"Rule Source Y\"\npublished = \"2024-07-01\"\nevidence = \"t\"\n";
+  testing::write_file(
+      dir / "catalog" / "sources.toml",
+      table + "pp_overlap_needs_interleaving = true\nunknowns_evidence = \"the README and arguments.py\"\n");
+  auto r =
+      run({"--catalog", (dir / "catalog").string(), "validate", "training", (dir / "runs.csv").string(), "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["rows"].size(), 3u);
+  EXPECT_GT(j["rows"][0]["plan"]["vp"].get<int>(), 1);
+  EXPECT_NE(j["rows"][0]["assumptions"].get<std::string>().find("vp resolved (the source's rule)"), std::string::npos);
+  // The row's uncertainty spans the depths above 1 that fit, its chosen one inside.
+  const auto& spread = j["rows"][0]["uncertainty"];
+  ASSERT_TRUE(spread.contains("slowest_step_time_s")) << j["rows"][0].dump();
+  const double predicted = j["rows"][0]["predicted_step_time_s"].get<double>();
+  EXPECT_LE(spread["fastest_step_time_s"].get<double>(), predicted * (1 + 1e-9));
+  EXPECT_GT(spread["slowest_step_time_s"].get<double>(), predicted);
+  EXPECT_EQ(j["rows"][1]["plan"]["vp"].get<int>(), 2);  // a stated depth stands
+  EXPECT_EQ(j["rows"][2]["plan"]["vp"].get<int>(), 1);  // no pipeline: nothing to interleave
+  EXPECT_EQ(j["rows"][2]["assumptions"].get<std::string>().find("vp resolved"), std::string::npos);
+  // A rule needs its evidence.
+  testing::write_file(dir / "catalog" / "sources.toml", table + "pp_overlap_needs_interleaving = true\n");
+  r = run({"--catalog", (dir / "catalog").string(), "validate", "training", (dir / "runs.csv").string()});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("unknowns_evidence"), std::string::npos) << r.err;
+}
+
 TEST(TrainCli, ValidateTrainingScoresRatesInTheSourcesCounting) {
   const auto dir = testing::scratch_dir("validate-training-rates");
   // The same 8-GPU run published four ways: a step time, TFLOP/s under two FLOP countings,
