@@ -16,8 +16,9 @@ struct GroupShape {
   int per_domain = 1;  // g
   int domains = 1;     // M
   int top = 0;         // outermost level that carries traffic (0: the group is inside one domain)
-  std::array<int, kMaxCollectiveLevels> children{};            // N_i
-  std::array<double, kMaxCollectiveLevels> ranks_per_child{};  // m_{i-1}: group ranks in one child
+  // Set whole by group_shape() (not cleared first: every collective estimate makes one).
+  std::array<int, kMaxCollectiveLevels> children;            // N_i
+  std::array<double, kMaxCollectiveLevels> ranks_per_child;  // m_{i-1}: group ranks in one child
 };
 
 // False when the group does not fit the topology (too many GPUs per domain, more domains than

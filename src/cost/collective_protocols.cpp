@@ -103,7 +103,7 @@ struct Steps {
 };
 
 [[gnu::always_inline]] inline Steps steps(CollectiveOp op, CollectiveAlgorithm algorithm, const GroupShape& shape,
-                                         const CollectiveTopology& t) {
+                                          const CollectiveTopology& t) {
   const int n = shape.ranks;
   const int g = shape.per_domain;
   const int m = shape.domains;
@@ -229,7 +229,8 @@ bool group_ok(const CollectiveRequest& request, const CollectiveTopology& topolo
 // on a ring LL line NCCL's small-message channel narrowing. It scales both the links' rate and
 // NCCL's bus-bandwidth ceilings (line_level_bw), which are for the full channel set.
 [[gnu::always_inline]] inline double line_share(const CollectiveRequest& request, const CollectiveTopology& topology,
-                                                const GroupShape& shape, CollectiveAlgorithm algorithm, Protocol protocol) {
+                                                const GroupShape& shape, CollectiveAlgorithm algorithm,
+                                                Protocol protocol) {
   double share = request.concurrent == 1 ? 1.0 : 1.0 / request.concurrent;
   if (protocol == Protocol::ll && algorithm == CollectiveAlgorithm::ring && topology.ll_channels > 0) {
     share *= ll_channel_share(request.bytes, shape.ranks, topology.ll_channels, topology.ll_channel_fill_bytes_per_rank);
@@ -265,11 +266,10 @@ struct AlgorithmLines {
 };
 
 [[gnu::always_inline]] inline AlgorithmLines algorithm_lines(const CollectiveRequest& request,
-                                                              const CollectiveTopology& topology,
-                                                              const GroupShape& shape, CollectiveAlgorithm algorithm) {
-  AlgorithmLines a;
-  a.traffic = collective_detail::level_traffic(request.op, algorithm, request.bytes, shape, topology);
-  a.steps = steps(request.op, algorithm, shape, topology);
+                                                             const CollectiveTopology& topology,
+                                                             const GroupShape& shape, CollectiveAlgorithm algorithm) {
+  AlgorithmLines a{collective_detail::level_traffic(request.op, algorithm, request.bytes, shape, topology),
+                   steps(request.op, algorithm, shape, topology)};
   for (int i = 0; i <= shape.top; ++i) {
     if (a.traffic.bytes[i] > 0) {
       a.level_bw[i] = collective_detail::level_bandwidth(topology, shape, i, a.traffic.in_network[i]);

@@ -158,15 +158,7 @@ void TrainEvalMemoDelete::operator()(TrainEvalMemo* memo) const { delete memo; }
 
 TrainEvalMemoPtr make_train_eval_memo(const TrainContext& ctx) { return TrainEvalMemoPtr(new TrainEvalMemo(ctx)); }
 
-CollectiveTime train_eval::Eval::collective_time(const CollectiveRequest& r) {
-  if (memo == nullptr) {
-    if (!has_last || !same_collective_time(r, last_request)) {
-      last_time = estimate_collective_time(r, ctx.topology);
-      last_request = r;
-      has_last = true;
-    }
-    return last_time;
-  }
+CollectiveTime train_eval::Eval::memo_collective_time(const CollectiveRequest& r) {
   if (const CollectiveTime* held = memo->find(r)) return *held;
   const CollectiveTime t = estimate_collective_time(r, ctx.topology);
   memo->store(r, t);

@@ -72,7 +72,17 @@ struct Eval {
     return e.time_s;
   }
 
-  CollectiveTime collective_time(const CollectiveRequest& r);  // through the memo (plan/eval_memo.h)
+  // Without a memo, inline (five per plan): the last answer for a twin of the last request.
+  CollectiveTime collective_time(const CollectiveRequest& r) {
+    if (memo != nullptr) return memo_collective_time(r);
+    if (!has_last || !same_collective_time(r, last_request)) {
+      last_time = estimate_collective_time(r, ctx.topology);
+      last_request = r;
+      has_last = true;
+    }
+    return last_time;
+  }
+  CollectiveTime memo_collective_time(const CollectiveRequest& r);  // through the memo (plan/eval_memo.h)
 };
 
 // The embedding's or the output head's time and parameters for one micro-batch on one GPU.

@@ -300,6 +300,7 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
       begin = end;
     }
   }
+  alignas(RankLoad) std::array<unsigned char, sizeof(RankLoad)> edge_load;  // the first or last rank's load
   for (int rank = 0; rank < stages; ++rank) {
     // Layers of each present kind on the rank (one or two kinds: the loops unrolled).
     std::array<std::int32_t, kLayerKinds> n{};
@@ -333,7 +334,10 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
     if (interior && (c->interior_costed || (c->first_costed && first_bounds_interior))) continue;
     if (interior) c->interior_costed = true;
     if (rank == 0) c->first_costed = true;
-    RankLoad r = c->load;
+    // An interior rank's load is its class's, used in place (its tau_s set below: cost_class
+    // leaves it 0, and an edge rank of the class computes its own); an edge rank's is a copy
+    // with the embedding or head added.
+    RankLoad& r = interior ? c->load : *::new (edge_load.data()) RankLoad(c->load);
     if (rank == 0) add_edge_to_rank(costs.embedding, r);
     if (rank == stages - 1) {
       add_edge_to_rank(costs.head, r);

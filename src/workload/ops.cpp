@@ -41,22 +41,24 @@ struct Ctx {
 
 void gemm(Ctx& c, const char* name, OpGroup group, double m, double n, double k, double count = 1,
           bool low_precision = true, double params_per_gemm = -1) {
-  Op& op = c.out.add();
-  op.name = name;
-  op.kind = OpKind::gemm;
-  op.group = group;
-  op.m = m;
-  op.n = n;
-  op.k = k;
-  op.count = count;
-  op.low_precision = low_precision && c.shape.gemm != c.shape.act;
-  const double in_bytes = op.low_precision ? c.gemm_in_bytes : c.act_bytes;
-  op.fwd_flops = 2 * m * n * k * count;
-  op.bwd_flops = 2 * op.fwd_flops;
-  op.fwd_bytes = count * ((m * k + k * n) * in_bytes + m * n * c.act_bytes);
-  op.bwd_bytes = 2 * op.fwd_bytes;
-  op.params = (params_per_gemm >= 0 ? params_per_gemm : n * k) * count;
-  if (op.low_precision) {
+  const bool lp = low_precision && c.shape.gemm != c.shape.act;
+  const double in_bytes = lp ? c.gemm_in_bytes : c.act_bytes;
+  const double fwd_flops = 2 * m * n * k * count;
+  const double fwd_bytes = count * ((m * k + k * n) * in_bytes + m * n * c.act_bytes);
+  c.out.add({.name = name,
+             .kind = OpKind::gemm,
+             .group = group,
+             .m = m,
+             .n = n,
+             .k = k,
+             .count = count,
+             .low_precision = lp,
+             .fwd_flops = fwd_flops,
+             .bwd_flops = 2 * fwd_flops,
+             .fwd_bytes = fwd_bytes,
+             .bwd_bytes = 2 * fwd_bytes,
+             .params = (params_per_gemm >= 0 ? params_per_gemm : n * k) * count});
+  if (lp) {
     // Transformer Engine casts the input (fwd) and the output gradient (bwd).
     c.fp8_cast_bytes += count * (m * k + m * n) * c.cast_bytes_per_element;
   }
@@ -73,13 +75,12 @@ void routed_gemm(Ctx& c, const char* name, double rows, double n, double k, doub
 }
 
 void memory(Ctx& c, const char* name, OpGroup group, double fwd_bytes, double params = 0) {
-  Op& op = c.out.add();
-  op.name = name;
-  op.kind = OpKind::memory;
-  op.group = group;
-  op.fwd_bytes = fwd_bytes;
-  op.bwd_bytes = kMemoryBwdOverFwd * fwd_bytes;
-  op.params = params;
+  c.out.add({.name = name,
+             .kind = OpKind::memory,
+             .group = group,
+             .fwd_bytes = fwd_bytes,
+             .bwd_bytes = kMemoryBwdOverFwd * fwd_bytes,
+             .params = params});
 }
 
 // Fused attention over `heads` local heads with query/key width d_qk and value width d_v.
