@@ -31,6 +31,7 @@ void add_edge_to_rank(const EdgeCost& e, RankLoad& r) {
 struct ChunkLayers {
   std::int64_t begin;
   std::int64_t end;
+  std::int32_t first;  // layers of the first present kind, where two or more are present
 };
 
 // cost_class sets every field it reads (no initializers: a table of them is made per plan).
@@ -238,6 +239,10 @@ template <int kPresent>
     const ChunkLayers range = ranges[chunk];
     layers += static_cast<std::int32_t>(range.end - range.begin);
     if (present == 1) continue;
+    if (present == 2) {
+      n[0] += range.first;
+      continue;
+    }
     const auto& end = ctx.prefix[static_cast<std::size_t>(range.end)];
     const auto& begin = ctx.prefix[static_cast<std::size_t>(range.begin)];
     for (int i = 0; i + 1 < present; ++i) {
@@ -288,19 +293,36 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
     ranges_beyond.resize(static_cast<std::size_t>(chunks));
     ranges = ranges_beyond.data();
   }
+  // The first present kind's layers per chunk (rank_layer_counts with two kinds sums them).
+  const auto first_before = [&](std::int64_t layer) {
+    return present >= 2 ? ctx.prefix[static_cast<std::size_t>(layer)][ctx.present_kinds[0]] : 0;
+  };
   if (p.pp_embedding_head_slots) {
     for (std::int64_t c = 0; c < chunks; ++c) {
       const LayerRange r = pipeline_chunk_layers(m.layers, chunks, true, c);
-      ranges[c] = {r.begin, r.end};
+      ranges[c] = {r.begin, r.end, first_before(r.end) - first_before(r.begin)};
     }
   } else {
     // The even split: chunk c ends where chunk c + 1 begins, (c + 1) · layers / chunks, so each
-    // boundary is one division (pipeline_chunk_layers computes both ends of every chunk).
+    // boundary is one division (pipeline_chunk_layers computes both ends of every chunk), and
+    // its first-kind count one look-up.
     std::int64_t begin = 0;
-    for (std::int64_t c = 0; c < chunks; ++c) {
-      const std::int64_t end = (c + 1) * m.layers / chunks;
-      ranges[c] = {begin, end};
-      begin = end;
+    if (present >= 2) {
+      std::int32_t first_at_begin = first_before(0);
+      for (std::int64_t c = 0; c < chunks; ++c) {
+        const std::int64_t end = (c + 1) * m.layers / chunks;
+        const std::int32_t first_at_end = first_before(end);
+        ranges[c] = {begin, end, first_at_end - first_at_begin};
+        begin = end;
+        first_at_begin = first_at_end;
+      }
+    } else {
+      for (std::int64_t c = 0; c < chunks; ++c) {
+        const std::int64_t end = (c + 1) * m.layers / chunks;
+        ranges[c].begin = begin;  // `first` unset: one kind, never read
+        ranges[c].end = end;
+        begin = end;
+      }
     }
   }
   alignas(RankLoad) std::array<unsigned char, sizeof(RankLoad)> edge_load;  // the first or last rank's load
