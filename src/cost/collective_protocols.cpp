@@ -3,7 +3,7 @@
 //   time = base latency + steps x per-hop latency + bytes / bandwidth
 // and runs the cheapest; one such line does not fit a measured curve, the cheapest of the LL,
 // LL128 and Simple lines does (docs/model/collectives.md). The bandwidth term comes from the
-// per-level bound in collective_hierarchical.cpp.
+// per-level bound in cost/collective_levels.h.
 #include <algorithm>
 #include <array>
 #include <bit>

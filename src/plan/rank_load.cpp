@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cost/framework_memory.h"
+#include "cost/memory_sum.h"
 #include "plan/activation_offload.h"
 #include "plan/evaluate_internal.h"
 #include "workload/size_math.h"
@@ -30,6 +31,7 @@ void add_edge_to_rank(const EdgeCost& e, RankLoad& r) {
 struct ChunkLayers {
   std::int64_t begin;
   std::int64_t end;
+  std::int32_t first;  // layers of the first present kind, where two or more are present
 };
 
 // cost_class sets every field it reads (no initializers: a table of them is made per plan).
@@ -183,12 +185,14 @@ double in_flight_micro_batches(const Plan& p, int micro_batches, int stages, int
   return in_flight_chunks / p.vp;
 }
 
-MemoryBreakdown rank_memory(const TrainContext& ctx, const Plan& p, const MicroBatchShape& s, const RankMemoryBase& b,
-                            const RankLoad& r, double resident_fraction, int rank) {
+// `b.mi` holds the plan's terms and the previous rank's own: every term of a rank is set here,
+// so it is used in place, not copied per rank.
+void rank_memory(const TrainContext& ctx, const Plan& p, const MicroBatchShape& s, RankMemoryBase& b, const RankLoad& r,
+                 double resident_fraction, int rank, MemoryBreakdown& mem) {
   const ModelSpec& m = *ctx.model;
   const int stages = s.stages;
   const double in_flight_mb = in_flight_micro_batches(p, s.micro_batches, stages, rank);
-  MemoryInputs mi = b.mi;
+  MemoryInputs& mi = b.mi;
   mi.dense_params = r.params - r.expert_params;
   mi.expert_params = r.expert_params;
   // Transformer Engine keeps a quantised copy of the low-precision GEMMs' weights (two with
@@ -209,16 +213,16 @@ MemoryBreakdown rank_memory(const TrainContext& ctx, const Plan& p, const MicroB
   mi.stored_activation_bytes = r.stored_bytes * in_flight_mb * resident_fraction;
   mi.working_activation_bytes = r.working_bytes;
   const FrameworkMemory& fm = *b.fm;
-  if (rank == stages - 1) {
-    mi.head_buffer_bytes = s.tokens * d(m.vocab) / p.tp * loss_bytes_per_logit(fm, p.eager_elementwise, s.act_bytes);
-  }
+  mi.head_buffer_bytes = rank == stages - 1
+                             ? s.tokens * d(m.vocab) / p.tp * loss_bytes_per_logit(fm, p.eager_elementwise, s.act_bytes)
+                             : 0;
   // autocast's copies: every matmul weight of the rank (the output head included), not the
   // embedding table, which is looked up, not multiplied (a tied table is cast for the head).
   const bool untied_table = rank == 0 && !m.tied_embeddings;
   mi.weight_copy_bytes = fm.autocast_copy_bytes * std::max(0.0, r.params - (untied_table ? b.table_params : 0));
   mi.eager_saved_bytes = r.eager_stored_bytes * in_flight_mb + r.eager_working_bytes;
   mi.optimizer_temp_bytes = fm.optimizer_temp_bytes * r.params / b.optimizer_shard;
-  return memory_per_gpu(mi);
+  memory_detail::memory_per_gpu(mi, mem);
 }
 
 // The layers of each present kind on `rank` (n, all zero on entry), and their sum: every
@@ -235,6 +239,10 @@ template <int kPresent>
     const ChunkLayers range = ranges[chunk];
     layers += static_cast<std::int32_t>(range.end - range.begin);
     if (present == 1) continue;
+    if (present == 2) {
+      n[0] += range.first;
+      continue;
+    }
     const auto& end = ctx.prefix[static_cast<std::size_t>(range.end)];
     const auto& begin = ctx.prefix[static_cast<std::size_t>(range.begin)];
     for (int i = 0; i + 1 < present; ++i) {
@@ -268,7 +276,7 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
   const int stages = s.stages;
   const std::int64_t chunks = static_cast<std::int64_t>(p.pp) * p.vp;
   const int present = ctx.present_kind_count;
-  const RankMemoryBase memory_base = rank_memory_base(ctx, p, s, state);
+  RankMemoryBase memory_base = rank_memory_base(ctx, p, s, state);
   const bool packs = class_key_packs(present, m.layers);
   // Whether the first rank's memory bounds that of an interior rank of its class (below): every
   // term of rank_memory is then the interior rank's plus non-negative amounts, but autocast's
@@ -285,19 +293,36 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
     ranges_beyond.resize(static_cast<std::size_t>(chunks));
     ranges = ranges_beyond.data();
   }
+  // The first present kind's layers per chunk (rank_layer_counts with two kinds sums them).
+  const auto first_before = [&](std::int64_t layer) {
+    return present >= 2 ? ctx.prefix[static_cast<std::size_t>(layer)][ctx.present_kinds[0]] : 0;
+  };
   if (p.pp_embedding_head_slots) {
     for (std::int64_t c = 0; c < chunks; ++c) {
       const LayerRange r = pipeline_chunk_layers(m.layers, chunks, true, c);
-      ranges[c] = {r.begin, r.end};
+      ranges[c] = {r.begin, r.end, first_before(r.end) - first_before(r.begin)};
     }
   } else {
     // The even split: chunk c ends where chunk c + 1 begins, (c + 1) · layers / chunks, so each
-    // boundary is one division (pipeline_chunk_layers computes both ends of every chunk).
+    // boundary is one division (pipeline_chunk_layers computes both ends of every chunk), and
+    // its first-kind count one look-up.
     std::int64_t begin = 0;
-    for (std::int64_t c = 0; c < chunks; ++c) {
-      const std::int64_t end = (c + 1) * m.layers / chunks;
-      ranges[c] = {begin, end};
-      begin = end;
+    if (present >= 2) {
+      std::int32_t first_at_begin = first_before(0);
+      for (std::int64_t c = 0; c < chunks; ++c) {
+        const std::int64_t end = (c + 1) * m.layers / chunks;
+        const std::int32_t first_at_end = first_before(end);
+        ranges[c] = {begin, end, first_at_end - first_at_begin};
+        begin = end;
+        first_at_begin = first_at_end;
+      }
+    } else {
+      for (std::int64_t c = 0; c < chunks; ++c) {
+        const std::int64_t end = (c + 1) * m.layers / chunks;
+        ranges[c].begin = begin;  // `first` unset: one kind, never read
+        ranges[c].end = end;
+        begin = end;
+      }
     }
   }
   alignas(RankLoad) std::array<unsigned char, sizeof(RankLoad)> edge_load;  // the first or last rank's load
@@ -347,7 +372,8 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
     }
     r.tau_s = r.fwd_s + r.bwd_s + r.tp_exposed_s + r.cp_exposed_s + r.ep_exposed_s + r.offload_exposed_s;
     if (r.tau_s > out.worst.tau_s) out.worst = r;
-    const MemoryBreakdown mem = rank_memory(ctx, p, s, memory_base, r, c->offload.resident_fraction, rank);
+    MemoryBreakdown mem;
+    rank_memory(ctx, p, s, memory_base, r, c->offload.resident_fraction, rank, mem);
     out.max_host_bytes = std::max(out.max_host_bytes, mem.host_bytes);
     if (mem.total_bytes > out.worst_memory.total_bytes) {
       out.worst_memory = mem;
