@@ -370,6 +370,9 @@ class Simulation {
   // Applies the step's work at `end`; returns the requests that finished.
   int complete_step(double end) {
     int finished = 0;
+    // The step's gaps, gathered into runs of equal values before they reach itl_ (in order).
+    double gap = 0;
+    std::int64_t gaps = 0;
     for (const Work& w : work_) {
       Req& r = reqs_[w.req];
       r.computed += w.tokens;
@@ -378,7 +381,14 @@ class Simulation {
       if (r.first < 0) {
         r.first = end;
       } else if (r.measured) {
-        itl_.add(end - r.last);
+        const double g = end - r.last;
+        if (gaps > 0 && g == gap) {
+          ++gaps;
+        } else {
+          if (gaps > 0) itl_.add(gap, gaps);
+          gap = g;
+          gaps = 1;
+        }
       }
       r.last = end;
       if (r.generated >= r.out) {
@@ -390,6 +400,7 @@ class Simulation {
         if (w_.arrivals == SimArrivals::closed_loop && sent_ < static_cast<int>(reqs_.size())) send(sent_++, end);
       }
     }
+    if (gaps > 0) itl_.add(gap, gaps);
     return finished;
   }
 
