@@ -109,6 +109,9 @@ struct Req {
   int computed = 0;   // tokens in the KV cache
   int generated = 0;
   double blocks = 0;
+  // The most tokens `blocks` holds (blocks_for(t) <= blocks for every t up to it), found when a
+  // decode first asks after the blocks changed; -1 = not known. Spares the division per decode.
+  int fits_tokens = -1;
   bool measured = true;
 };
 
@@ -190,6 +193,16 @@ class Simulation {
   double blocks_for(int tokens) const {
     return std::ceil(static_cast<double>(tokens) / s_.block_tokens) + s_.state_blocks_per_seq;
   }
+  // The largest t with blocks_for(t) <= blocks (blocks_for rises with t), by blocks_for itself
+  // around the estimate, so the fast test in build_step decides exactly as the division would.
+  int fits_tokens_of(double blocks) const {
+    constexpr int kMost = 1 << 30;
+    const double guess = (blocks - s_.state_blocks_per_seq) * s_.block_tokens;
+    int t = guess >= kMost ? kMost : guess <= 0 ? 0 : static_cast<int>(guess);
+    while (t < kMost && blocks_for(t + 1) <= blocks) ++t;
+    while (t > 0 && blocks_for(t) > blocks) --t;
+    return t;
+  }
   bool fits_ever(int i) const {
     const Req& r = reqs_[i];
     return blocks_for(s_.reserve_full_sequence ? r.in + r.out : r.target) <= s_.kv_blocks;
@@ -204,6 +217,7 @@ class Simulation {
     Req& r = reqs_[v];
     free_blocks_ += r.blocks;
     r.blocks = 0;
+    r.fits_tokens = -1;
     r.computed = 0;
     r.target = r.in + r.generated;
     waiting_.push_front(v);
@@ -242,13 +256,14 @@ class Simulation {
       int tokens = prefilling ? r.target - r.computed : 1;
       if (prefilling && s_.chunked_prefill) tokens = static_cast<int>(std::min<double>(tokens, budget_));
       if (tokens <= 0 || (budget_ < tokens && !(prefilling && prompt_tokens_ == 0 && !s_.chunked_prefill))) continue;
-      if (!s_.reserve_full_sequence) {
+      if (!s_.reserve_full_sequence && r.computed + tokens > r.fits_tokens) {
         const double need = blocks_for(r.computed + tokens) - r.blocks;
         if (need > 0 && !make_room(pos, need)) break;
         if (need > 0) {
           free_blocks_ -= need;
           r.blocks += need;
         }
+        r.fits_tokens = fits_tokens_of(r.blocks);
       }
       add_work(running_[pos], tokens, prefilling);
       budget_ -= tokens;
@@ -269,6 +284,7 @@ class Simulation {
       if (need > free_blocks_) break;
       free_blocks_ -= need;
       r.blocks = need;
+      r.fits_tokens = -1;
       running_.push_back(waiting_.front());
       waiting_.pop_front();
       add_work(running_.back(), tokens, true);
@@ -305,6 +321,7 @@ class Simulation {
       const int i = running_.back();
       running_.pop_back();
       reqs_[i].blocks = 0;
+      reqs_[i].fits_tokens = -1;
       waiting_.push_front(i);
     }
     work_.resize(before.work);
@@ -353,6 +370,9 @@ class Simulation {
   // Applies the step's work at `end`; returns the requests that finished.
   int complete_step(double end) {
     int finished = 0;
+    // The step's gaps, gathered into runs of equal values before they reach itl_ (in order).
+    double gap = 0;
+    std::int64_t gaps = 0;
     for (const Work& w : work_) {
       Req& r = reqs_[w.req];
       r.computed += w.tokens;
@@ -361,17 +381,26 @@ class Simulation {
       if (r.first < 0) {
         r.first = end;
       } else if (r.measured) {
-        itl_.add(end - r.last);
+        const double g = end - r.last;
+        if (gaps > 0 && g == gap) {
+          ++gaps;
+        } else {
+          if (gaps > 0) itl_.add(gap, gaps);
+          gap = g;
+          gaps = 1;
+        }
       }
       r.last = end;
       if (r.generated >= r.out) {
         free_blocks_ += r.blocks;
         r.blocks = 0;
+        r.fits_tokens = -1;
         running_.erase(std::find(running_.begin(), running_.end(), w.req));
         ++finished;
         if (w_.arrivals == SimArrivals::closed_loop && sent_ < static_cast<int>(reqs_.size())) send(sent_++, end);
       }
     }
+    if (gaps > 0) itl_.add(gap, gaps);
     return finished;
   }
 

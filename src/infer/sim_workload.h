@@ -78,14 +78,16 @@ double percentile(std::vector<double>& values, double p);
 // sum is taken in recording order, the order statistics are the same values).
 class ValueRuns {
  public:
-  void add(double value) {
-    sum_ += value;
-    ++count_;
+  void add(double value) { add(value, 1); }
+  // As `count` calls of add(value): the sum still takes each value in turn.
+  void add(double value, std::int64_t count) {
+    for (std::int64_t k = 0; k < count; ++k) sum_ += value;
+    count_ += count;
     expanded_.clear();
     if (!runs_.empty() && runs_.back().value == value) {
-      ++runs_.back().count;
+      runs_.back().count += count;
     } else {
-      runs_.push_back({value, 1});
+      runs_.push_back({value, count});
       sorted_ = false;
     }
   }
