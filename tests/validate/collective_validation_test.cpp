@@ -201,6 +201,24 @@ TEST(CollectiveValidation, PublishedOciRunsRead) {
   EXPECT_EQ(alltoall, 13);
 }
 
+// Azure's ND GB200 v6 AllReduce (tests/fixtures/collectives/published-azure-gb200.csv, 20 rows of
+// 16 KiB - 8 GiB on one tray of 4 GB200, NCCL_ALGO=Ring): a second source of latency-bound
+// single-node NVLink 5 rows besides AIConfigurator's (docs/validation.md, issue 32's eleventh
+// round). They read with their source and the ring they were forced to, all in the NVLink family,
+// and in sample within 25%.
+TEST(CollectiveValidation, PublishedAzureGb200RunsRead) {
+  const CollectiveValidation v = validate_collectives(
+      CsvTable::read(testing::source_dir() + "/tests/fixtures/collectives/published-azure-gb200.csv"),
+      validation_catalog(), validation_params());
+  ASSERT_EQ(v.rows.size(), 20U);
+  for (const auto& r : v.rows) {
+    EXPECT_EQ(r.fabric_family, "NVLink") << r.id;
+    EXPECT_EQ(r.request.algorithm, CollectiveAlgorithm::ring) << r.id;
+    EXPECT_LT(std::abs(r.error), 0.25) << r.id;
+    EXPECT_FALSE(r.source.empty()) << r.id;
+  }
+}
+
 // The three published TCPXO curves (2 x 8 H100 A3 Mega: dstack's AllGather in
 // published-candidates.csv, the AllReduce in published-tcpxo.csv, the AllGather on Google's NCCL
 // build in published-tcpxo-allgather.csv), each held out in turn with TCPXO's fixed cost refitted
