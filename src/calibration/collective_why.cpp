@@ -68,6 +68,12 @@ std::string collective_why(const CollectiveQuery& q, const CollectiveTopology& t
   if (r.op == CollectiveOp::all_to_all) {
     why += r.domains > 1 ? "; point-to-point, bound by the NICs across domains" : "; point-to-point over the switch";
   }
+  // docs/model/collectives.md: NCCL picks a send/receive's protocol per peer (enqueue.cc
+  // addP2pToPlan), not by the tuner.
+  if (chosen.algorithm == CollectiveAlgorithm::direct &&
+      (r.op == CollectiveOp::all_to_all || r.op == CollectiveOp::send_recv)) {
+    why += "; NCCL sends to each peer on LL up to 16 KiB (NCCL_P2P_LL_THRESHOLD), else Simple, never LL128";
+  }
   if (chosen.algorithm == CollectiveAlgorithm::nvls && r.domains > 1 && !t.sharp()) {
     why += "; NVLS inside each domain and a tree across domains (NCCL NVLS_TREE): no switch of the network reduces";
   }

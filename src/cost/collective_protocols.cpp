@@ -86,10 +86,31 @@ const char* protocol_unavailable(CollectiveAlgorithm algorithm, Protocol protoco
   return nullptr;
 }
 
+// NCCL's point-to-point path (AllToAll and SendRecv are grouped ncclSend/ncclRecv) picks its own
+// protocol per peer and never LL128: LL while the bytes to one peer are at most
+// NCCL_P2P_LL_THRESHOLD (16 KiB), Simple above (src/enqueue.cc addP2pToPlan at v2.18.3-1,
+// v2.21.5-1 and 5067397c; v2.25 allows p2pnChannelsPerPeer x 16 KiB).
+constexpr double kP2pLlMaxBytesPerPeer = 16384;
+
+const char* p2p_protocol_unavailable(CollectiveOp op, CollectiveAlgorithm algorithm, Protocol protocol,
+                                     const GroupShape& shape, double bytes) {
+  if (algorithm != CollectiveAlgorithm::direct) return nullptr;
+  if (op != CollectiveOp::all_to_all && op != CollectiveOp::send_recv) return nullptr;
+  if (protocol == Protocol::ll128) {
+    return "NCCL's point-to-point path (AllToAll, SendRecv) runs LL or Simple, never LL128";
+  }
+  const double per_peer = op == CollectiveOp::all_to_all ? bytes / std::max(1, shape.ranks) : bytes;
+  if (protocol == Protocol::ll && per_peer > kP2pLlMaxBytesPerPeer) {
+    return "NCCL's point-to-point path runs LL only up to NCCL_P2P_LL_THRESHOLD (16 KiB) per peer";
+  }
+  return nullptr;
+}
+
 // Which (algorithm, protocol) pairs may run `op` on this group: the algorithm's reason first.
 const char* unavailable(CollectiveOp op, CollectiveAlgorithm algorithm, Protocol protocol, const GroupShape& shape,
                         const CollectiveTopology& topology, double bytes) {
   if (const char* why = algorithm_unavailable(op, algorithm, shape, topology, bytes)) return why;
+  if (const char* why = p2p_protocol_unavailable(op, algorithm, protocol, shape, bytes)) return why;
   return protocol_unavailable(algorithm, protocol, shape, topology);
 }
 
@@ -233,7 +254,8 @@ bool group_ok(const CollectiveRequest& request, const CollectiveTopology& topolo
                                                 Protocol protocol) {
   double share = request.concurrent == 1 ? 1.0 : 1.0 / request.concurrent;
   if (protocol == Protocol::ll && algorithm == CollectiveAlgorithm::ring && topology.ll_channels > 0) {
-    share *= ll_channel_share(request.bytes, shape.ranks, topology.ll_channels, topology.ll_channel_fill_bytes_per_rank);
+    share *=
+        ll_channel_share(request.bytes, shape.ranks, topology.ll_channels, topology.ll_channel_fill_bytes_per_rank);
   }
   return share;
 }
@@ -291,8 +313,8 @@ struct AlgorithmLines {
 // min(busBw, nChannels x perChMaxTreeBw), Tree algBw = busBw / 2, and the chain moves 2 x bytes
 // per GPU), by scale: one domain, two, more. line_time() and chosen_line() both take it from here.
 inline double line_level_bw(const CollectiveRequest& request, const CollectiveTopology& topology,
-                            const GroupShape& shape, const AlgorithmLines& lines, int i, double bw_scale,
-                            double share, CollectiveAlgorithm algorithm, Protocol protocol) {
+                            const GroupShape& shape, const AlgorithmLines& lines, int i, double bw_scale, double share,
+                            CollectiveAlgorithm algorithm, Protocol protocol) {
   double bw = lines.level_bw[i] * bw_scale;
   if (i == 0) {
     if (request.op == CollectiveOp::all_to_all) bw *= topology.alltoall_bw_fraction;
@@ -486,6 +508,10 @@ void choose(const CollectiveRequest& request, const CollectiveTopology& topology
     for_each_constant<Protocol::ll, Protocol::ll128, Protocol::simple>([&](auto protocol) {
       constexpr Protocol p = decltype(protocol)::value;
       if (const char* why = protocol_unavailable(a, p, c.shape, topology)) {
+        if (!c.found) reason = why;
+        return;
+      }
+      if (const char* why = p2p_protocol_unavailable(request.op, a, p, c.shape, request.bytes)) {
         if (!c.found) reason = why;
         return;
       }

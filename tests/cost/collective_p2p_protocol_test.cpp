@@ -1,0 +1,94 @@
+// NCCL's point-to-point protocols (issue 32, eleventh round): AllToAll and SendRecv are grouped
+// ncclSend/ncclRecv, whose protocol NCCL picks per peer and never LL128 — LL while the bytes to
+// one peer are at most NCCL_P2P_LL_THRESHOLD (16 KiB), Simple above (src/enqueue.cc
+// addP2pToPlan at v2.18.3-1, v2.21.5-1 and 5067397c). Each case by hand arithmetic on an
+// idealised 8-GPU node (450 GB/s per GPU, no latency but the ones set here).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "catalog/catalog.h"
+#include "cost/collective.h"
+#include "cost/collective_test_util.h"
+
+namespace gpuplan {
+namespace {
+
+using testing::request;
+using testing::test_node;
+using Algo = CollectiveAlgorithm;
+
+const Catalog kP2pEmptyCatalog{};
+
+constexpr double kP2pTestLatencyS = 10e-6;  // p2p_us
+constexpr double kP2pTestStepBytes = 1e6;   // the Simple pipeline step
+
+CollectiveTopology p2p_test_topology() {
+  CollectiveParams p = ideal_collective_params();
+  p.p2p_latency_s = kP2pTestLatencyS;
+  p.simple_step_bytes = kP2pTestStepBytes;
+  return make_collective_topology(kP2pEmptyCatalog, test_node(), nullptr, p);
+}
+
+// 8 GPUs: an AllToAll of 128 KiB sends 16 KiB to each peer (LL allowed), one of 128 KiB + 8 B
+// sends just over 16 KiB (LL refused); LL128 is refused at every size.
+TEST(CollectiveP2pProtocol, AllToAllLlOnlyUpTo16KiBPerPeerNeverLl128) {
+  const CollectiveTopology t = p2p_test_topology();
+  const double at_threshold = 8 * 16384.0;
+  const auto ll =
+      estimate_collective_with(request(CollectiveOp::all_to_all, at_threshold, 8), t, Algo::direct, Protocol::ll);
+  EXPECT_TRUE(ll.feasible) << ll.reason;
+  const auto ll_over =
+      estimate_collective_with(request(CollectiveOp::all_to_all, at_threshold + 8, 8), t, Algo::direct, Protocol::ll);
+  EXPECT_FALSE(ll_over.feasible);
+  EXPECT_NE(std::string(ll_over.reason).find("16 KiB"), std::string::npos) << ll_over.reason;
+  for (const double bytes : {512.0, at_threshold, 64e6}) {
+    const auto ll128 =
+        estimate_collective_with(request(CollectiveOp::all_to_all, bytes, 8), t, Algo::direct, Protocol::ll128);
+    EXPECT_FALSE(ll128.feasible) << bytes;
+    EXPECT_NE(std::string(ll128.reason).find("never LL128"), std::string::npos) << ll128.reason;
+  }
+}
+
+// Latency-bound: 8 KiB AllToAll (1 KiB per peer). The ideal LL line runs at the links' rate:
+// latency = p2p = 10 us, transfer = 7/8 x 8,192 B / 450 GB/s = 15.9 ns; auto runs it (Simple
+// adds the same latency and a fill of one more transfer).
+// Bandwidth-bound: 2 MiB (256 KiB per peer) has no LL or LL128 line; auto runs Simple:
+// transfer = 7/8 x 2,097,152 B / 450 GB/s = 4.078 us, latency = p2p 10 us + the fill
+// min(1 MB / 450 GB/s = 2.222 us, transfer) = 12.222 us.
+TEST(CollectiveP2pProtocol, AllToAllLatencyAndBandwidthBoundByHand) {
+  const CollectiveTopology t = p2p_test_topology();
+  const auto small = estimate_collective(request(CollectiveOp::all_to_all, 8192, 8), t);
+  ASSERT_TRUE(small.feasible) << small.reason;
+  EXPECT_EQ(small.algorithm, Algo::direct);
+  EXPECT_EQ(small.protocol, Protocol::ll);
+  EXPECT_NEAR(small.latency_s, 10e-6, 1e-12);
+  EXPECT_NEAR(small.transfer_s, 7.0 / 8 * 8192 / 450e9, 1e-13);
+
+  const double bytes = 2.0 * 1024 * 1024;
+  const auto big = estimate_collective(request(CollectiveOp::all_to_all, bytes, 8), t);
+  ASSERT_TRUE(big.feasible) << big.reason;
+  EXPECT_EQ(big.protocol, Protocol::simple);
+  const double transfer = 7.0 / 8 * bytes / 450e9;
+  EXPECT_NEAR(big.transfer_s, transfer, 1e-12);
+  EXPECT_NEAR(big.latency_s, 10e-6 + std::min(1e6 / 450e9, transfer), 1e-12);
+}
+
+// SendRecv between two GPUs: the whole buffer goes to the one peer, so LL up to 16 KiB exactly.
+TEST(CollectiveP2pProtocol, SendRecvLlUpTo16KiB) {
+  const CollectiveTopology t = p2p_test_topology();
+  const auto at = estimate_collective_with(request(CollectiveOp::send_recv, 16384, 2), t, Algo::direct, Protocol::ll);
+  EXPECT_TRUE(at.feasible) << at.reason;
+  const auto over = estimate_collective_with(request(CollectiveOp::send_recv, 16385, 2), t, Algo::direct, Protocol::ll);
+  EXPECT_FALSE(over.feasible);
+  const auto ll128 =
+      estimate_collective_with(request(CollectiveOp::send_recv, 1e6, 2), t, Algo::direct, Protocol::ll128);
+  EXPECT_FALSE(ll128.feasible);
+  const auto chosen = estimate_collective(request(CollectiveOp::send_recv, 1e6, 2), t);
+  ASSERT_TRUE(chosen.feasible) << chosen.reason;
+  EXPECT_EQ(chosen.protocol, Protocol::simple);
+}
+
+}  // namespace
+}  // namespace gpuplan
