@@ -45,11 +45,21 @@ CollectiveTransportParams* find_transport_entry(CollectiveParams& p, const std::
 
 void set_knob(CollectiveParams& p, const Knob& k, double v) {
   switch (k.kind) {
-    case KnobKind::simple_step: p.simple_step_bytes = v * 1e6; break;
-    case KnobKind::alltoall: p.alltoall_bw_fraction = v; break;
-    case KnobKind::p2p: p.p2p_latency_s = v * 1e-6; break;
-    case KnobKind::nvls: p.nvls_latency_s = v * 1e-6; break;
-    case KnobKind::nvls_hop: p.nvls_hop_latency_s = v * 1e-6; break;
+    case KnobKind::simple_step:
+      p.simple_step_bytes = v * 1e6;
+      break;
+    case KnobKind::alltoall:
+      p.alltoall_bw_fraction = v;
+      break;
+    case KnobKind::p2p:
+      p.p2p_latency_s = v * 1e-6;
+      break;
+    case KnobKind::nvls:
+      p.nvls_latency_s = v * 1e-6;
+      break;
+    case KnobKind::nvls_hop:
+      p.nvls_hop_latency_s = v * 1e-6;
+      break;
     case KnobKind::hop_scale: {
       CollectiveLinkParams* l = find_entry(p, k.link);
       for (int i = 0; i < kProtocolCount; ++i) {
@@ -58,26 +68,36 @@ void set_knob(CollectiveParams& p, const Knob& k, double v) {
       }
       break;
     }
-    case KnobKind::bw_efficiency: find_entry(p, k.link)->bw_efficiency = v; break;
-    case KnobKind::transport_base: find_transport_entry(p, k.link)->base_latency_s = v * 1e-6; break;
+    case KnobKind::bw_efficiency:
+      find_entry(p, k.link)->bw_efficiency = v;
+      break;
+    case KnobKind::transport_base:
+      find_transport_entry(p, k.link)->base_latency_s = v * 1e-6;
+      break;
   }
 }
 
 // The value a parameter set holds (for the "shipped" column).
 double get_knob(const CollectiveParams& p, const Knob& k) {
   switch (k.kind) {
-    case KnobKind::simple_step: return p.simple_step_bytes / 1e6;
-    case KnobKind::alltoall: return p.alltoall_bw_fraction;
-    case KnobKind::p2p: return p.p2p_latency_s * 1e6;
-    case KnobKind::nvls: return p.nvls_latency_s * 1e6;
-    case KnobKind::nvls_hop: return p.nvls_hop_latency_s * 1e6;
+    case KnobKind::simple_step:
+      return p.simple_step_bytes / 1e6;
+    case KnobKind::alltoall:
+      return p.alltoall_bw_fraction;
+    case KnobKind::p2p:
+      return p.p2p_latency_s * 1e6;
+    case KnobKind::nvls:
+      return p.nvls_latency_s * 1e6;
+    case KnobKind::nvls_hop:
+      return p.nvls_hop_latency_s * 1e6;
     case KnobKind::hop_scale: {
       // The shipped hops are NCCL's x a scale rounded to 0.01 us: read it from the Simple ring hop.
       const CollectiveLinkParams* l = find_entry(p, k.link);
       const double nccl = p.priors.nccl_nvlink_ring_hop_s[2];
       return nccl > 0 ? l->ring_hop_latency_s[2] / nccl : 0;
     }
-    case KnobKind::bw_efficiency: return find_entry(p, k.link)->bw_efficiency;
+    case KnobKind::bw_efficiency:
+      return find_entry(p, k.link)->bw_efficiency;
     case KnobKind::transport_base:
       return find_transport_entry(const_cast<CollectiveParams&>(p), k.link)->base_latency_s * 1e6;
   }
@@ -264,10 +284,12 @@ std::vector<LatencyBoundRow> latency_bound_rows(FitProblem& problem, const Knob&
 }
 
 // Of the rows `vis`, those whose chosen line (held) changes by at least kLatencyBoundShare of
-// its time as a fixed cost (p2p_us, nvls_us, nvls_hop_us) goes from one end of its search range
-// to the other: the rows where that cost is a material part of the time. A fixed cost that no
-// such row shows keeps its prior (issue 32, ninth round: OCI's 4-16 GiB rows moved p2p_us to
-// its range end, 50 us, and NVLS's per-GPU cost to 0 in the held-out folds).
+// its time as a fixed cost (p2p_us, nvls_us, nvls_hop_us) or AllToAll's bandwidth fraction goes
+// from one end of its search range to the other: the rows where that term is a material part of
+// the time. A constant that no such row shows keeps its prior (issue 32, ninth round: OCI's
+// 4-16 GiB rows moved p2p_us to its range end, 50 us, and NVLS's per-GPU cost to 0 in the
+// held-out folds; eleventh round: 8 x H20 AllToAll rows of 128 B - 4 KiB, latency-bound, moved
+// the AllToAll fraction to 0.3, its range end).
 std::vector<int> fixed_cost_bound_rows(FitProblem& problem, const Knob& k, double current,
                                        const std::vector<int>& vis) {
   std::vector<CollectiveEstimate> at_current;
@@ -396,11 +418,11 @@ CollectiveConstantsFit fit_collective_constants(const std::vector<CollectiveMeas
                                                 const std::vector<bool>& train, const Catalog& catalog,
                                                 const CollectiveParams& params) {
   if (!params.priors.present) {
-    throw Error(fmt::format(
-        "collective parameters '{}' have no [priors] table: refitting them (--fit, --leave-one-source-out, "
-        "--leave-one-gpu-out) needs the value each constant takes where no row shows it; see "
-        "data/fitted/collectives/nccl.toml",
-        params.id));
+    throw Error(
+        fmt::format("collective parameters '{}' have no [priors] table: refitting them (--fit, --leave-one-source-out, "
+                    "--leave-one-gpu-out) needs the value each constant takes where no row shows it; see "
+                    "data/fitted/collectives/nccl.toml",
+                    params.id));
   }
   if (train.size() != rows.size()) throw Error("fit_collective_constants: one train flag per row");
   const std::vector<Knob> knobs = knobs_of(params);
@@ -471,6 +493,14 @@ CollectiveConstantsFit fit_collective_constants(const std::vector<CollectiveMeas
             "none of its {} rows is latency-bound (across its range it moves the chosen line by under {:.0f}%)",
             vis.size(), kLatencyBoundShare * 100);
       }
+    }
+    // AllToAll's bandwidth fraction, the other way round: told only by rows whose transfer is a
+    // material part of the time (issue 32, eleventh round).
+    if (k.kind == KnobKind::alltoall && !vis.empty() && fixed_cost_bound_rows(problem, k, values[i], vis).empty()) {
+      free[i] = false;
+      c.why_prior = fmt::format(
+          "none of its {} rows is bandwidth-bound (across its range it moves the chosen line by under {:.0f}%)",
+          vis.size(), kLatencyBoundShare * 100);
     }
     if (k.kind == KnobKind::nvls) nvls = i;
     if (k.kind == KnobKind::nvls_hop) {

@@ -210,6 +210,26 @@ TEST(CollectiveConstantsFit, TheP2pCostNeedsLatencyBoundRows) {
   EXPECT_NEAR(constant(fit, "alltoall_bw_fraction").value, 0.71, 0.03 * 0.71);
 }
 
+// AllToAll's bandwidth fraction is told only by AllToAll rows whose transfer is a material part
+// of the time: with AllToAll rows of 2 KiB and less only (latency-bound, like 8 x H20's 128 B -
+// 4 KiB rows, which set it to 0.3, its range end), the fraction keeps its prior while the p2p
+// fixed cost, which those rows do show, is still refitted.
+TEST(CollectiveConstantsFit, TheAllToAllFractionNeedsBandwidthBoundRows) {
+  const CollectiveParams made = with_fitted_constants(fit_params(), truth(kTruth));
+  const auto rows = synthetic_rows(made, true);
+  std::vector<bool> small(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    small[i] = rows[i].request.op != CollectiveOp::all_to_all || rows[i].request.bytes <= 2048;
+  }
+  const CollectiveConstantsFit fit = fit_collective_constants(rows, small, fit_catalog(), fit_params());
+  const CollectiveFittedConstant& a = constant(fit, "alltoall_bw_fraction");
+  EXPECT_GT(a.visible_rows, 0);
+  EXPECT_FALSE(a.refitted);
+  EXPECT_EQ(a.value, fit_params().priors.alltoall_bw_fraction);
+  EXPECT_NE(a.why_prior.find("bandwidth-bound"), std::string::npos) << a.why_prior;
+  EXPECT_TRUE(constant(fit, "p2p_us").refitted);
+}
+
 TEST(CollectiveConstantsFit, IsDeterministic) {
   const auto rows = synthetic_rows(fit_params(), true);
   std::vector<bool> train(rows.size());
