@@ -4,6 +4,7 @@
 #include <cmath>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <queue>
 
 #include "infer/graph_padding.h"
@@ -157,6 +158,7 @@ class Simulation {
         now = arrivals_.top().first;
         continue;
       }
+      if (decode_stretch(now, finished) > 0) continue;
       work_.clear();
       build_step();
       if (work_.empty()) {
@@ -365,6 +367,111 @@ class Simulation {
       decodes = padded;
     }
     return memo_.step_s(decodes, context, prompt, span);
+  }
+
+  // Whether build_step would admit the head of the queue into a step whose running sequences all
+  // decode (`budget` = the token budget less their tokens): its admission test, in its order.
+  bool admits_front(double budget) const {
+    if (waiting_.empty() || static_cast<double>(running_.size()) >= s_.max_num_seqs || budget <= 0) return false;
+    const Req& r = reqs_[waiting_.front()];
+    int tokens = r.target - r.computed;
+    if (s_.chunked_prefill) tokens = static_cast<int>(std::min<double>(tokens, budget));
+    return (s_.reserve_full_sequence ? blocks_for(r.in + r.out) : blocks_for(tokens)) <= free_blocks_;
+  }
+
+  // KV blocks the running sequences take on in `steps` more decodes each (none with reservations).
+  double stretch_blocks(int steps) const {
+    double need = 0;
+    if (s_.reserve_full_sequence) return need;
+    for (int i : running_) {
+      const Req& r = reqs_[i];
+      if (r.computed + steps > r.fits_tokens) need += std::max(0.0, blocks_for(r.computed + steps) - r.blocks);
+    }
+    return need;
+  }
+
+  // Runs a stretch of pure decode steps at once, from `now`; returns the steps run (0 = none: the
+  // step is built as usual). While every running sequence decodes, none finishes before the last
+  // step, no request is admitted and the pool has the blocks, step k of the stretch is the first
+  // step with every context k tokens longer: only the step times are taken one by one (the same
+  // calls, in the same order, as one step at a time), each sequence's tokens, blocks and gaps are
+  // applied once at the end. The same doubles as stepping: the step's shape is a sum of whole
+  // numbers, each step gives every sequence the gap end − now (each got its last token at `now`,
+  // checked), and the block counts are whole numbers, so their sums do not depend on the order.
+  int decode_stretch(double& now, int& finished) {
+    const std::size_t n = running_.size();
+    const double nd = static_cast<double>(n);
+    if (n == 0 || nd > s_.token_budget || free_blocks_ != std::floor(free_blocks_) || free_blocks_ > 0x1p52) return 0;
+    // No admission: under prefill_first a step of prompts whenever one can be admitted; otherwise
+    // the head of the queue after the decodes. Both stay shut while the stretch runs (the same
+    // sequences, the same budget, fewer free blocks).
+    if (s_.prefill_first ? can_admit() : admits_front(s_.token_budget - nd)) return 0;
+    int steps = std::numeric_limits<int>::max();
+    std::int64_t context = 0;
+    std::int64_t measured = 0;
+    for (int i : running_) {
+      const Req& r = reqs_[i];
+      if (r.computed < r.target || r.first < 0 || r.last != now) return 0;
+      steps = std::min(steps, r.out - r.generated);
+      context += r.computed + 1;
+      measured += r.measured;
+    }
+    if (stretch_blocks(steps) > free_blocks_) {
+      // The most steps the free blocks carry without a preemption.
+      int lo = 0, hi = steps;
+      while (hi - lo > 1) {
+        const int mid = lo + (hi - lo) / 2;
+        (stretch_blocks(mid) <= free_blocks_ ? lo : hi) = mid;
+      }
+      steps = lo;
+      if (steps == 0) return 0;
+    }
+    // Arrivals end the stretch when the queue is empty (the next step may admit them); behind a
+    // head that cannot be admitted they only join the queue, which the main loop does after.
+    const bool stop_at_arrival = waiting_.empty();
+    int k = 0;
+    while (k < steps) {
+      if (stop_at_arrival && !arrivals_.empty() && arrivals_.top().first <= now) break;
+      step_decodes_ = nd;
+      step_context_ = static_cast<double>(context + static_cast<std::int64_t>(k) * static_cast<std::int64_t>(n));
+      step_prompt_ = step_span_ = 0;
+      const double d = step_time();
+      const double end = now + d;
+      r_.busy_s += d;
+      running_time_ += d * nd;
+      ++r_.steps;
+      if (measured > 0) itl_.add(end - now, measured);
+      now = end;
+      ++k;
+    }
+    r_.peak_running = std::max(r_.peak_running, static_cast<int>(n));
+    std::size_t kept = 0;
+    for (std::size_t pos = 0; pos < n; ++pos) {
+      const int i = running_[pos];
+      Req& r = reqs_[i];
+      if (!s_.reserve_full_sequence && r.computed + k > r.fits_tokens) {
+        const double need = blocks_for(r.computed + k) - r.blocks;
+        if (need > 0) {
+          free_blocks_ -= need;
+          r.blocks += need;
+        }
+        r.fits_tokens = fits_tokens_of(r.blocks);
+      }
+      r.computed += k;
+      r.generated += k;
+      r.last = now;
+      if (r.generated >= r.out) {
+        free_blocks_ += r.blocks;
+        r.blocks = 0;
+        r.fits_tokens = -1;
+        ++finished;
+        if (w_.arrivals == SimArrivals::closed_loop && sent_ < static_cast<int>(reqs_.size())) send(sent_++, now);
+        continue;
+      }
+      running_[kept++] = i;
+    }
+    running_.resize(kept);
+    return k;
   }
 
   // Applies the step's work at `end`; returns the requests that finished.
