@@ -28,6 +28,22 @@ SimStepMemo::SimStepMemo(const InferContext& ctx, const InferPlan& plan)
 }
 
 double SimStepMemo::cost(const Key& k) {
+  const Cost* c = recent_key_[0] == k ? &recent_[0] : recent_key_[1] == k ? &recent_[1] : nullptr;
+  if (c == nullptr) {
+    recent_key_[1] = recent_key_[0];
+    recent_[1] = recent_[0];
+    recent_[0] = table_cost(k);
+    recent_key_[0] = k;
+    c = &recent_[0];
+  }
+  // step.cpp's total_s = max(linear + attention + elementwise + comm + (step + layers × layer
+  // overhead), the executor's host time).
+  const double overhead = ctx_->engine->step_overhead_s + c->layer_overhead;
+  const double pp = plan_->pp;
+  return pp * std::max(c->before_overhead + overhead, c->host);
+}
+
+const SimStepMemo::Cost& SimStepMemo::table_cost(const Key& k) {
   auto it = costs_.find(k);
   if (it == costs_.end()) {
     // One step of the whole replica passes its pp stages; each stage carries 1/pp of the batch
@@ -42,11 +58,7 @@ double SimStepMemo::cost(const Key& k) {
     // With no step overhead, c.overhead_s is exactly layers × layer overhead (0 + x = x).
     it = costs_.emplace(k, Cost{c.linear_s + c.attention_s + c.elementwise_s + c.comm_s, c.overhead_s, c.host_s}).first;
   }
-  // step.cpp's total_s = max(linear + attention + elementwise + comm + (step + layers × layer
-  // overhead), the executor's host time).
-  const double overhead = ctx_->engine->step_overhead_s + it->second.layer_overhead;
-  const double pp = plan_->pp;
-  return pp * std::max(it->second.before_overhead + overhead, it->second.host);
+  return it->second;
 }
 
 double SimStepMemo::step_s(double decodes, double decode_context, double prefill_tokens, double prefill_span) {

@@ -108,11 +108,17 @@ class SimStepMemo {
     double host = 0;  // the executor's host time (step.h StepCost::host_s), overlapped with the rest
   };
   double cost(const Key& k);
+  const Cost& table_cost(const Key& k);  // the table's entry, costed on first use
   const InferContext* ctx_;   // read at every lookup for the engine's step overhead
   const InferPlan* plan_;
   Engine engine0_;            // ctx's engine without its step overhead
   InferContext ctx0_;         // ctx on engine0_: what the steps are costed with
   std::unordered_map<Key, Cost, KeyHash> costs_;
+  // The entries of the last two look-ups: a run of decode steps asks for the same two grid
+  // points step after step (the context moves by a token a step, the grid by 16 or more), so
+  // most look-ups end here instead of in the table (copies: a copied memo keeps its own).
+  Key recent_key_[2] = {{-1, -1, -1, -1}, {-1, -1, -1, -1}};
+  Cost recent_[2];
 };
 
 }  // namespace gpuplan
