@@ -1,6 +1,7 @@
 #include "infer/sim_engine.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <deque>
 #include <functional>
@@ -13,12 +14,12 @@
 
 namespace gpuplan {
 
-std::size_t SimStepMemo::KeyHash::operator()(const Key& k) const {
+std::uint64_t SimStepMemo::hash(const Key& k) {
   std::uint64_t h = static_cast<std::uint32_t>(k.decodes);
   h = h * 0x9e3779b97f4a7c15ULL ^ static_cast<std::uint32_t>(k.context);
   h = h * 0x9e3779b97f4a7c15ULL ^ static_cast<std::uint32_t>(k.prefill);
   h = h * 0x9e3779b97f4a7c15ULL ^ static_cast<std::uint32_t>(k.span);
-  return static_cast<std::size_t>(h ^ (h >> 29));
+  return (h ^ (h >> 29)) * 0x9e3779b97f4a7c15ULL;  // the slot is the top bits (Fibonacci hashing)
 }
 
 SimStepMemo::SimStepMemo(const InferContext& ctx, const InferPlan& plan)
@@ -43,22 +44,45 @@ double SimStepMemo::cost(const Key& k) {
   return pp * std::max(c->before_overhead + overhead, c->host);
 }
 
-const SimStepMemo::Cost& SimStepMemo::table_cost(const Key& k) {
-  auto it = costs_.find(k);
-  if (it == costs_.end()) {
-    // One step of the whole replica passes its pp stages; each stage carries 1/pp of the batch
-    // as a micro-batch (the same split as the closed-form steady state, batching.cpp).
-    const double pp = plan_->pp;
-    StepLoad load;
-    load.decode_seqs = k.decodes / pp;
-    load.decode_context = k.context;
-    load.prefill_tokens = k.prefill / pp;
-    load.prefill_span = k.span;
-    const StepCost c = step_cost(ctx0_, *plan_, load);
-    // With no step overhead, c.overhead_s is exactly layers × layer overhead (0 + x = x).
-    it = costs_.emplace(k, Cost{c.linear_s + c.attention_s + c.elementwise_s + c.comm_s, c.overhead_s, c.host_s}).first;
+SimStepMemo::Cost SimStepMemo::table_cost(const Key& k) {
+  if (slots_.empty()) {
+    slots_.resize(std::size_t{1} << 10);
+    shift_ = 64 - 10;
   }
-  return it->second;
+  std::size_t mask = slots_.size() - 1;
+  std::size_t i = static_cast<std::size_t>(hash(k) >> shift_);
+  for (; slots_[i].key.decodes >= 0; i = (i + 1) & mask) {
+    if (slots_[i].key == k) return slots_[i].cost;
+  }
+  // One step of the whole replica passes its pp stages; each stage carries 1/pp of the batch
+  // as a micro-batch (the same split as the closed-form steady state, batching.cpp).
+  const double pp = plan_->pp;
+  StepLoad load;
+  load.decode_seqs = k.decodes / pp;
+  load.decode_context = k.context;
+  load.prefill_tokens = k.prefill / pp;
+  load.prefill_span = k.span;
+  const StepCost c = step_cost(ctx0_, *plan_, load);
+  // With no step overhead, c.overhead_s is exactly layers × layer overhead (0 + x = x).
+  const Cost cost{c.linear_s + c.attention_s + c.elementwise_s + c.comm_s, c.overhead_s, c.host_s};
+  if ((size_ + 1) * 2 > slots_.size()) {
+    // Twice the slots, every entry placed again.
+    std::vector<Slot> old(slots_.size() * 2);
+    old.swap(slots_);
+    --shift_;
+    mask = slots_.size() - 1;
+    for (const Slot& e : old) {
+      if (e.key.decodes < 0) continue;
+      std::size_t j = static_cast<std::size_t>(hash(e.key) >> shift_);
+      while (slots_[j].key.decodes >= 0) j = (j + 1) & mask;
+      slots_[j] = e;
+    }
+    for (i = static_cast<std::size_t>(hash(k) >> shift_); slots_[i].key.decodes >= 0; i = (i + 1) & mask) {
+    }
+  }
+  slots_[i] = Slot{k, cost};
+  ++size_;
+  return cost;
 }
 
 double SimStepMemo::step_s(double decodes, double decode_context, double prefill_tokens, double prefill_span) {
@@ -67,7 +91,14 @@ double SimStepMemo::step_s(double decodes, double decode_context, double prefill
   const auto s = static_cast<std::int32_t>(std::lround(prefill_span));
   if (d == 0) return cost({0, 0, p, s});
   const double c = std::max(1.0, decode_context);
-  const double spacing = std::max(16.0, std::exp2(std::floor(std::log2(c))) / 32);
+  // exp2(floor(log2(c))) is 2^e for c in [2^e, 2^(e+1)), which is c with its mantissa bits
+  // cleared; within 2^−40 of either end log2's last-bit rounding could floor to another e, so
+  // there the library's answer is taken as before.
+  const auto bits = std::bit_cast<std::uint64_t>(c);
+  const std::uint64_t mantissa = bits & ((std::uint64_t{1} << 52) - 1);
+  const bool inside = mantissa > (std::uint64_t{1} << 12) && mantissa < (std::uint64_t{1} << 52) - (std::uint64_t{1} << 12);
+  const double binade = inside ? std::bit_cast<double>(bits - mantissa) : std::exp2(std::floor(std::log2(c)));
+  const double spacing = std::max(16.0, binade / 32);
   const double lo = std::floor(c / spacing) * spacing;
   const double f = (c - lo) / spacing;
   const double a = cost({d, static_cast<std::int32_t>(lo), p, s});
