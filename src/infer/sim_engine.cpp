@@ -1,9 +1,11 @@
 #include "infer/sim_engine.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <queue>
 
 #include "infer/graph_padding.h"
@@ -12,12 +14,12 @@
 
 namespace gpuplan {
 
-std::size_t SimStepMemo::KeyHash::operator()(const Key& k) const {
+std::uint64_t SimStepMemo::hash(const Key& k) {
   std::uint64_t h = static_cast<std::uint32_t>(k.decodes);
   h = h * 0x9e3779b97f4a7c15ULL ^ static_cast<std::uint32_t>(k.context);
   h = h * 0x9e3779b97f4a7c15ULL ^ static_cast<std::uint32_t>(k.prefill);
   h = h * 0x9e3779b97f4a7c15ULL ^ static_cast<std::uint32_t>(k.span);
-  return static_cast<std::size_t>(h ^ (h >> 29));
+  return (h ^ (h >> 29)) * 0x9e3779b97f4a7c15ULL;  // the slot is the top bits (Fibonacci hashing)
 }
 
 SimStepMemo::SimStepMemo(const InferContext& ctx, const InferPlan& plan)
@@ -27,25 +29,60 @@ SimStepMemo::SimStepMemo(const InferContext& ctx, const InferPlan& plan)
 }
 
 double SimStepMemo::cost(const Key& k) {
-  auto it = costs_.find(k);
-  if (it == costs_.end()) {
-    // One step of the whole replica passes its pp stages; each stage carries 1/pp of the batch
-    // as a micro-batch (the same split as the closed-form steady state, batching.cpp).
-    const double pp = plan_->pp;
-    StepLoad load;
-    load.decode_seqs = k.decodes / pp;
-    load.decode_context = k.context;
-    load.prefill_tokens = k.prefill / pp;
-    load.prefill_span = k.span;
-    const StepCost c = step_cost(ctx0_, *plan_, load);
-    // With no step overhead, c.overhead_s is exactly layers × layer overhead (0 + x = x).
-    it = costs_.emplace(k, Cost{c.linear_s + c.attention_s + c.elementwise_s + c.comm_s, c.overhead_s, c.host_s}).first;
+  const Cost* c = recent_key_[0] == k ? &recent_[0] : recent_key_[1] == k ? &recent_[1] : nullptr;
+  if (c == nullptr) {
+    recent_key_[1] = recent_key_[0];
+    recent_[1] = recent_[0];
+    recent_[0] = table_cost(k);
+    recent_key_[0] = k;
+    c = &recent_[0];
   }
   // step.cpp's total_s = max(linear + attention + elementwise + comm + (step + layers × layer
   // overhead), the executor's host time).
-  const double overhead = ctx_->engine->step_overhead_s + it->second.layer_overhead;
+  const double overhead = ctx_->engine->step_overhead_s + c->layer_overhead;
   const double pp = plan_->pp;
-  return pp * std::max(it->second.before_overhead + overhead, it->second.host);
+  return pp * std::max(c->before_overhead + overhead, c->host);
+}
+
+SimStepMemo::Cost SimStepMemo::table_cost(const Key& k) {
+  if (slots_.empty()) {
+    slots_.resize(std::size_t{1} << 10);
+    shift_ = 64 - 10;
+  }
+  std::size_t mask = slots_.size() - 1;
+  std::size_t i = static_cast<std::size_t>(hash(k) >> shift_);
+  for (; slots_[i].key.decodes >= 0; i = (i + 1) & mask) {
+    if (slots_[i].key == k) return slots_[i].cost;
+  }
+  // One step of the whole replica passes its pp stages; each stage carries 1/pp of the batch
+  // as a micro-batch (the same split as the closed-form steady state, batching.cpp).
+  const double pp = plan_->pp;
+  StepLoad load;
+  load.decode_seqs = k.decodes / pp;
+  load.decode_context = k.context;
+  load.prefill_tokens = k.prefill / pp;
+  load.prefill_span = k.span;
+  const StepCost c = step_cost(ctx0_, *plan_, load);
+  // With no step overhead, c.overhead_s is exactly layers × layer overhead (0 + x = x).
+  const Cost cost{c.linear_s + c.attention_s + c.elementwise_s + c.comm_s, c.overhead_s, c.host_s};
+  if ((size_ + 1) * 2 > slots_.size()) {
+    // Twice the slots, every entry placed again.
+    std::vector<Slot> old(slots_.size() * 2);
+    old.swap(slots_);
+    --shift_;
+    mask = slots_.size() - 1;
+    for (const Slot& e : old) {
+      if (e.key.decodes < 0) continue;
+      std::size_t j = static_cast<std::size_t>(hash(e.key) >> shift_);
+      while (slots_[j].key.decodes >= 0) j = (j + 1) & mask;
+      slots_[j] = e;
+    }
+    for (i = static_cast<std::size_t>(hash(k) >> shift_); slots_[i].key.decodes >= 0; i = (i + 1) & mask) {
+    }
+  }
+  slots_[i] = Slot{k, cost};
+  ++size_;
+  return cost;
 }
 
 double SimStepMemo::step_s(double decodes, double decode_context, double prefill_tokens, double prefill_span) {
@@ -54,7 +91,14 @@ double SimStepMemo::step_s(double decodes, double decode_context, double prefill
   const auto s = static_cast<std::int32_t>(std::lround(prefill_span));
   if (d == 0) return cost({0, 0, p, s});
   const double c = std::max(1.0, decode_context);
-  const double spacing = std::max(16.0, std::exp2(std::floor(std::log2(c))) / 32);
+  // exp2(floor(log2(c))) is 2^e for c in [2^e, 2^(e+1)), which is c with its mantissa bits
+  // cleared; within 2^−40 of either end log2's last-bit rounding could floor to another e, so
+  // there the library's answer is taken as before.
+  const auto bits = std::bit_cast<std::uint64_t>(c);
+  const std::uint64_t mantissa = bits & ((std::uint64_t{1} << 52) - 1);
+  const bool inside = mantissa > (std::uint64_t{1} << 12) && mantissa < (std::uint64_t{1} << 52) - (std::uint64_t{1} << 12);
+  const double binade = inside ? std::bit_cast<double>(bits - mantissa) : std::exp2(std::floor(std::log2(c)));
+  const double spacing = std::max(16.0, binade / 32);
   const double lo = std::floor(c / spacing) * spacing;
   const double f = (c - lo) / spacing;
   const double a = cost({d, static_cast<std::int32_t>(lo), p, s});
@@ -125,7 +169,12 @@ struct Work {
 class Simulation {
  public:
   Simulation(const SimScheduler& s, const SimWorkload& w, const SimSlo& slo, SimStepMemo& memo)
-      : s_(s), w_(w), slo_(slo), memo_(memo) {}
+      : s_(s), w_(w), slo_(slo), memo_(memo) {
+    // A block of 2^p tokens (every engine's): blocks_for by a shift.
+    for (int p = 0; p <= 30; ++p) {
+      if (s_.block_tokens == static_cast<double>(1 << p)) block_shift_ = p;
+    }
+  }
 
   SimResult run() {
     const SimLengths lengths = draw_lengths(w_);
@@ -157,6 +206,7 @@ class Simulation {
         now = arrivals_.top().first;
         continue;
       }
+      if (decode_stretch(now, finished) > 0) continue;
       work_.clear();
       build_step();
       if (work_.empty()) {
@@ -191,6 +241,11 @@ class Simulation {
   }
 
   double blocks_for(int tokens) const {
+    if (block_shift_ >= 0 && tokens >= 0) {
+      // ceil(t / 2^p) in whole numbers: t / 2^p is exact in a double, so this is the same number.
+      const std::int64_t whole = (static_cast<std::int64_t>(tokens) + (std::int64_t{1} << block_shift_) - 1) >> block_shift_;
+      return static_cast<double>(whole) + s_.state_blocks_per_seq;
+    }
     return std::ceil(static_cast<double>(tokens) / s_.block_tokens) + s_.state_blocks_per_seq;
   }
   // The largest t with blocks_for(t) <= blocks (blocks_for rises with t), by blocks_for itself
@@ -367,6 +422,209 @@ class Simulation {
     return memo_.step_s(decodes, context, prompt, span);
   }
 
+  // Whether build_step would admit the head of the queue into a step whose running sequences all
+  // decode (`budget` = the token budget less their tokens): its admission test, in its order.
+  bool admits_front(double budget) const {
+    if (waiting_.empty() || static_cast<double>(running_.size()) >= s_.max_num_seqs || budget <= 0) return false;
+    const Req& r = reqs_[waiting_.front()];
+    int tokens = r.target - r.computed;
+    if (s_.chunked_prefill) tokens = static_cast<int>(std::min<double>(tokens, budget));
+    return (s_.reserve_full_sequence ? blocks_for(r.in + r.out) : blocks_for(tokens)) <= free_blocks_;
+  }
+
+  // KV blocks the running sequences take on in a stretch of `steps` steps: each of the first
+  // `joined` sequences decodes `steps` tokens, each sequence admitted at its first step (after
+  // `joined`) one fewer. None with reservations.
+  double stretch_blocks(int steps, std::size_t joined) const {
+    double need = 0;
+    if (s_.reserve_full_sequence) return need;
+    for (std::size_t pos = 0; pos < running_.size(); ++pos) {
+      const Req& r = reqs_[running_[pos]];
+      const int decodes = pos < joined ? steps : steps - 1;
+      if (decodes > 0 && r.computed + decodes > r.fits_tokens) {
+        need += std::max(0.0, blocks_for(r.computed + decodes) - r.blocks);
+      }
+    }
+    return need;
+  }
+
+  // Admits, as build_step would after `decodes` decoding sequences (whose blocks for this step,
+  // `decode_blocks`, are set aside), the waiting requests that fit, when each of them is new and
+  // has its whole prompt in this step and more than one token to generate, so that from the next
+  // step on it decodes beside the others. Returns how many (every one build_step would admit), or
+  // −1 when one of them is not such a request (nothing is changed then).
+  int admit_whole_prompts(double decodes, double decode_blocks) {
+    double budget = s_.token_budget - decodes;  // build_step's budget_ after the decodes (exact)
+    double prompt_tokens = 0;
+    double free = free_blocks_ - decode_blocks;
+    std::size_t running = running_.size();
+    std::size_t count = 0;
+    while (count < waiting_.size() && static_cast<double>(running) < s_.max_num_seqs && budget > 0) {
+      const Req& r = reqs_[waiting_[count]];
+      int tokens = r.target - r.computed;
+      if (s_.chunked_prefill) {
+        tokens = static_cast<int>(std::min<double>(tokens, budget));
+      } else if (tokens > budget && prompt_tokens > 0) {
+        break;
+      }
+      const double need = s_.reserve_full_sequence ? blocks_for(r.in + r.out) : blocks_for(tokens);
+      if (need > free) break;
+      if (r.generated != 0 || r.computed + tokens < r.target || r.out <= 1) return -1;
+      free -= need;
+      ++running;
+      budget -= tokens;
+      prompt_tokens += tokens;
+      ++count;
+    }
+    for (std::size_t a = 0; a < count; ++a) {
+      Req& r = reqs_[waiting_.front()];
+      const int tokens = r.target - r.computed;
+      const double need = s_.reserve_full_sequence ? blocks_for(r.in + r.out) : blocks_for(tokens);
+      free_blocks_ -= need;
+      r.blocks = need;
+      r.fits_tokens = -1;
+      running_.push_back(waiting_.front());
+      waiting_.pop_front();
+      step_prompt_ += tokens;
+      step_span_ += static_cast<double>(tokens) * r.target;
+    }
+    return static_cast<int>(count);
+  }
+
+  // Runs a stretch of steps at once, from `now`; returns the steps run (0 = none: the step is
+  // built as usual). While every running sequence decodes, none finishes before the last step, no
+  // request is admitted after the first step and the pool has the blocks, step k of the stretch
+  // is the one before it with every context a token longer: only the step times are taken one by
+  // one (the same calls, in the same order, as one step at a time), each sequence's tokens, blocks
+  // and gaps are applied once at the end. The first step may also admit new requests whose whole
+  // prompts it prefills (admit_whole_prompts); they decode with the others from the second. The
+  // same doubles as stepping: the step's shape is a sum of whole numbers, each step gives every
+  // decoding sequence the gap end − now (each got its last token at `now`, checked), and the
+  // block counts are whole numbers, so their sums do not depend on the order.
+  int decode_stretch(double& now, int& finished) {
+    const std::size_t n0 = running_.size();  // the sequences decoding from the first step
+    const double nd0 = static_cast<double>(n0);
+    if (nd0 > s_.token_budget || free_blocks_ != std::floor(free_blocks_) || free_blocks_ > 0x1p52) return 0;
+    // Admission: under prefill_first a step of prompts alone whenever one can be admitted, and
+    // batch waiting may hold them back: both stepped as usual. Otherwise the head of the queue
+    // after the decodes.
+    const bool admit = s_.prefill_first ? can_admit() : admits_front(s_.token_budget - nd0);
+    if (admit && (s_.prefill_first || s_.batch_wait.on())) return 0;
+    if (n0 == 0 && !admit) return 0;
+    int steps = std::numeric_limits<int>::max();
+    std::int64_t context0 = 0;
+    std::int64_t measured0 = 0;
+    double first_blocks = 0;  // blocks the decodes take at the first step
+    for (int i : running_) {
+      const Req& r = reqs_[i];
+      if (r.computed < r.target || r.first < 0 || r.last != now) return 0;
+      steps = std::min(steps, r.out - r.generated);
+      context0 += r.computed + 1;
+      measured0 += r.measured;
+      if (admit && !s_.reserve_full_sequence && r.computed + 1 > r.fits_tokens) {
+        first_blocks += std::max(0.0, blocks_for(r.computed + 1) - r.blocks);
+      }
+    }
+    int k = 0;
+    std::int64_t context1 = 0;  // the admitted sequences' contexts at the second step
+    std::int64_t measured1 = 0;
+    if (admit) {
+      // The first step: decodes, then the admitted prompts (build_step), costed and completed.
+      if (first_blocks > free_blocks_) return 0;  // build_step would preempt
+      step_prompt_ = step_span_ = 0;
+      if (admit_whole_prompts(nd0, first_blocks) < 0) return 0;
+      step_decodes_ = nd0;
+      step_context_ = static_cast<double>(context0);
+      const double d = step_time();
+      const double end = now + d;
+      r_.busy_s += d;
+      running_time_ += d * static_cast<double>(running_.size());
+      r_.peak_running = std::max(r_.peak_running, static_cast<int>(running_.size()));
+      ++r_.steps;
+      if (measured0 > 0) itl_.add(end - now, measured0);
+      for (std::size_t pos = n0; pos < running_.size(); ++pos) {
+        Req& r = reqs_[running_[pos]];
+        r.computed = r.target;
+        r.generated = 1;
+        r.first = r.last = end;
+        steps = std::min(steps, r.out);
+        context1 += r.computed + 1;
+        measured1 += r.measured;
+      }
+      now = end;
+      k = 1;
+      // The requests still waiting may fit once no prompt takes the budget: stop then.
+      if (static_cast<double>(running_.size()) > s_.token_budget ||
+          admits_front(s_.token_budget - static_cast<double>(running_.size()))) {
+        steps = 1;
+      }
+    }
+    const std::size_t n = running_.size();
+    const double nd = static_cast<double>(n);
+    // A running sequence holds the blocks of its tokens (build_step saw to it), so `steps` more
+    // tokens take it at most ⌈steps / block_tokens⌉ more blocks (+1 against any rounding): where
+    // the pool has that for all, no sequence needs counting.
+    const double bound = nd * (std::ceil(static_cast<double>(steps) / s_.block_tokens) + 1);
+    if (!(bound <= free_blocks_) && stretch_blocks(steps, n0) > free_blocks_) {
+      // The most steps the free blocks carry without a preemption.
+      int lo = k, hi = steps;
+      while (hi - lo > 1) {
+        const int mid = lo + (hi - lo) / 2;
+        (stretch_blocks(mid, n0) <= free_blocks_ ? lo : hi) = mid;
+      }
+      steps = lo;
+      if (steps == 0) return 0;
+    }
+    // Arrivals end the stretch when the queue is empty (the next step may admit them); behind a
+    // head that cannot be admitted they only join the queue, which the main loop does after.
+    const bool stop_at_arrival = waiting_.empty();
+    const std::int64_t measured = measured0 + measured1;
+    while (k < steps) {
+      if (stop_at_arrival && !arrivals_.empty() && arrivals_.top().first <= now) break;
+      step_decodes_ = nd;
+      step_context_ = static_cast<double>(context0 + static_cast<std::int64_t>(k) * static_cast<std::int64_t>(n0) +
+                                          context1 + static_cast<std::int64_t>(k - 1) * static_cast<std::int64_t>(n - n0));
+      step_prompt_ = step_span_ = 0;
+      const double d = step_time();
+      const double end = now + d;
+      r_.busy_s += d;
+      running_time_ += d * nd;
+      ++r_.steps;
+      if (measured > 0) itl_.add(end - now, measured);
+      now = end;
+      ++k;
+    }
+    r_.peak_running = std::max(r_.peak_running, static_cast<int>(n));
+    std::size_t kept = 0;
+    for (std::size_t pos = 0; pos < n; ++pos) {
+      const int i = running_[pos];
+      Req& r = reqs_[i];
+      const int decodes = pos < n0 ? k : k - 1;
+      if (!s_.reserve_full_sequence && decodes > 0 && r.computed + decodes > r.fits_tokens) {
+        const double need = blocks_for(r.computed + decodes) - r.blocks;
+        if (need > 0) {
+          free_blocks_ -= need;
+          r.blocks += need;
+        }
+        r.fits_tokens = fits_tokens_of(r.blocks);
+      }
+      r.computed += decodes;
+      r.generated += decodes;
+      r.last = now;
+      if (r.generated >= r.out) {
+        free_blocks_ += r.blocks;
+        r.blocks = 0;
+        r.fits_tokens = -1;
+        ++finished;
+        if (w_.arrivals == SimArrivals::closed_loop && sent_ < static_cast<int>(reqs_.size())) send(sent_++, now);
+        continue;
+      }
+      running_[kept++] = i;
+    }
+    running_.resize(kept);
+    return k;
+  }
+
   // Applies the step's work at `end`; returns the requests that finished.
   int complete_step(double end) {
     int finished = 0;
@@ -475,6 +733,7 @@ class Simulation {
   int sent_ = 0;
   int dropped_ = 0;
   int held_steps_ = 0;  // consecutive steps new contexts were held (batch waiting)
+  int block_shift_ = -1;  // block_tokens = 2^block_shift_ (−1: not a power of two)
   SimResult r_;
 };
 

@@ -4,12 +4,12 @@
 // under the step's token budget, decode one token per step, are preempted (recomputed) when a
 // pool without reservations runs out of blocks, and finish. Each step's time is the analytic
 // step model's (step.h) for that step's batch, memoized by the batch's composition, so 10,000
-// requests simulate in about 0.2 s of CPU (bench/sim_bench.cpp). Answers latency distributions
+// requests simulate in about 30 ms of CPU (bench/sim_bench.cpp; runs of pure decode steps are
+// applied at once, sim_engine.cpp decode_stretch). Answers latency distributions
 // (TTFT, TPOT, ITL, end to end), throughput and goodput under an SLO.
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 #include "catalog/engine.h"
@@ -90,16 +90,14 @@ class SimStepMemo {
   SimStepMemo(const InferContext& ctx, const InferPlan& plan);
   // Seconds of one engine step (all pipeline stages) carrying this batch.
   double step_s(double decodes, double decode_context, double prefill_tokens, double prefill_span);
-  std::size_t size() const { return costs_.size(); }
+  std::size_t size() const { return size_; }
 
  private:
   struct Key {
     std::int32_t decodes, context, prefill, span;
     bool operator==(const Key&) const = default;
   };
-  struct KeyHash {
-    std::size_t operator()(const Key& k) const;
-  };
+  static std::uint64_t hash(const Key& k);
   // One stage's StepCost parts: linear + attention + elementwise + comm, in step.cpp's order,
   // and the per-layer fixed costs (step.cpp: overhead = step overhead + layers × layer overhead).
   struct Cost {
@@ -108,11 +106,26 @@ class SimStepMemo {
     double host = 0;  // the executor's host time (step.h StepCost::host_s), overlapped with the rest
   };
   double cost(const Key& k);
+  Cost table_cost(const Key& k);  // the table's entry, costed on first use
   const InferContext* ctx_;   // read at every lookup for the engine's step overhead
   const InferPlan* plan_;
   Engine engine0_;            // ctx's engine without its step overhead
   InferContext ctx0_;         // ctx on engine0_: what the steps are costed with
-  std::unordered_map<Key, Cost, KeyHash> costs_;
+  // The table: open addressing with linear probing, a power-of-two number of slots at most half
+  // full, an empty slot's decodes −1 (a step has 0 or more). One cache line a look-up where a
+  // node-based map took two or three (15,000 entries in a 10,000-request run).
+  struct Slot {
+    Key key{-1, -1, -1, -1};
+    Cost cost;
+  };
+  std::vector<Slot> slots_;
+  std::size_t size_ = 0;
+  int shift_ = 64;  // 64 − log2(slots)
+  // The entries of the last two look-ups: a run of decode steps asks for the same two grid
+  // points step after step (the context moves by a token a step, the grid by 16 or more), so
+  // most look-ups end here instead of in the table (copies: a copied memo keeps its own).
+  Key recent_key_[2] = {{-1, -1, -1, -1}, {-1, -1, -1, -1}};
+  Cost recent_[2];
 };
 
 }  // namespace gpuplan

@@ -1,6 +1,7 @@
 #include "infer/sim_workload.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <random>
 
@@ -102,6 +103,51 @@ double percentile(std::vector<double>& v, double p) {
   if (lo + 1 >= v.size()) return a;
   const double b = *std::min_element(v.begin() + static_cast<std::ptrdiff_t>(lo) + 1, v.end());
   return a + (pos - static_cast<double>(lo)) * (b - a);
+}
+
+double add_repeatedly(double sum, double value, std::int64_t count) {
+  while (count > 0) {
+    // At once only for a positive normal sum and value well inside the range (a gap, a latency)
+    // and more than a few additions.
+    if (count < 4 || !(sum >= 0x1p-900 && sum < 0x1p900 && value > 0)) {
+      sum += value;
+      --count;
+      continue;
+    }
+    // sum in [2^e, 2^(e+1)), e = biased − 1023: every double there is a multiple of its ulp
+    // 2^(e−52). Powers of two are built from their exponent bits (no rounding anywhere below).
+    const auto biased = static_cast<std::uint64_t>(std::bit_cast<std::uint64_t>(sum) >> 52);
+    const double ulp = std::bit_cast<double>((biased - 52) << 52);
+    const double per_ulp = std::bit_cast<double>((2098 - biased) << 52);  // 1 / ulp
+    const double top = std::bit_cast<double>((biased + 1) << 52);         // 2^(e+1)
+    const double q = value * per_ulp;                                     // exact: a power-of-two scale
+    if (!(q < 0x1p52)) {
+      sum += value;  // a value as large as the sum: one by one
+      --count;
+      continue;
+    }
+    const auto whole = static_cast<std::int64_t>(q);
+    const double frac = q - static_cast<double>(whole);  // exact
+    if (frac == 0.5) {
+      sum += value;  // halfway between multiples of the ulp: ties go to even, which alternates
+      --count;
+      continue;
+    }
+    // sum + value rounds to sum + step·ulp while that stays below 2^(e+1) (the representable
+    // numbers there are the multiples of ulp); after t additions the sum is sum + t·step·ulp.
+    const std::int64_t step = whole + (frac > 0.5 ? 1 : 0);
+    if (step == 0) return sum;  // below half an ulp: every addition leaves the sum as it is
+    const auto room = static_cast<std::int64_t>((top - sum) * per_ulp);  // exact, 1..2^52
+    const std::int64_t t = std::min(count, (room - 1) / step);          // sum + t·step·ulp <= 2^(e+1) − ulp
+    if (t == 0) {
+      sum += value;  // crosses 2^(e+1): the ulp doubles
+      --count;
+      continue;
+    }
+    sum += static_cast<double>(t * step) * ulp;  // exact: a multiple of ulp below 2^(e+1)
+    count -= t;
+  }
+  return sum;
 }
 
 double ValueRuns::value_at_rank(std::size_t rank) const {

@@ -72,6 +72,13 @@ std::vector<double> open_loop_arrivals(const SimWorkload& w);
 // (numpy.percentile's default, which benchmark_serving reports); 0 when empty. Reorders `values`.
 double percentile(std::vector<double>& values, double p);
 
+// sum + value + value + … (`count` additions), each rounded as that loop rounds it, bit for bit.
+// Within one binade of the sum (where its ulp U is fixed) adding a positive value that is not
+// halfway between multiples of U adds the same multiple of U every time, so those additions are
+// taken at once; the rest (a tie, the step across a power of two, a zero or negative operand)
+// one by one. A run of 100 equal gaps costs a few operations instead of 100 dependent additions.
+double add_repeatedly(double sum, double value, std::int64_t count);
+
 // Values recorded as runs of equal values: a step gives every sequence it decodes the same
 // inter-token gap, so a 10,000-request run's millions of gaps are tens of thousands of runs.
 // mean() and percentile() return exactly what the same calls on the expanded list return (the
@@ -81,7 +88,7 @@ class ValueRuns {
   void add(double value) { add(value, 1); }
   // As `count` calls of add(value): the sum still takes each value in turn.
   void add(double value, std::int64_t count) {
-    for (std::int64_t k = 0; k < count; ++k) sum_ += value;
+    sum_ = add_repeatedly(sum_, value, count);
     count_ += count;
     expanded_.clear();
     if (!runs_.empty() && runs_.back().value == value) {

@@ -87,6 +87,36 @@ TEST(SimWorkload, ValueRunsMatchTheExpandedList) {
   }
 }
 
+// add_repeatedly is the loop of additions, bit for bit: gaps of a step (milliseconds added to
+// sums up to hours), values at a tie of the sum's ulp, sums crossing powers of two, values below
+// half an ulp, a zero sum, negative values.
+TEST(SimWorkload, AddRepeatedlyIsTheLoopBitForBit) {
+  const auto loop = [](double sum, double value, std::int64_t count) {
+    for (std::int64_t k = 0; k < count; ++k) sum += value;
+    return sum;
+  };
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> gap(1e-4, 0.2), log_sum(-3, 5);
+  std::uniform_int_distribution<int> repeat(0, 600);
+  for (int i = 0; i < 20000; ++i) {
+    const double sum = i % 50 == 0 ? 0.0 : std::pow(10.0, log_sum(rng));
+    const double value = i % 7 == 0 ? -gap(rng) : gap(rng);
+    const int n = repeat(rng);
+    ASSERT_EQ(add_repeatedly(sum, value, n), loop(sum, value, n)) << sum << " " << value << " " << n;
+  }
+  // Exact ties and near-ties of the ulp, and values far below it.
+  for (const double sum : {1.0, 1.5, 1023.75, 4096.0 - 0x1p-40, 3e4}) {
+    int e = 0;
+    std::frexp(sum, &e);
+    const double ulp = std::ldexp(1.0, e - 53);
+    for (const double value : {ulp / 2, 1.5 * ulp, 2.5 * ulp, ulp / 2 + ulp / 1024, ulp / 3, ulp * 1e-9, 3 * ulp, 0.25}) {
+      for (const int n : {1, 2, 3, 1000, 100000}) {
+        ASSERT_EQ(add_repeatedly(sum, value, n), loop(sum, value, n)) << sum << " " << value << " " << n;
+      }
+    }
+  }
+}
+
 TEST(SimWorkload, PoissonIsSeededAndHasTheRate) {
   SimWorkload w;
   w.arrivals = SimArrivals::poisson;
