@@ -303,14 +303,28 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
       ranges[c] = {r.begin, r.end, first_before(r.end) - first_before(r.begin)};
     }
   } else {
-    // The even split: chunk c ends where chunk c + 1 begins, (c + 1) · layers / chunks, so each
-    // boundary is one division (pipeline_chunk_layers computes both ends of every chunk), and
-    // its first-kind count one look-up.
+    // The even split: chunk c ends where chunk c + 1 begins, (c + 1) · layers / chunks
+    // (pipeline_chunk_layers computes both ends of every chunk), and its first-kind count is one
+    // look-up. The quotients step by layers / chunks, their remainders by layers % chunks: one
+    // integer division for the plan instead of one per chunk (a 64-bit division takes tens of
+    // cycles), the same integers.
+    const std::int64_t step = m.layers / chunks;
+    const std::int64_t step_rest = m.layers % chunks;
     std::int64_t begin = 0;
+    std::int64_t end = 0;
+    std::int64_t rest = 0;  // (c + 1) · layers % chunks
+    const auto next_end = [&] {
+      end += step;
+      rest += step_rest;
+      if (rest >= chunks) {
+        rest -= chunks;
+        ++end;
+      }
+    };
     if (present >= 2) {
       std::int32_t first_at_begin = first_before(0);
       for (std::int64_t c = 0; c < chunks; ++c) {
-        const std::int64_t end = (c + 1) * m.layers / chunks;
+        next_end();
         const std::int32_t first_at_end = first_before(end);
         ranges[c] = {begin, end, first_at_end - first_at_begin};
         begin = end;
@@ -318,7 +332,7 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
       }
     } else {
       for (std::int64_t c = 0; c < chunks; ++c) {
-        const std::int64_t end = (c + 1) * m.layers / chunks;
+        next_end();
         ranges[c].begin = begin;  // `first` unset: one kind, never read
         ranges[c].end = end;
         begin = end;
