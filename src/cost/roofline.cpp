@@ -10,6 +10,10 @@
 #include <cstdint>
 #include <optional>
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
+
 namespace gpuplan {
 namespace {
 
@@ -129,8 +133,63 @@ template <bool kRound>
 // the x86-64 baseline, so the evaluator's GEMMs take this copy where the processor has it (the
 // same doubles: std::ceil and std::floor are exact either way).
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+//
+// This copy also costs both tile orientations of a shape at once, one per lane of an SSE2
+// register: the same operations in the same order on each lane as wave_efficiency's on its
+// scalar (SSE2's packed arithmetic rounds each lane as the scalar instruction does), so the
+// same doubles in about half the instructions. Lane 0 is the orientation (tile_m, tile_n),
+// lane 1 (tile_n, tile_m).
+namespace sse41 {
+
+// ceil(x / tile_m), ceil(x / tile_n) in lanes 0 and 1 (tile_counts).
+[[gnu::target("sse4.1"), gnu::always_inline]] inline __m128d tile_counts(__m128d tiles, double x) {
+  return _mm_round_pd(_mm_div_pd(_mm_set1_pd(x), tiles), _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+}
+
+// shape_efficiency of an m × n output (reduction k) from m's and n's tile counts (lanes as
+// tile_counts gives them): wave_efficiency of both orientations, the better one, × the K term.
+[[gnu::target("sse4.1"), gnu::always_inline]] inline double shape_efficiency(const RooflineDevice& dev, double m,
+                                                                             double n, double k, double count,
+                                                                             __m128d cm, __m128d cn) {
+  const __m128d sms = _mm_set1_pd(dev.sm_count);
+  const __m128d one = _mm_set1_pd(1);
+  // Orientation 0: ceil(m / tm) · ceil(n / tn) tiles; 1: ceil(m / tn) · ceil(n / tm).
+  const __m128d tiles_m = cm;
+  const __m128d tiles_n = _mm_shuffle_pd(cn, cn, 1);
+  const __m128d tiles = _mm_mul_pd(_mm_mul_pd(tiles_m, tiles_n), _mm_set1_pd(count));
+  // split = tiles < sms ? floor(sms / tiles) : 1 (the quotient of a lane that does not split
+  // is computed and dropped).
+  const __m128d fewer = _mm_cmplt_pd(tiles, sms);
+  const __m128d split_k =
+      _mm_round_pd(_mm_div_pd(sms, tiles), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  const __m128d split = _mm_or_pd(_mm_and_pd(fewer, split_k), _mm_andnot_pd(fewer, one));
+  const __m128d waves =
+      _mm_round_pd(_mm_div_pd(_mm_mul_pd(tiles, split), sms), _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+  const __m128d tm = _mm_set_pd(dev.tile_n, dev.tile_m);
+  const __m128d tn = _mm_set_pd(dev.tile_m, dev.tile_n);
+  const __m128d useful = _mm_mul_pd(_mm_set1_pd(m * n * count), split);
+  const __m128d launched = _mm_mul_pd(_mm_mul_pd(_mm_mul_pd(waves, sms), tm), tn);
+  const __m128d efficiency = _mm_div_pd(useful, launched);
+  double waves_0 = _mm_cvtsd_f64(efficiency);
+  // A square tile has one orientation (the other would give the same value).
+  if (dev.tile_n != dev.tile_m) waves_0 = std::max(waves_0, _mm_cvtsd_f64(_mm_unpackhi_pd(efficiency, efficiency)));
+  return waves_0 * k / (k + dev.k_half);
+}
+
+}  // namespace sse41
+
 [[gnu::target("sse4.1")]] GemmShapes gemm_shapes_sse41(const RooflineDevice& dev, const Op& op) {
-  return gemm_shapes<true>(dev, op);
+  GemmShapes g;
+  if (degenerate_gemm(op.m, op.n, op.k, op.count)) return g;
+  const __m128d tile = _mm_set_pd(dev.tile_n, dev.tile_m);
+  const __m128d cm = sse41::tile_counts(tile, op.m);
+  const __m128d cn = sse41::tile_counts(tile, op.n);
+  const __m128d ck = sse41::tile_counts(tile, op.k);
+  const double launched = expert_gemms_in_flight(op.count);
+  g.fwd = sse41::shape_efficiency(dev, op.m, op.n, op.k, launched, cm, cn);
+  g.dgrad = sse41::shape_efficiency(dev, op.m, op.k, op.n, launched, cm, ck);
+  g.wgrad = sse41::shape_efficiency(dev, op.k, op.n, op.m, launched, ck, cn);
+  return g;
 }
 const bool kCpuHasRound = [] {
   __builtin_cpu_init();

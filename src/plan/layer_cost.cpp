@@ -31,12 +31,38 @@ GroupPlacement ring_hop(const GroupPlacement& group) {
   return hop;
 }
 
+// cost_kind's running sums over a layer's ops, as they stand after its mixer's ops: a kind
+// with the same mixer (same ops, same times, same order) starts its sums from them instead of
+// adding its mixer's ops again (the same additions in the same order, so the same doubles).
+// No initializers: set whole when taken (`set` by cost_kind before anything reads it).
+struct MixerSums {
+  bool set;    // taken (the kind had mixer ops)
+  bool eager;  // the host times had the eager kernels' added (eager_kernels)
+  double fwd_s;
+  double bwd_s;
+  double host_fwd_s;
+  double host_bwd_s;
+  double attn_fwd_s;
+  double attn_bwd_s;
+  double gemm_s;
+  double selective_s;
+  double selective_host_s;
+  double selective_flops;
+  double cache_recompute_s;
+  double cache_recompute_host_s;
+  double params;
+  double expert_params;
+  double low_precision_params;
+  double hw_flops;
+};
+
 // One layer kind's ops and their op_time, kept for the next kind costed: an op the two share
 // (same_op_time_inputs) is timed once. Left unconstructed but for what cost_kind fills.
 struct KindOpTimes {
-  KindOpTimes() {}  // NOLINT(modernize-use-equals-default)
+  KindOpTimes() {}              // NOLINT(modernize-use-equals-default)
   std::int64_t layer_idx = -1;  // the layer whose ops these are
   MixerPrefix mixer;            // where its mixer's ops end
+  MixerSums mixer_sums;         // the sums after them
   LayerOps ops;
   union {
     std::array<OpTime, kMaxLayerOps> times;
@@ -46,8 +72,9 @@ struct KindOpTimes {
 // Reads neither the plan's ZeRO stage nor its sharding group: a search's memo reuses these
 // costs across them (plan/eval_memo.h, TrainLayerMemo). `previous`: the kind costed before
 // this one under the same plan, or null.
+// `next`: another kind is costed after this one (which may start from its MixerSums).
 KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const Placement& pl,
-                   const KindOpTimes* previous, KindOpTimes& mine) {
+                   const KindOpTimes* previous, KindOpTimes& mine, bool next) {
   const TrainContext& ctx = ev.ctx;
   const ModelSpec& m = *ctx.model;
   const Plan& p = ev.plan;
@@ -98,14 +125,60 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
   double early_stop_fwd_s = 0;
   double early_stop_host_s = 0;
   double early_stop_flops = 0;
-  for (int i = 0; i < ops.count; ++i) {
+  // The mixer's ops summed by the previous kind (MixerSums), where every sum below over them is
+  // one of its sums: the same eager host times, the host synchronisation (a MoE block's) and
+  // the early stop of recompute after the mixer or absent. The pre-sync and early-stop sums
+  // over the mixer are then the forward's (the same additions from 0 in the same order).
+  int first_op = 0;
+  mine.mixer_sums.set = false;
+  if (same_mixer && known_slots > 0 && previous->mixer_sums.set && previous->mixer_sums.eager == eager_kernels &&
+      (ops.host_sync_at < 0 || ops.host_sync_at >= known_slots) &&
+      (early_stop_ops == 0 || early_stop_ops >= known_slots)) {
+    const MixerSums& q = previous->mixer_sums;
+    mine.mixer_sums = q;
+    k.fwd_s = q.fwd_s;
+    k.bwd_s = q.bwd_s;
+    host_fwd_s = q.host_fwd_s;
+    host_bwd_s = q.host_bwd_s;
+    k.attn_fwd_s = q.attn_fwd_s;
+    attn_bwd_s = q.attn_bwd_s;
+    gemm_s = q.gemm_s;
+    if (selective_sums) {
+      selective_s = q.selective_s;
+      selective_host_s = q.selective_host_s;
+      selective_flops = q.selective_flops;
+      cache_recompute_s = q.cache_recompute_s;
+      cache_recompute_host_s = q.cache_recompute_host_s;
+    }
+    k.params = q.params;
+    k.expert_params = q.expert_params;
+    k.low_precision_params = q.low_precision_params;
+    k.hw_flops = q.hw_flops;
+    if (ops.host_sync_at >= known_slots) {
+      pre_sync_fwd_s = q.fwd_s;
+      pre_sync_host_s = q.host_fwd_s;
+    }
+    if (early_stop_ops >= known_slots) {
+      early_stop_fwd_s = q.fwd_s;
+      early_stop_host_s = q.host_fwd_s;
+      for (int i = 0; i < known_slots; ++i) early_stop_flops += ops.ops[static_cast<std::size_t>(i)].fwd_flops;
+    }
+    std::memcpy(static_cast<void*>(mine.times.data()), previous->times.data(),
+                static_cast<std::size_t>(known_slots) * sizeof(OpTime));
+    first_op = known_slots;
+  }
+  // One op's terms, in op order (run over two stretches: the mixer's ops, whose sums are
+  // kept for the next kind, then the rest).
+  const auto add_op = [&](int i) __attribute__((always_inline)) {
     const Op& op = ops.ops[static_cast<std::size_t>(i)];
     const auto slot = static_cast<std::size_t>(i);
     // An op equal to the previous kind's (the mixer's ops, copied from it, without comparing)
-    // takes its time.
-    mine.times[slot] = i < shared_slots && (i < known_slots || same_op_time_inputs(previous->ops.ops[slot], op))
-                           ? previous->times[slot]
-                           : op_time(ctx.device, op, shape.gemm, shape.act);
+    // takes its time; a timed op's OpTime is returned straight into its slot.
+    if (i < shared_slots && (i < known_slots || same_op_time_inputs(previous->ops.ops[slot], op))) {
+      mine.times[slot] = previous->times[slot];
+    } else {
+      ::new (&mine.times[slot]) OpTime(op_time(ctx.device, op, shape.gemm, shape.act));
+    }
     OpTime t = mine.times[slot];
     if (eager_kernels) eager_host_time_s(fw->eager_kernels, op, t.host_fwd_s, t.host_bwd_s);
     if (i < early_stop_ops) {
@@ -139,7 +212,32 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
     if (op.routed_expert) k.expert_params += op.params;
     if (op.low_precision) k.low_precision_params += op.params;
     k.hw_flops += op.fwd_flops + op.bwd_flops;
+  };
+  // Where the sums are kept for the next kind: after the mixer, when this kind sums it.
+  const int mixer_end = next && first_op == 0 && mine.mixer.count > 0 ? mine.mixer.count : first_op;
+  for (int i = first_op; i < mixer_end; ++i) add_op(i);
+  if (mixer_end > first_op) {
+    MixerSums& q = mine.mixer_sums;
+    q.set = true;
+    q.eager = eager_kernels;
+    q.fwd_s = k.fwd_s;
+    q.bwd_s = k.bwd_s;
+    q.host_fwd_s = host_fwd_s;
+    q.host_bwd_s = host_bwd_s;
+    q.attn_fwd_s = k.attn_fwd_s;
+    q.attn_bwd_s = attn_bwd_s;
+    q.gemm_s = gemm_s;
+    q.selective_s = selective_s;
+    q.selective_host_s = selective_host_s;
+    q.selective_flops = selective_flops;
+    q.cache_recompute_s = cache_recompute_s;
+    q.cache_recompute_host_s = cache_recompute_host_s;
+    q.params = k.params;
+    q.expert_params = k.expert_params;
+    q.low_precision_params = k.low_precision_params;
+    q.hw_flops = k.hw_flops;
   }
+  for (int i = mixer_end; i < ops.count; ++i) add_op(i);
   // The host issues kernels ahead of the GPU; a pass takes the slower of the two. A host-device
   // synchronisation (a dropless MoE layer's token counts, LayerOps::host_sync_at) empties the
   // launch queue: the host cannot issue the kernels after it while the GPU runs those before
@@ -295,7 +393,8 @@ void cost_layers(Eval& ev, const MicroBatchShape& s, LayerCosts& costs) {
     const std::size_t kind = ctx.kinds_in_layer_order[static_cast<std::size_t>(i)];
     const KindOpTimes* previous = i > 0 ? &op_times[static_cast<std::size_t>((i - 1) % 2)] : nullptr;
     ::new (&costs.kinds[kind]) KindCost(cost_kind(ev, ctx.first_layer_of_kind[kind], s.op, s.placement, previous,
-                                                  op_times[static_cast<std::size_t>(i % 2)]));
+                                                  op_times[static_cast<std::size_t>(i % 2)],
+                                                  i + 1 < ctx.present_kind_count));
   }
   LayerOps emb;
   build_embedding_ops(*ev.ctx.model, s.op, emb);

@@ -297,20 +297,57 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
   const auto first_before = [&](std::int64_t layer) {
     return present >= 2 ? ctx.prefix[static_cast<std::size_t>(layer)][ctx.present_kinds[0]] : 0;
   };
+  // One or two kinds split evenly: each rank's layers, and its layers of the first kind, are
+  // summed as the boundaries are found (chunk c is rank c mod stages'), with no per-chunk table
+  // for rank_layer_counts to walk again.
+  const bool rank_totals = !p.pp_embedding_head_slots && present <= 2 && chunks <= 256;
+  std::array<std::int32_t, 256> rank_layers;  // [0, stages) set where rank_totals
+  std::array<std::int32_t, 256> rank_first;   // [0, stages) set where rank_totals with two kinds
   if (p.pp_embedding_head_slots) {
     for (std::int64_t c = 0; c < chunks; ++c) {
       const LayerRange r = pipeline_chunk_layers(m.layers, chunks, true, c);
       ranges[c] = {r.begin, r.end, first_before(r.end) - first_before(r.begin)};
     }
   } else {
-    // The even split: chunk c ends where chunk c + 1 begins, (c + 1) · layers / chunks, so each
-    // boundary is one division (pipeline_chunk_layers computes both ends of every chunk), and
-    // its first-kind count one look-up.
+    // The even split: chunk c ends where chunk c + 1 begins, (c + 1) · layers / chunks
+    // (pipeline_chunk_layers computes both ends of every chunk), and its first-kind count is one
+    // look-up. The quotients step by layers / chunks, their remainders by layers % chunks: one
+    // integer division for the plan instead of one per chunk (a 64-bit division takes tens of
+    // cycles), the same integers.
+    const std::int64_t step = m.layers / chunks;
+    const std::int64_t step_rest = m.layers % chunks;
     std::int64_t begin = 0;
-    if (present >= 2) {
+    std::int64_t end = 0;
+    std::int64_t rest = 0;  // (c + 1) · layers % chunks
+    const auto next_end = [&] {
+      end += step;
+      rest += step_rest;
+      if (rest >= chunks) {
+        rest -= chunks;
+        ++end;
+      }
+    };
+    if (rank_totals) {
+      const auto ranks = static_cast<std::size_t>(stages);
+      std::fill_n(rank_layers.begin(), ranks, 0);
+      if (present == 2) std::fill_n(rank_first.begin(), ranks, 0);
+      std::int32_t first_at_begin = first_before(0);
+      std::size_t rank = 0;
+      for (std::int64_t c = 0; c < chunks; ++c) {
+        next_end();
+        rank_layers[rank] += static_cast<std::int32_t>(end - begin);
+        if (present == 2) {
+          const std::int32_t first_at_end = first_before(end);
+          rank_first[rank] += first_at_end - first_at_begin;
+          first_at_begin = first_at_end;
+        }
+        begin = end;
+        if (++rank == ranks) rank = 0;
+      }
+    } else if (present >= 2) {
       std::int32_t first_at_begin = first_before(0);
       for (std::int64_t c = 0; c < chunks; ++c) {
-        const std::int64_t end = (c + 1) * m.layers / chunks;
+        next_end();
         const std::int32_t first_at_end = first_before(end);
         ranges[c] = {begin, end, first_at_end - first_at_begin};
         begin = end;
@@ -318,7 +355,7 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
       }
     } else {
       for (std::int64_t c = 0; c < chunks; ++c) {
-        const std::int64_t end = (c + 1) * m.layers / chunks;
+        next_end();
         ranges[c].begin = begin;  // `first` unset: one kind, never read
         ranges[c].end = end;
         begin = end;
@@ -329,9 +366,17 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
   for (int rank = 0; rank < stages; ++rank) {
     // Layers of each present kind on the rank (one or two kinds: the loops unrolled).
     std::array<std::int32_t, kLayerKinds> n{};
-    const std::int32_t layers = present == 1   ? rank_layer_counts<1>(ctx, ranges, chunks, stages, rank, n)
-                                : present == 2 ? rank_layer_counts<2>(ctx, ranges, chunks, stages, rank, n)
-                                               : rank_layer_counts<0>(ctx, ranges, chunks, stages, rank, n);
+    std::int32_t layers = 0;
+    if (rank_totals) {
+      // rank_layer_counts' counts: the first kind's, and the other kind's what they leave.
+      layers = rank_layers[static_cast<std::size_t>(rank)];
+      n[0] = present == 2 ? rank_first[static_cast<std::size_t>(rank)] : layers;
+      if (present == 2) n[1] = layers - n[0];
+    } else {
+      layers = present == 1   ? rank_layer_counts<1>(ctx, ranges, chunks, stages, rank, n)
+               : present == 2 ? rank_layer_counts<2>(ctx, ranges, chunks, stages, rank, n)
+                              : rank_layer_counts<0>(ctx, ranges, chunks, stages, rank, n);
+    }
     const std::uint64_t key = packs ? class_key(n, present) : 0;
     RankClass* c = classes.find(n, key, packs, present);
     if (c == nullptr) {
