@@ -47,6 +47,16 @@ LinearWeightFormat linear_weight_format(const ModelSpec& m, const Gpu& gpu, Prec
   return f;
 }
 
+Precision attention_math_precision(const Gpu& gpu, const LinearWeightFormat& wf, Precision kv) {
+  const Precision wide = gpu.dense(Precision::bf16) > 0 ? Precision::bf16 : Precision::fp16;
+  if (kv != Precision::fp8 || gpu.dense(Precision::fp8) <= 0) return wide;
+  // The attention projections' GEMM precision says whether the layer is FP8/FP4-quantised
+  // (TensorRT-LLM's has_fp8_qdq / has_nvfp4 / has_fp8_block_wise; INT8 and weight-only layers
+  // are not, and their GEMMs run at int8 or 16 bits).
+  const Precision proj = wf.nonexpert_gemm;
+  return proj == Precision::fp8 || proj == Precision::fp4 ? Precision::fp8 : wide;
+}
+
 namespace {
 
 double tp_collective_uncached_s(const InferContext& ctx, CollectiveOp op, double bytes, int gpus) {
@@ -247,10 +257,8 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
   // Weights stream at the architecture's rate for their precision (FP4 dequantising kernels
   // reach a smaller share of HBM bandwidth than FP8 ones at small batch).
   const double weight_bw = bw * ctx.serving_bw_scale[index_of(plan.weights)];
-  const Precision ap = plan.kv == Precision::fp8 && gpu.dense(Precision::fp8) > 0 ? Precision::fp8
-                       : gpu.dense(Precision::bf16) > 0                          ? Precision::bf16
-                                                                                 : Precision::fp16;
-  const double attn_rate = gpu.dense(ap) * ctx.gemm_fraction * ctx.calibration_attention_scale;
+  c.attention_precision = attention_math_precision(gpu, wf, plan.kv);
+  const double attn_rate = gpu.dense(c.attention_precision) * ctx.gemm_fraction * ctx.calibration_attention_scale;
 
   // Linear layers. Every weight is read once per step, whatever the batch (Pope et al. 2022,
   // "Efficiently Scaling Transformer Inference" §2); MoE layers read only the experts some

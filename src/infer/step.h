@@ -97,6 +97,11 @@ struct StepCost {
   // the unpadded one). In total_s; 0 without captured sizes (docs/model/inference.md §4).
   double graph_padding_s = 0;
   double graph_padded_decodes = 0;  // the padded pure-decode step's sequences (0 = none padded)
+  // The precision the attention kernels multiply in (attention_math_precision): FP8 only where
+  // the KV cache is FP8 and the attention projections are quantised to FP8 or FP4; 16 bits for a
+  // checkpoint that keeps its attention unquantised (gpt-oss) even over an FP8 KV cache. Sets the
+  // rate of attention_compute_s (docs/model/inference.md §4, "Attention math precision").
+  Precision attention_precision = Precision::bf16;
   double total_s = 0;
   MoeStepTerms moe;        // the MoE share of the terms above
 };
@@ -120,6 +125,15 @@ struct LinearWeightFormat {
   Precision nonexpert_gemm = Precision::bf16;
 };
 LinearWeightFormat linear_weight_format(const ModelSpec& m, const Gpu& gpu, Precision weights);
+
+// The precision the attention kernels (prefill FMHA and decode) multiply in on `gpu` with the
+// KV cache at `kv` and the attention projections as `wf` stores them: FP8 where the GPU has FP8
+// tensor cores, the KV cache is FP8 and the projections are FP8- or FP4-quantised (the query
+// then comes out of an FP8-quantised QKV GEMM; TensorRT-LLM's FP8 context FMHA needs FP8 or NVFP4
+// quantisation of the attention layer, tensorrt_llm/_torch/attention_backend/trtllm.py); 16 bits
+// otherwise: an FP8 KV cache under 16-bit projections (gpt-oss's MXFP4 checkpoint keeps
+// self_attn unquantised) is widened, not the query narrowed.
+Precision attention_math_precision(const Gpu& gpu, const LinearWeightFormat& wf, Precision kv);
 
 // Efficiency of the routed-expert GEMMs of a step carrying `tokens` tokens relative to one dense
 // GEMM over the same tokens (in (0, 1]; 1 for dense models or without a GEMM shape model).

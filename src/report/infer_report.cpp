@@ -51,6 +51,8 @@ nlohmann::ordered_json step_json(const StepCost& c) {
   j["communication_s"] = c.comm_s;
   j["overhead_s"] = c.overhead_s;
   j["output_head_s"] = c.output_head_s;
+  // The precision of the attention kernels' math (attention_math_precision, infer/step.h).
+  j["attention_precision"] = precision_name(c.attention_precision);
   j["host_s"] = c.host_s;
   j["host_wait_s"] = c.host_wait_s;
   if (c.graph_padded_decodes > 0) {
@@ -190,6 +192,12 @@ std::string infer_text(const InferContext& ctx, const InferPlan& plan, const Inf
                    ms(c.total_s), ms(c.linear_mem_s), ms(c.kv_mem_s), ms(c.linear_compute_s + c.attention_compute_s),
                    ms(c.elementwise_s), ms(c.comm_s), ms(c.overhead_s));
   if (c.output_head_s > 0) s += fmt::format("output head GEMM (inside compute): {}\n", ms(c.output_head_s));
+  if (plan.kv == Precision::fp8 && c.attention_precision != Precision::fp8 && ctx.gpu->dense(Precision::fp8) > 0) {
+    // An FP8 KV cache under 16-bit attention projections: the attention multiplies in 16 bits
+    // (docs/model/inference.md §4, "Attention math precision").
+    s += fmt::format("attention math in {} over the fp8 KV cache (the attention projections are not FP8/FP4-quantised)\n",
+                     precision_name(c.attention_precision));
+  }
   if (c.host_s > 0) {
     // The executor's host work per sequence, overlapped with the GPU (docs/model/inference.md).
     s += fmt::format("host: {} of executor work per step (per sequence, overlapped with the GPU) · the GPU waits {}\n",

@@ -129,7 +129,9 @@ TEST(InferCli, ValidateMoeHeldoutFile) {
   EXPECT_LE(median(dense), 0.06);  // 4.8% (5.8% before CUDA-graph padding, 6.5% before the finite request count)
   // 21.7% on 2026-11-27 with the launch's CUDA-graph padding (23.6% without, 32.0% without the
   // finite runs). The executor's host time per sequence (5.9 us, tenth session) moves no row.
-  EXPECT_LE(median(moe), 0.225);
+  // 18.4% on 2026-11-28 with the attention math at the attention layer's precision (gpt-oss's
+  // 16-bit attention over an FP8 KV cache, twelfth session).
+  EXPECT_LE(median(moe), 0.19);
   // Every TensorRT-LLM row states its dataset (num_requests) and is scored as that finite run,
   // a factor in (0, 1] up to the simulation's rounding, except where the dataset never fills the
   // steady state's batch and that batch pads far more than the run's own: DeepSeek H200 DEP8 at

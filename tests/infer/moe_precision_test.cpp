@@ -175,5 +175,49 @@ TEST(MoePrecision, Fp4OnHopperIsWeightOnlyWithANote) {
   EXPECT_NE(a.notes.back().find("weight-only"), std::string::npos);
 }
 
+// Attention math precision (docs/model/inference.md §4): FP8 only where the KV cache is FP8 and
+// the attention projections are FP8/FP4-quantised (TensorRT-LLM's FP8 context FMHA needs the
+// layer's FP8 or NVFP4 quantisation). gpt-oss-20b on one B200, --weights fp4 --kv fp8, one
+// prompt of 1,024 tokens: its attention is 16-bit (modules_to_not_convert), so the math runs at
+// the bf16 rate, half the FP8 one. Hand: 4 · 64 heads · 64 dims = 16,384 FLOPs per key per layer;
+// 12 full layers at (1,024 + 1) / 2 = 512.5 keys per query, 12 sliding ones (window 128) at
+// (128 · 129 / 2 + 896 · 128) / 1,024 = 120.0625; 1,024 × 16,384 × (12 × 512.5 + 12 × 120.0625)
+// = 127,351,652,352 FLOPs, over B200's bf16 dense rate × gemm_fraction (the engine's 0.58).
+TEST(MoePrecision, AttentionMathPrecisionHandChecked) {
+  const InferContext ctx =
+      make_infer_context(cat(), cat().model("gpt-oss-20b"), cat().gpu("b200"), cat().engine("tensorrt-llm-1.0"));
+  ASSERT_EQ(ctx.kv.full_layers, 12);
+  ASSERT_EQ(ctx.kv.sliding_layers, 12);
+  ASSERT_EQ(ctx.kv.window, 128);
+  EXPECT_DOUBLE_EQ(ctx.attention_flops_per_key_layer, 16384.0);
+  const StepCost c = step_cost(ctx, fp4_plan(), StepLoad{0, 0, 1024, 1024});
+  EXPECT_EQ(c.attention_precision, Precision::bf16);
+  EXPECT_DOUBLE_EQ(c.attention_flops, 127351652352.0);
+  const double bf16_rate = cat().gpu("b200").dense(Precision::bf16) * 0.58 * ctx.calibration_attention_scale;
+  EXPECT_DOUBLE_EQ(ctx.gemm_fraction, 0.58);
+  EXPECT_NEAR(c.attention_compute_s, 127351652352.0 / bf16_rate, 1e-15);
+  // The rule itself: FP8 KV under FP8 or FP4 projections is FP8 math; under 16-bit ones, or with
+  // a 16-bit KV cache, or on a GPU without FP8 tensor cores, 16-bit.
+  const Gpu& b200 = cat().gpu("b200");
+  const LinearWeightFormat oss = linear_weight_format(cat().model("gpt-oss-20b"), b200, Precision::fp4);
+  const LinearWeightFormat qwen = linear_weight_format(cat().model("qwen3-30b-a3b"), b200, Precision::fp4);
+  const LinearWeightFormat fp8 = linear_weight_format(cat().model("gpt-oss-20b"), b200, Precision::fp8);
+  EXPECT_EQ(attention_math_precision(b200, oss, Precision::fp8), Precision::bf16);
+  EXPECT_EQ(attention_math_precision(b200, qwen, Precision::fp8), Precision::fp8);
+  EXPECT_EQ(attention_math_precision(b200, fp8, Precision::fp8), Precision::fp8);
+  EXPECT_EQ(attention_math_precision(b200, qwen, Precision::bf16), Precision::bf16);
+  const Gpu& a100 = cat().gpu("a100-sxm-80gb");
+  EXPECT_NE(attention_math_precision(a100, linear_weight_format(cat().model("llama3.1-8b"), a100, Precision::fp8),
+                                     Precision::fp8),
+            Precision::fp8);
+  // The NVFP4 model at the same load multiplies at FP8: exactly half the time for its FLOPs.
+  const InferContext qctx =
+      make_infer_context(cat(), cat().model("qwen3-30b-a3b"), b200, cat().engine("tensorrt-llm-1.0"));
+  const StepCost q = step_cost(qctx, fp4_plan(), StepLoad{0, 0, 1024, 1024});
+  EXPECT_EQ(q.attention_precision, Precision::fp8);
+  EXPECT_NEAR(q.attention_compute_s,
+              q.attention_flops / (b200.dense(Precision::fp8) * 0.58 * qctx.calibration_attention_scale), 1e-15);
+}
+
 }  // namespace
 }  // namespace gpuplan
