@@ -179,6 +179,7 @@ def train(
     fp8_recipe: str = "",
     fp8_activation_cache: bool = False,
     fp8_params: bool = False,
+    nvfp4_rht: bool = True,
     offload_optimizer: bool = False,
     offload_activation_layers: int = 0,
     elementwise: str = "fused",

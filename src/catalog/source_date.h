@@ -37,6 +37,10 @@ struct SourceDate {
   // has no `tp_comm_overlap` cell; unset = no rule (overlapped, the plan's default). Needs
   // `unknowns_evidence` too.
   std::optional<bool> nvfp4_tp_comm_overlap;
+  // Whether the source's fp4 (NVFP4) rows apply Transformer Engine's random Hadamard transforms
+  // (Plan::nvfp4_rht), where a row has no cell for it; unset = no rule (applied, TE's default
+  // recipe). Needs `unknowns_evidence` too.
+  std::optional<bool> nvfp4_rht;
   // The models (zoo ids) whose pipelined rows in this source count the embedding and the output
   // head as one layer each when splitting layers over stages (Plan::pp_embedding_head_slots),
   // where a row has no `pp_embedding_head_slots` cell: a recipe's setting for one model

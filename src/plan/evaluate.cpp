@@ -180,6 +180,7 @@ OpShape train_op_shape(const TrainContext& ctx, const Plan& p) {
   shape.gemm = p.precision;
   shape.scaling = p.scaling;
   shape.low_precision_act_cache = p.low_precision_act_cache;
+  shape.nvfp4_rht = p.nvfp4_rht && p.precision == Precision::fp4 && p.scaling == ScalingRecipe::nvfp4;
   shape.eager_elementwise = p.eager_elementwise;
   shape.attention_mask_materialized =
       !p.eager_elementwise && ctx.framework && ctx.framework->compiled_mask_materialized;

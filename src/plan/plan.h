@@ -89,6 +89,12 @@ struct Plan {
   // copy stays in the optimizer. Per-tensor recipes also all-gather the updated weights in
   // fp8; mxfp8 gathers them in 16 bits (through the gradient buffer) and quantises on the copy.
   bool fp8_params = false;
+  // NVFP4's random Hadamard transforms on the weight-gradient GEMMs' inputs (fp4 plans only):
+  // Transformer Engine's NVFP4BlockScaling recipe applies them to the column-wise copies of the
+  // activations and the output gradients unless NVTE_NVFP4_DISABLE_RHT=1 (its default since
+  // TE 2.8; Megatron-Core builds the recipe with its defaults). Each such cast then reads its
+  // 16-bit input three times instead of once (OpShape::nvfp4_rht; --no-nvfp4-rht turns it off).
+  bool nvfp4_rht = true;
   // TP collectives overlapped with GEMMs as far as the GPU family's software does (the
   // efficiency entry's tp_comm_fraction); false = fully exposed.
   bool tp_comm_overlap = true;

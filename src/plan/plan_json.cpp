@@ -38,6 +38,7 @@ nlohmann::ordered_json plan_json(const Plan& p) {
   if (p.scaling != default_scaling_recipe(p.precision)) j["fp8_recipe"] = scaling_recipe_name(p.scaling);
   if (p.low_precision_act_cache) j["fp8_activation_cache"] = true;
   if (p.fp8_params) j["fp8_params"] = true;
+  if (p.precision == Precision::fp4 && !p.nvfp4_rht) j["nvfp4_rht"] = false;
   return j;
 }
 
@@ -101,6 +102,7 @@ Plan plan_from_json(const nlohmann::json& j) {
   }
   p.low_precision_act_cache = j.value("fp8_activation_cache", false);
   p.fp8_params = j.value("fp8_params", false);
+  p.nvfp4_rht = j.value("nvfp4_rht", true);
   if (p.fp8_params && p.precision != Precision::fp8) throw Error(fmt::format("sweep result: bad plan {}", j.dump()));
   return p;
 }

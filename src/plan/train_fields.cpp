@@ -65,6 +65,11 @@ const std::vector<FieldSpec<TrainRequest>>& train_fields() {
       {"fp8_recipe", GP_FIELD(R, fp8_recipe), "", "delayed, tensorwise, blockwise, mxfp8", kFp8RecipeHelp},
       {"fp8_activation_cache", GP_FIELD(R, fp8_activation_cache), "", "", kFp8ActivationCacheHelp},
       {"fp8_params", GP_FIELD(R, fp8_params), "", "", kFp8ParamsHelp},
+      {"nvfp4_rht", GP_FIELD(R, nvfp4_rht), "", "",
+       "NVFP4 without the random Hadamard transforms on the weight-gradient inputs (Transformer Engine "
+       "NVTE_NVFP4_DISABLE_RHT=1, as NVIDIA's MLPerf v5.1 fp4 configs set it); default: applied, TE's NVFP4 "
+       "recipe, each cast input read three times (--precision fp4 only)",
+       kNegated},
       {"offload_optimizer", GP_FIELD(R, offload_optimizer), "", "",
        "fp32 master weights and Adam states in host memory, the update on the CPU, gradients and weights over "
        "PCIe each step (ZeRO-Offload; Megatron-Core --optimizer-cpu-offload)"},

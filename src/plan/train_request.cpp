@@ -267,6 +267,12 @@ TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
                             r.precision));
   }
   p.fp8_params = r.fp8_params;
+  if (!r.nvfp4_rht && p.precision != Precision::fp4) {
+    throw Error(fmt::format("--no-nvfp4-rht with --precision {}: the Hadamard transforms are NVFP4's; use "
+                            "--precision fp4, or drop the flag",
+                            r.precision));
+  }
+  p.nvfp4_rht = r.nvfp4_rht;
   p.optimizer_state_bits = check_optimizer_state_bits(r.optimizer_state_bits);
   p.offload_optimizer = r.offload_optimizer;
   p.offload_activation_layers = r.offload_activation_layers;

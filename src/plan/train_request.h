@@ -42,6 +42,7 @@ struct TrainRequest {
   std::string fp8_recipe;            // --fp8-recipe: delayed, tensorwise, blockwise, mxfp8; "" = delayed (nvfp4 for fp4)
   bool fp8_activation_cache = false; // --fp8-activation-cache (Plan::low_precision_act_cache)
   bool fp8_params = false;           // --fp8-params (Plan::fp8_params)
+  bool nvfp4_rht = true;             // false: --no-nvfp4-rht (Plan::nvfp4_rht; fp4 only)
   bool tp_overlap = true;   // false: --no-tp-overlap
   std::string moe_overlap = "none";  // none, 1f1b, dualpipe (plan.h MoeOverlap)
   std::string moe_dispatcher = "alltoall";  // alltoall, flex (plan.h MoeDispatcher)

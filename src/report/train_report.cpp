@@ -42,7 +42,8 @@ std::string plan_summary(const Plan& p, const ModelSpec& m) {
   s += fmt::format(" · mb {} · gb {} · seq {} · {} · {}", p.micro_batch, p.global_batch_seqs(), plan_seq_len(p, m),
                    recompute_name(p.recompute), precision_name(p.precision));
   if (p.scaling != default_scaling_recipe(p.precision) || p.precision == Precision::fp4) {
-    s += fmt::format(" ({})", scaling_recipe_name(p.scaling));
+    s += fmt::format(" ({}{})", scaling_recipe_name(p.scaling),
+                     p.precision == Precision::fp4 && !p.nvfp4_rht ? ", no Hadamard transforms" : "");
   }
   if (p.low_precision_act_cache) s += " · fp8 activation cache";
   return s;

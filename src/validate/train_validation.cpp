@@ -375,6 +375,12 @@ TrainValidationRow predict_row(const TrainColumns& c, const CsvTable::Row& row, 
     p.tp_comm_overlap = *source_rule->nvfp4_tp_comm_overlap;
     if (!p.tp_comm_overlap && p.tp > 1) r.assumptions += "TP communication not overlapped (the source's rule); ";
   }
+  // NVFP4's Hadamard transforms (Transformer Engine's default recipe): the source's rule for its
+  // fp4 rows, where it states that its runs turned them off.
+  if (p.precision == Precision::fp4 && source_rule && source_rule->nvfp4_rht) {
+    p.nvfp4_rht = *source_rule->nvfp4_rht;
+    if (!p.nvfp4_rht) r.assumptions += "NVFP4 without Hadamard transforms (the source's rule); ";
+  }
   if (p.precision == Precision::fp8) {
     if (const auto fp8_params = parse_flag(c.text(row, "fp8_params"))) {
       p.fp8_params = *fp8_params;

@@ -31,12 +31,16 @@ struct Ctx {
   double act_bytes;
   double gemm_in_bytes;
   double fp8_cast_bytes = 0;  // activations and output gradients quantised for fp8 GEMMs
+  double nvfp4_rht_bytes = 0;  // their extra reads under NVFP4's Hadamard transforms (nvfp4_rht)
 
   // Bytes the cast of one element moves: one 16-bit read and each quantised copy written
   // (two where the scale blocks follow the reduction dimension; workload/scaling.h). Set once
   // per layer, not per GEMM; read only where the GEMMs run in low precision (gemm != act).
   double cast_bytes_per_element =
       shape.gemm != shape.act ? act_bytes + quantised_copies(shape.scaling) * gemm_in_bytes : 0;
+  // NVFP4 with random Hadamard transforms (OpShape::nvfp4_rht): the amax pass and the separate
+  // column-wise cast read each cast input twice more.
+  double rht_bytes_per_element = shape.gemm != shape.act && shape.nvfp4_rht ? 2 * act_bytes : 0;
 };
 
 void gemm(Ctx& c, const char* name, OpGroup group, double m, double n, double k, double count = 1,
@@ -61,6 +65,7 @@ void gemm(Ctx& c, const char* name, OpGroup group, double m, double n, double k,
   if (lp) {
     // Transformer Engine casts the input (fwd) and the output gradient (bwd).
     c.fp8_cast_bytes += count * (m * k + m * n) * c.cast_bytes_per_element;
+    c.nvfp4_rht_bytes += count * (m * k + m * n) * c.rht_bytes_per_element;
   }
 }
 
@@ -339,6 +344,17 @@ void finish_fp8(Ctx& c) {
     op.fwd_bytes = c.fp8_cast_bytes / 2;
     op.bwd_bytes = c.fp8_cast_bytes / 2;
   }
+  if (c.nvfp4_rht_bytes > 0) {
+    // Transformer Engine's NVFP4 recipe with its Hadamard transforms (OpShape::nvfp4_rht): the
+    // RHT amax kernel and the column-wise RHT cast read each cast input again; the activations
+    // in the forward, the output gradients in the backward.
+    Op& op = c.out.add();
+    op.name = "nvfp4_rht";
+    op.kind = OpKind::memory;
+    op.group = OpGroup::norm;
+    op.fwd_bytes = c.nvfp4_rht_bytes / 2;
+    op.bwd_bytes = c.nvfp4_rht_bytes / 2;
+  }
 }
 
 }  // namespace
@@ -385,6 +401,7 @@ void build_layer_ops(const ModelSpec& model, std::int64_t layer_idx, const OpSha
   }
   mixer.count = out.count;
   mixer.fp8_cast_bytes = c.fp8_cast_bytes;
+  mixer.nvfp4_rht_bytes = c.nvfp4_rht_bytes;
   if (model.has_ffn(layer_idx)) mlp_block(c, model.is_moe_layer(layer_idx));
   finish_fp8(c);
 }
@@ -407,6 +424,7 @@ void build_layer_ops_after_mixer(const ModelSpec& model, std::int64_t layer_idx,
   out.host_sync_at = -1;
   Ctx c{model, shape, out, precision_bytes(shape.act), shape.gemm_in_bytes()};
   c.fp8_cast_bytes = mixer.fp8_cast_bytes;
+  c.nvfp4_rht_bytes = mixer.nvfp4_rht_bytes;
   if (model.has_ffn(layer_idx)) mlp_block(c, model.is_moe_layer(layer_idx));
   finish_fp8(c);
 }

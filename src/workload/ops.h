@@ -51,7 +51,7 @@ struct Op {
   double params = 0;  // weights this op holds on this GPU
 };
 
-inline constexpr int kMaxLayerOps = 28;
+inline constexpr int kMaxLayerOps = 29;  // 28 before the nvfp4_rht op (twelfth session)
 
 struct LayerOps {
   // A slot is constructed when add() hands it out: a layer fills a dozen of the kMaxLayerOps,
@@ -117,6 +117,15 @@ struct OpShape {
   // attention output, read back by both the output projection and the attention backward, is
   // kept once in a 12-bit format (E5M6).
   bool low_precision_act_cache = false;
+  // NVFP4 with random Hadamard transforms on the weight-gradient inputs (Plan::nvfp4_rht, fp4
+  // GEMMs only). Transformer Engine's NVFP4Quantizer::quantize_impl (v2.11,
+  // transformer_engine/pytorch/csrc/quantizer.cpp) then runs three kernels over each cast
+  // input instead of one: nvte_hadamard_transform_amax (the row-wise amax and the amax of
+  // RHT(x^T); it runs even where the producer computed the amax, quantize_with_amax), the
+  // row-wise cast (nvte_quantize_v2) and the fused column-wise RHT cast
+  // (nvte_hadamard_transform_cast_fusion_columnwise): two more reads of the 16-bit input than
+  // the one cast the other recipes are charged (the nvfp4_rht op of workload/ops.cpp).
+  bool nvfp4_rht = false;
   // Element-wise chains run op by op as eager PyTorch does (no torch.compile, no fused
   // kernels): RMSNorm, RoPE and SwiGLU become several kernels, each streaming its tensor
   // through HBM, some in fp32 (workload/eager_elementwise.h). false = one fused kernel per

@@ -16,6 +16,7 @@ namespace gpuplan {
 struct MixerPrefix {
   int count = 0;
   double fp8_cast_bytes = 0;
+  double nvfp4_rht_bytes = 0;
 };
 
 // build_layer_ops, and where its mixer's ops end.

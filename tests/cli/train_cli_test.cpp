@@ -437,6 +437,64 @@ TEST(TrainCli, ValidateTrainingSourceRuleForNvfp4TpOverlap) {
   EXPECT_GT(j["rows"][0]["predicted_step_time_s"].get<double>(), j["rows"][1]["predicted_step_time_s"].get<double>());
 }
 
+TEST(TrainCli, ValidateTrainingSourceRuleForNvfp4HadamardTransforms) {
+  // A source whose NVFP4 runs turn Transformer Engine's Hadamard transforms off (NVIDIA's MLPerf
+  // v5.1 configs: NVTE_NVFP4_DISABLE_RHT=1): its fp4 rows take the rule and are faster than the
+  // same plan from a source without it (TE's default recipe: each cast input read twice more).
+  const auto dir = testing::scratch_dir("validate-training-nvfp4-rht");
+  const std::string header =
+      "id,source,layers,hidden,heads,kv_heads,ffn_hidden,vocab,seq_len,gpu,num_gpus,gpus_per_node,tp,pp,vp,dp,cp,"
+      "ep,sequence_parallel,zero_stage,micro_batch,global_batch_seqs,recompute,precision,measured_step_time_s,"
+      "framework\n";
+  const std::string plan = "32,4096,32,8,14336,128256,8192,b200,8,8,1,1,1,8,1,1,0,1,2,16,none,";
+  testing::write_file(dir / "runs.csv", header + "rule,Rule Source X," + plan + "fp4,0.45,megatron-core\n" +
+                                            "default,Other Source Y," + plan + "fp4,0.45,megatron-core\n" +
+                                            "fp8,Rule Source X," + plan + "fp8,0.55,megatron-core\n");
+  std::filesystem::create_directories(dir / "catalog");
+  testing::write_file(dir / "catalog" / "sources.toml",
+                      "kind = \"source_dates\"\nid = \"training-runs\"\nsource = \"t\"\nretrieved = \"2026-11-28\"\n"
+                      "[[publication]]\nmatch = \"Rule Source X\"\npublished = \"2025-11-05\"\nevidence = \"t\"\n"
+                      "nvfp4_rht = false\nunknowns_evidence = \"the configs\"\n"
+                      "[[publication]]\nmatch = \"Other Source Y\"\npublished = \"2026-01-02\"\nevidence = \"t\"\n");
+  const auto r =
+      run({"--catalog", (dir / "catalog").string(), "validate", "training", (dir / "runs.csv").string(), "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["rows"].size(), 3u);
+  EXPECT_FALSE(j["rows"][0]["plan"]["nvfp4_rht"].get<bool>());
+  EXPECT_NE(j["rows"][0]["assumptions"].get<std::string>().find("NVFP4 without Hadamard transforms (the source's rule)"),
+            std::string::npos);
+  EXPECT_FALSE(j["rows"][1]["plan"].contains("nvfp4_rht"));  // no rule: TE's default, applied
+  EXPECT_FALSE(j["rows"][2]["plan"].contains("nvfp4_rht"));  // fp8: not NVFP4's
+  EXPECT_LT(j["rows"][0]["predicted_step_time_s"].get<double>(), j["rows"][1]["predicted_step_time_s"].get<double>());
+}
+
+// `train --no-nvfp4-rht`: the same fp4 plan without the transforms' two extra reads of each cast
+// input is faster, says so in the plan line and its JSON; with another precision it is bad input.
+TEST(TrainCli, NoNvfp4HadamardTransformsFlag) {
+  const std::vector<std::string> base{"train", "--model", "llama3-8b", "--gpu", "b200", "--gpus", "8",
+                                      "--micro-batch", "2", "--seq-len", "8192", "--precision", "fp4", "--json"};
+  auto with = base;
+  const auto rht = run(base);
+  ASSERT_EQ(rht.code, 0) << rht.err;
+  with.push_back("--no-nvfp4-rht");
+  const auto plain = run(with);
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  const auto a = nlohmann::json::parse(rht.out);
+  const auto b = nlohmann::json::parse(plain.out);
+  EXPECT_LT(b["step_time_s"].get<double>(), a["step_time_s"].get<double>());
+  EXPECT_FALSE(b["plan"]["nvfp4_rht"].get<bool>());
+  EXPECT_FALSE(a["plan"].contains("nvfp4_rht"));
+  auto text = base;
+  text.pop_back();
+  text.push_back("--no-nvfp4-rht");
+  const auto t = run(text);
+  EXPECT_NE(t.out.find("(nvfp4, no Hadamard transforms)"), std::string::npos) << t.out;
+  const auto bad = run({"train", "--model", "llama3-8b", "--gpu", "b200", "--gpus", "8", "--no-nvfp4-rht"});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("--no-nvfp4-rht with --precision bf16"), std::string::npos) << bad.err;
+}
+
 TEST(TrainCli, ValidateTrainingSourceRuleForPipelineEmbeddingSlots) {
   // A source whose recipe for one model counts the embedding and the loss head as pipeline layers
   // (Megatron-Bridge's Llama 3.1 405B recipe: account_for_embedding/loss_in_pipeline_split): its

@@ -286,6 +286,33 @@ TEST(Ops, Fp8MarksLinearLayersAndAddsCasts) {
   EXPECT_FALSE(find(head, "logits")->low_precision);  // the output layer stays 16-bit
 }
 
+// NVFP4 with Transformer Engine's random Hadamard transforms (OpShape::nvfp4_rht): each cast
+// input is read twice more (the RHT amax kernel and the separate column-wise RHT cast), the
+// activations in the forward and the output gradients in the backward. Llama 3 8B at 8,192
+// tokens, TP 1: Σ(m·k + m·n) over qkv (4096 + 6144), out (4096 + 4096), up (4096 + 28672),
+// down (14336 + 4096) = 8192 · 69,632 = 570,425,344 elements, × 2 reads × 2 B = 2,281,701,376 B,
+// half each way; none without the transforms, and the one cast op is unchanged.
+TEST(Ops, Nvfp4HadamardTransformsReadEachCastInputTwiceMore) {
+  const ModelSpec m = testing::llama3_8b();
+  OpShape s;
+  s.seq_len = 8192;
+  s.gemm = Precision::fp4;
+  s.scaling = ScalingRecipe::nvfp4;
+  LayerOps plain;
+  build_layer_ops(m, 0, s, plain);
+  EXPECT_EQ(find(plain, "nvfp4_rht"), nullptr);
+  s.nvfp4_rht = true;
+  LayerOps rht;
+  build_layer_ops(m, 0, s, rht);
+  const Op* op = find(rht, "nvfp4_rht");
+  ASSERT_NE(op, nullptr);
+  EXPECT_EQ(op->kind, OpKind::memory);
+  EXPECT_DOUBLE_EQ(op->fwd_bytes, 8192.0 * 69632 * 2 * 2 / 2);
+  EXPECT_DOUBLE_EQ(op->bwd_bytes, 8192.0 * 69632 * 2 * 2 / 2);
+  EXPECT_DOUBLE_EQ(find(rht, "fp8_cast")->fwd_bytes, find(plain, "fp8_cast")->fwd_bytes);
+  EXPECT_EQ(rht.count, plain.count + 1);
+}
+
 TEST(Ops, HeadAndEmbedding) {
   const ModelSpec m = testing::llama3_8b();
   OpShape s;
@@ -315,7 +342,7 @@ bool ops_op_equal(const Op& a, const Op& b) {
 // every pair of layer kinds with the same mixer in every built-in model, under shapes that
 // change every term (TP with SP, EP, fp8 with 1-D block scales, eager element-wise chains).
 TEST(Ops, AfterTheMixerIsTheWholeLayerToTheBit) {
-  std::vector<OpShape> shapes(4);
+  std::vector<OpShape> shapes(5);
   shapes[1].tp = 4;
   shapes[1].sp = true;
   shapes[1].ep = 8;
@@ -329,6 +356,10 @@ TEST(Ops, AfterTheMixerIsTheWholeLayerToTheBit) {
   shapes[2].moe_fused_dispatch = true;
   shapes[3].eager_elementwise = true;
   shapes[3].cp = 2;
+  shapes[4].ep = 4;
+  shapes[4].gemm = Precision::fp4;
+  shapes[4].scaling = ScalingRecipe::nvfp4;
+  shapes[4].nvfp4_rht = true;
   int pairs = 0;
   for (const ModelSpec& m : default_catalog().models) {
     std::vector<std::int64_t> firsts;  // the first layer of each kind
@@ -353,9 +384,11 @@ TEST(Ops, AfterTheMixerIsTheWholeLayerToTheBit) {
           build_layer_ops(m, a, s, shared, mixer);
           build_layer_ops_after_mixer(m, b, s, mixer, shared);
           ASSERT_EQ(shared.count, whole.count) << m.id << " layers " << a << ", " << b;
+          EXPECT_LE(whole.count, kMaxLayerOps) << m.id;
           EXPECT_EQ(shared.host_sync_at, whole.host_sync_at) << m.id;
           EXPECT_EQ(mixer.count, whole_mixer.count) << m.id;
           EXPECT_TRUE(ops_bits_equal(mixer.fp8_cast_bytes, whole_mixer.fp8_cast_bytes)) << m.id;
+          EXPECT_TRUE(ops_bits_equal(mixer.nvfp4_rht_bytes, whole_mixer.nvfp4_rht_bytes)) << m.id;
           for (int i = 0; i < whole.count; ++i) {
             EXPECT_TRUE(ops_op_equal(shared.ops[static_cast<std::size_t>(i)], whole.ops[static_cast<std::size_t>(i)]))
                 << m.id << " layers " << a << ", " << b << " op " << whole.ops[static_cast<std::size_t>(i)].name;
