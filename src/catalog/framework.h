@@ -105,6 +105,13 @@ struct Framework {
   // materialized causal mask instead of the kernel's causal flag (transformers under
   // torch.compile): every key is computed and masked, at the masked rate.
   bool compiled_mask_materialized = false;
+  // [attention] kernel = "materialized": the framework runs attention as separate kernels
+  // (batched GEMMs at the GEMM rate, the s×s scores and probabilities through HBM; OpShape::
+  // attention_materialized), not a fused kernel, so attention_scale does not apply to it.
+  // `probs_dropout`: dropout on the attention probabilities (Megatron-LM's --attention-dropout,
+  // default 0.1), which adds a kernel, a mask and a stored copy of the s×s probabilities.
+  bool attention_materialized = false;
+  bool attention_probs_dropout = false;
   // Kernel fusion of the memory-bound ops (norms, RoPE, activations, casts), as a factor on
   // the family's achievable HBM fraction: unfused eager kernels move the same tensors more times.
   double memory_scale = 1;

@@ -24,7 +24,19 @@ Framework parse_framework(Fields& top) {
   f.kernel_launch_s = kernel.pos("launch_us") * 1e-6;
   kernel.finish();
   if (auto a = top.opt_sub("attention")) {
-    f.attention_scale = a->pos("kernel_scale");
+    if (auto kind = a->opt_str("kernel")) {
+      if (*kind != "materialized" && *kind != "fused")
+        a->fail("kernel", "\"fused\" (one attention kernel) or \"materialized\" (Q·Kᵀ, softmax and ·V as separate kernels)");
+      f.attention_materialized = *kind == "materialized";
+    }
+    f.attention_probs_dropout = a->opt_boolean("probs_dropout").value_or(false);
+    if (f.attention_probs_dropout && !f.attention_materialized)
+      a->fail("probs_dropout", "applies to kernel = \"materialized\" only (a fused kernel's dropout is inside it)");
+    // A materialised attention runs at the GEMM and HBM rates: no factor on the fused kernel's.
+    const std::optional<double> scale = a->opt_pos("kernel_scale");
+    if (scale && f.attention_materialized)
+      a->fail("kernel_scale", "not with kernel = \"materialized\" (its GEMMs run at the GEMM rate; remove it)");
+    f.attention_scale = scale.value_or(1);
     if (auto mask = a->opt_str("compiled_mask")) {
       if (*mask != "materialized" && *mask != "causal")
         a->fail("compiled_mask", "\"materialized\" or \"causal\" (what the compiled element-wise mode hands the attention kernel)");

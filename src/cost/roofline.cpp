@@ -122,7 +122,8 @@ template <bool kRound>
   const TileCounts cm = tile_counts<kRound>(dev, op.m);
   const TileCounts cn = tile_counts<kRound>(dev, op.n);
   const TileCounts ck = tile_counts<kRound>(dev, op.k);
-  const double launched = expert_gemms_in_flight(op.count);
+  // A batched kernel's GEMMs share its waves; separate launches at most four at once.
+  const double launched = op.batched ? op.count : expert_gemms_in_flight(op.count);
   g.fwd = shape_efficiency<kRound>(dev, op.m, op.n, op.k, launched, cm, cn);
   g.dgrad = shape_efficiency<kRound>(dev, op.m, op.k, op.n, launched, cm, ck);
   g.wgrad = shape_efficiency<kRound>(dev, op.k, op.n, op.m, launched, ck, cn);
@@ -354,8 +355,10 @@ OpTime op_time(const RooflineDevice& dev, const Op& op, Precision gemm, Precisio
       // Engine's GroupedLinear (Megatron-Core --moe-grouped-gemm) runs `general_grouped_gemm`,
       // one cuBLAS GEMM per expert spread over a few streams, so small experts cost host time
       // in proportion to their number.
-      t.host_fwd_s = op.count * dev.kernel_launch_s;
-      t.host_bwd_s = 2 * op.count * dev.kernel_launch_s;
+      // A batched GEMM (torch.bmm over sequences × heads) is one kernel whatever its count.
+      const double launches = op.batched ? 1 : op.count;
+      t.host_fwd_s = launches * dev.kernel_launch_s;
+      t.host_bwd_s = 2 * launches * dev.kernel_launch_s;
       break;
     }
     case OpKind::attention: {

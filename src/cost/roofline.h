@@ -107,7 +107,8 @@ OpTime op_time(const RooflineDevice& dev, const Op& op, Precision gemm, Precisio
 inline bool same_op_time_inputs(const Op& a, const Op& b) {
   return a.kind == b.kind && a.m == b.m && a.n == b.n && a.k == b.k && a.count == b.count &&
          a.fwd_bytes == b.fwd_bytes && a.bwd_bytes == b.bwd_bytes && a.fwd_flops == b.fwd_flops &&
-         a.bwd_flops == b.bwd_flops && a.exps == b.exps && a.low_precision == b.low_precision && a.masked == b.masked;
+         a.bwd_flops == b.bwd_flops && a.exps == b.exps && a.low_precision == b.low_precision && a.masked == b.masked &&
+         a.batched == b.batched;
 }
 
 // Sum over the ops of a layer (GPU and host times summed separately).

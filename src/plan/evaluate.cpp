@@ -184,6 +184,8 @@ OpShape train_op_shape(const TrainContext& ctx, const Plan& p) {
   shape.eager_elementwise = p.eager_elementwise;
   shape.attention_mask_materialized =
       !p.eager_elementwise && ctx.framework && ctx.framework->compiled_mask_materialized;
+  shape.attention_materialized = ctx.framework && ctx.framework->attention_materialized;
+  shape.attention_probs_dropout = shape.attention_materialized && ctx.framework->attention_probs_dropout;
   shape.act = (p.precision == Precision::fp32 || p.precision == Precision::tf32) ? Precision::fp32
               : p.precision == Precision::fp16                                  ? Precision::fp16
                                                                                  : Precision::bf16;

@@ -45,6 +45,14 @@ constexpr std::array<Range, kFrameworkParams> kFrameworkRanges{{{2e-6, 60e-6},  
 
 using Params = std::vector<double>;
 
+// A framework whose attention runs as separate kernels (Framework::attention_materialized) runs
+// it at the GEMM and HBM rates: the fused-kernel factor does not apply and is not fitted.
+std::array<Range, kFrameworkParams> framework_ranges(const Framework& f) {
+  std::array<Range, kFrameworkParams> r = kFrameworkRanges;
+  if (f.attention_materialized) r[1] = {f.attention_scale, f.attention_scale};
+  return r;
+}
+
 // The family's search ranges; a figure measured on the GPU (the attention fractions with
 // `measured = true`) is pinned to its value: measurements are not refit on published rows.
 std::array<Range, kFamilyParams> family_ranges(const Efficiency& e) {
@@ -109,6 +117,41 @@ Params descend(Params p, const Range* ranges, std::size_t free_params, const std
     }
   }
   return p;
+}
+
+// A figure a row's prediction moves by less than this share of its step time across the whole
+// range is not seen by that row: published step times carry three or four significant digits.
+constexpr double kSeenShare = 1e-3;
+
+// Whether any of `rows` moves by more than kSeenShare as figure `param` of `base` goes from one
+// end of `range` to the other, each prediction by `predict_at(sample, params)`. Every figure is
+// monotone in the step time (a fraction of peak, a host time per kernel against issue_bound_s,
+// an overlap share), so the two ends decide.
+template <typename Rows, typename PredictAt>
+bool seen_by(const Rows& rows, const Params& base, std::size_t param, const Range& range, PredictAt predict_at) {
+  for (const auto& r : rows) {
+    double ends[2] = {0, 0};
+    for (int end = 0; end < 2; ++end) {
+      Params p = base;
+      p[param] = end == 0 ? range.lo : range.hi;
+      ends[end] = predict_at(r, p);
+    }
+    if (std::fabs(ends[1] - ends[0]) > kSeenShare * std::max(std::fabs(ends[0]), std::fabs(ends[1]))) return true;
+  }
+  return false;
+}
+
+// `ranges` with every free figure no row sees pinned at its current value: it is not fitted
+// (the rows carry no information on it) and keeps the committed value, instead of wandering to
+// wherever the search's grid ends (constants_not_identified reports it).
+template <typename Rows, typename PredictAt, std::size_t N>
+std::array<Range, N> pin_unseen(std::array<Range, N> ranges, const Params& base, std::size_t free_params,
+                                const Rows& rows, PredictAt predict_at) {
+  for (std::size_t i = 0; i < free_params; ++i) {
+    if (ranges[i].lo == ranges[i].hi) continue;
+    if (!seen_by(rows, base, i, ranges[i], predict_at)) ranges[i] = {base[i], base[i]};
+  }
+  return ranges;
 }
 
 template <typename T>
@@ -183,8 +226,14 @@ FitResult fit_efficiencies_if(std::vector<FitSample>& samples, const std::vector
         }
         return sum;
       };
+      const auto ranges = pin_unseen(family_ranges(base), family_params(base), kFamilyParams, mine,
+                                     [&](const FitRow& r, const Params& p) {
+                                       FitSample& s = *r.sample;
+                                       return predict(s, with_family_params(base, p),
+                                                      by_id(fit.frameworks, s.framework_id), r.memo);
+                                     });
       fit.efficiencies[entry_idx] =
-          with_family_params(base, descend(family_params(base), family_ranges(base).data(), kFamilyParams, loss));
+          with_family_params(base, descend(family_params(base), ranges.data(), kFamilyParams, loss));
     }
     // Framework families, each GPU family at its current figures. The default framework is the
     // reference of the families' kernel fractions: only its host time is free.
@@ -206,8 +255,15 @@ FitResult fit_efficiencies_if(std::vector<FitSample>& samples, const std::vector
         return sum;
       };
       const std::size_t free_params = base.is_default ? 1 : kFrameworkParams;
+      const auto ranges = pin_unseen(framework_ranges(base), framework_params(base), free_params, mine,
+                                     [&](const FitRow& r, const Params& p) {
+                                       FitSample& s = *r.sample;
+                                       const Efficiency* e = by_id(fit.efficiencies, s.efficiency_id);
+                                       const Framework f = with_framework_params(base, p);
+                                       return e ? predict(s, *e, &f, r.memo) : 0.0;
+                                     });
       fit.frameworks[fw_idx] =
-          with_framework_params(base, descend(framework_params(base), kFrameworkRanges.data(), free_params, loss));
+          with_framework_params(base, descend(framework_params(base), ranges.data(), free_params, loss));
     }
   }
   // Leave every sample on the caller's entries (the search pointed them at temporaries).
@@ -219,81 +275,59 @@ FitResult fit_efficiencies_if(std::vector<FitSample>& samples, const std::vector
 
 namespace {
 
-// A figure a row's prediction moves by less than this share of its step time across the whole
-// range is not seen by that row: published step times carry three or four significant digits.
-constexpr double kSeenShare = 1e-3;
-
 // Whether moving free figure `param` of the entry `entry_id` (a family when `family`, else a
 // framework) from one end of `range` to the other changes any fitted sample's predicted step
-// time by more than kSeenShare. Each figure is monotone in the step time (a fraction of peak, a
-// host time per kernel against issue_bound_s, an overlap share), so the two ends decide.
+// time by more than kSeenShare (seen_by).
 bool any_prediction_moves(const FitResult& fitted, const std::vector<FitSample>& samples, const std::string& entry_id,
                           bool family, std::size_t param, const Range& range) {
-  for (const FitSample& original : samples) {
-    if ((family ? original.efficiency_id : original.framework_id) != entry_id) continue;
-    FitSample s = original;  // predict() retargets its sample
+  std::vector<const FitSample*> rows;
+  for (const FitSample& s : samples) {
+    if ((family ? s.efficiency_id : s.framework_id) != entry_id) continue;
+    if (by_id(fitted.efficiencies, s.efficiency_id) == nullptr) continue;
+    if (!family && by_id(fitted.frameworks, s.framework_id) == nullptr) continue;
+    rows.push_back(&s);
+  }
+  if (rows.empty()) return false;
+  const FitSample& first = *rows.front();
+  const Efficiency* e0 = by_id(fitted.efficiencies, first.efficiency_id);
+  const Framework* f0 = by_id(fitted.frameworks, first.framework_id);
+  const Params base = family ? family_params(*e0) : framework_params(*f0);
+  return seen_by(rows, base, param, range, [&](const FitSample* original, const Params& p) {
+    FitSample s = *original;  // predict() retargets its sample
     const Efficiency* e = by_id(fitted.efficiencies, s.efficiency_id);
     const Framework* f = by_id(fitted.frameworks, s.framework_id);
-    if (e == nullptr) continue;
-    double ends[2] = {0, 0};
-    for (int end = 0; end < 2; ++end) {
-      const double value = end == 0 ? range.lo : range.hi;
-      if (family) {
-        Params p = family_params(*e);
-        p[param] = value;
-        const Efficiency moved = with_family_params(*e, p);
-        ends[end] = predict(s, moved, f);
-      } else {
-        if (f == nullptr) continue;
-        Params p = framework_params(*f);
-        p[param] = value;
-        const Framework moved = with_framework_params(*f, p);
-        ends[end] = predict(s, *e, &moved);
-      }
-    }
-    if (std::fabs(ends[1] - ends[0]) > kSeenShare * std::max(std::fabs(ends[0]), std::fabs(ends[1]))) return true;
-  }
-  return false;
+    if (family) return predict(s, with_family_params(*e, p), f);
+    const Framework moved = with_framework_params(*f, p);
+    return predict(s, *e, &moved);
+  });
 }
 
 }  // namespace
 
-std::vector<ConstantAtBound> constants_at_bounds(const FitResult& fitted, const std::vector<FitSample>& samples) {
+namespace {
+
+// Calls `fn(entry, family, name, param, value, range, rows)` for every free figure of the
+// entries `samples` use: a family's five (the fp8 fraction only where fp8 rows are fitted on,
+// the attention fraction unless measured), a framework's three (the default framework's host
+// time only; a materialised attention's factor is not one).
+template <typename Fn>
+void for_each_free_figure(const FitResult& fitted, const std::vector<FitSample>& samples, Fn fn) {
   static constexpr std::array<const char*, kFamilyParams> kFamilyNames{"gemm_bf16", "gemm_fp8", "attention_fwd", "hbm",
                                                                        "tp_overlap"};
   static constexpr std::array<const char*, kFrameworkParams> kFrameworkNames{"kernel_launch_s", "attention_scale",
                                                                              "fusion_scale"};
-  std::vector<ConstantAtBound> out;
-  // Within 1% of the bound (of the range's width when the bound is 0).
-  auto check = [&](const std::string& entry, const char* name, double value, const Range& r, int rows) {
-    for (const bool upper : {false, true}) {
-      const double bound = upper ? r.hi : r.lo;
-      const double tolerance = 0.01 * (bound != 0 ? std::fabs(bound) : r.hi - r.lo);
-      if (std::fabs(value - bound) <= tolerance) out.push_back({entry, name, value, bound, upper, rows});
-    }
-  };
-  // Marks the entries just added for (entry, param) as unidentified where no sample sees them.
-  auto mark = [&](std::size_t from, const std::string& entry, bool family, std::size_t param, const Range& r) {
-    if (out.size() == from) return;
-    const bool seen = any_prediction_moves(fitted, samples, entry, family, param, r);
-    for (std::size_t i = from; i < out.size(); ++i) out[i].identified = seen;
-  };
   for (const Efficiency& e : fitted.efficiencies) {
     const int rows = static_cast<int>(
         std::count_if(samples.begin(), samples.end(), [&](const FitSample& s) { return s.efficiency_id == e.id; }));
     if (rows == 0) continue;
     const Params p = family_params(e);
-    // The fp8 fraction is free only where fp8 rows are fitted on.
     const bool has_fp8 = std::any_of(samples.begin(), samples.end(), [&](const FitSample& s) {
       return s.efficiency_id == e.id && s.plan.precision == Precision::fp8;
     });
-    for (int i = 0; i < kFamilyParams; ++i) {
+    for (std::size_t i = 0; i < kFamilyParams; ++i) {
       if (i == 1 && !has_fp8) continue;
       if (i == 2 && e.attention_measured) continue;  // measured, not fitted
-      const std::size_t from = out.size();
-      check(e.id, kFamilyNames[static_cast<std::size_t>(i)], p[static_cast<std::size_t>(i)],
-            kFamilyRanges[static_cast<std::size_t>(i)], rows);
-      mark(from, e.id, true, static_cast<std::size_t>(i), kFamilyRanges[static_cast<std::size_t>(i)]);
+      fn(e.id, true, kFamilyNames[i], i, p[i], kFamilyRanges[i], rows);
     }
   }
   for (const Framework& f : fitted.frameworks) {
@@ -301,14 +335,44 @@ std::vector<ConstantAtBound> constants_at_bounds(const FitResult& fitted, const 
         std::count_if(samples.begin(), samples.end(), [&](const FitSample& s) { return s.framework_id == f.id; }));
     if (rows == 0) continue;
     const Params p = framework_params(f);
-    const int free_params = f.is_default ? 1 : kFrameworkParams;
-    for (int i = 0; i < free_params; ++i) {
-      const std::size_t from = out.size();
-      check(f.id, kFrameworkNames[static_cast<std::size_t>(i)], p[static_cast<std::size_t>(i)],
-            kFrameworkRanges[static_cast<std::size_t>(i)], rows);
-      mark(from, f.id, false, static_cast<std::size_t>(i), kFrameworkRanges[static_cast<std::size_t>(i)]);
+    const std::size_t free_params = f.is_default ? 1 : kFrameworkParams;
+    for (std::size_t i = 0; i < free_params; ++i) {
+      if (i == 1 && f.attention_materialized) continue;  // framework_ranges pins it
+      fn(f.id, false, kFrameworkNames[i], i, p[i], kFrameworkRanges[i], rows);
     }
   }
+}
+
+}  // namespace
+
+std::vector<ConstantAtBound> constants_at_bounds(const FitResult& fitted, const std::vector<FitSample>& samples) {
+  std::vector<ConstantAtBound> out;
+  for_each_free_figure(fitted, samples,
+                       [&](const std::string& entry, bool family, const char* name, std::size_t param, double value,
+                           const Range& r, int rows) {
+                         // Within 1% of the bound (of the range's width when the bound is 0).
+                         std::vector<ConstantAtBound> found;
+                         for (const bool upper : {false, true}) {
+                           const double bound = upper ? r.hi : r.lo;
+                           const double tolerance = 0.01 * (bound != 0 ? std::fabs(bound) : r.hi - r.lo);
+                           if (std::fabs(value - bound) <= tolerance) found.push_back({entry, name, value, bound, upper, rows});
+                         }
+                         // A figure no row sees was not fitted (pin_unseen): constants_not_identified.
+                         if (found.empty() || !any_prediction_moves(fitted, samples, entry, family, param, r)) return;
+                         out.insert(out.end(), found.begin(), found.end());
+                       });
+  return out;
+}
+
+std::vector<UnidentifiedConstant> constants_not_identified(const FitResult& fitted,
+                                                           const std::vector<FitSample>& samples) {
+  std::vector<UnidentifiedConstant> out;
+  for_each_free_figure(fitted, samples,
+                       [&](const std::string& entry, bool family, const char* name, std::size_t param, double value,
+                           const Range& r, int rows) {
+                         if (!any_prediction_moves(fitted, samples, entry, family, param, r))
+                           out.push_back({entry, name, value, rows});
+                       });
   return out;
 }
 

@@ -56,16 +56,25 @@ struct ConstantAtBound {
   double bound = 0;
   bool upper = false;    // at the upper end (else the lower)
   int rows = 0;          // samples the entry was fitted on
-  // False when no fitted sample's predicted step time changes by more than 0.1% as the figure
-  // moves from one end of its range to the other (every figure is monotone in the step time,
-  // so the two ends decide): the rows do not see it, and its value is where the search
-  // started, not a mechanism pushed against the bound.
-  bool identified = true;
 };
 
 // The free figures of `fitted` that sit at a bound, for the entries `samples` use (an entry no
-// sample uses was not fitted and is not reported), each marked whether any sample sees it.
+// sample uses was not fitted and is not reported). A figure no sample sees is not among them:
+// it was not fitted (constants_not_identified).
 std::vector<ConstantAtBound> constants_at_bounds(const FitResult& fitted, const std::vector<FitSample>& samples);
+
+// A free figure no fitted sample sees: no sample's predicted step time changes by more than
+// 0.1% as it moves from one end of its range to the other (every figure is monotone in the
+// step time, so the two ends decide). The fit leaves it at its committed value (the rows carry
+// no information on it); what would identify it is a row it moves.
+struct UnidentifiedConstant {
+  std::string entry;
+  std::string constant;
+  double value = 0;  // the committed value, kept
+  int rows = 0;      // samples the entry was fitted on
+};
+std::vector<UnidentifiedConstant> constants_not_identified(const FitResult& fitted,
+                                                           const std::vector<FitSample>& samples);
 
 // Predicted step time of a sample under fitted entries (matched by id to the sample's).
 double predict_with(FitSample& sample, const FitResult& fitted);

@@ -495,7 +495,8 @@ std::string to_text(const TrainValidation& v) {
     for (std::size_t i = 0; i < v.fitted_frameworks.size(); ++i) {
       const Framework& e = v.fitted_frameworks[i];
       fw.add_row({e.id + (e.is_default ? " (reference)" : ""), std::to_string(v.fitted_framework_rows[i]),
-                  fmt::format("{:.1f}", e.kernel_launch_s * 1e6), fmt::format("{:.3f}", e.attention_scale),
+                  fmt::format("{:.1f}", e.kernel_launch_s * 1e6),
+                  e.attention_materialized ? std::string("materialized") : fmt::format("{:.3f}", e.attention_scale),
                   fmt::format("{:.3f}", e.memory_scale)});
     }
     out += "fitted framework figures (data/fitted/frameworks/ holds the result):\n";
@@ -510,9 +511,15 @@ std::string to_text(const TrainValidation& v) {
       out += fmt::format("{} fitted figures at or within 1% of a bound (a mechanism missing; docs/validation.md):\n",
                          v.at_bounds.size());
       for (const ConstantAtBound& b : v.at_bounds) {
-        out += fmt::format("  {} {} = {:.4g} ({} bound {:.4g}; {} rows{})\n", b.entry, b.constant, b.value,
-                           b.upper ? "upper" : "lower", b.bound, b.rows,
-                           b.identified ? "" : "; no row's prediction moves with it");
+        out += fmt::format("  {} {} = {:.4g} ({} bound {:.4g}; {} rows)\n", b.entry, b.constant, b.value,
+                           b.upper ? "upper" : "lower", b.bound, b.rows);
+      }
+    }
+    // A figure no row's prediction moves with is not fitted: the rows carry nothing on it.
+    if (!v.not_identified.empty()) {
+      out += fmt::format("{} free figures no row sees (not fitted, committed value kept):\n", v.not_identified.size());
+      for (const UnidentifiedConstant& u : v.not_identified) {
+        out += fmt::format("  {} {} = {:.4g} ({} rows)\n", u.entry, u.constant, u.value, u.rows);
       }
     }
   }
@@ -611,8 +618,12 @@ nlohmann::ordered_json to_json(const TrainValidation& v) {
       c["bound"] = b.bound;
       c["side"] = b.upper ? "upper" : "lower";
       c["rows"] = b.rows;
-      c["identified"] = b.identified;
       j["fit"]["constants_at_bounds"].push_back(c);
+    }
+    j["fit"]["constants_not_identified"] = nlohmann::ordered_json::array();
+    for (const UnidentifiedConstant& u : v.not_identified) {
+      j["fit"]["constants_not_identified"].push_back(
+          {{"entry", u.entry}, {"constant", u.constant}, {"value", u.value}, {"rows", u.rows}});
     }
   }
   if (!v.time_split.empty()) {

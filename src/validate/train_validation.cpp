@@ -554,6 +554,7 @@ TrainValidation validate_training(const CsvTable& csv, const Catalog& catalog, c
           std::count_if(samples.begin(), samples.end(), [&](const FitSample& s) { return s.efficiency_id == e.id; })));
     }
     v.at_bounds = constants_at_bounds(fitted, samples);
+    v.not_identified = constants_not_identified(fitted, samples);
     v.fitted_overall = summarize_errors(fitted_errors);
     v.fitted_within_15_share = within(fitted_errors, 0.15);
   }

@@ -70,6 +70,7 @@ struct TrainValidation {
   ErrorSummary fitted_overall;
   double fitted_within_15_share = 0;
   std::vector<ConstantAtBound> at_bounds;  // fitted figures at or within 1% of a bound
+  std::vector<UnidentifiedConstant> not_identified;  // free figures no row sees: kept, not fitted
   // Leave-one-source-out: each source predicted with the efficiency refit on the others.
   bool loso = false;
   ErrorGroups loso_by_source;

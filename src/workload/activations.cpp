@@ -86,7 +86,18 @@ LayerActivations layer_activations(const ModelSpec& m, std::int64_t layer_idx, c
     const double kv = std::max(1.0, d(m.kv_heads) / tp);
     const double hd = d(m.head_dim);
     bytes += t * (heads + 2 * kv) * hd * a;  // q, k, v
-    bytes += t * heads * hd * o_bytes + t * heads * 4;
+    if (s.attention_materialized) {
+      // Materialised attention (workload/ops.cpp materialized_attention) keeps no log-sum-exp
+      // but the s×s tensors its kernels' backwards read: the softmax output and, with dropout,
+      // the dropped copy (16-bit) and the mask (one byte): Korthikanti et al. 2022 table 2's
+      // 5·a·s²·b bytes per layer, /TP. Selective recompute reruns them instead.
+      const double scores = heads * t * s.seq_len;  // t queries × every key, per local head
+      const double kept = scores * (s.attention_probs_dropout ? 2 * a + 1 : a);
+      bytes += t * heads * hd * o_bytes + kept;
+      selective_frees += kept;
+    } else {
+      bytes += t * heads * hd * o_bytes + t * heads * 4;
+    }
   }
 
   // MLP: the up-projection output (pre-activation) and the activation output.

@@ -88,10 +88,60 @@ void memory(Ctx& c, const char* name, OpGroup group, double fwd_bytes, double pa
              .params = params});
 }
 
+void mark_selective(Ctx& c) { c.out.ops[static_cast<std::size_t>(c.out.count - 1)].selective = true; }
+
+// Attention as Megatron-LM 2021-22 and Megatron-DeepSpeed run it, kernel by kernel
+// (megatron/model/transformer.py ParallelAttention.forward and megatron/fused_kernels/
+// scaled_upper_triang_masked_softmax.h at NVIDIA/Megatron-LM v2.5, 2021-08-10): per local head
+// and sequence, torch.baddbmm writes the s×s scores Q·Kᵀ (every key, the causal mask is applied
+// after); FusedScaleMaskSoftmax's causal kernel reads each row's unmasked keys and writes the
+// whole row of probabilities (zeros past the diagonal), in 16-bit with fp32 arithmetic in
+// registers; torch.nn.Dropout reads them and writes the dropped copy and a one-byte mask;
+// torch.bmm reads that copy against V. The backward runs each in reverse: bmm's two GEMMs
+// (dP writes s×s, dV reads the dropped probabilities), dropout's (reads dP and the mask,
+// writes s×s), the softmax's (reads the gradient's and the output's unmasked keys, writes
+// s×s), baddbmm's two GEMMs (dQ and dK each read the s×s gradient). The two GEMMs are batched
+// over sequences × heads, at the GEMM rate; the rest is HBM traffic. Under selective
+// recompute all four are rerun (Korthikanti et al. 2022 sec. 4.2).
+void materialized_attention(Ctx& c, double heads, double d_qk, double d_v) {
+  const OpShape& s = c.shape;
+  const double a = c.act_bytes;
+  const double batch = s.micro_batch * heads;  // GEMMs of one batched kernel
+  const double queries = s.seq_len / s.cp;
+  const double keys = s.seq_len;
+  const double scores = batch * queries * keys;  // elements of one s×s tensor
+  // The share of a row the causal softmax reads: its unmasked keys, (s+1)/2 of s on average.
+  const double unmasked = causal_keys_per_query(s.seq_len, 0) / keys;
+  auto batched = [&](const char* name, double m, double n, double k) {
+    gemm(c, name, OpGroup::attention, m, n, k, batch, false, 0);
+    Op& op = c.out.ops[static_cast<std::size_t>(c.out.count - 1)];
+    op.batched = true;
+    op.selective = true;
+  };
+  batched("attn_scores", queries, keys, d_qk);  // Q·Kᵀ: writes the scores
+  // Softmax: reads the unmasked scores, writes the row; backward reads the gradient's and the
+  // output's unmasked keys and writes the row.
+  memory(c, "attn_softmax", OpGroup::attention, scores * a * (unmasked + 1));
+  c.out.ops[static_cast<std::size_t>(c.out.count - 1)].bwd_bytes = scores * a * (2 * unmasked + 1);
+  mark_selective(c);
+  if (s.attention_probs_dropout) {
+    // Reads the probabilities, writes the dropped copy and the mask (one byte an element);
+    // backward reads the gradient and the mask and writes the gradient.
+    memory(c, "attn_dropout", OpGroup::attention, scores * (2 * a + 1));
+    c.out.ops[static_cast<std::size_t>(c.out.count - 1)].bwd_bytes = scores * (2 * a + 1);
+    mark_selective(c);
+  }
+  batched("attn_context", queries, d_v, keys);  // probabilities · V: reads the probabilities
+}
+
 // Fused attention over `heads` local heads with query/key width d_qk and value width d_v.
 void attention(Ctx& c, double heads, double kv_heads, double d_qk, double d_v, double window) {
   const bool chunked = c.model.attention_chunked;
   const OpShape& s = c.shape;
+  if (s.attention_materialized) {
+    materialized_attention(c, heads, d_qk, d_v);
+    return;
+  }
   const double t = s.tokens();
   Op& op = c.out.add();
   op.name = "attention";
@@ -138,8 +188,6 @@ double mlp_activation_bytes(const Ctx& c, double rows, double width) {
   }
   return 2 * rows * width * c.act_bytes;
 }
-
-void mark_selective(Ctx& c) { c.out.ops[static_cast<std::size_t>(c.out.count - 1)].selective = true; }
 
 // The residual add closing a block: reads the stream and the block output, writes the sum;
 // autograd saves nothing for it.

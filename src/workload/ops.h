@@ -36,6 +36,10 @@ struct Op {
   bool low_precision = false;  // runs in the plan's GEMM precision (fp8) rather than bf16/fp16
   bool routed_expert = false;  // weights sharded by expert parallelism (not by TP)
   bool masked = false;         // attention given a materialized mask (OpShape::attention_mask_materialized)
+  // The `count` GEMMs run as one batched kernel (torch.bmm / baddbmm over batch × heads): one
+  // host issue, and their tiles fill the SMs together (else one launch per GEMM, at most four
+  // in flight: cost/roofline.cpp expert_gemms_in_flight).
+  bool batched = false;
   // Rerun in the backward pass under selective recompute (attention core, norms, activation
   // functions, MLA up-projections: cheap to redo, large to keep).
   bool selective = false;
@@ -136,6 +140,14 @@ struct OpShape {
   // (transformers under torch.compile, Framework::compiled_mask_materialized): it computes all
   // seq_len keys of every query and masks them, at the masked rate (cost/roofline.cpp).
   bool attention_mask_materialized = false;
+  // Attention as the separate kernels of Megatron-LM 2021-22 and Megatron-DeepSpeed rather than
+  // one fused kernel (Framework::attention_materialized): Q·Kᵀ into a [b·heads, s, s] tensor
+  // (torch.baddbmm), the fused scale + causal mask + softmax kernel, dropout on the
+  // probabilities (`attention_probs_dropout`), then probabilities · V (torch.bmm); the s×s
+  // tensors go through HBM and the softmax output, the dropout mask and the dropped
+  // probabilities are kept for the backward (workload/ops.cpp materialized_attention).
+  bool attention_materialized = false;
+  bool attention_probs_dropout = false;
   // Bytes per element of a quantised GEMM input, scales included.
   double gemm_in_bytes() const { return scaled_element_bytes(gemm, scaling); }
 

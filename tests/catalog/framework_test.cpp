@@ -63,6 +63,42 @@ TEST(Framework, BadFilesAreErrors) {
   EXPECT_THROW(load_catalog_text(c, too_fast, "fw.toml", false), Error);
 }
 
+// [attention] kernel = "materialized" (Megatron-LM 2021-22's separate attention kernels) and
+// probs_dropout; a kernel_scale beside it, dropout without it or another kernel name are errors
+// naming the key.
+TEST(Framework, ParsesAMaterializedAttention) {
+  std::string text = kFramework;
+  text.replace(text.find("kernel_scale = 0.5"), 18, "kernel = \"materialized\"\nprobs_dropout = true");
+  Catalog c;
+  load_catalog_text(c, text, "fw.toml", false);
+  const Framework& f = c.frameworks.front();
+  EXPECT_TRUE(f.attention_materialized);
+  EXPECT_TRUE(f.attention_probs_dropout);
+  EXPECT_DOUBLE_EQ(f.attention_scale, 1);
+  Catalog fused;
+  load_catalog_text(fused, kFramework, "fw.toml", false);
+  EXPECT_FALSE(fused.frameworks.front().attention_materialized);
+  EXPECT_FALSE(fused.frameworks.front().attention_probs_dropout);
+  auto rejects = [&](const std::string& bad_text, const std::string& says) {
+    Catalog cb;
+    try {
+      load_catalog_text(cb, bad_text, "fw.toml", false);
+      ADD_FAILURE() << bad_text << " accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+  };
+  std::string scaled = kFramework;
+  scaled.replace(scaled.find("kernel_scale = 0.5"), 18, "kernel_scale = 0.5\nkernel = \"materialized\"");
+  rejects(scaled, "kernel_scale");
+  std::string dropout_fused = kFramework;
+  dropout_fused.replace(dropout_fused.find("kernel_scale = 0.5"), 18, "kernel_scale = 0.5\nprobs_dropout = true");
+  rejects(dropout_fused, "probs_dropout");
+  std::string other = kFramework;
+  other.replace(other.find("kernel_scale = 0.5"), 18, "kernel = \"flash\"");
+  rejects(other, "kernel");
+}
+
 // [attention.measured.<family>] and compiled_mask: the measured kernel per GPU family, what the
 // compiled mode hands the kernel; bad values name the key.
 TEST(Framework, ParsesTheMeasuredAttentionKernel) {

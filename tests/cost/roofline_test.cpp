@@ -183,6 +183,27 @@ TEST(Roofline, AGroupedGemmIssuesOneGemmPerExpert) {
   EXPECT_DOUBLE_EQ(h.host_fwd_s, 8 * 40e-6);
 }
 
+// A batched GEMM (torch.bmm / baddbmm over sequences × heads: materialised attention, workload/
+// ops.cpp) is one kernel: one host issue forward, two backward, whatever its count, and all its
+// GEMMs' tiles share the waves. 24 GEMMs of 2048 × 2048 (K = 128): 16 × 8 = 128 tiles each,
+// 3,072 in all on 132 SMs, 24 waves, 3,072 / 3,168 of them useful; K/(K + 128) = 0.5.
+TEST(Roofline, ABatchedGemmIsOneKernel) {
+  RooflineDevice dev = make_roofline_device(test_gpu(), test_efficiency());
+  dev.kernel_launch_s = 40e-6;
+  Op op = gemm_op(2048, 2048, 128, 24);
+  op.batched = true;
+  const OpTime t = op_time(dev, op, Precision::bf16, Precision::bf16);
+  EXPECT_DOUBLE_EQ(t.host_fwd_s, 40e-6);
+  EXPECT_DOUBLE_EQ(t.host_bwd_s, 2 * 40e-6);
+  const double flops = 2.0 * 2048 * 2048 * 128 * 24;
+  EXPECT_NEAR(t.fwd_s, flops / (800e12 * (3072.0 / 3168.0) * 0.5), 1e-12 * t.fwd_s);
+  // The same GEMMs launched one by one: 24 issues, four in flight (512 tiles, 4 waves).
+  op.batched = false;
+  const OpTime separate = op_time(dev, op, Precision::bf16, Precision::bf16);
+  EXPECT_DOUBLE_EQ(separate.host_fwd_s, 24 * 40e-6);
+  EXPECT_NEAR(separate.fwd_s, flops / (800e12 * (512.0 / 528.0) * 0.5), 1e-12 * t.fwd_s);
+}
+
 // Transformer Engine issues one cuBLAS GEMM per local expert over four streams, so the tiles
 // of at most four expert GEMMs share the SMs at once (cost/roofline.cpp,
 // expert_gemms_in_flight). Eight experts of 5,120 × 256 (K = 1,152): 40 tiles of 128 × 256

@@ -31,6 +31,38 @@ TEST(Activations, GptLayerMatchesKorthikanti) {
   EXPECT_DOUBLE_EQ(korthikanti_layer_bytes(s, b, h, a, 1, false, Recompute::none), s * b * h * (34 + 5 * a * s / h));
 }
 
+// Materialised attention with dropout (Megatron-LM 2021-22) keeps Korthikanti's 5·a·s²·b bytes
+// (softmax output 2, dropout mask 1, dropped probabilities 2) instead of the log-sum-exp, so the
+// generalised count is Korthikanti's no-recompute figure less the two hidden-dropout masks his
+// layer has; selective recompute frees the 5·a·s²·b again.
+TEST(Activations, MaterializedAttentionKeepsKorthikantisScores) {
+  const ModelSpec m = testing::gpt3_175b();
+  const double s = 2048, b = 2, h = 12288, a = 96;
+  for (int t : {1, 8}) {
+    OpShape shape;
+    shape.seq_len = s;
+    shape.micro_batch = b;
+    shape.tp = t;
+    shape.sp = t > 1;
+    shape.attention_materialized = true;
+    shape.attention_probs_dropout = true;
+    const double masks = 2 * s * b * h / t;
+    EXPECT_DOUBLE_EQ(layer_activations(m, 0, shape, Recompute::none).stored_bytes,
+                     korthikanti_layer_bytes(s, b, h, a, t, shape.sp, Recompute::none) - masks)
+        << "tp " << t;
+    // Against the fused kernel's count: + the scores, − the log-sum-exp (4 B per head and token);
+    // under selective recompute the scores are rerun, not kept.
+    OpShape fused = shape;
+    fused.attention_materialized = false;
+    fused.attention_probs_dropout = false;
+    const double lse = 4 * s * b * a / t;
+    EXPECT_DOUBLE_EQ(layer_activations(m, 0, shape, Recompute::none).stored_bytes,
+                     layer_activations(m, 0, fused, Recompute::none).stored_bytes + 5 * a * s * s * b / t - lse);
+    EXPECT_DOUBLE_EQ(layer_activations(m, 0, shape, Recompute::selective).stored_bytes,
+                     layer_activations(m, 0, fused, Recompute::selective).stored_bytes - lse);
+  }
+}
+
 TEST(Activations, FullRecomputeKeepsTheLayerInput) {
   const ModelSpec m = testing::llama3_8b();
   OpShape shape;

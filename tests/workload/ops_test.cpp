@@ -72,6 +72,66 @@ TEST(Ops, MaterializedMaskComputesEveryKey) {
   EXPECT_DOUBLE_EQ(find(causal, "attention")->m, 1024.5);
 }
 
+// Materialised attention as Megatron-LM v2.5 runs it (workload/ops.cpp materialized_attention),
+// by hand for GPT-3 175B at TP 8 (12 local heads of 128), s = 2048, micro-batch 2, fp16 (2 B):
+// 2 × 12 = 24 GEMMs per batched kernel, 24 × 2048² = 100,663,296 elements per s×s tensor.
+TEST(Ops, MaterializedAttentionIsItsKernels) {
+  const ModelSpec m = testing::gpt3_175b();
+  OpShape s;
+  s.micro_batch = 2;
+  s.seq_len = 2048;
+  s.tp = 8;
+  s.act = Precision::fp16;
+  s.gemm = Precision::fp16;
+  s.attention_materialized = true;
+  s.attention_probs_dropout = true;
+  LayerOps ops;
+  build_layer_ops(m, 0, s, ops);
+  EXPECT_EQ(find(ops, "attention"), nullptr);
+  const double e = 24.0 * 2048 * 2048;
+  const Op* qk = find(ops, "attn_scores");
+  ASSERT_NE(qk, nullptr);
+  EXPECT_EQ(qk->kind, OpKind::gemm);
+  EXPECT_TRUE(qk->batched);
+  EXPECT_TRUE(qk->selective);
+  EXPECT_DOUBLE_EQ(qk->count, 24);
+  EXPECT_DOUBLE_EQ(qk->m, 2048);
+  EXPECT_DOUBLE_EQ(qk->n, 2048);  // every key: the mask is applied after the GEMM
+  EXPECT_DOUBLE_EQ(qk->k, 128);
+  EXPECT_DOUBLE_EQ(qk->fwd_flops, 2 * 128 * e);  // 2·d per score
+  // Reads Q and K (24 × 2 × 2048 × 128 × 2 B), writes the scores (2 B each).
+  EXPECT_DOUBLE_EQ(qk->fwd_bytes, 24 * 2 * 2048 * 128 * 2.0 + 2 * e);
+  EXPECT_DOUBLE_EQ(qk->params, 0);
+  // Softmax forward: reads the unmasked (2049/2)/2048 of each row, writes the row.
+  const double unmasked = 2049.0 / 2 / 2048;
+  const Op* sm = find(ops, "attn_softmax");
+  ASSERT_NE(sm, nullptr);
+  EXPECT_EQ(sm->kind, OpKind::memory);
+  EXPECT_DOUBLE_EQ(sm->fwd_bytes, e * 2 * (unmasked + 1));
+  EXPECT_DOUBLE_EQ(sm->bwd_bytes, e * 2 * (2 * unmasked + 1));
+  // Dropout: 2 B in, 2 B + a 1-byte mask out; backward 2 B + 1 B in, 2 B out.
+  const Op* dr = find(ops, "attn_dropout");
+  ASSERT_NE(dr, nullptr);
+  EXPECT_DOUBLE_EQ(dr->fwd_bytes, 5 * e);
+  EXPECT_DOUBLE_EQ(dr->bwd_bytes, 5 * e);
+  const Op* pv = find(ops, "attn_context");
+  ASSERT_NE(pv, nullptr);
+  EXPECT_TRUE(pv->batched);
+  EXPECT_DOUBLE_EQ(pv->m, 2048);
+  EXPECT_DOUBLE_EQ(pv->n, 128);
+  EXPECT_DOUBLE_EQ(pv->k, 2048);
+  EXPECT_DOUBLE_EQ(pv->fwd_flops, 2 * 128 * e);
+  // Reads the probabilities (2 B) and V, writes the context.
+  EXPECT_DOUBLE_EQ(pv->fwd_bytes, 2 * e + 24 * 2 * 2048 * 128 * 2.0);
+  EXPECT_DOUBLE_EQ(pv->bwd_flops, 2 * pv->fwd_flops);
+  // Without dropout there is no dropout kernel; the other three stay.
+  s.attention_probs_dropout = false;
+  LayerOps plain;
+  build_layer_ops(m, 0, s, plain);
+  EXPECT_EQ(find(plain, "attn_dropout"), nullptr);
+  EXPECT_EQ(plain.count + 1, ops.count);
+}
+
 TEST(Ops, GqaAndSwigluShapes) {
   const ModelSpec m = testing::llama3_8b();
   OpShape s;
