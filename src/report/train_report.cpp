@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "catalog/catalog.h"
 #include "core/units.h"
 #include "core/table.h"
 #include "report/calibration_report.h"
@@ -437,6 +438,38 @@ std::string nearest_text(const TrainAnswer& a) {
 }
 
 // The defaults the answer rests on (TrainSetup::assumptions), one line each.
+// Materialised attention (workload/ops.cpp materialized_attention): its four kernels of the
+// first layer, forward, one micro-batch, from the op roofline (evaluate()'s own op_time); empty
+// for a fused attention kernel.
+std::vector<const OpRooflinePoint*> materialized_attention_ops(const TrainAnswer& a) {
+  std::vector<const OpRooflinePoint*> out;
+  const Framework* fw = a.ctx().framework;
+  if (fw == nullptr || !fw->attention_materialized) return out;
+  for (const OpRooflinePoint& op : a.roofline.ops) {
+    if (op.name == "attn_scores" || op.name == "attn_softmax" || op.name == "attn_dropout" ||
+        op.name == "attn_context")
+      out.push_back(&op);
+  }
+  return out;
+}
+
+std::string materialized_attention_text(const TrainAnswer& a) {
+  const std::vector<const OpRooflinePoint*> ops = materialized_attention_ops(a);
+  if (ops.empty() || !a.estimate.valid()) return "";
+  double total_s = 0;
+  double layer_s = 0;
+  std::vector<std::string> parts;
+  for (const OpRooflinePoint* op : ops) {
+    total_s += op->time_s;
+    parts.push_back(fmt::format("{} {}", op->name, secs(op->time_s)));
+  }
+  for (const OpRooflinePoint& op : a.roofline.ops) layer_s += op.time_s;
+  return fmt::format(
+      "attention as separate kernels ({}: the s×s scores through HBM), layer {} forward, one micro-batch: {} = {} of "
+      "the layer's {}\n",
+      a.ctx().framework->id, a.roofline.layer, fmt::join(parts, " + "), secs(total_s), secs(layer_s));
+}
+
 std::string assumptions_text(const std::vector<std::string>& assumptions) {
   if (assumptions.empty()) return "";
   std::string out = "\nAssumed (defaults of what was not given):\n";
@@ -447,7 +480,7 @@ std::string assumptions_text(const std::vector<std::string>& assumptions) {
 }  // namespace
 
 std::string to_text(const TrainAnswer& a) {
-  return train_text(a.ctx(), a.plan(), a.estimate, a.placement) + nearest_text(a) +
+  return train_text(a.ctx(), a.plan(), a.estimate, a.placement) + materialized_attention_text(a) + nearest_text(a) +
          default_system_text(a.ctx().system, *a.ctx().gpu, a.setup.system_defaulted) +
          calibration_text(a.setup.calibration_notes) + assumptions_text(a.setup.assumptions);
 }
@@ -469,6 +502,16 @@ nlohmann::ordered_json to_json(const TrainAnswer& a) {
   add_default_system_json(j, a.ctx().system, *a.ctx().gpu, a.setup.system_defaulted);
   add_calibration_json(j, a.setup.calibration_profile, a.setup.calibration_notes);
   j["assumptions"] = a.setup.assumptions;
+  // Materialised attention's kernels (first layer, forward, one micro-batch), as in the text.
+  const std::vector<const OpRooflinePoint*> attention_ops = materialized_attention_ops(a);
+  if (!attention_ops.empty() && a.estimate.valid()) {
+    nlohmann::ordered_json ops = nlohmann::ordered_json::array();
+    for (const OpRooflinePoint* op : attention_ops) {
+      ops.push_back({{"name", op->name}, {"kind", op->kind}, {"flops", op->flops}, {"bytes", op->bytes},
+                     {"forward_s", op->time_s}});
+    }
+    j["materialized_attention"] = {{"layer", a.roofline.layer}, {"ops", ops}};
+  }
   return j;
 }
 

@@ -42,6 +42,43 @@ TEST(TrainCli, JsonHasTheIssueKeys) {
 // Hand: sustained clock ((1400/160) / (1000/148))^(1/2) = 1.29500^(1/2) = 1.137981; datasheet
 // clock (2500/160) / (2250/148) = 1.027778; factor 1.137981 / 1.027778 = 1.107225. The text
 // prints it; the reference itself prints nothing (factor 1), Hopper has no power figure.
+// Megatron-LM 2021-22 materialises the attention (workload/ops.cpp materialized_attention): its
+// four kernels show in text and JSON. By hand for GPT-3 175B at TP 8 (12 local heads of 128),
+// s = 2,048, one sequence, 2-byte activations: the scores GEMM reads Q and K (12 × 2 × 2,048 ×
+// 128 × 2 B) and writes 12 × 2,048² × 2 B, 113.2 MB; dropout moves 5 B per score, 251.7 MB.
+TEST(TrainCli, MaterializedAttentionShowsItsKernels) {
+  const std::vector<std::string> args{"train", "--model", "gpt3-175b", "--gpu", "a100-sxm-80gb", "--gpus", "64",
+                                      "--tp", "8", "--pp", "8", "--micro-batch", "1", "--seq-len", "2048",
+                                      "--framework", "megatron-lm"};
+  auto with_json = args;
+  with_json.push_back("--json");
+  const auto r = run(with_json);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j.contains("materialized_attention")) << r.out;
+  const auto& ops = j["materialized_attention"]["ops"];
+  ASSERT_EQ(ops.size(), 4u);
+  EXPECT_EQ(ops[0]["name"], "attn_scores");
+  EXPECT_EQ(ops[1]["name"], "attn_softmax");
+  EXPECT_EQ(ops[2]["name"], "attn_dropout");
+  EXPECT_EQ(ops[3]["name"], "attn_context");
+  const double scores = 12.0 * 2048 * 2048;
+  EXPECT_DOUBLE_EQ(ops[0]["bytes"].get<double>(), 12 * 2 * 2048 * 128 * 2.0 + 2 * scores);
+  EXPECT_DOUBLE_EQ(ops[0]["flops"].get<double>(), 2 * 128 * scores);
+  EXPECT_DOUBLE_EQ(ops[2]["bytes"].get<double>(), 5 * scores);
+  for (const auto& op : ops) EXPECT_GT(op["forward_s"].get<double>(), 0);
+  const auto text = run(args);
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("attention as separate kernels (megatron-lm"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("attn_dropout"), std::string::npos) << text.out;
+  // The default framework runs one fused kernel: no such section.
+  std::vector<std::string> fused(args.begin(), args.end() - 2);
+  fused.push_back("--json");
+  const auto f = run(fused);
+  ASSERT_EQ(f.code, 0) << f.err;
+  EXPECT_FALSE(nlohmann::json::parse(f.out).contains("materialized_attention"));
+}
+
 TEST(TrainCli, TensorClockAtThePowerLimitShowsInTextAndJson) {
   const std::vector<std::string> plan{"train", "--model", "llama3-8b", "--gpus", "8", "--global-batch", "64",
                                       "--precision", "fp8"};
