@@ -207,6 +207,7 @@ class Simulation {
         continue;
       }
       if (decode_stretch(now, finished) > 0) continue;
+      next_.known = false;  // the step below changes the running sequences
       work_.clear();
       build_step();
       if (work_.empty()) {
@@ -515,14 +516,23 @@ class Simulation {
     std::int64_t context0 = 0;
     std::int64_t measured0 = 0;
     double first_blocks = 0;  // blocks the decodes take at the first step
-    for (int i : running_) {
-      const Req& r = reqs_[i];
-      if (r.computed < r.target || r.first < 0 || r.last != now) return 0;
-      steps = std::min(steps, r.out - r.generated);
-      context0 += r.computed + 1;
-      measured0 += r.measured;
-      if (admit && !s_.reserve_full_sequence && r.computed + 1 > r.fits_tokens) {
-        first_blocks += std::max(0.0, blocks_for(r.computed + 1) - r.blocks);
+    if (next_.known && next_.now == now) {
+      // What the loop below finds, found by the last stretch's final pass (nothing has touched
+      // the running sequences since).
+      steps = next_.steps;
+      context0 = next_.context;
+      measured0 = next_.measured;
+      first_blocks = next_.first_blocks;
+    } else {
+      for (int i : running_) {
+        const Req& r = reqs_[i];
+        if (r.computed < r.target || r.first < 0 || r.last != now) return 0;
+        steps = std::min(steps, r.out - r.generated);
+        context0 += r.computed + 1;
+        measured0 += r.measured;
+        if (!s_.reserve_full_sequence && r.computed + 1 > r.fits_tokens) {
+          first_blocks += std::max(0.0, blocks_for(r.computed + 1) - r.blocks);
+        }
       }
     }
     int k = 0;
@@ -596,6 +606,11 @@ class Simulation {
     }
     r_.peak_running = std::max(r_.peak_running, static_cast<int>(n));
     std::size_t kept = 0;
+    // The survivors' figures for the next stretch's first pass (all decode, each got its last
+    // token at `now`).
+    StretchEntry next;
+    next.known = true;
+    next.now = now;
     for (std::size_t pos = 0; pos < n; ++pos) {
       const int i = running_[pos];
       Req& r = reqs_[i];
@@ -620,10 +635,26 @@ class Simulation {
         continue;
       }
       running_[kept++] = i;
+      next.steps = std::min(next.steps, r.out - r.generated);
+      next.context += r.computed + 1;
+      next.measured += r.measured;
+      if (!s_.reserve_full_sequence && r.computed + 1 > r.fits_tokens) {
+        next.first_blocks += std::max(0.0, blocks_for(r.computed + 1) - r.blocks);
+      }
     }
     running_.resize(kept);
+    next_ = next;
     return k;
   }
+
+  // decode_stretch's first pass over the running sequences, as its last pass left them.
+  struct StretchEntry {
+    bool known = false;
+    double now = 0;
+    int steps = std::numeric_limits<int>::max();
+    std::int64_t context = 0, measured = 0;
+    double first_blocks = 0;
+  };
 
   // Applies the step's work at `end`; returns the requests that finished.
   int complete_step(double end) {
@@ -734,6 +765,7 @@ class Simulation {
   int dropped_ = 0;
   int held_steps_ = 0;  // consecutive steps new contexts were held (batch waiting)
   int block_shift_ = -1;  // block_tokens = 2^block_shift_ (−1: not a power of two)
+  StretchEntry next_;     // kept by decode_stretch for the next one
   SimResult r_;
 };
 
