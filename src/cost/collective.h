@@ -44,8 +44,8 @@ struct CollectiveRequest {
 
 // One level of the hierarchy, as the model sees it (precomputed, SI units, per GPU).
 struct CollectiveLevel {
-  int gpus_per_unit = 0;                // GPUs under one unit (level 0: the domain's GPUs)
-  int domains_per_unit = 1;             // scale-up domains under one unit (level 0: 1)
+  int gpus_per_unit = 0;     // GPUs under one unit (level 0: the domain's GPUs)
+  int domains_per_unit = 1;  // scale-up domains under one unit (level 0: 1)
   double line_bw_bytes_per_s = 0;       // per GPU, one direction, line rate
   double bw_bytes_per_s = 0;            // per GPU, one direction, achieved (Simple, large messages)
   double reduction_bw_bytes_per_s = 0;  // per GPU, in-network reduction (NVLS/SHARP); 0 = none
@@ -98,21 +98,6 @@ struct CollectiveTopology {
   std::array<PerProtocol, 3> ring_cap_bytes_per_s{};
   double ll_channel_fill_bytes_per_rank = 0;
 
-  // NCCL's tuner's own fixed costs (src/graph/tuning.cc ncclTopoTuneModel at v2.25.1-1, the same
-  // tables from v2.21.5-1 to v2.28.9-1): auto_ picks the line NCCL's tuner would pick, by these,
-  // and costs it by the fitted figures above (docs/model/collectives.md, "NCCL's own choice").
-  // NCCL's baseLat and hwLat are one table for every GPU generation: no fitted hop scale, no
-  // fixed_cost_ratio; NVLS a flat hwLat of 25 us; and its time has no Simple pipeline fill and
-  // no LL channel narrowing (both happen after the choice, in enqueue.cc).
-  struct TunerView {
-    PerProtocol ring_base_s{};
-    PerProtocol tree_base_s{};
-    PerProtocol in_ring_hop_s{};  // level 0's hops as NCCL's tuner has them
-    PerProtocol in_tree_hop_s{};
-    double nvls_latency_s = 0;  // NCCL's NVLS (and NVLS_TREE) intraLat
-  };
-  TunerView tuner{};
-
   // The scale-out transport (data/fitted/collectives [[transport]]): the protocols a group
   // that spans domains may run (a net plugin that forces NCCL_PROTO=Simple leaves LL and LL128
   // out of the whole collective), and the fixed cost it adds once it crosses the network.
@@ -134,7 +119,7 @@ struct CollectiveTopology {
   std::string system_id;
   std::string fabric_id;
   std::string params_id;
-  std::string library;           // the collective library costed: "nccl", or the scale-up link's ("rccl")
+  std::string library;  // the collective library costed: "nccl", or the scale-up link's ("rccl")
   std::string transport;         // [[transport]] id the NIC levels use ("" = none: [[link]] figures)
   std::string transport_name;    // its description
   std::string transport_family;  // "InfiniBand", "RoCE", "cloud", "Ethernet/TCP"

@@ -201,36 +201,6 @@ struct Steps {
   return net_base + latency_in_library(algorithm, protocol, shape, s, topology, in, net, net_factor);
 }
 
-// NCCL's tuner's fixed part of the same line (CollectiveTopology::TunerView): NCCL's own base
-// and level-0 hops (no fitted hop scale, no fixed_cost_ratio) and NVLS's flat intraLat; the
-// network's hops and the transport's base as latency() has them (they are NCCL's or the net
-// plugin's already). Grouped point-to-point (direct) is not chosen by the tuner: as latency().
-[[gnu::always_inline]] inline double tuner_latency(CollectiveAlgorithm algorithm, Protocol protocol,
-                                                   const GroupShape& shape, const Steps& s,
-                                                   const CollectiveTopology& topology) {
-  const CollectiveLevel& net = topology.levels[topology.level_count > 1 ? 1 : 0];
-  const double net_factor = protocol == Protocol::simple && shape.domains > 1 ? topology.net_ring_simple_factor : 1.0;
-  const double net_base = shape.domains > 1 ? topology.net_base_s : 0.0;
-  const CollectiveTopology::TunerView& v = topology.tuner;
-  const int p = static_cast<int>(protocol);
-  switch (algorithm) {
-    case CollectiveAlgorithm::ring:
-      return net_base + v.ring_base_s[p] + s.intra * v.in_ring_hop_s[p] + s.inter * net.ring_hop_s[p] * net_factor;
-    case CollectiveAlgorithm::tree:
-      return net_base + v.tree_base_s[p] + s.intra * v.in_tree_hop_s[p] + s.inter * net.tree_hop_s[p];
-    case CollectiveAlgorithm::nvls: {
-      // NCCL: latency = intraLat (+ interLat across nodes; NVLS_TREE 2 log2(nNodes) x interLat).
-      const double inside = topology.nvls() ? (shape.per_domain > 1 ? v.nvls_latency_s : 0.0)
-                                            : v.ring_base_s[p] + s.intra * v.in_ring_hop_s[p];
-      return net_base + inside + s.inter * net.tree_hop_s[p];
-    }
-    case CollectiveAlgorithm::direct:
-    case CollectiveAlgorithm::auto_:
-      break;
-  }
-  return latency(algorithm, protocol, shape, s, topology);
-}
-
 }  // namespace
 
 double ll_channel_share(double bytes, int ranks, int channels, double fill_bytes_per_rank) {
@@ -408,43 +378,6 @@ struct LineTime {
   return {latency_s, transfer_s};
 }
 
-// NCCL's treeCorrectionFactor (src/graph/tuning.cc, v2.18.5-1 to v2.28.9-1, unchanged): its
-// tuner scales a Tree AllReduce's bandwidth by a factor per power of two of the size, 64 B to
-// 256 MiB ("Trees are not perfectly sticking to the model for medium sizes").
-constexpr double kNcclTreeCorrection[kProtocolCount][23] = {
-    {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0},
-    {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0},
-    {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9}};
-
-double nccl_tree_correction(double bytes, Protocol protocol) {
-  // NCCL: logSize = log2i(nBytes >> 6), the factor only for 0 <= logSize < 23.
-  const auto chunks = static_cast<unsigned long long>(bytes) >> 6;
-  if (chunks == 0) return 1.0;
-  const int log_size = static_cast<int>(std::bit_width(chunks)) - 1;
-  return log_size < 23 ? kNcclTreeCorrection[static_cast<int>(protocol)][log_size] : 1.0;
-}
-
-// The time NCCL's tuner gives a line (ncclTopoGetAlgoTime: latency + bytes / bandwidth), the
-// figure auto_ chooses by: tuner_latency(), the line's transfer at the full channel set (the LL
-// narrowing is enqueue.cc's, after the choice), Tree's size correction, and no Simple pipeline
-// fill (the tuner has none). The bandwidths are the model's (NCCL's per-protocol fractions and
-// ceilings on the links' achieved rate, which is NCCL's own busBw where NCCL has a figure).
-[[gnu::always_inline]] inline double tuner_time(const CollectiveRequest& request, const CollectiveTopology& topology,
-                                                const GroupShape& shape, const AlgorithmLines& lines,
-                                                CollectiveAlgorithm algorithm, Protocol protocol) {
-  if (shape.ranks == 1) return 0;
-  const double share = request.concurrent == 1 ? 1.0 : 1.0 / request.concurrent;
-  double bw_scale = line_bw_scale(topology, algorithm, protocol, share);
-  if (algorithm == CollectiveAlgorithm::tree) bw_scale *= nccl_tree_correction(request.bytes, protocol);
-  double transfer_s = 0;
-  for (int i = 0; i <= shape.top; ++i) {
-    if (lines.traffic.bytes[i] <= 0) continue;
-    const double bw = line_level_bw(request, topology, shape, lines, i, bw_scale, share, algorithm, protocol);
-    transfer_s = std::max(transfer_s, bw > 0 ? lines.traffic.bytes[i] / bw : HUGE_VAL);
-  }
-  return tuner_latency(algorithm, protocol, shape, lines.steps, topology) + transfer_s;
-}
-
 // The full estimate of a line line_time() costed, from what it and algorithm_lines() computed
 // (each level's bytes, rate and time, the bottleneck), without costing the line a second time.
 // The one place an estimate of a line is built: estimate_collective (the winner) and
@@ -523,8 +456,8 @@ bool auto_considers(const CollectiveRequest& request, const CollectiveTopology& 
 namespace {
 
 // NCCL's choice for a request: the first cheapest of every line auto_ (or the forced
-// algorithm) may run, compared by NCCL's tuner's time (tuner_time), then costed by line_time. The winner's traffic,
-// bandwidths and time are kept, from which estimate_collective fills in its full estimate (chosen_line);
+// algorithm) may run, compared by time alone (line_time). The winner's traffic, bandwidths
+// and time are kept, from which estimate_collective fills in its full estimate (chosen_line);
 // estimate_collective_time needs the time only.
 // kKeepLines: whether the winner's AlgorithmLines are kept (estimate_collective builds the full
 // estimate from them; estimate_collective_time reads the time only, and its Choice holds no
@@ -537,7 +470,6 @@ struct Choice {
   const char* reason = "";  // why not, when nothing was found
   GroupShape shape;
   LineTime time;
-  double tuner_s = 0;  // NCCL's tuner's time of the winner (what it was chosen by)
   CollectiveAlgorithm algorithm = CollectiveAlgorithm::ring;
   Protocol protocol = Protocol::simple;
   [[no_unique_address]] std::conditional_t<kKeepLines, AlgorithmLines, NoLines> lines;
@@ -583,11 +515,10 @@ void choose(const CollectiveRequest& request, const CollectiveTopology& topology
         if (!c.found) reason = why;
         return;
       }
-      const double tuner_s = tuner_time(request, topology, c.shape, lines, a, p);
-      if (!c.found || tuner_s < c.tuner_s) {
+      const LineTime t = line_time(request, topology, c.shape, lines, a, p);
+      if (!c.found || t.time_s() < c.time.time_s()) {
         c.found = true;
-        c.tuner_s = tuner_s;
-        c.time = line_time(request, topology, c.shape, lines, a, p);
+        c.time = t;
         c.algorithm = a;
         c.protocol = p;
         best_is_a = true;

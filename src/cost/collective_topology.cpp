@@ -68,17 +68,15 @@ CollectiveTopology make_collective_topology(const Catalog& catalog, const System
       link_params(catalog, params, system.scaleup_link, fmt::format("scale-up link of system '{}'", system.id));
   up.bw_bytes_per_s = up.line_bw_bytes_per_s * up_params.bw_efficiency;
   if (system.in_network_reduction) {
-    up.reduction_bw_bytes_per_s =
-        up.line_bw_bytes_per_s * up_params.reduction_bw_efficiency.value_or(up_params.bw_efficiency);
+    up.reduction_bw_bytes_per_s = up.line_bw_bytes_per_s * up_params.reduction_bw_efficiency.value_or(up_params.bw_efficiency);
     if (up_params.nvls_busbw_efficiency) {
       up.reduction_busbw_bytes_per_s = up.line_bw_bytes_per_s * *up_params.nvls_busbw_efficiency;
     }
   }
   set_hops(up, up_params);
   if (t.scaleup == ScaleupKind::mesh) {
-    t.mesh_peer_line_bw = system.scaleup_per_peer_bw_uni_bytes_per_s > 0
-                              ? system.scaleup_per_peer_bw_uni_bytes_per_s
-                              : up.line_bw_bytes_per_s / std::max(1, system.gpus - 1);
+    t.mesh_peer_line_bw = system.scaleup_per_peer_bw_uni_bytes_per_s > 0 ? system.scaleup_per_peer_bw_uni_bytes_per_s
+                                                                         : up.line_bw_bytes_per_s / std::max(1, system.gpus - 1);
     t.mesh_peer_bw = t.mesh_peer_line_bw * up_params.bw_efficiency;
   }
   t.level_names[0] =
@@ -120,10 +118,9 @@ CollectiveTopology make_collective_topology(const Catalog& catalog, const System
           if (!known.empty()) known += ", ";
           known += tp.id;
         }
-        throw Error(
-            fmt::format("system '{}' names scale-out transport '{}', which collective parameters '{}' do "
-                        "not have; use one of: {}",
-                        system.id, system.scaleout_transport, params.id, known));
+        throw Error(fmt::format("system '{}' names scale-out transport '{}', which collective parameters '{}' do "
+                                "not have; use one of: {}",
+                                system.id, system.scaleout_transport, params.id, known));
       }
     } else {
       transport = params.transport_for_nic(system.nic, nic_link_data ? nic_link_data->family : std::string_view{});
@@ -207,19 +204,6 @@ CollectiveTopology make_collective_topology(const Catalog& catalog, const System
   // library's base and the scale-up hops scale together. Not scaled: the grouped send/receive
   // cost (no measurement of it; AIConfigurator's B200 AllToAll floor is below A100's), NVLS's
   // fixed cost (fitted on each generation's rows directly) and the network hops (the transport's).
-  // NCCL's tuner's view, before the ratio: the library's base, and level 0's hops as NCCL has
-  // them (the NVLink row of hwLat where the link's hops are NCCL's scaled by a fitted factor).
-  t.tuner.ring_base_s = t.ring_base_s;
-  t.tuner.tree_base_s = t.tree_base_s;
-  t.tuner.in_ring_hop_s = up.ring_hop_s;
-  t.tuner.in_tree_hop_s = up.tree_hop_s;
-  const auto& scaled = params.priors.hop_scale_links;
-  if (params.priors.present && std::find(scaled.begin(), scaled.end(), up_params.link) != scaled.end()) {
-    t.tuner.in_ring_hop_s = params.priors.nccl_nvlink_ring_hop_s;
-    t.tuner.in_tree_hop_s = params.priors.nccl_nvlink_tree_hop_s;
-  }
-  // NCCL's NVLS intraLat (hwLat NVLink NVLS Simple, 25 us): the prior of the fitted NVLS cost.
-  t.tuner.nvls_latency_s = params.priors.present ? params.priors.nvls_latency_s : params.nvls_latency_s;
   t.fixed_cost_ratio = up_params.fixed_cost_ratio;
   if (t.fixed_cost_ratio != 1.0) {
     for (int p = 0; p < kProtocolCount; ++p) {
