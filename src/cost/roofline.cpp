@@ -186,7 +186,8 @@ namespace sse41 {
   const __m128d cm = sse41::tile_counts(tile, op.m);
   const __m128d cn = sse41::tile_counts(tile, op.n);
   const __m128d ck = sse41::tile_counts(tile, op.k);
-  const double launched = expert_gemms_in_flight(op.count);
+  // As gemm_shapes: a batched kernel's GEMMs share its waves.
+  const double launched = op.batched ? op.count : expert_gemms_in_flight(op.count);
   g.fwd = sse41::shape_efficiency(dev, op.m, op.n, op.k, launched, cm, cn);
   g.dgrad = sse41::shape_efficiency(dev, op.m, op.k, op.n, launched, cm, ck);
   g.wgrad = sse41::shape_efficiency(dev, op.k, op.n, op.m, launched, ck, cn);
