@@ -115,6 +115,8 @@ LaunchConfig emit_megatron(const TrainAnswer& a) {
     // --first-last-layers-bf16; the estimate ran every decoder layer in fp4.
     c.notes.push_back("fp4: the estimate runs every decoder layer in NVFP4; NVIDIA's recipe keeps some in bf16 "
                       "(--first-last-layers-bf16 --num-layers-at-end-in-bf16 N), which is slower");
+    // Transformer Engine reads the switch from the environment (NVFP4BlockScaling.disable_rht).
+    if (!p.nvfp4_rht) c.notes.push_back("fp4 without Hadamard transforms: export NVTE_NVFP4_DISABLE_RHT=1");
   } else if (const std::string n = emit_precision_note(p); !n.empty()) {
     c.notes.push_back(n);
   }

@@ -527,6 +527,11 @@ TEST(TrainCli, NoNvfp4HadamardTransformsFlag) {
   text.push_back("--no-nvfp4-rht");
   const auto t = run(text);
   EXPECT_NE(t.out.find("(nvfp4, no Hadamard transforms)"), std::string::npos) << t.out;
+  auto emit = text;
+  emit.insert(emit.end(), {"--emit", "megatron"});
+  const auto e = run(emit);
+  ASSERT_EQ(e.code, 0) << e.err;
+  EXPECT_NE(e.out.find("export NVTE_NVFP4_DISABLE_RHT=1"), std::string::npos) << e.out;
   const auto bad = run({"train", "--model", "llama3-8b", "--gpu", "b200", "--gpus", "8", "--no-nvfp4-rht"});
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("--no-nvfp4-rht with --precision bf16"), std::string::npos) << bad.err;
