@@ -105,6 +105,15 @@ struct Framework {
   // materialized causal mask instead of the kernel's causal flag (transformers under
   // torch.compile): every key is computed and masked, at the masked rate.
   bool compiled_mask_materialized = false;
+  // The fused RoPE kernel the framework calls multiplies by cos and sin only: a model whose
+  // RoPE carries a YaRN attention factor ≠ 1 (ModelSpec::rope_attention_factor) runs the
+  // framework's unfused chain instead ([rope] scaled_unfused; Megatron-Core's
+  // apply_rotary_pos_emb at core_v0.16.0).
+  bool scaled_rope_unfused = false;
+  // The framework clamps a clamped GLU's two halves eagerly (two clamps and a concatenation)
+  // before its fused activation kernel ([activation] clamp_unfused; Megatron-Core's
+  // weighted_bias_quick_geglu_impl, megatron/core/fusions/fused_bias_geglu.py at core_v0.16.0).
+  bool glu_clamp_unfused = false;
   // Kernel fusion of the memory-bound ops (norms, RoPE, activations, casts), as a factor on
   // the family's achievable HBM fraction: unfused eager kernels move the same tensors more times.
   double memory_scale = 1;

@@ -183,6 +183,10 @@ OpShape train_op_shape(const TrainContext& ctx, const Plan& p) {
   shape.eager_elementwise = p.eager_elementwise;
   shape.attention_mask_materialized =
       !p.eager_elementwise && ctx.framework && ctx.framework->compiled_mask_materialized;
+  shape.rope_unfused = !p.eager_elementwise && m.rope_attention_factor != 1 && ctx.framework &&
+                       ctx.framework->scaled_rope_unfused;
+  shape.glu_clamp_unfused = !p.eager_elementwise && m.glu_clamp > 0 && ctx.framework &&
+                            ctx.framework->glu_clamp_unfused;
   shape.act = (p.precision == Precision::fp32 || p.precision == Precision::tf32) ? Precision::fp32
               : p.precision == Precision::fp16                                  ? Precision::fp16
                                                                                  : Precision::bf16;

@@ -98,6 +98,13 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
   double early_stop_fwd_s = 0;
   double early_stop_host_s = 0;
   double early_stop_flops = 0;
+  // Megatron-Core's recompute modules (Plan::recompute_modules): the forward of the ops they
+  // cover, rerun in the backward, beyond what selective recompute already reruns. Full
+  // recompute reruns everything anyway.
+  const std::uint8_t modules = p.recompute == Recompute::full ? 0 : p.recompute_modules;
+  double module_s = 0;
+  double module_host_s = 0;
+  double module_flops = 0;
   for (int i = 0; i < ops.count; ++i) {
     const Op& op = ops.ops[static_cast<std::size_t>(i)];
     const auto slot = static_cast<std::size_t>(i);
@@ -135,6 +142,11 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
         cache_recompute_host_s += t.host_fwd_s;
       }
     }
+    if ((op.modules & modules) != 0 && !(p.recompute == Recompute::selective && op.selective)) {
+      module_s += t.fwd_s;
+      module_host_s += t.host_fwd_s;
+      module_flops += op.fwd_flops;
+    }
     k.params += op.params;
     if (op.routed_expert) k.expert_params += op.params;
     if (op.low_precision) k.low_precision_params += op.params;
@@ -163,6 +175,10 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
     // The cache keeps the experts' SwiGLU inputs only: their outputs are recomputed in the
     // backward even without a recompute setting (DeepSeek-V3 report sec. 3.3.3).
     k.recompute_s = issue_bound_s(cache_recompute_s, cache_recompute_host_s);
+  }
+  if (modules != 0) {
+    k.recompute_s += issue_bound_s(module_s, module_host_s);
+    k.recompute_flops += module_flops;
   }
   k.hw_flops += k.recompute_flops;
   k.bwd_s += k.recompute_s;
@@ -251,12 +267,15 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
     // DeepSeek's fp8 dispatch moves 1-byte tokens forward; combines and every backward
     // AllToAll stay 16-bit (OpShape::moe_fused_dispatch).
     const double dispatch = shape.fp8_moe_dispatch() ? all_to_all_s(precision_bytes(shape.gemm)) : one;
-    k.ep_comm_s = (dispatch + one) * fwd_passes + 2 * one;
+    // The "moe" recompute module reruns the block's forward, its dispatch and combine included
+    // (Megatron-Core MoELayer checkpoints the whole forward, moe_layer.py at core_v0.16.0).
+    const double ep_fwd_passes = fwd_passes + ((modules & kRecomputeMoe) != 0 ? 1 : 0);
+    k.ep_comm_s = (dispatch + one) * ep_fwd_passes + 2 * one;
     const double sm_share = std::min(1.0, ctx.efficiency->moe_comm_sms / ctx.device.sm_count);
     k.ep_exposed_s = ep_exposed_s(k.ep_comm_s, k.fwd_s + k.bwd_s, moe_paired_fraction(p), sm_share);
   }
 
-  const LayerActivations act = layer_activations(m, layer_idx, shape, p.recompute);
+  const LayerActivations act = layer_activations(m, layer_idx, shape, p.recompute, p.recompute_modules);
   k.stored_bytes = act.stored_bytes;
   k.working_bytes = act.working_bytes;
   k.eager = eager_saved_activations(ctx.framework ? ctx.framework->memory : FrameworkMemory{}, m, layer_idx, shape,

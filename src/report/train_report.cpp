@@ -44,6 +44,7 @@ std::string plan_summary(const Plan& p, const ModelSpec& m) {
   if (p.scaling != default_scaling_recipe(p.precision) || p.precision == Precision::fp4) {
     s += fmt::format(" ({})", scaling_recipe_name(p.scaling));
   }
+  if (p.recompute_modules != 0) s += fmt::format(" · recompute modules {}", recompute_modules_name(p.recompute_modules));
   if (p.low_precision_act_cache) s += " · fp8 activation cache";
   return s;
 }

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "core/error.h"
 #include "workload/eager_elementwise.h"
@@ -119,10 +120,19 @@ void norm(Ctx& c, const char* name, double rows, double width, double params, bo
 
 bool layer_norm_is_rms(const ModelSpec& m) { return m.norm == NormKind::rmsnorm; }
 
-// RoPE over `width` elements per token (the rotated query and key columns).
+// RoPE over `width` elements per token (the rotated query and key columns). Where the
+// framework's fused kernel cannot take the model's YaRN attention factor it is the
+// framework's unfused chain instead, its own op in the breakdown (`rope_unfused`).
 void rope_op(Ctx& c, double width) {
+  const double elements = c.shape.tokens() * width;
+  if (c.shape.rope_unfused && !c.shape.eager_elementwise) {
+    memory(c, "rope_unfused", OpGroup::attention, elements * eager_elementwise::megatron_rope_fwd_bytes(c.act_bytes));
+    c.out.ops[static_cast<std::size_t>(c.out.count - 1)].bwd_bytes =
+        elements * eager_elementwise::megatron_rope_bwd_bytes(c.act_bytes);
+    return;
+  }
   memory(c, "rope", OpGroup::attention,
-         c.shape.tokens() * width * eager_elementwise::rope_bytes(c.act_bytes, c.shape.eager_elementwise));
+         elements * eager_elementwise::rope_bytes(c.act_bytes, c.shape.eager_elementwise));
 }
 
 // The activation of an MLP `width` wide over `rows`: SwiGLU reads gate and up and writes their
@@ -135,6 +145,11 @@ double mlp_activation_bytes(const Ctx& c, double rows, double width) {
 }
 
 void mark_selective(Ctx& c) { c.out.ops[static_cast<std::size_t>(c.out.count - 1)].selective = true; }
+
+// The last `n` ops belong to Megatron-Core's recompute module(s) `modules` (RecomputeModule).
+void mark_modules(Ctx& c, std::uint8_t modules, int n = 1) {
+  for (int i = c.out.count - n; i < c.out.count; ++i) c.out.ops[static_cast<std::size_t>(i)].modules |= modules;
+}
 
 // The residual add closing a block: reads the stream and the block output, writes the sum;
 // autograd saves nothing for it.
@@ -152,6 +167,7 @@ void attention_block(Ctx& c, bool sliding) {
   const double norm_rows = s.sp ? t / tp : t;
   const double window = sliding ? d(m.sliding_window) : 0;
   norm(c, "attn_norm", norm_rows, h, h, layer_norm_is_rms(m));
+  mark_modules(c, kRecomputeLayernorm);
   if (m.mla) {
     const MlaShape& a = m.mla_shape;
     const double heads = d(m.heads) / tp;
@@ -163,6 +179,7 @@ void attention_block(Ctx& c, bool sliding) {
       norm(c, "q_norm", t, d(a.q_lora_rank), d(a.q_lora_rank));
       gemm(c, "q_up", OpGroup::attention, t, heads * d_qk, d(a.q_lora_rank));
       mark_selective(c);
+      mark_modules(c, kRecomputeMlaUpProj);
     } else {
       gemm(c, "q_proj", OpGroup::attention, t, heads * d_qk, h);
     }
@@ -171,7 +188,9 @@ void attention_block(Ctx& c, bool sliding) {
     gemm(c, "kv_up", OpGroup::attention, t, heads * (d(a.qk_nope_head_dim) + d_v), d(a.kv_lora_rank));
     mark_selective(c);
     rope_op(c, (heads + 1) * d(a.qk_rope_head_dim));
+    mark_modules(c, kRecomputeMlaUpProj, 2);
     attention(c, heads, heads, d_qk, d_v, window);
+    mark_modules(c, kRecomputeCoreAttn);
     gemm(c, "out_proj", OpGroup::attention, t, h, heads * d_v);
   } else {
     const double hd = d(m.head_dim);
@@ -184,6 +203,7 @@ void attention_block(Ctx& c, bool sliding) {
       rope_op(c, (heads + kv) * hd);
     }
     attention(c, heads, kv, hd, hd, window);
+    mark_modules(c, kRecomputeCoreAttn);
     gemm(c, "out_proj", OpGroup::attention, t, h, heads * hd, 1, true, heads * hd * h + (m.attn_out_bias ? h : 0));
   }
   residual_add(c, "attn_residual", OpGroup::attention, norm_rows);
@@ -260,6 +280,8 @@ void dense_mlp(Ctx& c, OpGroup group, double ffn, const char* up, const char* ac
   memory(c, act, group, mlp_activation_bytes(c, t, width));
   mark_selective(c);
   gemm(c, down, group, t, h, width, 1, true, width * h + (m.mlp_bias ? h : 0));
+  // A dense MLP is the "mlp" recompute module; shared experts are part of the "moe" one.
+  mark_modules(c, group == OpGroup::mlp ? kRecomputeMlp : kRecomputeMoe, 3);
 }
 
 void mlp_block(Ctx& c, bool moe_layer) {
@@ -269,6 +291,8 @@ void mlp_block(Ctx& c, bool moe_layer) {
   const double h = d(m.hidden);
   const double norm_rows = s.sp ? t / s.tp : t;
   norm(c, "mlp_norm", norm_rows, h, h, layer_norm_is_rms(m));
+  mark_modules(c, kRecomputeLayernorm);
+  const int moe_first = c.out.count;
   if (!moe_layer) {
     dense_mlp(c, OpGroup::mlp, d(m.ffn_hidden), "mlp_up", "mlp_act", "mlp_down");
   } else {
@@ -306,8 +330,23 @@ void mlp_block(Ctx& c, bool moe_layer) {
     routed_gemm(c, "expert_up", per_expert, mats * f, h, local, imbalance);
     // An fp8 dispatch casts each token once on its sender, not each received copy.
     if (fp8_dispatch) c.fp8_cast_bytes -= (received - rows) * h * c.cast_bytes_per_element;
+    if (c.shape.glu_clamp_unfused && m.glu_clamp > 0 && m.mlp == MlpKind::swiglu) {
+      // gpt-oss's clamped GLU as Megatron-Core runs it (weighted_bias_quick_geglu_impl,
+      // megatron/core/fusions/fused_bias_geglu.py at core_v0.16.0): before the fused kernel,
+      // x_glu.clamp(max) and x_linear.clamp(±limit) each read and write one half of fc1's
+      // output and torch.cat reads and writes both (8 bytes-per-element passes of the f-wide
+      // half: 8·a·f per received copy). Backward: each clamp's masked gradient reads its
+      // input and the gradient and writes one (6·a·f), and the chunk's gradient is the two
+      // halves concatenated (4·a·f): 10·a·f.
+      memory(c, "expert_act_clamp", OpGroup::moe, 8 * received * f * c.act_bytes);
+      Op& clamp = c.out.ops[static_cast<std::size_t>(c.out.count - 1)];
+      clamp.bwd_bytes = 10 * received * f * c.act_bytes;
+      mark_selective(c);
+      mark_modules(c, kRecomputeMoeAct);
+    }
     memory(c, "expert_act", OpGroup::moe, mlp_activation_bytes(c, received, f));
     mark_selective(c);
+    mark_modules(c, kRecomputeMoeAct);
     routed_gemm(c, "expert_down", per_expert, h, f, local, imbalance);
     if (m.mlp_bias) {
       // Experts with biases (gpt-oss): the up-projection's bias rides its GEMM's epilogue, but
@@ -325,6 +364,8 @@ void mlp_block(Ctx& c, bool moe_layer) {
     if (e.shared_ffn() > 0) {
       dense_mlp(c, OpGroup::moe, d(e.shared_ffn()), "shared_up", "shared_act", "shared_down");
     }
+    // The whole MoE block (router to combine, shared experts included) is the "moe" module.
+    mark_modules(c, kRecomputeMoe, c.out.count - moe_first);
   }
   residual_add(c, "mlp_residual", OpGroup::mlp, norm_rows);
 }
@@ -357,6 +398,34 @@ double LayerOps::bwd_flops() const {
   double f = 0;
   for (const Op& op : *this) f += op.bwd_flops;
   return f;
+}
+
+namespace {
+constexpr std::array<std::pair<std::string_view, std::uint8_t>, 6> kRecomputeModuleNames = {{
+    {"layernorm", kRecomputeLayernorm},
+    {"moe_act", kRecomputeMoeAct},
+    {"moe", kRecomputeMoe},
+    {"core_attn", kRecomputeCoreAttn},
+    {"mla_up_proj", kRecomputeMlaUpProj},
+    {"mlp", kRecomputeMlp},
+}};
+}  // namespace
+
+std::optional<std::uint8_t> parse_recompute_module(std::string_view name) {
+  for (const auto& [n, bit] : kRecomputeModuleNames) {
+    if (n == name) return bit;
+  }
+  return std::nullopt;
+}
+
+std::string recompute_modules_name(std::uint8_t modules) {
+  std::string out;
+  for (const auto& [n, bit] : kRecomputeModuleNames) {
+    if ((modules & bit) == 0) continue;
+    if (!out.empty()) out += ",";
+    out += n;
+  }
+  return out;
 }
 
 double causal_keys_per_query(double seq_len, double window, bool chunked) {

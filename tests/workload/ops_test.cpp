@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "catalog/catalog.h"
+#include "workload/activations.h"
 #include "workload/ops.h"
 #include "workload/ops_mixer.h"
 #include "workload/test_models.h"
@@ -233,6 +234,34 @@ TEST(Ops, ExpertBiasAppliedEagerlyPerExpert) {
   EXPECT_DOUBLE_EQ(bias->fwd_bytes, 805306368.0);
   EXPECT_DOUBLE_EQ(bias->bwd_bytes, 805306368.0);
   EXPECT_DOUBLE_EQ(bias->fwd_flops, 0.0);
+}
+
+// gpt-oss's clamped GLU as Megatron-Core runs it: two eager clamps and a concatenation before
+// the fused activation. Qwen3-30B-A3B-like layer on EP 8, 4096 tokens, top-8: 32,768 received
+// copies × 768 × 2 bytes × 8 passes = 402,653,184 bytes forward, × 10 = 503,316,480 backward;
+// the autograd-saved unclamped fc1 output adds 32,768 × 2 × 768 × 2 = 100,663,296 activation
+// bytes (freed by selective recompute). Without a clamp, or with the clamp fused, neither.
+TEST(Ops, ClampedGluRunsItsClampsEagerly) {
+  ModelSpec m = qwen3_30b_like();
+  OpShape s = qwen3_30b_like_shape();
+  s.glu_clamp_unfused = true;
+  LayerOps ops;
+  build_layer_ops(m, 0, s, ops);
+  EXPECT_EQ(find(ops, "expert_act_clamp"), nullptr);
+  const LayerActivations plain = layer_activations(m, 0, s, Recompute::none);
+  m.glu_clamp = 7.0;
+  build_layer_ops(m, 0, s, ops);
+  const Op* clamp = find(ops, "expert_act_clamp");
+  ASSERT_NE(clamp, nullptr);
+  EXPECT_DOUBLE_EQ(clamp->fwd_bytes, 402653184.0);
+  EXPECT_DOUBLE_EQ(clamp->bwd_bytes, 503316480.0);
+  EXPECT_TRUE(clamp->selective);
+  EXPECT_DOUBLE_EQ(layer_activations(m, 0, s, Recompute::none).stored_bytes - plain.stored_bytes, 100663296.0);
+  EXPECT_DOUBLE_EQ(layer_activations(m, 0, s, Recompute::selective).stored_bytes,
+                   layer_activations(m, 0, OpShape(qwen3_30b_like_shape()), Recompute::selective).stored_bytes);
+  s.glu_clamp_unfused = false;
+  build_layer_ops(m, 0, s, ops);
+  EXPECT_EQ(find(ops, "expert_act_clamp"), nullptr);
 }
 
 TEST(Ops, MlaShapesAndDenseFirstLayers) {
