@@ -67,14 +67,14 @@ struct EagerKernels {
   KernelCount rope;       // rotary embedding of q and k
   KernelCount attention;  // the SDPA call and its output's layout copy
   KernelCount out_proj;
-  KernelCount residual;   // attn_residual, mlp_residual
-  KernelCount mlp_up;     // gate and up projections
-  KernelCount mlp_act;    // SiLU and the gating product
+  KernelCount residual;  // attn_residual, mlp_residual
+  KernelCount mlp_up;    // gate and up projections
+  KernelCount mlp_act;   // SiLU and the gating product
   KernelCount mlp_down;
 };
 
 struct Framework {
-  std::string id;  // "megatron-core"
+  std::string id;                    // "megatron-core"
   std::vector<std::string> aliases;  // names users type for it: "nemo", "torchtitan", ...
   std::string name;
   bool is_default = false;  // the framework a plan runs under unless the user names one
@@ -89,10 +89,10 @@ struct Framework {
   // The framework's fused-attention kernel measured on one GPU family ([attention.measured.<family>]):
   // used instead of the family's fitted fractions (and without attention_scale) on that family.
   struct MeasuredAttention {
-    std::string family;            // efficiency id: "hopper", ...
-    double fwd_fraction = 0;       // MMAs, achieved / dense peak at long key spans
+    std::string family;       // efficiency id: "hopper", ...
+    double fwd_fraction = 0;  // MMAs, achieved / dense peak at long key spans
     double bwd_fraction = 0;
-    double kv_half = 0;            // keys per query at which the kernel runs at half that rate
+    double kv_half = 0;               // keys per query at which the kernel runs at half that rate
     double masked_rate_fraction = 1;  // rate with a materialized mask / the causal kernel's
   };
   std::vector<MeasuredAttention> measured_attention;
@@ -112,6 +112,15 @@ struct Framework {
   // default 0.1), which adds a kernel, a mask and a stored copy of the s×s probabilities.
   bool attention_materialized = false;
   bool attention_probs_dropout = false;
+  // The fused RoPE kernel the framework calls multiplies by cos and sin only: a model whose
+  // RoPE carries a YaRN attention factor ≠ 1 (ModelSpec::rope_attention_factor) runs the
+  // framework's unfused chain instead ([rope] scaled_unfused; Megatron-Core's
+  // apply_rotary_pos_emb at core_v0.16.0).
+  bool scaled_rope_unfused = false;
+  // The framework clamps a clamped GLU's two halves eagerly (two clamps and a concatenation)
+  // before its fused activation kernel ([activation] clamp_unfused; Megatron-Core's
+  // weighted_bias_quick_geglu_impl, megatron/core/fusions/fused_bias_geglu.py at core_v0.16.0).
+  bool glu_clamp_unfused = false;
   // Kernel fusion of the memory-bound ops (norms, RoPE, activations, casts), as a factor on
   // the family's achievable HBM fraction: unfused eager kernels move the same tensors more times.
   double memory_scale = 1;
@@ -141,7 +150,8 @@ struct Framework {
 
 // The framework `name` names (id or alias, case-insensitive); an empty name gives the default
 // entry. Throws Error naming `flag`, the value and every valid name.
-const Framework& resolve_framework(const Catalog& catalog, std::string_view name, std::string_view flag = "--framework");
+const Framework& resolve_framework(const Catalog& catalog, std::string_view name,
+                                   std::string_view flag = "--framework");
 
 // The entry marked default (else the first); nullptr when the catalog has none.
 const Framework* default_framework(const Catalog& catalog);

@@ -60,6 +60,14 @@ Framework parse_framework(Fields& top) {
     }
     a->finish();
   }
+  if (auto r = top.opt_sub("rope")) {
+    f.scaled_rope_unfused = r->opt_boolean("scaled_unfused").value_or(false);
+    r->finish();
+  }
+  if (auto act = top.opt_sub("activation")) {
+    f.glu_clamp_unfused = act->opt_boolean("clamp_unfused").value_or(false);
+    act->finish();
+  }
   if (auto m = top.opt_sub("memory")) {
     f.memory_scale = m->pos("fusion_scale");
     m->finish();

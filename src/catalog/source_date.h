@@ -52,6 +52,10 @@ struct SourceDate {
   // pipelined row's stated vp of 1 then contradicts the source and is resolved like an unknown
   // vp (over the interleaving depths). Needs `unknowns_evidence` too.
   bool pp_overlap_needs_interleaving = false;
+  // Megatron-Core's recompute modules the source's preset sets (--recompute-modules: "layernorm",
+  // "moe_act", "moe", "core_attn", "mla_up_proj", "mlp"), where a row's `recompute` cell is
+  // blank or unknown (Plan::recompute_modules). Needs `unknowns_evidence` too.
+  std::vector<std::string> recompute_modules;
   // Serving runs (validate inference): the requests the source's offline benchmark sent per run,
   // which its rows do not state in a column (0 = no rule). Such a run holds at most that many
   // sequences at once, whatever memory and the engine's max_num_seqs would allow. Needs

@@ -1,5 +1,6 @@
 // Parser for `kind = "source_dates"` files (data/validation/). Schema: docs/data-format.md.
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -39,6 +40,15 @@ SourceDates parse_source_dates(Fields& top) {
     s.nvfp4_rht = entry.opt_boolean("nvfp4_rht");
     s.pp_embedding_head_slots_models = entry.str_list("pp_embedding_head_slots_models");
     s.pp_overlap_needs_interleaving = entry.opt_boolean("pp_overlap_needs_interleaving").value_or(false);
+    s.recompute_modules = entry.str_list("recompute_modules");
+    for (const std::string& module : s.recompute_modules) {
+      static constexpr std::array<std::string_view, 6> kModules = {"layernorm", "moe_act",     "moe",
+                                                                    "core_attn", "mla_up_proj", "mlp"};
+      if (std::find(kModules.begin(), kModules.end(), module) == kModules.end()) {
+        entry.fail("recompute_modules",
+                   fmt::format("'{}': use layernorm, moe_act, moe, core_attn, mla_up_proj or mlp", module));
+      }
+    }
     s.benchmark_requests = entry.opt_pos("benchmark_requests").value_or(0);
     s.cuda_graph_batch_sizes = entry.num_list("cuda_graph_batch_sizes");
     s.unknowns_evidence = entry.opt_str("unknowns_evidence").value_or("");
@@ -60,7 +70,7 @@ SourceDates parse_source_dates(Fields& top) {
     const bool has_rule = !s.moe_overlap.empty() || !s.moe_dispatcher.empty() || s.fp8_params.has_value() ||
                           s.nvfp4_tp_comm_overlap.has_value() || s.nvfp4_rht.has_value() || s.benchmark_requests > 0 ||
                           !s.cuda_graph_batch_sizes.empty() || !s.pp_embedding_head_slots_models.empty() ||
-                          s.pp_overlap_needs_interleaving;
+                          s.pp_overlap_needs_interleaving || !s.recompute_modules.empty();
     if (has_rule && s.unknowns_evidence.empty()) {
       entry.fail("unknowns_evidence", "empty: say where the rule for the source's blank cells comes from");
     }

@@ -76,8 +76,8 @@ double dualpipe_bubble_s(int pp, double tau_s, double bwd_s, double recompute_s)
   return std::max(0.0, pp / 2.0 - 1) * std::max(0.0, tau_s + b - 3 * w);
 }
 
-TrainContext make_train_context(const Catalog& catalog, const ModelSpec& model, const Gpu& gpu,
-                                const System* system, const Fabric* fabric, const TrainOptions& options) {
+TrainContext make_train_context(const Catalog& catalog, const ModelSpec& model, const Gpu& gpu, const System* system,
+                                const Fabric* fabric, const TrainOptions& options) {
   TrainContext ctx;
   ctx.model = &model;
   ctx.gpu = &gpu;
@@ -144,7 +144,8 @@ TrainContext make_train_context(const Catalog& catalog, const ModelSpec& model, 
     }
   }
   for (std::size_t k = 0; k < kLayerKinds; ++k) {
-    if (ctx.prefix.back()[k] > 0) ctx.present_kinds[static_cast<std::size_t>(ctx.present_kind_count++)] = static_cast<std::uint8_t>(k);
+    if (ctx.prefix.back()[k] > 0)
+      ctx.present_kinds[static_cast<std::size_t>(ctx.present_kind_count++)] = static_cast<std::uint8_t>(k);
   }
   return ctx;
 }
@@ -186,8 +187,12 @@ OpShape train_op_shape(const TrainContext& ctx, const Plan& p) {
       !p.eager_elementwise && ctx.framework && ctx.framework->compiled_mask_materialized;
   shape.attention_materialized = ctx.framework && ctx.framework->attention_materialized;
   shape.attention_probs_dropout = shape.attention_materialized && ctx.framework->attention_probs_dropout;
+  shape.rope_unfused =
+      !p.eager_elementwise && m.rope_attention_factor != 1 && ctx.framework && ctx.framework->scaled_rope_unfused;
+  shape.glu_clamp_unfused =
+      !p.eager_elementwise && m.glu_clamp > 0 && ctx.framework && ctx.framework->glu_clamp_unfused;
   shape.act = (p.precision == Precision::fp32 || p.precision == Precision::tf32) ? Precision::fp32
-              : p.precision == Precision::fp16                                  ? Precision::fp16
+              : p.precision == Precision::fp16                                   ? Precision::fp16
                                                                                  : Precision::bf16;
   if (p.precision == Precision::tf32) shape.act = Precision::tf32;
   return shape;
@@ -216,8 +221,8 @@ void assemble(const TrainContext& ctx, const Plan& p, const MicroBatchShape& s, 
   const RankLoad& worst = load.worst;
   const double tau = worst.tau_s;
   const double bubble_s = p.moe_overlap == MoeOverlap::dualpipe
-                             ? dualpipe_bubble_s(stages, tau, worst.bwd_s, worst.recompute_s)
-                             : (stages - 1.0) / p.vp * tau;
+                              ? dualpipe_bubble_s(stages, tau, worst.bwd_s, worst.recompute_s)
+                              : (stages - 1.0) / p.vp * tau;
   const double step = micro_batches * tau + bubble_s + dp.exposed_s + pp.exposed_s + optimizer_s +
                       offload.grads.exposed_s + offload.weights.exposed_s;
 
@@ -229,9 +234,9 @@ void assemble(const TrainContext& ctx, const Plan& p, const MicroBatchShape& s, 
   est.tokens_per_s_per_gpu = est.tokens_per_s / est.gpus;
   // Model FLOPs: 6N + causal attention per token (workload/params.h), N the weights a token multiplies.
   const auto seq_len = static_cast<std::int64_t>(s.op.seq_len);
-  est.model_flops_per_step =
-      est.tokens_per_step * (seq_len == ctx.flops_seq_len ? ctx.flops_per_token
-                                                          : train_flops_per_token(m, ctx.matmul_active_params, seq_len));
+  est.model_flops_per_step = est.tokens_per_step * (seq_len == ctx.flops_seq_len
+                                                        ? ctx.flops_per_token
+                                                        : train_flops_per_token(m, ctx.matmul_active_params, seq_len));
   est.hardware_flops_per_step = load.hw_flops_per_mb * micro_batches * p.dp;
   const double peak = ctx.gpu->dense(p.precision);
   est.tflops_per_gpu = est.model_flops_per_step / step / est.gpus / 1e12;
@@ -240,9 +245,10 @@ void assemble(const TrainContext& ctx, const Plan& p, const MicroBatchShape& s, 
   est.hfu = (est.model_flops_per_step + load.recompute_flops_per_mb * micro_batches * p.dp) / (step * est.gpus * peak);
   est.tensor_clock_factor = ctx.device.tensor_clock_factor;  // computed once, with the device's rates
   est.gemm_clock_factor = ctx.device.gemm_clock_factor[index_of(p.precision)];
-  est.bubble_fraction = p.moe_overlap != MoeOverlap::dualpipe ? (stages - 1.0) / (p.vp * static_cast<double>(micro_batches))
-                        : tau > 0                              ? bubble_s / (micro_batches * tau)
-                                                               : 0;
+  est.bubble_fraction = p.moe_overlap != MoeOverlap::dualpipe
+                            ? (stages - 1.0) / (p.vp * static_cast<double>(micro_batches))
+                        : tau > 0 ? bubble_s / (micro_batches * tau)
+                                  : 0;
   est.memory = load.worst_memory;
   est.memory_stage = load.worst_memory_rank;
   est.memory_capacity_bytes = ctx.usable_memory_bytes;
@@ -339,7 +345,8 @@ Estimate evaluate(const TrainContext& ctx, const Plan& plan, TrainEvalMemo* memo
   const CommCost pp = train_eval::pipeline_comm(ev, shape);
   if (!ev.ok) return est;
   // Offloaded, the step runs on the CPU and the transfers are added; otherwise on the GPU.
-  const OffloadCost offload = plan.offload_optimizer ? train_eval::offload_step(ctx, plan, state, load.worst) : OffloadCost{};
+  const OffloadCost offload =
+      plan.offload_optimizer ? train_eval::offload_step(ctx, plan, state, load.worst) : OffloadCost{};
   const double optimizer_s =
       plan.offload_optimizer ? offload.cpu_step_s : train_eval::optimizer_step_s(ctx, plan, state, load.worst);
   assemble(ctx, plan, shape, load, dp, pp, optimizer_s, offload, est);

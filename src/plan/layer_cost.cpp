@@ -12,8 +12,8 @@
 #include "plan/evaluate_internal.h"
 #include "plan/moe_dispatch.h"
 #include "workload/ops_mixer.h"
-#include "workload/tp_reductions.h"
 #include "workload/size_math.h"
+#include "workload/tp_reductions.h"
 
 namespace gpuplan::train_eval {
 namespace {
@@ -125,14 +125,22 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
   double early_stop_fwd_s = 0;
   double early_stop_host_s = 0;
   double early_stop_flops = 0;
+  // Megatron-Core's recompute modules (Plan::recompute_modules): the forward of the ops they
+  // cover, rerun in the backward, beyond what selective recompute already reruns. Full
+  // recompute reruns everything anyway.
+  const std::uint8_t modules = p.recompute == Recompute::full ? 0 : p.recompute_modules;
+  double module_s = 0;
+  double module_host_s = 0;
+  double module_flops = 0;
   // The mixer's ops summed by the previous kind (MixerSums), where every sum below over them is
   // one of its sums: the same eager host times, the host synchronisation (a MoE block's) and
   // the early stop of recompute after the mixer or absent. The pre-sync and early-stop sums
   // over the mixer are then the forward's (the same additions from 0 in the same order).
   int first_op = 0;
   mine.mixer_sums.set = false;
-  if (same_mixer && known_slots > 0 && previous->mixer_sums.set && previous->mixer_sums.eager == eager_kernels &&
-      (ops.host_sync_at < 0 || ops.host_sync_at >= known_slots) &&
+  // MixerSums carries no recompute-module sums: a plan with modules sums every op itself.
+  if (modules == 0 && same_mixer && known_slots > 0 && previous->mixer_sums.set &&
+      previous->mixer_sums.eager == eager_kernels && (ops.host_sync_at < 0 || ops.host_sync_at >= known_slots) &&
       (early_stop_ops == 0 || early_stop_ops >= known_slots)) {
     const MixerSums& q = previous->mixer_sums;
     mine.mixer_sums = q;
@@ -208,6 +216,11 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
         cache_recompute_host_s += t.host_fwd_s;
       }
     }
+    if ((op.modules & modules) != 0 && !(p.recompute == Recompute::selective && op.selective)) {
+      module_s += t.fwd_s;
+      module_host_s += t.host_fwd_s;
+      module_flops += op.fwd_flops;
+    }
     k.params += op.params;
     if (op.routed_expert) k.expert_params += op.params;
     if (op.low_precision) k.low_precision_params += op.params;
@@ -262,6 +275,10 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
     // backward even without a recompute setting (DeepSeek-V3 report sec. 3.3.3).
     k.recompute_s = issue_bound_s(cache_recompute_s, cache_recompute_host_s);
   }
+  if (modules != 0) {
+    k.recompute_s += issue_bound_s(module_s, module_host_s);
+    k.recompute_flops += module_flops;
+  }
   k.hw_flops += k.recompute_flops;
   k.bwd_s += k.recompute_s;
 
@@ -279,8 +296,9 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
     // Hybrid layers, parallel blocks and MoE layers: workload/tp_reductions.h.
     const double blocks = tp_reductions(m, layer_idx, MoeFfnReduction::shared_experts_only);
     const double bytes = tokens * h * a;
-    const double one = p.sp ? ev.coll(CollectiveOp::all_gather, bytes, pl.tp) + ev.coll(CollectiveOp::reduce_scatter, bytes, pl.tp)
-                            : ev.coll(CollectiveOp::all_reduce, bytes, pl.tp);
+    const double one =
+        p.sp ? ev.coll(CollectiveOp::all_gather, bytes, pl.tp) + ev.coll(CollectiveOp::reduce_scatter, bytes, pl.tp)
+             : ev.coll(CollectiveOp::all_reduce, bytes, pl.tp);
     k.tp_comm_s = blocks * one * (fwd_passes + 1);
     // Hidden at most behind the layer's GEMMs, and only the share the software overlaps.
     // The overlap (Transformer Engine userbuffers, Megatron's TP comm overlap) works over
@@ -303,7 +321,8 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
   if (p.cp > 1 && m.is_attention_layer(layer_idx)) {
     double kv_width = 0;
     if (m.mla) {
-      kv_width = d(m.heads) / p.tp * d(m.mla_shape.qk_nope_head_dim + m.mla_shape.qk_rope_head_dim + m.mla_shape.v_head_dim);
+      kv_width =
+          d(m.heads) / p.tp * d(m.mla_shape.qk_nope_head_dim + m.mla_shape.qk_rope_head_dim + m.mla_shape.v_head_dim);
     } else {
       kv_width = std::max(1.0, d(m.kv_heads) / p.tp) * 2 * d(m.head_dim);
     }
@@ -313,14 +332,15 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
     const double fwd_step = ev.coll(CollectiveOp::send_recv, block_bytes, hop);
     const double bwd_step = ev.coll(CollectiveOp::send_recv, 2 * block_bytes, hop);
     const double ring_passes = p.recompute == Recompute::none ? 1 : 2;
-    const RingAttentionCost ring = ring_attention_cost(steps, fwd_step, bwd_step, k.attn_fwd_s / p.cp, attn_bwd_s / p.cp);
+    const RingAttentionCost ring =
+        ring_attention_cost(steps, fwd_step, bwd_step, k.attn_fwd_s / p.cp, attn_bwd_s / p.cp);
     k.cp_comm_s = ring.fwd_comm_s * ring_passes + ring.bwd_comm_s;
     k.cp_exposed_s = ring.fwd_exposed_s * ring_passes + ring.bwd_exposed_s;
   }
   // Expert parallelism: AllToAll dispatch and combine of every routed token copy (one per
-  // chosen expert, or per destination rank with a flex dispatcher), forward and backward (Lepikhin et al. 2020, GShard; DeepSeek-AI 2024, sec. 3.2), over the levels
-  // of the topology the EP group spans. The most loaded rank receives `imbalance` times the
-  // mean and sets the pace. Hidden, as far as the schedule pairs micro-batches, behind the
+  // chosen expert, or per destination rank with a flex dispatcher), forward and backward (Lepikhin et al. 2020, GShard;
+  // DeepSeek-AI 2024, sec. 3.2), over the levels of the topology the EP group spans. The most loaded rank receives
+  // `imbalance` times the mean and sets the pace. Hidden, as far as the schedule pairs micro-batches, behind the
   // compute of the same layer (ep_exposed_s).
   if (moe && p.ep > 1) {
     const double rows = tokens / p.tp;
@@ -334,11 +354,11 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
     // Megatron-Core's flex dispatcher across nodes runs DeepEP's internode (or HybridEP's RDMA)
     // kernels, the same per-node layout (OpShape::moe_flex_dispatch).
     const bool node_dedup = (shape.moe_fused_dispatch || shape.moe_flex_dispatch) && pl.ep.crosses_domains();
-    const MoeNodeDispatch nd =
-        node_dedup ? moe_node_dispatch(d(m.moe.experts), d(m.moe.top_k), pl.ep.domains, pl.ep.gpus_per_domain,
-                                       m.moe.groups, m.moe.group_limit)
-                   : MoeNodeDispatch{};
-    const GroupPlacement rail{pl.ep.domains, pl.ep.stride * pl.ep.gpus_per_domain, 1, pl.ep.domains, pl.ep.domain_stride};
+    const MoeNodeDispatch nd = node_dedup ? moe_node_dispatch(d(m.moe.experts), d(m.moe.top_k), pl.ep.domains,
+                                                              pl.ep.gpus_per_domain, m.moe.groups, m.moe.group_limit)
+                                          : MoeNodeDispatch{};
+    const GroupPlacement rail{pl.ep.domains, pl.ep.stride * pl.ep.gpus_per_domain, 1, pl.ep.domains,
+                              pl.ep.domain_stride};
     const GroupPlacement in_node{pl.ep.gpus_per_domain, pl.ep.stride, pl.ep.gpus_per_domain, 1, 1};
     const auto all_to_all_s = [&](double element_bytes) {
       if (!node_dedup) return ev.coll(CollectiveOp::all_to_all, row_bytes * copies * element_bytes, pl.ep);
@@ -349,12 +369,15 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
     // DeepSeek's fp8 dispatch moves 1-byte tokens forward; combines and every backward
     // AllToAll stay 16-bit (OpShape::moe_fused_dispatch).
     const double dispatch = shape.fp8_moe_dispatch() ? all_to_all_s(precision_bytes(shape.gemm)) : one;
-    k.ep_comm_s = (dispatch + one) * fwd_passes + 2 * one;
+    // The "moe" recompute module reruns the block's forward, its dispatch and combine included
+    // (Megatron-Core MoELayer checkpoints the whole forward, moe_layer.py at core_v0.16.0).
+    const double ep_fwd_passes = fwd_passes + ((modules & kRecomputeMoe) != 0 ? 1 : 0);
+    k.ep_comm_s = (dispatch + one) * ep_fwd_passes + 2 * one;
     const double sm_share = std::min(1.0, ctx.efficiency->moe_comm_sms / ctx.device.sm_count);
     k.ep_exposed_s = ep_exposed_s(k.ep_comm_s, k.fwd_s + k.bwd_s, moe_paired_fraction(p), sm_share);
   }
 
-  const LayerActivations act = layer_activations(m, layer_idx, shape, p.recompute);
+  const LayerActivations act = layer_activations(m, layer_idx, shape, p.recompute, p.recompute_modules);
   k.stored_bytes = act.stored_bytes;
   k.working_bytes = act.working_bytes;
   k.eager = eager_saved_activations(ctx.framework ? ctx.framework->memory : FrameworkMemory{}, m, layer_idx, shape,
@@ -392,9 +415,9 @@ void cost_layers(Eval& ev, const MicroBatchShape& s, LayerCosts& costs) {
   for (int i = 0; i < ctx.present_kind_count; ++i) {
     const std::size_t kind = ctx.kinds_in_layer_order[static_cast<std::size_t>(i)];
     const KindOpTimes* previous = i > 0 ? &op_times[static_cast<std::size_t>((i - 1) % 2)] : nullptr;
-    ::new (&costs.kinds[kind]) KindCost(cost_kind(ev, ctx.first_layer_of_kind[kind], s.op, s.placement, previous,
-                                                  op_times[static_cast<std::size_t>(i % 2)],
-                                                  i + 1 < ctx.present_kind_count));
+    ::new (&costs.kinds[kind])
+        KindCost(cost_kind(ev, ctx.first_layer_of_kind[kind], s.op, s.placement, previous,
+                           op_times[static_cast<std::size_t>(i % 2)], i + 1 < ctx.present_kind_count));
   }
   LayerOps emb;
   build_embedding_ops(*ev.ctx.model, s.op, emb);

@@ -2,6 +2,7 @@
 // value; the evaluator (evaluate.h) turns plan × model × cluster into an Estimate.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string_view>
 
@@ -78,6 +79,9 @@ struct Plan {
   int global_batch = 0;  // sequences per step; 0 = dp × micro_batch (one micro-batch)
   int seq_len = 0;       // tokens per sequence; 0 = the model's max_seq_len
   Recompute recompute = Recompute::none;
+  // Megatron-Core's recompute modules (RecomputeModule bits, workload/ops.h): parts of every
+  // layer rerun in the backward, on top of `recompute` (--recompute-modules). 0 = none.
+  std::uint8_t recompute_modules = 0;
   Precision precision = Precision::bf16;  // of the linear layers (fp8: Transformer Engine recipe)
   // How fp8/fp4 GEMM inputs carry their scales (--fp8-recipe; fp4 is always nvfp4).
   ScalingRecipe scaling = ScalingRecipe::delayed;

@@ -1,5 +1,8 @@
 #include "plan/plan_json.h"
 
+#include <algorithm>
+#include <string>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -22,6 +25,8 @@ nlohmann::ordered_json plan_json(const Plan& p) {
   j["global_batch"] = p.global_batch_seqs();
   j["seq_len"] = p.seq_len;
   j["recompute"] = recompute_name(p.recompute);
+  // Only when set, so that plans without them read as before.
+  if (p.recompute_modules != 0) j["recompute_modules"] = recompute_modules_name(p.recompute_modules);
   j["precision"] = precision_name(p.precision);
   j["tp_comm_overlap"] = p.tp_comm_overlap;
   // Only when set, so that plans without it read as before.
@@ -68,6 +73,17 @@ Plan plan_from_json(const nlohmann::json& j) {
   const auto precision = parse_precision(j.at("precision").get<std::string>());
   if (!recompute || !precision) throw Error(fmt::format("sweep result: bad plan {}", j.dump()));
   p.recompute = *recompute;
+  if (j.contains("recompute_modules")) {
+    const std::string names = j.at("recompute_modules").get<std::string>();
+    std::size_t start = 0;
+    while (start <= names.size()) {
+      const std::size_t end = std::min(names.find(',', start), names.size());
+      const auto bit = parse_recompute_module(std::string_view(names).substr(start, end - start));
+      if (!bit) throw Error(fmt::format("sweep result: bad plan {}", j.dump()));
+      p.recompute_modules |= *bit;
+      start = end + 1;
+    }
+  }
   p.precision = *precision;
   p.tp_comm_overlap = j.at("tp_comm_overlap").get<bool>();
   p.pp_embedding_head_slots = j.value("pp_embedding_head_slots", false);

@@ -313,6 +313,16 @@ TrainValidationRow predict_row(const TrainColumns& c, const CsvTable::Row& row, 
   const auto recompute = parse_recompute(c.text(row, "recompute"));
   p.recompute = recompute.value_or(Recompute::none);
   u.recompute = !recompute.has_value();
+  // A blank or unknown `recompute` cell of a source whose preset sets Megatron-Core's recompute
+  // modules (data/validation/training-sources.toml `recompute_modules`): those modules, and no
+  // other recompute (recompute_granularity "selective" reruns exactly the modules listed).
+  if (!recompute && source_rule && !source_rule->recompute_modules.empty()) {
+    for (const std::string& name : source_rule->recompute_modules) {
+      p.recompute_modules |= parse_recompute_module(name).value_or(0);
+    }
+    u.recompute = false;
+    r.assumptions += fmt::format("recompute modules {} (the source's rule); ", recompute_modules_name(p.recompute_modules));
+  }
   // A MoE run's AllToAll overlap (`moe_overlap`) and dispatcher (`moe_dispatcher`: copies per
   // chosen expert or per destination rank). A blank cell takes the rule its source's entry in
   // data/validation/training-sources.toml gives every row of the source, where it has one;

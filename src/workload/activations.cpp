@@ -34,7 +34,7 @@ std::optional<Recompute> parse_recompute(std::string_view name) {
 }
 
 LayerActivations layer_activations(const ModelSpec& m, std::int64_t layer_idx, const OpShape& s,
-                                   Recompute recompute) {
+                                   Recompute recompute, std::uint8_t recompute_modules) {
   const double a = precision_bytes(s.act);
   // Inputs of low-precision GEMMs are kept in that precision, scales included, for the weight
   // gradient (Transformer Engine saves the quantised input), everything else in `a`.
@@ -57,6 +57,15 @@ LayerActivations layer_activations(const ModelSpec& m, std::int64_t layer_idx, c
 
   // Outputs selective recompute does not keep: norm outputs, MLA's q/k/v, activation outputs.
   double selective_frees = blocks * stream_rows * h * g;
+  // What each of Megatron-Core's recompute modules (RecomputeModule, workload/ops.h) does not
+  // keep; `_beyond` the part selective recompute does not already free.
+  const double norm_frees = ((mixer == MixerKind::attention ? 1.0 : 0.0) + (ffn ? 1.0 : 0.0)) * stream_rows * h * g;
+  double mla_frees = 0;
+  double moe_act_frees = 0;
+  double moe_frees = 0;
+  double moe_frees_beyond = 0;
+  double mlp_frees = 0;
+  double mlp_frees_beyond = 0;
 
   // Attention: the tensors the fused kernel and the projections read back.
   if (mixer == MixerKind::mamba) {
@@ -81,6 +90,7 @@ LayerActivations layer_activations(const ModelSpec& m, std::int64_t layer_idx, c
     bytes += t * heads * (2 * d_qk + d_v) * a;                          // q, k, v
     bytes += t * heads * d_v * o_bytes + t * heads * 4;                 // O and fp32 log-sum-exp
     selective_frees += t * heads * (2 * d_qk + d_v) * a;
+    mla_frees = t * heads * (2 * d_qk + d_v) * a;
   } else {
     const double heads = d(m.heads) / tp;
     const double kv = std::max(1.0, d(m.kv_heads) / tp);
@@ -108,32 +118,63 @@ LayerActivations layer_activations(const ModelSpec& m, std::int64_t layer_idx, c
     const MoeShape& e = m.moe;
     const double rows = t / tp;  // routed per TP rank (see ops.cpp)
     const double pairs = rows * d(e.top_k);
+    const double moe_start = bytes;
     bytes += rows * d(e.experts) * 4;                              // router probabilities (fp32)
     bytes += pairs * h * g;                                        // permuted expert inputs
     // Expert up-projection out (the SwiGLU input) and the activation out, per routed pair at
     // the expert width and per token at the shared experts' width; the cache keeps only the
     // first, in the GEMM format.
     const double up_elems = pairs * d(e.expert_ffn_hidden) + (e.shared_ffn() > 0 ? t * d(e.shared_ffn()) / tp : 0);
+    const double selective_before = selective_frees;
     if (cache) {
       bytes += up_elems * mats * g;
     } else {
       bytes += up_elems * (mats * a + g);
       selective_frees += up_elems * g;
+      moe_act_frees += pairs * d(e.expert_ffn_hidden) * g;
     }
+    if (s.glu_clamp_unfused && m.glu_clamp > 0 && m.mlp == MlpKind::swiglu) {
+      // The eager clamps keep fc1's unclamped output for their backward beside the clamped
+      // copy the fused activation saves (ops.cpp `expert_act_clamp`).
+      const double clamp_in = pairs * d(e.expert_ffn_hidden) * mats * a;
+      bytes += clamp_in;
+      selective_frees += clamp_in;
+      moe_act_frees += clamp_in;
+    }
+    // "moe" keeps only the block's input (the norm output, kept for the checkpoint).
+    moe_frees = bytes - moe_start;
+    moe_frees_beyond = moe_frees - (selective_frees - selective_before);
   } else {
     bytes += t * d(m.ffn_hidden) / tp * (mats * a + g);  // up-projection out (16-bit), act out
     selective_frees += t * d(m.ffn_hidden) / tp * g;
+    mlp_frees = t * d(m.ffn_hidden) / tp * (mats * a + g);
+    mlp_frees_beyond = t * d(m.ffn_hidden) / tp * mats * a;
   }
+
+  // The recompute modules' frees, beyond selective recompute's where both apply.
+  const bool sel = recompute == Recompute::selective;
+  double module_frees = 0;
+  if ((recompute_modules & kRecomputeMoe) != 0) {
+    module_frees += sel ? moe_frees_beyond : moe_frees;
+  } else if ((recompute_modules & kRecomputeMoeAct) != 0 && !sel) {
+    module_frees += moe_act_frees;
+  }
+  if (!sel) {
+    if ((recompute_modules & kRecomputeLayernorm) != 0) module_frees += norm_frees;
+    if ((recompute_modules & kRecomputeMlaUpProj) != 0) module_frees += mla_frees;
+  }
+  if ((recompute_modules & kRecomputeMlp) != 0) module_frees += sel ? mlp_frees_beyond : mlp_frees;
 
   LayerActivations out;
   switch (recompute) {
     case Recompute::none:
-      out.stored_bytes = bytes;
+      out.stored_bytes = bytes - module_frees;
+      out.working_bytes = module_frees;
       break;
     case Recompute::selective:
       // The recomputed pieces of one layer are alive while it runs its backward.
-      out.stored_bytes = bytes - selective_frees;
-      out.working_bytes = selective_frees;
+      out.stored_bytes = bytes - selective_frees - module_frees;
+      out.working_bytes = selective_frees + module_frees;
       break;
     case Recompute::full:
       // Only the layer input (split by SP, as Megatron stores it); one layer's full set while

@@ -28,9 +28,11 @@ struct LayerActivations {
   double working_bytes = 0;  // recomputed tensors, alive while one layer runs its backward
 };
 
-// Layer `layer_idx` under `recompute`. The shape's `tokens()` rows are this GPU's share.
+// Layer `layer_idx` under `recompute` and Megatron-Core's recompute modules (RecomputeModule
+// bits of workload/ops.h: what they rerun is not kept). The shape's `tokens()` rows are this
+// GPU's share.
 LayerActivations layer_activations(const ModelSpec& model, std::int64_t layer_idx, const OpShape& shape,
-                                   Recompute recompute);
+                                   Recompute recompute, std::uint8_t recompute_modules = 0);
 
 // Korthikanti et al. 2022, eq. (2)-(5), for a GPT layer with materialised attention scores:
 // s·b·h·(34 + 5·a·s/h) bytes without parallelism; /t with TP + SP; 2·s·b·h with full

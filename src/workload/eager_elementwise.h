@@ -26,4 +26,18 @@ inline constexpr double rope_bytes(double a, bool eager) { return eager ? 2 * a 
 // Per element of the FFN width (the gate and up projections' outputs are each that wide).
 inline constexpr double swiglu_bytes(double a, bool eager) { return eager ? 5 * a : 3 * a; }
 
+// Megatron-Core's unfused RoPE, per element of the rotated q and k (the path
+// apply_rotary_pos_emb takes when Transformer Engine's fused kernel cannot apply YaRN's
+// attention factor: _apply_rotary_pos_emb_bshd and _rotate_half, megatron/core/models/common/
+// embeddings/rope_utils.py at core_v0.16.0). Forward, one kernel per op, a = element bytes:
+//   t * cos (a + a) · -x2 of the chunk (a/2 + a/2) · cat(-x2, x1) (a + a) · * sin (a + a)
+//   · the sum (2a + a) · cat((t, t_pass)) with an empty t_pass, a copy (a + a)   = 12a
+// (t[..., :rot_dim] over the whole head is `self`, no copy; cos and sin are per position,
+// not per element). Autograd's backward: grad · sin (2a), the negation's (a), the chunk's
+// cat of its two halves (2a), grad · cos (2a), the two branches' sum (3a), the empty
+// t_pass slice's zero-filled full-size gradient (a) and its sum into t's (3a) = 14a.
+// Fused (TE's fused_apply_rotary_pos_emb): 2a forward, the model's 2× of it backward.
+inline constexpr double megatron_rope_fwd_bytes(double a) { return 12 * a; }
+inline constexpr double megatron_rope_bwd_bytes(double a) { return 14 * a; }
+
 }  // namespace gpuplan::eager_elementwise

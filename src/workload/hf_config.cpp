@@ -3,6 +3,7 @@
 #include "workload/hf_config.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -27,12 +28,31 @@ using hf::kMaxLayers;
 // documented YaRN block: 4 × 32,768 = 131,072 on a config whose max_position_embeddings is
 // 32,768; Llama 3.1 and DeepSeek-V3 already write the stretched length). LongRoPE (Phi-3)
 // has no factor and keeps max_position_embeddings.
+//
+// YaRN (rope_type or, in older configs, type "yarn") also scales cos and sin by its attention
+// factor: attention_factor where given, else get_mscale(factor, mscale) / get_mscale(factor,
+// mscale_all_dim) where both are, else get_mscale(factor), with get_mscale(s, m) = 0.1·m·ln(s) + 1
+// for s > 1 (transformers modeling_rope_utils.py _compute_yarn_parameters; Megatron-Core
+// yarn_rotary_pos_embedding.py _yarn_get_concentration_factor at core_v0.16.0).
+double yarn_mscale(double scale, double mscale) { return scale <= 1 ? 1.0 : 0.1 * mscale * std::log(scale) + 1.0; }
+
 void read_rope_scaling(HfReader& r, ModelSpec& m) {
   HfReader rope = r.sub("rope_scaling");
   const auto factor = rope.opt_real("factor");
   const auto original = rope.opt_size("original_max_position_embeddings");
+  const std::string kind = rope.opt_str("rope_type").value_or(rope.opt_str("type").value_or(""));
+  if (factor && *factor > 1e4) rope.fail("factor", fmt::format("{} is implausibly large", *factor));
+  if (kind == "yarn" && factor && *factor > 0) {
+    const auto given = rope.opt_real("attention_factor");
+    const auto mscale = rope.opt_real("mscale");
+    const auto mscale_all_dim = rope.opt_real("mscale_all_dim");
+    if (given && !(*given > 0)) rope.fail("attention_factor", fmt::format("must be positive, got {}", *given));
+    m.rope_attention_factor = given                       ? *given
+                              : mscale && mscale_all_dim && *mscale != 0 && *mscale_all_dim != 0
+                                  ? yarn_mscale(*factor, *mscale) / yarn_mscale(*factor, *mscale_all_dim)
+                                  : yarn_mscale(*factor, 1.0);
+  }
   if (!factor || !original || *factor <= 1) return;
-  if (*factor > 1e4) rope.fail("factor", fmt::format("{} is implausibly large", *factor));
   const auto stretched = static_cast<std::int64_t>(std::llround(*factor * static_cast<double>(*original)));
   m.max_seq_len = std::max(m.max_seq_len, stretched);
   m.pretrain_seq_len = *original;
@@ -542,6 +562,11 @@ void read_gpt_oss(HfReader& r, ModelSpec& m) {
   m.mlp_bias = true;         // experts carry gate_up and down biases
   m.qkv_bias = m.attn_out_bias = r.flag("attention_bias", true);
   m.attn_sinks = true;
+  // GptOssExperts clamp the gate half to at most swiglu_limit and the linear half to ±limit.
+  if (const auto limit = r.opt_real("swiglu_limit")) {
+    if (!(*limit > 0)) r.fail("swiglu_limit", fmt::format("must be positive, got {}", *limit));
+    m.glu_clamp = *limit;
+  }
   m.sliding_window = r.opt_size("sliding_window").value_or(0);
   if (!read_layer_types(r, m) && m.sliding_window > 0) {
     // GptOssConfig default: even layers sliding, odd layers full.

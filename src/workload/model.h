@@ -99,6 +99,15 @@ struct ModelSpec {
   bool norm_bias = false;      // LayerNorm with a bias vector (GPT-2, Nemotron); MPT's no_bias drops it
   bool attn_sinks = false;     // gpt-oss: one learned attention-sink logit per head per layer
   double rotary_fraction = 1;  // share of head_dim rotated by RoPE (Nemotron partial_rotary_factor 0.5)
+  // YaRN's attention (concentration) factor, multiplied into RoPE's cos and sin: the config's
+  // rope_scaling.attention_factor, else 0.1·ln(factor) + 1, or the ratio of that at mscale and
+  // at mscale_all_dim where both are given (transformers _compute_yarn_parameters; Megatron-Core
+  // _yarn_get_concentration_factor). gpt-oss (factor 32): 1.347; DeepSeek-V3, Kimi-K2 (mscale =
+  // mscale_all_dim = 1): 1. 1 = none (plain RoPE, other scalings).
+  double rope_attention_factor = 1;
+  // gpt-oss's clamped GLU (config swiglu_limit): the gate half clamped to at most the limit and
+  // the linear half to ±limit before the activation; 0 = no clamp.
+  double glu_clamp = 0;
 
   bool mla = false;
   MlaShape mla_shape;

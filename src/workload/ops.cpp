@@ -3,14 +3,15 @@
 // counts (s+1)/2 keys per query; FlashAttention-2's backward runs 5 GEMMs to the forward's 2
 // (Dao 2023), so 2.5× the forward FLOPs.
 #include "workload/ops.h"
-#include "workload/ops_mixer.h"
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "core/error.h"
 #include "workload/eager_elementwise.h"
 #include "workload/mamba.h"
+#include "workload/ops_mixer.h"
 #include "workload/size_math.h"
 
 namespace gpuplan {
@@ -30,7 +31,7 @@ struct Ctx {
   LayerOps& out;
   double act_bytes;
   double gemm_in_bytes;
-  double fp8_cast_bytes = 0;  // activations and output gradients quantised for fp8 GEMMs
+  double fp8_cast_bytes = 0;   // activations and output gradients quantised for fp8 GEMMs
   double nvfp4_rht_bytes = 0;  // their extra reads under NVFP4's Hadamard transforms (nvfp4_rht)
 
   // Bytes the cast of one element moves: one 16-bit read and each quantised copy written
@@ -174,10 +175,19 @@ void norm(Ctx& c, const char* name, double rows, double width, double params, bo
 
 bool layer_norm_is_rms(const ModelSpec& m) { return m.norm == NormKind::rmsnorm; }
 
-// RoPE over `width` elements per token (the rotated query and key columns).
+// RoPE over `width` elements per token (the rotated query and key columns). Where the
+// framework's fused kernel cannot take the model's YaRN attention factor it is the
+// framework's unfused chain instead, its own op in the breakdown (`rope_unfused`).
 void rope_op(Ctx& c, double width) {
+  const double elements = c.shape.tokens() * width;
+  if (c.shape.rope_unfused && !c.shape.eager_elementwise) {
+    memory(c, "rope_unfused", OpGroup::attention, elements * eager_elementwise::megatron_rope_fwd_bytes(c.act_bytes));
+    c.out.ops[static_cast<std::size_t>(c.out.count - 1)].bwd_bytes =
+        elements * eager_elementwise::megatron_rope_bwd_bytes(c.act_bytes);
+    return;
+  }
   memory(c, "rope", OpGroup::attention,
-         c.shape.tokens() * width * eager_elementwise::rope_bytes(c.act_bytes, c.shape.eager_elementwise));
+         elements * eager_elementwise::rope_bytes(c.act_bytes, c.shape.eager_elementwise));
 }
 
 // The activation of an MLP `width` wide over `rows`: SwiGLU reads gate and up and writes their
@@ -187,6 +197,11 @@ double mlp_activation_bytes(const Ctx& c, double rows, double width) {
     return rows * width * eager_elementwise::swiglu_bytes(c.act_bytes, c.shape.eager_elementwise);
   }
   return 2 * rows * width * c.act_bytes;
+}
+
+// The last `n` ops belong to Megatron-Core's recompute module(s) `modules` (RecomputeModule).
+void mark_modules(Ctx& c, std::uint8_t modules, int n = 1) {
+  for (int i = c.out.count - n; i < c.out.count; ++i) c.out.ops[static_cast<std::size_t>(i)].modules |= modules;
 }
 
 // The residual add closing a block: reads the stream and the block output, writes the sum;
@@ -205,6 +220,7 @@ void attention_block(Ctx& c, bool sliding) {
   const double norm_rows = s.sp ? t / tp : t;
   const double window = sliding ? d(m.sliding_window) : 0;
   norm(c, "attn_norm", norm_rows, h, h, layer_norm_is_rms(m));
+  mark_modules(c, kRecomputeLayernorm);
   if (m.mla) {
     const MlaShape& a = m.mla_shape;
     const double heads = d(m.heads) / tp;
@@ -216,6 +232,7 @@ void attention_block(Ctx& c, bool sliding) {
       norm(c, "q_norm", t, d(a.q_lora_rank), d(a.q_lora_rank));
       gemm(c, "q_up", OpGroup::attention, t, heads * d_qk, d(a.q_lora_rank));
       mark_selective(c);
+      mark_modules(c, kRecomputeMlaUpProj);
     } else {
       gemm(c, "q_proj", OpGroup::attention, t, heads * d_qk, h);
     }
@@ -224,7 +241,10 @@ void attention_block(Ctx& c, bool sliding) {
     gemm(c, "kv_up", OpGroup::attention, t, heads * (d(a.qk_nope_head_dim) + d_v), d(a.kv_lora_rank));
     mark_selective(c);
     rope_op(c, (heads + 1) * d(a.qk_rope_head_dim));
+    mark_modules(c, kRecomputeMlaUpProj, 2);
+    const int attention_first = c.out.count;
     attention(c, heads, heads, d_qk, d_v, window);
+    mark_modules(c, kRecomputeCoreAttn, c.out.count - attention_first);
     gemm(c, "out_proj", OpGroup::attention, t, h, heads * d_v);
   } else {
     const double hd = d(m.head_dim);
@@ -236,7 +256,9 @@ void attention_block(Ctx& c, bool sliding) {
     if (m.position == PositionKind::rope) {
       rope_op(c, (heads + kv) * hd);
     }
+    const int attention_first = c.out.count;
     attention(c, heads, kv, hd, hd, window);
+    mark_modules(c, kRecomputeCoreAttn, c.out.count - attention_first);
     gemm(c, "out_proj", OpGroup::attention, t, h, heads * hd, 1, true, heads * hd * h + (m.attn_out_bias ? h : 0));
   }
   residual_add(c, "attn_residual", OpGroup::attention, norm_rows);
@@ -313,6 +335,8 @@ void dense_mlp(Ctx& c, OpGroup group, double ffn, const char* up, const char* ac
   memory(c, act, group, mlp_activation_bytes(c, t, width));
   mark_selective(c);
   gemm(c, down, group, t, h, width, 1, true, width * h + (m.mlp_bias ? h : 0));
+  // A dense MLP is the "mlp" recompute module; shared experts are part of the "moe" one.
+  mark_modules(c, group == OpGroup::mlp ? kRecomputeMlp : kRecomputeMoe, 3);
 }
 
 void mlp_block(Ctx& c, bool moe_layer) {
@@ -322,6 +346,8 @@ void mlp_block(Ctx& c, bool moe_layer) {
   const double h = d(m.hidden);
   const double norm_rows = s.sp ? t / s.tp : t;
   norm(c, "mlp_norm", norm_rows, h, h, layer_norm_is_rms(m));
+  mark_modules(c, kRecomputeLayernorm);
+  const int moe_first = c.out.count;
   if (!moe_layer) {
     dense_mlp(c, OpGroup::mlp, d(m.ffn_hidden), "mlp_up", "mlp_act", "mlp_down");
   } else {
@@ -359,8 +385,23 @@ void mlp_block(Ctx& c, bool moe_layer) {
     routed_gemm(c, "expert_up", per_expert, mats * f, h, local, imbalance);
     // An fp8 dispatch casts each token once on its sender, not each received copy.
     if (fp8_dispatch) c.fp8_cast_bytes -= (received - rows) * h * c.cast_bytes_per_element;
+    if (c.shape.glu_clamp_unfused && m.glu_clamp > 0 && m.mlp == MlpKind::swiglu) {
+      // gpt-oss's clamped GLU as Megatron-Core runs it (weighted_bias_quick_geglu_impl,
+      // megatron/core/fusions/fused_bias_geglu.py at core_v0.16.0): before the fused kernel,
+      // x_glu.clamp(max) and x_linear.clamp(±limit) each read and write one half of fc1's
+      // output and torch.cat reads and writes both (8 bytes-per-element passes of the f-wide
+      // half: 8·a·f per received copy). Backward: each clamp's masked gradient reads its
+      // input and the gradient and writes one (6·a·f), and the chunk's gradient is the two
+      // halves concatenated (4·a·f): 10·a·f.
+      memory(c, "expert_act_clamp", OpGroup::moe, 8 * received * f * c.act_bytes);
+      Op& clamp = c.out.ops[static_cast<std::size_t>(c.out.count - 1)];
+      clamp.bwd_bytes = 10 * received * f * c.act_bytes;
+      mark_selective(c);
+      mark_modules(c, kRecomputeMoeAct);
+    }
     memory(c, "expert_act", OpGroup::moe, mlp_activation_bytes(c, received, f));
     mark_selective(c);
+    mark_modules(c, kRecomputeMoeAct);
     routed_gemm(c, "expert_down", per_expert, h, f, local, imbalance);
     if (m.mlp_bias) {
       // Experts with biases (gpt-oss): the up-projection's bias rides its GEMM's epilogue, but
@@ -378,6 +419,8 @@ void mlp_block(Ctx& c, bool moe_layer) {
     if (e.shared_ffn() > 0) {
       dense_mlp(c, OpGroup::moe, d(e.shared_ffn()), "shared_up", "shared_act", "shared_down");
     }
+    // The whole MoE block (router to combine, shared experts included) is the "moe" module.
+    mark_modules(c, kRecomputeMoe, c.out.count - moe_first);
   }
   residual_add(c, "mlp_residual", OpGroup::mlp, norm_rows);
 }
@@ -423,6 +466,34 @@ double LayerOps::bwd_flops() const {
   return f;
 }
 
+namespace {
+constexpr std::array<std::pair<std::string_view, std::uint8_t>, 6> kRecomputeModuleNames = {{
+    {"layernorm", kRecomputeLayernorm},
+    {"moe_act", kRecomputeMoeAct},
+    {"moe", kRecomputeMoe},
+    {"core_attn", kRecomputeCoreAttn},
+    {"mla_up_proj", kRecomputeMlaUpProj},
+    {"mlp", kRecomputeMlp},
+}};
+}  // namespace
+
+std::optional<std::uint8_t> parse_recompute_module(std::string_view name) {
+  for (const auto& [n, bit] : kRecomputeModuleNames) {
+    if (n == name) return bit;
+  }
+  return std::nullopt;
+}
+
+std::string recompute_modules_name(std::uint8_t modules) {
+  std::string out;
+  for (const auto& [n, bit] : kRecomputeModuleNames) {
+    if ((modules & bit) == 0) continue;
+    if (!out.empty()) out += ",";
+    out += n;
+  }
+  return out;
+}
+
 double causal_keys_per_query(double seq_len, double window, bool chunked) {
   if (window <= 0 || window >= seq_len) return (seq_len + 1) / 2;
   if (chunked) {
@@ -443,9 +514,14 @@ void build_layer_ops(const ModelSpec& model, std::int64_t layer_idx, const OpSha
   out.host_sync_at = -1;
   Ctx c{model, shape, out, precision_bytes(shape.act), shape.gemm_in_bytes()};
   switch (model.mixer(layer_idx)) {
-    case MixerKind::attention: attention_block(c, is_sliding_layer(model, layer_idx)); break;
-    case MixerKind::mamba: mamba_block(c); break;
-    case MixerKind::none: break;
+    case MixerKind::attention:
+      attention_block(c, is_sliding_layer(model, layer_idx));
+      break;
+    case MixerKind::mamba:
+      mamba_block(c);
+      break;
+    case MixerKind::none:
+      break;
   }
   mixer.count = out.count;
   mixer.fp8_cast_bytes = c.fp8_cast_bytes;
@@ -517,8 +593,10 @@ int layer_kind(const ModelSpec& model, std::int64_t layer_idx) {
       const int sliding = is_sliding_layer(model, layer_idx) ? 1 : 0;
       return ffn ? (moe ? 2 : 0) + sliding : 7 + sliding;
     }
-    case MixerKind::mamba: return !ffn ? 6 : moe ? 5 : 4;
-    case MixerKind::none: return moe ? 10 : 9;
+    case MixerKind::mamba:
+      return !ffn ? 6 : moe ? 5 : 4;
+    case MixerKind::none:
+      return moe ? 10 : 9;
   }
   return 0;
 }

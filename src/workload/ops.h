@@ -7,6 +7,9 @@
 #include <array>
 #include <cstdint>
 #include <new>
+#include <optional>
+#include <string>
+#include <string_view>
 
 #include "core/precision.h"
 #include "workload/model.h"
@@ -20,6 +23,23 @@ enum class OpKind { gemm, attention, memory };
 
 // Which part of the layer an op belongs to (for breakdowns and selective recompute).
 enum class OpGroup { attention, mlp, moe, norm, head };
+
+// Megatron-Core's recompute modules (--recompute-modules; TransformerConfig.recompute_modules
+// under recompute_granularity "selective", megatron/core/transformer/transformer_config.py at
+// core_v0.16.0): the parts of a layer whose forward is rerun in the backward instead of saved.
+// Bits of Op::modules and Plan::recompute_modules.
+enum RecomputeModule : std::uint8_t {
+  kRecomputeLayernorm = 1,   // "layernorm": the input and pre-MLP norms
+  kRecomputeMoeAct = 2,      // "moe_act": the routed experts' activation
+  kRecomputeMoe = 4,         // "moe": the whole MoE block, its AllToAll included
+  kRecomputeCoreAttn = 8,    // "core_attn": the attention kernel
+  kRecomputeMlaUpProj = 16,  // "mla_up_proj": MLA's up-projections and their RoPE
+  kRecomputeMlp = 32,        // "mlp": a dense MLP
+};
+// Megatron-Core's name of one module → its bit; nullopt for another name.
+std::optional<std::uint8_t> parse_recompute_module(std::string_view name);
+// The modules as Megatron-Core names them, joined by "," in bit order ("" = none).
+std::string recompute_modules_name(std::uint8_t modules);
 
 struct Op {
   const char* name = "";  // "qkv_proj", "attention", "mlp_up", ...; static strings
@@ -47,6 +67,7 @@ struct Op {
   // gradient of a sum needs no input). Where a checkpoint's recompute may stop
   // (cost/checkpoint_recompute.h).
   bool saves_for_backward = true;
+  std::uint8_t modules = 0;  // the RecomputeModule parts this op belongs to
   double fwd_flops = 0;
   double bwd_flops = 0;
   double exps = 0;       // attention: softmax exponentials of the forward, one per score
@@ -136,6 +157,15 @@ struct OpShape {
   // chain (Transformer Engine, Megatron's fused kernels, torch.compile). LayerNorm and GeLU
   // are single native kernels either way.
   bool eager_elementwise = false;
+  // RoPE runs as the framework's op-by-op chain although the other element-wise chains are
+  // fused: the framework's fused RoPE kernel cannot apply the model's YaRN attention factor
+  // (Megatron-Core calls Transformer Engine's fused RoPE only when mscale = 1; otherwise
+  // _apply_rotary_pos_emb_bshd, workload/eager_elementwise.h megatron_rope_*_bytes).
+  bool rope_unfused = false;
+  // A clamped GLU (ModelSpec::glu_clamp) whose clamp runs as separate kernels before the fused
+  // activation: Megatron-Core's weighted_bias_quick_geglu_impl clamps both halves of the
+  // experts' fc1 output and concatenates them eagerly (`expert_act_clamp`).
+  bool glu_clamp_unfused = false;
   // The attention kernel is handed a materialized causal mask rather than its causal flag
   // (transformers under torch.compile, Framework::compiled_mask_materialized): it computes all
   // seq_len keys of every query and masks them, at the masked rate (cost/roofline.cpp).

@@ -137,6 +137,29 @@ TEST(Framework, ParsesTheMeasuredAttentionKernel) {
   EXPECT_TRUE(plain.frameworks.front().measured_attention.empty());
 }
 
+// [rope] scaled_unfused (the fused RoPE takes no YaRN attention factor) and [activation]
+// clamp_unfused (a clamped GLU's clamps run eagerly): Megatron-Core's embedded entry says both;
+// absent, false.
+TEST(Framework, ParsesTheScaledRopeRule) {
+  Catalog plain;
+  load_catalog_text(plain, kFramework, "fw.toml", false);
+  EXPECT_FALSE(plain.frameworks.front().scaled_rope_unfused);
+  Catalog c;
+  load_catalog_text(c, std::string(kFramework) + "[rope]\nscaled_unfused = true\n", "fw.toml", false);
+  EXPECT_TRUE(c.frameworks.front().scaled_rope_unfused);
+  Catalog bad;
+  EXPECT_THROW(load_catalog_text(bad, std::string(kFramework) + "[rope]\nscaled = true\n", "fw.toml", false), Error);
+  EXPECT_TRUE(resolve_framework(default_catalog(), "megatron-core").scaled_rope_unfused);
+  EXPECT_FALSE(resolve_framework(default_catalog(), "torchtitan").scaled_rope_unfused);
+  // [activation] clamp_unfused likewise.
+  EXPECT_FALSE(plain.frameworks.front().glu_clamp_unfused);
+  Catalog clamp;
+  load_catalog_text(clamp, std::string(kFramework) + "[activation]\nclamp_unfused = true\n", "fw.toml", false);
+  EXPECT_TRUE(clamp.frameworks.front().glu_clamp_unfused);
+  EXPECT_TRUE(resolve_framework(default_catalog(), "megatron-core").glu_clamp_unfused);
+  EXPECT_FALSE(resolve_framework(default_catalog(), "torchtitan").glu_clamp_unfused);
+}
+
 TEST(Framework, UnknownNameNamesTheFlagAndEveryValidName) {
   const Catalog& c = default_catalog();
   try {

@@ -90,5 +90,47 @@ TEST(EagerElementwise, FinalRmsNormOfTheHead) {
   EXPECT_DOUBLE_EQ(find_op(head, "final_norm")->fwd_bytes, 1024.0 * 4096 * 36);
 }
 
+TEST(EagerElementwise, MegatronUnfusedRopeBytesByHand) {
+  // bf16 (a = 2), forward: t·cos 2+2, −x2 1+1, cat 2+2, ·sin 2+2, sum 4+2, cat with the empty
+  // t_pass 2+2 = 24 bytes per element; backward: ·sin 4, neg 2, the chunk's cat 4, ·cos 4,
+  // the branches' sum 6, t_pass's zero-filled gradient 2 and its sum 6 = 28.
+  EXPECT_DOUBLE_EQ(eager_elementwise::megatron_rope_fwd_bytes(2), 24);
+  EXPECT_DOUBLE_EQ(eager_elementwise::megatron_rope_bwd_bytes(2), 28);
+}
+
+// A gpt-oss-120b-shaped attention block (64 heads, 8 KV heads, head_dim 64) whose RoPE cannot
+// use the fused kernel: the op is `rope_unfused`, over (64 + 8) × 64 = 4,608 columns of 16,384
+// tokens, 24 bytes per element forward (1,811,939,328) and 28 backward (2,113,929,216), against
+// the fused `rope`'s 4 and 8. Nothing else in the layer moves.
+TEST(EagerElementwise, UnfusedYarnRopeIsItsOwnOp) {
+  ModelSpec m = testing::llama3_8b();
+  m.heads = 64;
+  m.kv_heads = 8;
+  m.head_dim = 64;
+  m.rope_attention_factor = 1.346574;
+  OpShape fused;
+  fused.micro_batch = 4;
+  fused.seq_len = 4096;
+  OpShape unfused = fused;
+  unfused.rope_unfused = true;
+  LayerOps f;
+  LayerOps u;
+  build_layer_ops(m, 0, fused, f);
+  build_layer_ops(m, 0, unfused, u);
+  EXPECT_EQ(find_op(u, "rope"), nullptr);
+  const Op* rope = find_op(u, "rope_unfused");
+  ASSERT_NE(rope, nullptr);
+  EXPECT_DOUBLE_EQ(rope->fwd_bytes, 1811939328.0);
+  EXPECT_DOUBLE_EQ(rope->bwd_bytes, 2113929216.0);
+  EXPECT_DOUBLE_EQ(find_op(f, "rope")->fwd_bytes, 16384.0 * 4608 * 4);
+  EXPECT_DOUBLE_EQ(find_op(f, "rope")->bwd_bytes, 16384.0 * 4608 * 8);
+  EXPECT_EQ(u.count, f.count);
+  // Eager element-wise mode keeps its own (eager) RoPE chain.
+  unfused.eager_elementwise = true;
+  build_layer_ops(m, 0, unfused, u);
+  EXPECT_EQ(find_op(u, "rope_unfused"), nullptr);
+  EXPECT_NE(find_op(u, "rope"), nullptr);
+}
+
 }  // namespace
 }  // namespace gpuplan

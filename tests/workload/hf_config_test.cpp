@@ -300,6 +300,7 @@ TEST(HfConfig, GptOss) {
   EXPECT_TRUE(m.attn_sinks);
   EXPECT_TRUE(m.qkv_bias);
   EXPECT_TRUE(m.moe.router_bias);
+  EXPECT_DOUBLE_EQ(m.glu_clamp, 7.0);  // swiglu_limit
   // Model card: 20.91B total, 3.61B active (without the input embedding).
   const ParamCounts c = count_params(m);
   EXPECT_NEAR(c.total / 1e9, 20.91, 0.01);
@@ -311,6 +312,23 @@ TEST(HfConfig, GptOss) {
   // The two top-k keys must agree.
   j["experts_per_token"] = 2;
   EXPECT_NE(hf_error(j).find("num_experts_per_tok"), std::string::npos);
+}
+
+// YaRN's attention factor (transformers _compute_yarn_parameters): gpt-oss's factor 32 alone
+// gives 0.1·ln 32 + 1 = 1.3466; DeepSeek-V3's mscale = mscale_all_dim = 1 gives 1 (the ratio);
+// an attention_factor key wins; other scalings (Llama 3.1's "llama3") leave 1.
+TEST(HfConfig, YarnAttentionFactor) {
+  EXPECT_NEAR(load_hf_config_file(fixture_path("gpt-oss-20b.json")).rope_attention_factor, 1.346574, 1e-6);
+  EXPECT_DOUBLE_EQ(load_hf_config_file(fixture_path("deepseek-v3.json")).rope_attention_factor, 1.0);
+  json j = fixture_json("gpt-oss-20b.json");
+  j["rope_scaling"]["attention_factor"] = 1.25;
+  EXPECT_DOUBLE_EQ(model_from_hf_config(j, "config.json").rope_attention_factor, 1.25);
+  j["rope_scaling"]["attention_factor"] = -1;
+  EXPECT_NE(hf_error(j).find("attention_factor"), std::string::npos);
+  // mscale 0.707 over mscale_all_dim 0.707 (DeepSeek-V2-Lite): the ratio, 1.
+  EXPECT_DOUBLE_EQ(load_hf_config_file(fixture_path("deepseek-v2-lite.json")).rope_attention_factor, 1.0);
+  j.erase("rope_scaling");
+  EXPECT_DOUBLE_EQ(model_from_hf_config(j, "config.json").rope_attention_factor, 1.0);
 }
 
 TEST(HfConfig, Mpt) {

@@ -1,12 +1,14 @@
 // Per-op shapes and FLOPs against hand derivations (docs/model/training.md).
+#include "workload/ops.h"
+
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstring>
 #include <vector>
 
-#include <gtest/gtest.h>
-
 #include "catalog/catalog.h"
-#include "workload/ops.h"
+#include "workload/activations.h"
 #include "workload/ops_mixer.h"
 #include "workload/test_models.h"
 
@@ -295,6 +297,34 @@ TEST(Ops, ExpertBiasAppliedEagerlyPerExpert) {
   EXPECT_DOUBLE_EQ(bias->fwd_flops, 0.0);
 }
 
+// gpt-oss's clamped GLU as Megatron-Core runs it: two eager clamps and a concatenation before
+// the fused activation. Qwen3-30B-A3B-like layer on EP 8, 4096 tokens, top-8: 32,768 received
+// copies × 768 × 2 bytes × 8 passes = 402,653,184 bytes forward, × 10 = 503,316,480 backward;
+// the autograd-saved unclamped fc1 output adds 32,768 × 2 × 768 × 2 = 100,663,296 activation
+// bytes (freed by selective recompute). Without a clamp, or with the clamp fused, neither.
+TEST(Ops, ClampedGluRunsItsClampsEagerly) {
+  ModelSpec m = qwen3_30b_like();
+  OpShape s = qwen3_30b_like_shape();
+  s.glu_clamp_unfused = true;
+  LayerOps ops;
+  build_layer_ops(m, 0, s, ops);
+  EXPECT_EQ(find(ops, "expert_act_clamp"), nullptr);
+  const LayerActivations plain = layer_activations(m, 0, s, Recompute::none);
+  m.glu_clamp = 7.0;
+  build_layer_ops(m, 0, s, ops);
+  const Op* clamp = find(ops, "expert_act_clamp");
+  ASSERT_NE(clamp, nullptr);
+  EXPECT_DOUBLE_EQ(clamp->fwd_bytes, 402653184.0);
+  EXPECT_DOUBLE_EQ(clamp->bwd_bytes, 503316480.0);
+  EXPECT_TRUE(clamp->selective);
+  EXPECT_DOUBLE_EQ(layer_activations(m, 0, s, Recompute::none).stored_bytes - plain.stored_bytes, 100663296.0);
+  EXPECT_DOUBLE_EQ(layer_activations(m, 0, s, Recompute::selective).stored_bytes,
+                   layer_activations(m, 0, OpShape(qwen3_30b_like_shape()), Recompute::selective).stored_bytes);
+  s.glu_clamp_unfused = false;
+  build_layer_ops(m, 0, s, ops);
+  EXPECT_EQ(find(ops, "expert_act_clamp"), nullptr);
+}
+
 TEST(Ops, MlaShapesAndDenseFirstLayers) {
   const ModelSpec m = testing::deepseek_v3();
   OpShape s;
@@ -320,8 +350,8 @@ TEST(Ops, MlaShapesAndDenseFirstLayers) {
   for (const Op& op : moe) {
     if (op.group == OpGroup::attention) attn_params += op.params;
   }
-  EXPECT_DOUBLE_EQ(attn_params, 7168.0 * 1536 + 1536.0 * 128 * 192 + 7168.0 * 576 + 512.0 * 128 * 256 +
-                                    128.0 * 128 * 7168);
+  EXPECT_DOUBLE_EQ(attn_params,
+                   7168.0 * 1536 + 1536.0 * 128 * 192 + 7168.0 * 576 + 512.0 * 128 * 256 + 128.0 * 128 * 7168);
   EXPECT_EQ(layer_kind(m, 0), 0);
   EXPECT_EQ(layer_kind(m, 3), 2);
 }
@@ -393,16 +423,18 @@ bool ops_op_equal(const Op& a, const Op& b) {
   return std::string_view(a.name) == b.name && a.kind == b.kind && a.group == b.group && ops_bits_equal(a.m, b.m) &&
          ops_bits_equal(a.n, b.n) && ops_bits_equal(a.k, b.k) && ops_bits_equal(a.count, b.count) &&
          a.low_precision == b.low_precision && a.routed_expert == b.routed_expert && a.masked == b.masked &&
-         a.selective == b.selective && a.saves_for_backward == b.saves_for_backward &&
-         ops_bits_equal(a.fwd_flops, b.fwd_flops) && ops_bits_equal(a.bwd_flops, b.bwd_flops) && ops_bits_equal(a.exps, b.exps) &&
-         ops_bits_equal(a.fwd_bytes, b.fwd_bytes) && ops_bits_equal(a.bwd_bytes, b.bwd_bytes) && ops_bits_equal(a.params, b.params);
+         a.selective == b.selective && a.saves_for_backward == b.saves_for_backward && a.batched == b.batched &&
+         a.modules == b.modules && ops_bits_equal(a.fwd_flops, b.fwd_flops) &&
+         ops_bits_equal(a.bwd_flops, b.bwd_flops) && ops_bits_equal(a.exps, b.exps) &&
+         ops_bits_equal(a.fwd_bytes, b.fwd_bytes) && ops_bits_equal(a.bwd_bytes, b.bwd_bytes) &&
+         ops_bits_equal(a.params, b.params);
 }
 
 // build_layer_ops_after_mixer on another layer's ops gives build_layer_ops' ops to the bit, for
 // every pair of layer kinds with the same mixer in every built-in model, under shapes that
 // change every term (TP with SP, EP, fp8 with 1-D block scales, eager element-wise chains).
 TEST(Ops, AfterTheMixerIsTheWholeLayerToTheBit) {
-  std::vector<OpShape> shapes(5);
+  std::vector<OpShape> shapes(6);
   shapes[1].tp = 4;
   shapes[1].sp = true;
   shapes[1].ep = 8;
@@ -420,6 +452,13 @@ TEST(Ops, AfterTheMixerIsTheWholeLayerToTheBit) {
   shapes[4].gemm = Precision::fp4;
   shapes[4].scaling = ScalingRecipe::nvfp4;
   shapes[4].nvfp4_rht = true;
+  // Every op-adding switch at once: the most ops a layer can have must fit kMaxLayerOps.
+  shapes[5] = shapes[4];
+  shapes[5].rope_unfused = true;
+  shapes[5].glu_clamp_unfused = true;
+  shapes[5].attention_materialized = true;
+  shapes[5].attention_probs_dropout = true;
+  shapes[5].moe_fused_dispatch = true;
   int pairs = 0;
   for (const ModelSpec& m : default_catalog().models) {
     std::vector<std::int64_t> firsts;  // the first layer of each kind
