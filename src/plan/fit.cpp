@@ -22,7 +22,7 @@ struct Range {
 // Silicon figures per GPU family. Physically plausible bounds: what large cuBLAS GEMMs, fused
 // attention kernels and element-wise kernels reach on NVIDIA parts of the last three
 // generations.
-constexpr int kFamilyParams = 5;
+constexpr int kFamilyParams = 6;
 constexpr std::array<Range, kFamilyParams> kFamilyRanges{{{0.55, 0.90},     // GEMM fraction, 16-bit
                                                           {0.40, 0.85},     // GEMM fraction, fp8
                                                           // attention forward fraction: fused
@@ -32,7 +32,8 @@ constexpr std::array<Range, kFamilyParams> kFamilyRanges{{{0.55, 0.90},     // G
                                                           // is a framework factor, not a family figure
                                                           {0.45, 0.85},
                                                           {0.60, 0.92},     // memory bandwidth fraction
-                                                          {0.00, 1.00}}};   // TP overlap fraction
+                                                          {0.00, 1.00},     // TP overlap fraction
+                                                          {0.40, 0.85}}};   // GEMM fraction, fp4 (as fp8's)
 
 // Software figures per framework family: host time per kernel (CUDA launch alone is ~3-5 µs;
 // eager PyTorch dispatch adds tens of µs), the attention kernels relative to Transformer
@@ -63,7 +64,7 @@ std::array<Range, kFamilyParams> family_ranges(const Efficiency& e) {
 
 Params family_params(const Efficiency& e) {
   return {e.gemm_peak_fraction[index_of(Precision::bf16)], e.gemm_fraction(Precision::fp8), e.attention_fwd_fraction,
-          e.memory_bw_fraction, e.tp_comm_overlap_fraction};
+          e.memory_bw_fraction, e.tp_comm_overlap_fraction, e.gemm_fraction(Precision::fp4)};
 }
 
 Efficiency with_family_params(const Efficiency& base, const Params& p) {
@@ -75,6 +76,9 @@ Efficiency with_family_params(const Efficiency& base, const Params& p) {
   e.attention_bwd_fraction = std::min(1.0, p[2] * bwd_over_fwd);
   e.memory_bw_fraction = p[3];
   e.tp_comm_overlap_fraction = p[4];
+  // fp4 (NVFP4 / MXFP4 GEMMs, Blackwell): a figure of its own only where the family states one;
+  // elsewhere no fp4 row exists to fit it on.
+  if (base.gemm_peak_fraction[index_of(Precision::fp4)] > 0) e.gemm_peak_fraction[index_of(Precision::fp4)] = p[5];
   return e;
 }
 
@@ -313,7 +317,7 @@ namespace {
 template <typename Fn>
 void for_each_free_figure(const FitResult& fitted, const std::vector<FitSample>& samples, Fn fn) {
   static constexpr std::array<const char*, kFamilyParams> kFamilyNames{"gemm_bf16", "gemm_fp8", "attention_fwd", "hbm",
-                                                                       "tp_overlap"};
+                                                                       "tp_overlap", "gemm_fp4"};
   static constexpr std::array<const char*, kFrameworkParams> kFrameworkNames{"kernel_launch_s", "attention_scale",
                                                                              "fusion_scale"};
   for (const Efficiency& e : fitted.efficiencies) {
@@ -324,8 +328,14 @@ void for_each_free_figure(const FitResult& fitted, const std::vector<FitSample>&
     const bool has_fp8 = std::any_of(samples.begin(), samples.end(), [&](const FitSample& s) {
       return s.efficiency_id == e.id && s.plan.precision == Precision::fp8;
     });
+    // And the fp4 fraction only where fp4 rows are, on a family that states one.
+    const bool has_fp4 = e.gemm_peak_fraction[index_of(Precision::fp4)] > 0 &&
+                         std::any_of(samples.begin(), samples.end(), [&](const FitSample& s) {
+                           return s.efficiency_id == e.id && s.plan.precision == Precision::fp4;
+                         });
     for (std::size_t i = 0; i < kFamilyParams; ++i) {
       if (i == 1 && !has_fp8) continue;
+      if (i == 5 && !has_fp4) continue;
       if (i == 2 && e.attention_measured) continue;  // measured, not fitted
       fn(e.id, true, kFamilyNames[i], i, p[i], kFamilyRanges[i], rows);
     }

@@ -51,7 +51,7 @@ FitResult fit_efficiencies_if(std::vector<FitSample>& samples, const std::vector
 // lacks is being absorbed by it (docs/validation.md, "Constants at their bounds").
 struct ConstantAtBound {
   std::string entry;     // efficiency or framework id
-  std::string constant;  // gemm_bf16, gemm_fp8, attention_fwd, hbm, tp_overlap; kernel_launch_s, attention_scale, fusion_scale
+  std::string constant;  // gemm_bf16, gemm_fp8, attention_fwd, hbm, tp_overlap, gemm_fp4; kernel_launch_s, attention_scale, fusion_scale
   double value = 0;
   double bound = 0;
   bool upper = false;    // at the upper end (else the lower)

@@ -480,12 +480,16 @@ std::string to_text(const TrainValidation& v) {
       s.count, s.median_abs_pct, s.mean_abs_pct, s.mean_signed_pct, 100 * s.within_10_share, 100 * v.within_15_share,
       100 * v.within_20_share, worst_source_text(v.by_source));
   if (v.fit) {
-    TextTable f({"efficiency entry", "rows", "GEMM bf16/fp16", "GEMM fp8", "attention fwd", "attention bwd", "HBM",
-                 "TP overlap"});
+    TextTable f({"efficiency entry", "rows", "GEMM bf16/fp16", "GEMM fp8", "GEMM fp4", "attention fwd", "attention bwd",
+                 "HBM", "TP overlap"});
     for (std::size_t i = 0; i < v.fitted.size(); ++i) {
       const Efficiency& e = v.fitted[i];
       f.add_row({e.id, std::to_string(v.fitted_rows[i]), fmt::format("{:.3f}", e.gemm_fraction(Precision::bf16)),
-                 fmt::format("{:.3f}", e.gemm_fraction(Precision::fp8)), fmt::format("{:.3f}", e.attention_fwd_fraction),
+                 fmt::format("{:.3f}", e.gemm_fraction(Precision::fp8)),
+                 // fp4: only a family that states a figure of its own (Blackwell) fits one
+                 e.gemm_peak_fraction[index_of(Precision::fp4)] > 0 ? fmt::format("{:.3f}", e.gemm_fraction(Precision::fp4))
+                                                                    : std::string("-"),
+                 fmt::format("{:.3f}", e.attention_fwd_fraction),
                  fmt::format("{:.3f}", e.attention_bwd_fraction), fmt::format("{:.3f}", e.memory_bw_fraction),
                  fmt::format("{:.2f}", e.tp_comm_overlap_fraction)});
     }

@@ -127,6 +127,66 @@ TEST(Fit, MeasuredAttentionFractionIsKeptByTheFit) {
   }
 }
 
+// The fp4 GEMM fraction is a family figure of its own where the family states one (Blackwell):
+// NVFP4 step times made with a higher fp4 fraction move it toward the truth, and a family
+// without one (Hopper, no fp4 tensor cores) keeps none after the fit.
+TEST(Fit, Fp4GemmFractionIsFittedOnFp4Rows) {
+  const Catalog& c = default_catalog();
+  const Gpu& gpu = c.gpu("b200");
+  const System* system = default_system_for(c, gpu, 8);
+  ASSERT_NE(system, nullptr);
+  const auto entry = [](const std::vector<Efficiency>& entries, const std::string& id) {
+    for (const Efficiency& e : entries) {
+      if (e.id == id) return e;
+    }
+    return Efficiency{};
+  };
+  const Efficiency base = entry(c.efficiencies, "blackwell");
+  ASSERT_GT(base.gemm_peak_fraction[index_of(Precision::fp4)], 0);
+  ASSERT_EQ(entry(c.efficiencies, "hopper").gemm_peak_fraction[index_of(Precision::fp4)], 0);
+  Efficiency truth = base;
+  truth.gemm_peak_fraction[index_of(Precision::fp4)] = 0.75;
+  std::vector<FitSample> samples;
+  // The same plans in bf16 (which the truth leaves at the catalog's figures) pin the other
+  // figures: fp4 rows alone cannot tell a faster fp4 GEMM from faster attention.
+  for (const Precision precision : {Precision::bf16, Precision::fp4}) {
+    for (int mb : {1, 2, 4}) {
+      TrainOptions options;
+      TrainContext ctx = make_train_context(c, c.model("llama3-8b"), gpu, system, nullptr, options);
+      retarget(ctx, truth, ctx.framework);
+      Plan p;
+      p.dp = 8;
+      p.zero = 1;
+      p.micro_batch = mb;
+      p.global_batch = 64;
+      p.seq_len = 4096;
+      p.precision = precision;
+      p.scaling = default_scaling_recipe(precision);
+      const Estimate e = evaluate(ctx, p);
+      ASSERT_TRUE(e.valid());
+      samples.push_back({ctx, p, e.step_time_s, "src", "blackwell", ctx.framework->id});
+    }
+  }
+  // Precondition: the catalog's fp4 fraction does not explain the fp4 step times.
+  FitResult catalog_figures{c.efficiencies, c.frameworks};
+  for (FitSample& s : samples) {
+    if (s.plan.precision == Precision::fp4) {
+      EXPECT_GT(predict_with(s, catalog_figures) / s.measured_step_s - 1, 0.06);
+    }
+  }
+  const FitResult fit = fit_efficiencies(samples, c.efficiencies, c.frameworks);
+  const Efficiency fb = entry(fit.efficiencies, "blackwell");
+  // Up from the catalog's, toward the truth (0.75) until the fp4 GEMMs stop being compute-bound
+  // (beyond that the rows do not see it), and the fp4 rows explained.
+  EXPECT_GT(fb.gemm_peak_fraction[index_of(Precision::fp4)], base.gemm_peak_fraction[index_of(Precision::fp4)]);
+  for (FitSample& s : samples) {
+    if (s.plan.precision == Precision::fp4) {
+      EXPECT_NEAR(predict_with(s, fit) / s.measured_step_s, 1.0, 0.03);
+    }
+  }
+  EXPECT_EQ(entry(fit.efficiencies, "hopper").gemm_peak_fraction[index_of(Precision::fp4)], 0);
+}
+
 // A figure is fitted, and reported at a bound, only where some fitted row's prediction moves
 // with it. Llama 3 8B at 8,192 tokens per micro-batch is GPU-bound at any host time per kernel
 // in the fit's range (2-60 us: its GEMMs run for milliseconds), so a framework host time at
