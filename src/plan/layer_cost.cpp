@@ -9,6 +9,7 @@
 #include "cost/checkpoint_recompute.h"
 #include "cost/eager_kernels.h"
 #include "cost/framework_memory.h"
+#include "plan/cuda_graphs.h"
 #include "plan/evaluate_internal.h"
 #include "plan/moe_dispatch.h"
 #include "workload/ops_mixer.h"
@@ -105,6 +106,9 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
   double module_s = 0;
   double module_host_s = 0;
   double module_flops = 0;
+  // CUDA graphs (Plan::cuda_graph_scope, plan/cuda_graphs.h): the captured ops cost the host
+  // nothing each; their region one graph launch per pass, added after the loop.
+  const GraphedOps graphed = graphed_ops(m, layer_idx, ops, mine.mixer.count, p.cuda_graph_scope);
   for (int i = 0; i < ops.count; ++i) {
     const Op& op = ops.ops[static_cast<std::size_t>(i)];
     const auto slot = static_cast<std::size_t>(i);
@@ -115,6 +119,7 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
                            : op_time(ctx.device, op, shape.gemm, shape.act);
     OpTime t = mine.times[slot];
     if (eager_kernels) eager_host_time_s(fw->eager_kernels, op, t.host_fwd_s, t.host_bwd_s);
+    if (graphed.contains(i)) t.host_fwd_s = t.host_bwd_s = 0;
     if (i < early_stop_ops) {
       early_stop_fwd_s += t.fwd_s;
       early_stop_host_s += t.host_fwd_s;
@@ -151,6 +156,13 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
     if (op.routed_expert) k.expert_params += op.params;
     if (op.low_precision) k.low_precision_params += op.params;
     k.hw_flops += op.fwd_flops + op.bwd_flops;
+  }
+  if (graphed.launches_per_pass > 0) {
+    const double launch_s = graphed.launches_per_pass * ctx.device.kernel_launch_s;
+    host_fwd_s += launch_s;
+    host_bwd_s += launch_s;
+    // A region captured before the host sync (attention, router) launches before it.
+    if (graphed.begin < ops.host_sync_at) pre_sync_host_s += launch_s;
   }
   // The host issues kernels ahead of the GPU; a pass takes the slower of the two. A host-device
   // synchronisation (a dropless MoE layer's token counts, LayerOps::host_sync_at) empties the
