@@ -166,6 +166,8 @@ def train(
     seq_len: Optional[int] = None,
     allow_longer_context: bool = False,
     recompute: str = "none",
+    recompute_modules: str = "",
+    cuda_graphs: str = "",
     precision: str = "bf16",
     tp_overlap: bool = True,
     moe_overlap: str = "none",

@@ -56,6 +56,10 @@ struct SourceDate {
   // "moe_act", "moe", "core_attn", "mla_up_proj", "mlp"), where a row's `recompute` cell is
   // blank or unknown (Plan::recompute_modules). Needs `unknowns_evidence` too.
   std::vector<std::string> recompute_modules;
+  // Megatron-Core's CUDA-graph scopes the source's preset captures (--cuda-graph-scope under a
+  // --cuda-graph-impl: "attn", "mlp", "moe_router", "moe_preprocess", "mamba", "full_iteration";
+  // Plan::cuda_graph_scope). Every row of the entry runs them. Needs `unknowns_evidence` too.
+  std::vector<std::string> cuda_graph_scope;
   // Serving runs (validate inference): the requests the source's offline benchmark sent per run,
   // which its rows do not state in a column (0 = no rule). Such a run holds at most that many
   // sequences at once, whatever memory and the engine's max_num_seqs would allow. Needs

@@ -49,6 +49,15 @@ SourceDates parse_source_dates(Fields& top) {
                    fmt::format("'{}': use layernorm, moe_act, moe, core_attn, mla_up_proj or mlp", module));
       }
     }
+    s.cuda_graph_scope = entry.str_list("cuda_graph_scope");
+    for (const std::string& scope : s.cuda_graph_scope) {
+      static constexpr std::array<std::string_view, 6> kScopes = {"attn",           "mlp",   "moe_router",
+                                                                   "moe_preprocess", "mamba", "full_iteration"};
+      if (std::find(kScopes.begin(), kScopes.end(), scope) == kScopes.end()) {
+        entry.fail("cuda_graph_scope",
+                   fmt::format("'{}': use attn, mlp, moe_router, moe_preprocess, mamba or full_iteration", scope));
+      }
+    }
     s.benchmark_requests = entry.opt_pos("benchmark_requests").value_or(0);
     s.cuda_graph_batch_sizes = entry.num_list("cuda_graph_batch_sizes");
     s.unknowns_evidence = entry.opt_str("unknowns_evidence").value_or("");
@@ -70,7 +79,8 @@ SourceDates parse_source_dates(Fields& top) {
     const bool has_rule = !s.moe_overlap.empty() || !s.moe_dispatcher.empty() || s.fp8_params.has_value() ||
                           s.nvfp4_tp_comm_overlap.has_value() || s.nvfp4_rht.has_value() || s.benchmark_requests > 0 ||
                           !s.cuda_graph_batch_sizes.empty() || !s.pp_embedding_head_slots_models.empty() ||
-                          s.pp_overlap_needs_interleaving || !s.recompute_modules.empty();
+                          s.pp_overlap_needs_interleaving || !s.recompute_modules.empty() ||
+                          !s.cuda_graph_scope.empty();
     if (has_rule && s.unknowns_evidence.empty()) {
       entry.fail("unknowns_evidence", "empty: say where the rule for the source's blank cells comes from");
     }

@@ -9,6 +9,7 @@
 #include "cost/checkpoint_recompute.h"
 #include "cost/eager_kernels.h"
 #include "cost/framework_memory.h"
+#include "plan/cuda_graphs.h"
 #include "plan/evaluate_internal.h"
 #include "plan/moe_dispatch.h"
 #include "workload/ops_mixer.h"
@@ -132,14 +133,18 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
   double module_s = 0;
   double module_host_s = 0;
   double module_flops = 0;
+  // CUDA graphs (Plan::cuda_graph_scope, plan/cuda_graphs.h): the captured ops cost the host
+  // nothing each; their region one graph launch per pass, added after the loop.
+  const GraphedOps graphed = graphed_ops(m, layer_idx, ops, mine.mixer.count, p.cuda_graph_scope);
   // The mixer's ops summed by the previous kind (MixerSums), where every sum below over them is
   // one of its sums: the same eager host times, the host synchronisation (a MoE block's) and
   // the early stop of recompute after the mixer or absent. The pre-sync and early-stop sums
   // over the mixer are then the forward's (the same additions from 0 in the same order).
   int first_op = 0;
   mine.mixer_sums.set = false;
-  // MixerSums carries no recompute-module sums: a plan with modules sums every op itself.
-  if (modules == 0 && same_mixer && known_slots > 0 && previous->mixer_sums.set &&
+  // MixerSums carries no recompute-module sums and no graphed host times: a plan with
+  // modules or CUDA graphs sums every op itself.
+  if (modules == 0 && p.cuda_graph_scope == 0 && same_mixer && known_slots > 0 && previous->mixer_sums.set &&
       previous->mixer_sums.eager == eager_kernels && (ops.host_sync_at < 0 || ops.host_sync_at >= known_slots) &&
       (early_stop_ops == 0 || early_stop_ops >= known_slots)) {
     const MixerSums& q = previous->mixer_sums;
@@ -189,6 +194,7 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
     }
     OpTime t = mine.times[slot];
     if (eager_kernels) eager_host_time_s(fw->eager_kernels, op, t.host_fwd_s, t.host_bwd_s);
+    if (graphed.contains(i)) t.host_fwd_s = t.host_bwd_s = 0;
     if (i < early_stop_ops) {
       early_stop_fwd_s += t.fwd_s;
       early_stop_host_s += t.host_fwd_s;
@@ -251,6 +257,13 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
     q.hw_flops = k.hw_flops;
   }
   for (int i = mixer_end; i < ops.count; ++i) add_op(i);
+  if (graphed.launches_per_pass > 0) {
+    const double launch_s = graphed.launches_per_pass * ctx.device.kernel_launch_s;
+    host_fwd_s += launch_s;
+    host_bwd_s += launch_s;
+    // A region captured before the host sync (attention, router) launches before it.
+    if (graphed.begin < ops.host_sync_at) pre_sync_host_s += launch_s;
+  }
   // The host issues kernels ahead of the GPU; a pass takes the slower of the two. A host-device
   // synchronisation (a dropless MoE layer's token counts, LayerOps::host_sync_at) empties the
   // launch queue: the host cannot issue the kernels after it while the GPU runs those before

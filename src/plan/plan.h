@@ -82,6 +82,10 @@ struct Plan {
   // Megatron-Core's recompute modules (RecomputeModule bits, workload/ops.h): parts of every
   // layer rerun in the backward, on top of `recompute` (--recompute-modules). 0 = none.
   std::uint8_t recompute_modules = 0;
+  // Megatron-Core's CUDA-graph scopes (CudaGraphScope bits, workload/ops.h; --cuda-graph-scope
+  // with a --cuda-graph-impl): the captured ops issue as one graph launch per region and
+  // micro-batch instead of one launch per kernel (plan/cuda_graphs.h). 0 = eager.
+  std::uint8_t cuda_graph_scope = 0;
   Precision precision = Precision::bf16;  // of the linear layers (fp8: Transformer Engine recipe)
   // How fp8/fp4 GEMM inputs carry their scales (--fp8-recipe; fp4 is always nvfp4).
   ScalingRecipe scaling = ScalingRecipe::delayed;

@@ -27,6 +27,7 @@ nlohmann::ordered_json plan_json(const Plan& p) {
   j["recompute"] = recompute_name(p.recompute);
   // Only when set, so that plans without them read as before.
   if (p.recompute_modules != 0) j["recompute_modules"] = recompute_modules_name(p.recompute_modules);
+  if (p.cuda_graph_scope != 0) j["cuda_graph_scope"] = cuda_graph_scope_name(p.cuda_graph_scope);
   j["precision"] = precision_name(p.precision);
   j["tp_comm_overlap"] = p.tp_comm_overlap;
   // Only when set, so that plans without it read as before.
@@ -81,6 +82,17 @@ Plan plan_from_json(const nlohmann::json& j) {
       const auto bit = parse_recompute_module(std::string_view(names).substr(start, end - start));
       if (!bit) throw Error(fmt::format("sweep result: bad plan {}", j.dump()));
       p.recompute_modules |= *bit;
+      start = end + 1;
+    }
+  }
+  if (j.contains("cuda_graph_scope")) {
+    const std::string names = j.at("cuda_graph_scope").get<std::string>();
+    std::size_t start = 0;
+    while (start <= names.size()) {
+      const std::size_t end = std::min(names.find(',', start), names.size());
+      const auto bit = parse_cuda_graph_scope(std::string_view(names).substr(start, end - start));
+      if (!bit) throw Error(fmt::format("sweep result: bad plan {}", j.dump()));
+      p.cuda_graph_scope |= *bit;
       start = end + 1;
     }
   }

@@ -37,6 +37,12 @@ const std::vector<FieldSpec<TrainRequest>>& train_fields() {
        "Allow --seq-len past the model's context length (max_seq_len)"},
       {"recompute", GP_FIELD(R, recompute), "", "none, selective, full",
        "Activation recomputation: none, selective, full", kSearchDimension | kShowDefault},
+      {"recompute_modules", GP_FIELD(R, recompute_modules), "", "layernorm, moe_act, moe, core_attn, mla_up_proj, mlp",
+       "Megatron-Core recompute modules, comma-separated: each layer's parts whose forward reruns in the backward "
+       "(--recompute-modules; on top of --recompute)"},
+      {"cuda_graphs", GP_FIELD(R, cuda_graphs), "", "attn, mlp, moe_router, moe_preprocess, mamba, full_iteration",
+       "Megatron-Core CUDA-graph scopes, comma-separated (--cuda-graph-scope): the captured ops cost the host one "
+       "graph launch per layer and pass instead of one launch per kernel (default: none, eager)"},
       {"precision", GP_FIELD(R, precision), "", "bf16, fp16, fp8, fp4, tf32, fp32",
        kPrecisionHelp, kShowDefault},
       {"framework", GP_FIELD(R, framework), "", "",

@@ -22,6 +22,22 @@
 namespace gpuplan {
 namespace {
 
+// A comma-separated list of names → the OR of their bits ("" = 0); a bad name exits 2 naming it.
+std::uint8_t parse_name_list(std::string_view flag, const std::string& names,
+                             std::optional<std::uint8_t> (*parse)(std::string_view), std::string_view allowed) {
+  std::uint8_t bits = 0;
+  std::size_t start = 0;
+  while (!names.empty() && start <= names.size()) {
+    const std::size_t end = std::min(names.find(',', start), names.size());
+    const std::string_view name = std::string_view(names).substr(start, end - start);
+    const auto bit = parse(name);
+    if (!bit) throw Error(fmt::format("{} '{}': '{}' is not one; use {}, comma-separated", flag, names, name, allowed));
+    bits |= *bit;
+    start = end + 1;
+  }
+  return bits;
+}
+
 // The micro-batch sizes nearest `micro_batch` (one below, one above) that divide the
 // sequences each replica runs per step; empty when dp does not divide the global batch.
 std::string nearest_micro_batches(int global_batch, int dp, int micro_batch) {
@@ -253,6 +269,10 @@ TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
   const auto recompute = parse_recompute(r.recompute);
   if (!recompute) throw Error(fmt::format("--recompute '{}': use none, selective or full", r.recompute));
   p.recompute = *recompute;
+  p.recompute_modules = parse_name_list("--recompute-modules", r.recompute_modules, parse_recompute_module,
+                                        "layernorm, moe_act, moe, core_attn, mla_up_proj or mlp");
+  p.cuda_graph_scope = parse_name_list("--cuda-graphs", r.cuda_graphs, parse_cuda_graph_scope,
+                                       "attn, mlp, moe_router, moe_preprocess, mamba or full_iteration");
   p.precision = parse_train_precision(r.precision);
   p.scaling = parse_train_scaling(r.fp8_recipe, p.precision);
   if (r.fp8_activation_cache && p.precision != Precision::fp8 && p.precision != Precision::fp4) {

@@ -38,6 +38,10 @@ struct TrainRequest {
   std::optional<int> seq_len;   // unset = the model's context length
   bool allow_longer_context = false;  // --allow-longer-context: plan a seq_len past max_seq_len
   std::string recompute = "none";
+  // --recompute-modules: Megatron-Core's recompute modules, comma-separated (Plan::recompute_modules); "" = none
+  std::string recompute_modules;
+  // --cuda-graphs: Megatron-Core's CUDA-graph scopes, comma-separated (Plan::cuda_graph_scope); "" = eager
+  std::string cuda_graphs;
   std::string precision = "bf16";
   std::string fp8_recipe;            // --fp8-recipe: delayed, tensorwise, blockwise, mxfp8; "" = delayed (nvfp4 for fp4)
   bool fp8_activation_cache = false; // --fp8-activation-cache (Plan::low_precision_act_cache)

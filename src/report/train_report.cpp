@@ -47,6 +47,7 @@ std::string plan_summary(const Plan& p, const ModelSpec& m) {
                      p.precision == Precision::fp4 && !p.nvfp4_rht ? ", no Hadamard transforms" : "");
   }
   if (p.recompute_modules != 0) s += fmt::format(" · recompute modules {}", recompute_modules_name(p.recompute_modules));
+  if (p.cuda_graph_scope != 0) s += fmt::format(" · CUDA graphs {}", cuda_graph_scope_name(p.cuda_graph_scope));
   if (p.low_precision_act_cache) s += " · fp8 activation cache";
   return s;
 }

@@ -323,6 +323,14 @@ TrainValidationRow predict_row(const TrainColumns& c, const CsvTable::Row& row, 
     u.recompute = false;
     r.assumptions += fmt::format("recompute modules {} (the source's rule); ", recompute_modules_name(p.recompute_modules));
   }
+  // CUDA graphs: the data has no column for them; a source whose preset captures some
+  // (data/validation/training-sources.toml `cuda_graph_scope`) runs every row of the entry so.
+  if (source_rule && !source_rule->cuda_graph_scope.empty()) {
+    for (const std::string& name : source_rule->cuda_graph_scope) {
+      p.cuda_graph_scope |= parse_cuda_graph_scope(name).value_or(0);
+    }
+    r.assumptions += fmt::format("CUDA graphs {} (the source's rule); ", cuda_graph_scope_name(p.cuda_graph_scope));
+  }
   // A MoE run's AllToAll overlap (`moe_overlap`) and dispatcher (`moe_dispatcher`: copies per
   // chosen expert or per destination rank). A blank cell takes the rule its source's entry in
   // data/validation/training-sources.toml gives every row of the source, where it has one;

@@ -494,6 +494,34 @@ std::string recompute_modules_name(std::uint8_t modules) {
   return out;
 }
 
+namespace {
+constexpr std::array<std::pair<std::string_view, std::uint8_t>, 6> kCudaGraphScopeNames = {{
+    {"attn", kGraphAttn},
+    {"mlp", kGraphMlp},
+    {"moe_router", kGraphMoeRouter},
+    {"moe_preprocess", kGraphMoePreprocess},
+    {"mamba", kGraphMamba},
+    {"full_iteration", kGraphFullIteration},
+}};
+}  // namespace
+
+std::optional<std::uint8_t> parse_cuda_graph_scope(std::string_view name) {
+  for (const auto& [n, bit] : kCudaGraphScopeNames) {
+    if (n == name) return bit;
+  }
+  return std::nullopt;
+}
+
+std::string cuda_graph_scope_name(std::uint8_t scope) {
+  std::string out;
+  for (const auto& [n, bit] : kCudaGraphScopeNames) {
+    if ((scope & bit) == 0) continue;
+    if (!out.empty()) out += ",";
+    out += n;
+  }
+  return out;
+}
+
 double causal_keys_per_query(double seq_len, double window, bool chunked) {
   if (window <= 0 || window >= seq_len) return (seq_len + 1) / 2;
   if (chunked) {

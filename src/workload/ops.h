@@ -41,6 +41,25 @@ std::optional<std::uint8_t> parse_recompute_module(std::string_view name);
 // The modules as Megatron-Core names them, joined by "," in bit order ("" = none).
 std::string recompute_modules_name(std::uint8_t modules);
 
+// Megatron-Core's CUDA-graph scopes (--cuda-graph-scope, CudaGraphScope in
+// megatron/core/transformer/enums.py at core_v0.16.0) under --cuda-graph-impl
+// "transformer_engine" (make_graphed_callables per layer and micro-batch) or "local": the parts
+// of a layer captured as one graph, whose kernels the host issues as one graph launch.
+// Bits of Plan::cuda_graph_scope (plan/cuda_graphs.h says which ops each covers).
+enum CudaGraphScope : std::uint8_t {
+  kGraphAttn = 1,             // "attn": the attention block (input norm to residual)
+  kGraphMlp = 2,              // "mlp": a dense layer's MLP block (pre-MLP norm to residual)
+  kGraphMoeRouter = 4,        // "moe_router": a MoE layer's pre-MLP norm, router and top-k
+  kGraphMoePreprocess = 8,    // "moe_preprocess": the dispatcher's preprocessing, up to its host sync
+  kGraphMamba = 16,           // "mamba": a Mamba mixer block
+  kGraphFullIteration = 32,   // "full_iteration": the whole forward-backward ("local" only)
+};
+// Megatron-Core's name of one scope → its bit; nullopt for another name ("moe", drop-and-pad
+// MoE only, is not modelled: the MoE layers here are dropless).
+std::optional<std::uint8_t> parse_cuda_graph_scope(std::string_view name);
+// The scopes as Megatron-Core names them, joined by "," in bit order ("" = none).
+std::string cuda_graph_scope_name(std::uint8_t scope);
+
 struct Op {
   const char* name = "";  // "qkv_proj", "attention", "mlp_up", ...; static strings
   OpKind kind = OpKind::memory;
