@@ -220,12 +220,7 @@ class Simulation {
         now = std::max(now, arrivals_.top().first);
         continue;
       }
-      const double d = step_time();
-      const double end = now + d;
-      r_.busy_s += d;
-      running_time_ += d * static_cast<double>(running_.size());
-      r_.peak_running = std::max(r_.peak_running, static_cast<int>(running_.size()));
-      ++r_.steps;
+      const double end = run_step(now);
       finished += complete_step(end);
       now = end;
     }
@@ -409,6 +404,17 @@ class Simulation {
     }
   }
 
+  // Costs the step built in step_*_ (step_time) and accounts it from `now`: busy time, the
+  // running sequences' time, the peak and the step count. Returns when the step ends.
+  double run_step(double now) {
+    const double d = step_time();
+    r_.busy_s += d;
+    running_time_ += d * static_cast<double>(running_.size());
+    r_.peak_running = std::max(r_.peak_running, static_cast<int>(running_.size()));
+    ++r_.steps;
+    return now + d;
+  }
+
   double step_time() {
     double decodes = step_decodes_, context = step_context_, prompt = step_prompt_, span = step_span_;
     if (decodes > 0) context /= decodes;
@@ -545,12 +551,7 @@ class Simulation {
       if (admit_whole_prompts(nd0, first_blocks) < 0) return 0;
       step_decodes_ = nd0;
       step_context_ = static_cast<double>(context0);
-      const double d = step_time();
-      const double end = now + d;
-      r_.busy_s += d;
-      running_time_ += d * static_cast<double>(running_.size());
-      r_.peak_running = std::max(r_.peak_running, static_cast<int>(running_.size()));
-      ++r_.steps;
+      const double end = run_step(now);
       if (measured0 > 0) itl_.add(end - now, measured0);
       for (std::size_t pos = n0; pos < running_.size(); ++pos) {
         Req& r = reqs_[running_[pos]];
