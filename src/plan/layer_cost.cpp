@@ -135,7 +135,9 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
   double module_flops = 0;
   // CUDA graphs (Plan::cuda_graph_scope, plan/cuda_graphs.h): the captured ops cost the host
   // nothing each; their region one graph launch per pass, added after the loop.
-  const GraphedOps graphed = graphed_ops(m, layer_idx, ops, mine.mixer.count, p.cuda_graph_scope);
+  // (Most plans have no scope: no call per kind for them on the search's hot path.)
+  const GraphedOps graphed =
+      p.cuda_graph_scope != 0 ? graphed_ops(m, layer_idx, ops, mine.mixer.count, p.cuda_graph_scope) : GraphedOps{};
   // The mixer's ops summed by the previous kind (MixerSums), where every sum below over them is
   // one of its sums: the same eager host times, the host synchronisation (a MoE block's) and
   // the early stop of recompute after the mixer or absent. The pre-sync and early-stop sums
