@@ -55,6 +55,29 @@ TEST(CollectiveFixedCost, ShippedNvlink5CarriesTheMeasuredRatioAndHopperNone) {
   EXPECT_NEAR(b200.fixed_cost_ratio, 3.0 / 2.3, 0.005);
 }
 
+// The point-to-point fixed cost's prior is a measurement (data/fitted/collectives/nccl.toml
+// [priors]): 8 x H20 (NVLink 4 through NVSwitch, as HGX H100) run alltoall_perf at 128 / 256 /
+// 512 B in 10.59 / 10.48 / 10.56 us (github.com/deepseek-ai/DeepEP/issues/303). With every
+// constant at its prior (NVLink 4 hops = NCCL's, p2p = the prior), the model's 128 B AllToAll on
+// 8 NVLink 4 GPUs is direct/LL: latency = p2p + 1 x NCCL's NVLink LL hop = 9.94 + 0.6 =
+// 10.54 us, transfer = 7/8 x 128 B at the LL rate (under 1 ns): the measured 10.48-10.59 us.
+TEST(CollectiveFixedCost, TheP2pPriorReproducesItsSource) {
+  CollectiveParams p = default_collective_params(default_catalog());
+  p.p2p_latency_s = p.priors.p2p_latency_s;
+  for (auto& l : p.links) {
+    if (l.link == "nvlink4") l.ring_hop_latency_s = p.priors.nccl_nvlink_ring_hop_s;
+  }
+  EXPECT_NEAR(p.priors.p2p_latency_s, 9.94e-6, 1e-12);
+  const CollectiveTopology t = fixed_cost_topology(p, default_catalog().system("dgx-h100"));
+  const auto e = estimate_collective(request(CollectiveOp::all_to_all, 128, 8), t);
+  ASSERT_TRUE(e.feasible) << e.reason;
+  EXPECT_EQ(e.algorithm, Algo::direct);
+  EXPECT_EQ(e.protocol, Protocol::ll);
+  EXPECT_NEAR(e.latency_s, 9.94e-6 + 0.6e-6, 1e-12);
+  EXPECT_LT(e.transfer_s, 1e-9);
+  EXPECT_NEAR(e.time_s, (10.59e-6 + 10.48e-6 + 10.56e-6) / 3, 0.01e-6);
+}
+
 // 512 B AllReduce on 8 GPUs, ring/LL (latency-bound): 2(n-1) = 14 NVLink steps,
 // latency = r x (6.6 us + 14 x hop_LL); 1 GiB on ring/Simple (bandwidth-bound): latency =
 // r x (8.4 us + 14 x hop_Simple) + the pipeline fill (not scaled), transfer unchanged.
