@@ -43,6 +43,13 @@ struct Efficiency {
   // no grouped term.
   double grouped_tile_overhead_s = 0;
   double grouped_stream_bytes_per_s_per_sm = 0;
+  // GEMMs whose FP4 weights the kernel widens to 16 bits in registers before a 16-bit MMA (a GPU
+  // without FP4 tensor cores running an FP4 checkpoint weight-only, W4A16): the kernel's rate on
+  // full tiles as a fraction of the 16-bit GEMM rate, the unpacking and scaling of every weight
+  // tile competing with the MMAs for the SM. Measured, not fitted (data/calibration/moe/
+  // mxfp4-gemm-*.json; docs/model/moe-serving.md, "FP4 weights widened in the kernel").
+  // 0 = not measured: no term.
+  double fp4_upcast_rate_fraction = 0;
   // FlashAttention-style fused attention, achieved / dense peak of the attention precision.
   // Short spans do not fill the tiles: efficiency × keys / (keys + kv_half).
   double attention_fwd_fraction = 0;

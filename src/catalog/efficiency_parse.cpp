@@ -39,6 +39,10 @@ Efficiency parse_efficiency(Fields& top) {
     e.grouped_stream_bytes_per_s_per_sm = grouped->pos("stream_gb_per_s_per_sm") * 1e9;
     grouped->finish();
   }
+  if (auto upcast = gemm.opt_sub("weight_upcast")) {
+    e.fp4_upcast_rate_fraction = upcast->fraction("fp4_rate_fraction");
+    upcast->finish();
+  }
   gemm.finish();
 
   Fields attn = top.sub("attention");

@@ -37,6 +37,9 @@ struct RooflineDevice {
   // Grouped GEMMs (Efficiency::grouped_*; cost/grouped_gemm.h): 0 = not measured.
   double grouped_tile_overhead_s = 0;
   double grouped_stream_bytes_per_s_per_sm = 0;
+  // FP4 weights widened to 16 bits inside the GEMM (Efficiency::fp4_upcast_rate_fraction): the
+  // kernel's full-tile rate / the 16-bit rate; 1 = not measured (no term).
+  double fp4_upcast_rate_fraction = 1;
   double attention_kv_half = 0;
   // Rate of the attention kernel given a materialized mask, as a fraction of its causal rate
   // (Op::masked; measured per framework kernel, 1 where not measured).

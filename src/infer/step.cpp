@@ -29,6 +29,10 @@ Precision gemm_precision(const Gpu& gpu, Precision weights) {
   }
 }
 
+bool experts_widen_fp4(const LinearWeightFormat& wf, Precision weights) {
+  return (weights == Precision::fp4 || weights == Precision::fp6) && precision_bytes(wf.expert_gemm) >= 2;
+}
+
 LinearWeightFormat linear_weight_format(const ModelSpec& m, const Gpu& gpu, Precision weights) {
   LinearWeightFormat f;
   f.expert_bytes = f.nonexpert_bytes = quantised_weight_bytes(weights);
@@ -315,8 +319,16 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
     moe.expert_weight_s = moe.expert_weight_bytes / weight_bw;
     moe.grouped_gemm_efficiency = grouped_gemm_efficiency_of(ctx, plan, tokens, load.expert_hit);
     moe.expert_padding_s = moe.expert_compute_s * (1 / moe.grouped_gemm_efficiency - 1);
-    moe.imbalance_s = moe.expert_compute_s / moe.grouped_gemm_efficiency * (moe.router_imbalance - 1);
-    c.linear_compute_s += moe.expert_padding_s + moe.imbalance_s;
+    // FP4/FP6 experts on a GPU without those tensor cores: the kernel unpacks, scales and widens
+    // every weight tile to 16 bits in registers before the 16-bit MMA (triton_kernels'
+    // matmul_ogs on Hopper; Triton's dot_scaled lowering on sm_90), and on full tiles that work
+    // holds the SM as long as the MMAs do: the measured rate is a fraction of the 16-bit one.
+    // Charged on the routed rows: the kernels size their row tiles to the rows per expert
+    // (16 and up), so part-empty 128-row tiles (the padding above) do not widen 128 rows' worth.
+    moe.upcast_rate_fraction = experts_widen_fp4(wf, plan.weights) && ctx.roofline ? ctx.roofline->fp4_upcast_rate_fraction : 1;
+    moe.upcast_s = moe.expert_compute_s * (1 / moe.upcast_rate_fraction - 1);
+    moe.imbalance_s = (moe.expert_compute_s / moe.grouped_gemm_efficiency + moe.upcast_s) * (moe.router_imbalance - 1);
+    c.linear_compute_s += moe.expert_padding_s + moe.upcast_s + moe.imbalance_s;
     // Only where the engine runs the kernels the measurement timed: CUTLASS grouped GEMMs with
     // the experts multiplying in their own precision (a weight-only 4-bit checkpoint on a GPU
     // without FP4 tensor cores runs dequantising kernels instead).

@@ -56,6 +56,15 @@ struct MoeStepTerms {
   // padding and imbalance: expert FLOPs / that precision's achievable rate. In linear_compute_s.
   Precision expert_gemm_precision = Precision::bf16;
   double expert_compute_s = 0;
+  // FP4 (or FP6) experts widened to 16 bits inside the GEMM on a GPU without those tensor cores
+  // (weight-only, W4A16: TensorRT-LLM's Triton MoE backend and vLLM on Hopper): the kernel's rate
+  // on full tiles as a fraction of the 16-bit rate (the GPU family's measured
+  // `[gemm.weight_upcast]`; 1 = no upcast or not measured), and the time that adds over
+  // expert_compute_s, (1 / fraction − 1) × expert_compute_s: charged on the routed rows, not on
+  // padded tiles (docs/model/moe-serving.md, "FP4 weights widened in the kernel"). In
+  // linear_compute_s.
+  double upcast_rate_fraction = 1;
+  double upcast_s = 0;
 };
 
 struct StepCost {
@@ -125,6 +134,11 @@ struct LinearWeightFormat {
   Precision nonexpert_gemm = Precision::bf16;
 };
 LinearWeightFormat linear_weight_format(const ModelSpec& m, const Gpu& gpu, Precision weights);
+
+// Whether the routed experts, stored at `weights` as `wf` says, are FP4 or FP6 weights the GEMM
+// widens to 16 bits (no such tensor cores on the GPU: weight-only, W4A16), not multiplied in an
+// FP4/FP8 MMA (MoeStepTerms::upcast_rate_fraction).
+bool experts_widen_fp4(const LinearWeightFormat& wf, Precision weights);
 
 // The precision the attention kernels (prefill FMHA and decode) multiply in on `gpu` with the
 // KV cache at `kv` and the attention projections as `wf` stores them: FP8 where the GPU has FP8

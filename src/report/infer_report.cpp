@@ -78,6 +78,8 @@ nlohmann::ordered_json step_json(const StepCost& c) {
                 {"expert_compute_s", m.expert_compute_s},
                 {"grouped_gemm_efficiency", m.grouped_gemm_efficiency},
                 {"expert_padding_s", m.expert_padding_s},
+                {"upcast_rate_fraction", m.upcast_rate_fraction},
+                {"upcast_s", m.upcast_s},
                 {"imbalance_s", m.imbalance_s},
                 {"grouped_tile_s", m.grouped_tile_s},
                 {"grouped_stream_s", m.grouped_stream_s},
@@ -216,10 +218,14 @@ std::string infer_text(const InferContext& ctx, const InferPlan& plan, const Inf
     // The MoE terms inside the step above (docs/model/moe-serving.md).
     const MoeStepTerms& moe = c.moe;
     s += fmt::format("MoE: {:.1f} tokens per expert (router imbalance {:.2f}) · experts read {:.0f}% ({}, {}) · "
-                     "expert GEMMs {} at {} · grouped GEMM {:.0f}% of dense (padding {}) · imbalance {} · permutes {} · "
+                     "expert GEMMs {} at {}{} · grouped GEMM {:.0f}% of dense (padding {}) · imbalance {} · permutes {} · "
                      "dispatch/combine {}{}\n",
                      moe.tokens_per_expert, moe.router_imbalance, 100 * moe.experts_touched, gib_or_mib(moe.expert_weight_bytes),
                      ms(moe.expert_weight_s), ms(moe.expert_compute_s), precision_name(moe.expert_gemm_precision),
+                     moe.upcast_s > 0 ? fmt::format(" + fp4 weights widened in the kernel {} (it runs at {:.0f}% of the {} rate)",
+                                                    ms(moe.upcast_s), 100 * moe.upcast_rate_fraction,
+                                                    precision_name(moe.expert_gemm_precision))
+                                      : std::string(),
                      100 * moe.grouped_gemm_efficiency, ms(moe.expert_padding_s), ms(moe.imbalance_s), ms(moe.permute_s),
                      ms(moe.dispatch_combine_s),
                      moe.routing_kernels > 0

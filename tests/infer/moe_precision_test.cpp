@@ -119,6 +119,49 @@ TEST(MoePrecision, StepTermsHandChecked) {
               1e-6 * c.weight_bytes);
 }
 
+// FP4 experts widened to bf16 inside the GEMM on Hopper (docs/model/moe-serving.md, "FP4 weights
+// widened in the kernel"). gpt-oss-20b on one H100 with TensorRT-LLM 1.x, --weights fp4 --kv bf16,
+// 1,024 decodes at context 1,024: the experts multiply at the bf16 rate (W4A16), and the kernel
+// runs at Hopper's measured 0.411 of it on full tiles (hopper.toml [gemm.weight_upcast]), so the
+// widening adds expert FLOPs / bf16 rate × (1 / 0.411 − 1) = 1.4331 × expert_compute_s, charged on
+// the routed rows (1,024 × 4 / 32 = 128 per expert: full 128-row tiles, no padding here).
+TEST(MoePrecision, Fp4UpcastOnHopperHandChecked) {
+  const InferContext ctx =
+      make_infer_context(cat(), cat().model("gpt-oss-20b"), cat().gpu("h100-sxm"), cat().engine("tensorrt-llm-1.0"));
+  ASSERT_TRUE(ctx.roofline.has_value());
+  EXPECT_DOUBLE_EQ(ctx.roofline->fp4_upcast_rate_fraction, 0.411);
+  InferPlan p = fp4_plan();
+  p.kv = Precision::bf16;
+  const StepCost c = step_cost(ctx, p, StepLoad{1024, 1024, 0, 0});
+  const double expert_flops = 1024 * 2.0 * ctx.weights.routed_experts * (4.0 / 32);
+  EXPECT_EQ(c.moe.expert_gemm_precision, Precision::bf16);
+  EXPECT_NEAR(c.moe.expert_compute_s, expert_flops / rate_at(ctx, Precision::bf16), 1e-12);
+  EXPECT_DOUBLE_EQ(c.moe.upcast_rate_fraction, 0.411);
+  EXPECT_NEAR(c.moe.upcast_s, c.moe.expert_compute_s * (1 / 0.411 - 1), 1e-12);
+  EXPECT_NEAR(c.moe.upcast_s / c.moe.expert_compute_s, 1.43309, 1e-5);
+  EXPECT_DOUBLE_EQ(c.moe.expert_padding_s, 0.0);
+  const double head_flops = 1024 * 2.0 * ctx.weights.output_head;
+  const double rest_flops = c.linear_flops - head_flops - expert_flops;
+  EXPECT_NEAR(c.linear_compute_s,
+              rest_flops / rate_at(ctx, Precision::bf16) + c.output_head_s + c.moe.expert_compute_s + c.moe.upcast_s +
+                  c.moe.expert_padding_s + c.moe.imbalance_s,
+              1e-9 * c.linear_compute_s);
+  // Not where the experts multiply in their own precision: FP4 tensor cores (B200: W4A8 at the
+  // FP8 rate), or 16-bit weights on Hopper.
+  const InferContext b200 =
+      make_infer_context(cat(), cat().model("gpt-oss-20b"), cat().gpu("b200"), cat().engine("tensorrt-llm-1.0"));
+  const StepCost cb = step_cost(b200, fp4_plan(), StepLoad{1024, 1024, 0, 0});
+  EXPECT_DOUBLE_EQ(cb.moe.upcast_rate_fraction, 1.0);
+  EXPECT_DOUBLE_EQ(cb.moe.upcast_s, 0.0);
+  p.weights = Precision::bf16;
+  const StepCost c16 = step_cost(ctx, p, StepLoad{1024, 1024, 0, 0});
+  EXPECT_DOUBLE_EQ(c16.moe.upcast_s, 0.0);
+  EXPECT_TRUE(experts_widen_fp4(linear_weight_format(cat().model("gpt-oss-20b"), cat().gpu("h100-sxm"), Precision::fp4),
+                                Precision::fp4));
+  EXPECT_FALSE(experts_widen_fp4(linear_weight_format(cat().model("gpt-oss-20b"), cat().gpu("b200"), Precision::fp4),
+                                 Precision::fp4));
+}
+
 // A dense FP8 model: the head multiplies with the other layers at FP8 (a 16-bit head everywhere
 // was tried and not adopted, docs/model/moe-serving.md). Llama 3.1 8B on H100, 64 decodes:
 // head 64 × 2 × 128,256 × 4,096 FLOPs, named, inside linear_compute_s at the FP8 rate.
