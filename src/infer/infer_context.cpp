@@ -6,6 +6,7 @@
 #include "core/strings.h"
 #include "catalog/system_choice.h"
 #include "catalog/cloud_price.h"
+#include "infer/mla_decode.h"
 #include "workload/tp_reductions.h"
 
 namespace gpuplan {
@@ -62,6 +63,10 @@ InferContext make_infer_context(const Catalog& catalog, const ModelSpec& model, 
   ctx.attention_flops_per_key_layer =
       (decode_flops_per_token(model, 1) - 2 * ctx.params.matmul_active - mamba_scan_flops_per_token(model)) /
       (model.is_hybrid() ? attention_layers : static_cast<double>(model.layers));
+  // MLA decodes as multi-query attention over its latent (the up-projections absorbed); its
+  // prompts keep the multi-head form above (infer/mla_decode.h).
+  ctx.decode_attention_flops_per_key_layer =
+      model.mla ? mla_absorbed_decode_flops_per_key_layer(model) : ctx.attention_flops_per_key_layer;
   if (gpu.memory_bw_bytes_per_s <= 0 || gpu.dense(Precision::bf16) + gpu.dense(Precision::fp16) <= 0) {
     throw Error(fmt::format("GPU '{}' has no memory bandwidth or 16-bit tensor peak in the catalog; the inference "
                             "model needs both (add them in a --catalog file)", gpu.id));

@@ -51,6 +51,9 @@ struct InferContext {
   InferWeights weights;
   KvShape kv;
   double attention_flops_per_key_layer = 0;  // QK^T + PV per key per layer (4·heads·head_dim)
+  // A decode token's QK^T + PV per key per layer: MLA decodes in the absorbed form, multi-query
+  // attention over the latent (infer/mla_decode.h); the prompts' figure above otherwise.
+  double decode_attention_flops_per_key_layer = 0;
   double activation_bytes_per_token = 0;     // activation workspace per batched token (16-bit, before TP)
   double logits_bytes_per_seq = 0;           // fp32 logits of one sequence (before TP)
   double gemm_fraction = 0;                  // achieved / dense peak for GEMMs and attention

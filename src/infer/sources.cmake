@@ -4,6 +4,7 @@ list(APPEND GPUPLAN_LIB_SOURCES
   infer/memory_budget.cpp
   infer/attention_dp_spread.cpp
   infer/moe_routing.cpp
+  infer/mla_decode.cpp
   infer/step.cpp
   infer/graph_padding.cpp
   infer/batching.cpp

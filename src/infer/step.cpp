@@ -350,6 +350,9 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
   // Attention. Decodes stream their cached keys and values; prefill tokens attend causally
   // within their prompt (FlashAttention: compute-bound) and write their KV.
   const double per_key = ctx.attention_flops_per_key_layer;
+  // MLA: decodes attend over the latent with the up-projections absorbed (infer/mla_decode.h).
+  const double decode_per_key =
+      ctx.decode_attention_flops_per_key_layer > 0 ? ctx.decode_attention_flops_per_key_layer : per_key;
   const double full = static_cast<double>(ctx.kv.full_layers);
   const double sliding = static_cast<double>(ctx.kv.sliding_layers);
   const double window = static_cast<double>(ctx.kv.window);
@@ -360,7 +363,7 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
   // Attention DP: each GPU attends for its rank's sequences only (r = load without attention DP),
   // its KV split over the rank's tp / attention_dp GPUs.
   const int kv_tp = plan.attention_tp();
-  const double decode_attn_flops = r.decode_seqs * per_key * decode_keys * stage_share / atp;
+  const double decode_attn_flops = r.decode_seqs * decode_per_key * decode_keys * stage_share / atp;
   const double prefill_attn_flops = r.prefill_tokens * per_key * prefill_keys * stage_share / atp;
   c.attention_flops = decode_attn_flops + prefill_attn_flops;
   c.kv_bytes = r.decode_seqs * kv_bytes_per_seq_per_gpu(ctx.kv, ctx_len, plan.kv, kv_tp, plan.pp) +
@@ -376,6 +379,10 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
   }
   c.kv_mem_s = c.kv_bytes / bw;
   c.attention_compute_s = c.attention_flops / attn_rate;
+  if (m.mla && r.decode_seqs > 0) {
+    c.mla_decode_flops_per_key_layer = decode_per_key;
+    c.mla_decode_absorbed_s = (decode_per_key - per_key) * r.decode_seqs * decode_keys * stage_share / atp / attn_rate;
+  }
   c.attention_s = roofline_time_s(c.kv_mem_s, decode_attn_flops / attn_rate) + prefill_attn_flops / attn_rate;
 
   // Elementwise passes outside the GEMMs, streamed from HBM once per step for every token

@@ -111,6 +111,12 @@ struct StepCost {
   // checkpoint that keeps its attention unquantised (gpt-oss) even over an FP8 KV cache. Sets the
   // rate of attention_compute_s (docs/model/inference.md §4, "Attention math precision").
   Precision attention_precision = Precision::bf16;
+  // MLA decodes (infer/mla_decode.h): the absorbed form's FLOPs per cached key per layer, and the
+  // tensor-core time its decodes' attention takes beyond the multi-head form's FLOPs at the same
+  // rate (inside attention_compute_s; attention_s combines it with the latent's reads). 0 without
+  // MLA or decodes (docs/model/inference.md §4, "MLA decode").
+  double mla_decode_flops_per_key_layer = 0;
+  double mla_decode_absorbed_s = 0;
   double total_s = 0;
   MoeStepTerms moe;        // the MoE share of the terms above
 };

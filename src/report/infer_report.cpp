@@ -55,6 +55,12 @@ nlohmann::ordered_json step_json(const StepCost& c) {
   j["attention_precision"] = precision_name(c.attention_precision);
   j["host_s"] = c.host_s;
   j["host_wait_s"] = c.host_wait_s;
+  if (c.mla_decode_flops_per_key_layer > 0) {
+    // MLA decodes in the absorbed form (infer/mla_decode.h), inside attention_s.
+    j["mla_decode"] = {{"form", "absorbed"},
+                       {"flops_per_key_layer", c.mla_decode_flops_per_key_layer},
+                       {"absorbed_s", c.mla_decode_absorbed_s}};
+  }
   if (c.graph_padded_decodes > 0) {
     // CUDA-graph padding of the pure-decode steps (infer/graph_padding.h), inside total_s.
     j["graph_padding"] = {{"padded_decodes", c.graph_padded_decodes}, {"added_s", c.graph_padding_s}};
@@ -199,6 +205,13 @@ std::string infer_text(const InferContext& ctx, const InferPlan& plan, const Inf
     // (docs/model/inference.md §4, "Attention math precision").
     s += fmt::format("attention math in {} over the fp8 KV cache (the attention projections are not FP8/FP4-quantised)\n",
                      precision_name(c.attention_precision));
+  }
+  if (c.mla_decode_flops_per_key_layer > 0) {
+    // MLA decodes as multi-query attention over the latent (docs/model/inference.md §4, "MLA decode").
+    s += fmt::format("MLA decode: absorbed form, {} FLOPs per cached key per layer (prompts {}, multi-head) · "
+                     "+{} of attention math\n",
+                     fmt_number(c.mla_decode_flops_per_key_layer), fmt_number(ctx.attention_flops_per_key_layer),
+                     ms(c.mla_decode_absorbed_s));
   }
   if (c.host_s > 0) {
     // The executor's host work per sequence, overlapped with the GPU (docs/model/inference.md).
