@@ -61,8 +61,8 @@ std::string collective_why(const CollectiveQuery& q, const CollectiveTopology& t
   if (t.fixed_cost_ratio != 1.0 && chosen.latency_s > chosen.transfer_s &&
       !(chosen.algorithm == CollectiveAlgorithm::nvls && t.nvls())) {
     why += fmt::format(
-        "; latency-bound: NCCL's base and per-step latencies x {:.2f} for this GPU generation (measured against "
-        "Hopper)",
+        "; latency-bound: NCCL's base and per-step latencies x {:.2f} for this GPU generation (against Hopper, "
+        "whose figures NCCL's are)",
         t.fixed_cost_ratio);
   }
   if (r.op == CollectiveOp::all_to_all) {

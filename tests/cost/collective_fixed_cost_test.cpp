@@ -47,7 +47,8 @@ TEST(CollectiveFixedCost, ShippedNvlink5CarriesTheMeasuredRatioAndHopperNone) {
   // NVIDIA/nccl#1940: 8 x B200 ~3.0 us against 8 x H200 / H800 ~2.3 us, same kernels and tuning.
   EXPECT_NEAR(p.find_link("nvlink5", "nvlink")->fixed_cost_ratio, 3.0 / 2.3, 0.005);
   EXPECT_DOUBLE_EQ(p.find_link("nvlink4", "nvlink")->fixed_cost_ratio, 1.0);
-  EXPECT_DOUBLE_EQ(p.find_link("nvlink3", "nvlink")->fixed_cost_ratio, 1.0);
+  // NVLink 3: A100's SM clock against Hopper's (1,980 / 1,410 MHz), no measurement.
+  EXPECT_NEAR(p.find_link("nvlink3", "nvlink")->fixed_cost_ratio, 1980.0 / 1410.0, 0.001);
   EXPECT_DOUBLE_EQ(p.find_link("xgmi-mi300x", "xgmi")->fixed_cost_ratio, 1.0);
   // The topology of a B200 node carries it for the explanation.
   const Catalog& c = default_catalog();
@@ -76,6 +77,21 @@ TEST(CollectiveFixedCost, TheP2pPriorReproducesItsSource) {
   EXPECT_NEAR(e.latency_s, 9.94e-6 + 0.6e-6, 1e-12);
   EXPECT_LT(e.transfer_s, 1e-9);
   EXPECT_NEAR(e.time_s, (10.59e-6 + 10.48e-6 + 10.56e-6) / 3, 0.01e-6);
+}
+
+// NVLink 3 (A100) pays NCCL's base and hops x the clock ratio 1980 / 1410 = 1.404: an 8 x A100
+// AllReduce of 512 B is ring/LL, latency = 1.404 x (6.6 us + 14 x 0.55 us) = 1.404 x 14.3 us =
+// 20.08 us (the shipped hop is NCCL's 0.6 us x the fitted 0.917, rounded to 0.55 us); NCCL's
+// own figures would give 6.6 + 14 x 0.6 = 15.0 us. AIConfigurator measures 22.6 us.
+TEST(CollectiveFixedCost, AmpereRunsNcclsLatenciesAtItsClock) {
+  const CollectiveParams& p = default_collective_params(default_catalog());
+  const CollectiveTopology t = fixed_cost_topology(p, default_catalog().system("dgx-a100"));
+  EXPECT_NEAR(t.fixed_cost_ratio, 1.404, 0.001);
+  const auto e = estimate_collective(request(CollectiveOp::all_reduce, 512, 8), t);
+  ASSERT_TRUE(e.feasible) << e.reason;
+  EXPECT_EQ(e.algorithm, Algo::ring);
+  EXPECT_EQ(e.protocol, Protocol::ll);
+  EXPECT_NEAR(e.latency_s, 1.404 * (6.6e-6 + 14 * 0.55e-6), 1e-9);
 }
 
 // 512 B AllReduce on 8 GPUs, ring/LL (latency-bound): 2(n-1) = 14 NVLink steps,

@@ -37,7 +37,8 @@ double transport_base_s(const char* id) {
 }
 
 // The ring Simple line of an AllGather of `bytes` over 2 nodes x 8 GPUs, by hand: fixed cost
-// 8.4 + 14 x NVLink Simple hop + 1 x 14 x 1.9 + the transport's base; NIC bytes per GPU =
+// 8.4 x the scale-up link's fixed_cost_ratio (1.404 on p4d's NVLink 3, 1 on Hopper) + 14 x NVLink
+// Simple hop (the ratio already in it) + 1 x 14 x 1.9 + the transport's base; NIC bytes per GPU =
 // bytes x 15/16 / 8 at `nic_bw` (line x efficiency); the NVLink level carries bytes x 15/16 x 7/8; the
 // Simple pipeline fill is one chunk per step (the transport's where its profile sets one),
 // never more than the transfer.
@@ -52,7 +53,7 @@ TransportHandLine transport_allgather_by_hand(const CollectiveTopology& t, doubl
   const double nvlink_bw = t.levels[0].bw_bytes_per_s;
   const double transfer = std::max(wire / 8 / nic_bw, wire * 7 / 8 / nvlink_bw);
   const int simple = static_cast<int>(Protocol::simple);
-  double latency = 8.4e-6 + 14 * t.levels[0].ring_hop_s[simple] + 1 * 14.0e-6 * 1.9 + base_s;
+  double latency = 8.4e-6 * t.fixed_cost_ratio + 14 * t.levels[0].ring_hop_s[simple] + 1 * 14.0e-6 * 1.9 + base_s;
   const double step = t.net_simple_step_bytes > 0 ? t.net_simple_step_bytes : t.simple_step_bytes;
   const double fill = 14 * step / nvlink_bw + 1 * step / nic_bw;
   latency += std::min(fill, transfer);
