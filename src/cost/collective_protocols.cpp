@@ -308,10 +308,10 @@ struct AlgorithmLines {
 }
 
 // The rate level i runs at in one line: its bandwidth x the protocol and sharing scale
-// (the point-to-point fraction of AllToAll and SendRecv on the scale-up level). A Tree AllReduce's chain inside the domain runs
-// no faster than NCCL's per-channel Tree ceiling x its channels (NCCL tuning.cc: busBw =
-// min(busBw, nChannels x perChMaxTreeBw), Tree algBw = busBw / 2, and the chain moves 2 x bytes
-// per GPU), by scale: one domain, two, more. line_time() and chosen_line() both take it from here.
+// (the point-to-point fraction of AllToAll and SendRecv on the scale-up level). A Tree AllReduce's chain inside the
+// domain runs no faster than NCCL's per-channel Tree ceiling x its channels (NCCL tuning.cc: busBw = min(busBw,
+// nChannels x perChMaxTreeBw), Tree algBw = busBw / 2, and the chain moves 2 x bytes per GPU), by scale: one domain,
+// two, more. line_time() and chosen_line() both take it from here.
 inline double line_level_bw(const CollectiveRequest& request, const CollectiveTopology& topology,
                             const GroupShape& shape, const AlgorithmLines& lines, int i, double bw_scale, double share,
                             CollectiveAlgorithm algorithm, Protocol protocol) {
