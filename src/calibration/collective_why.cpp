@@ -68,6 +68,12 @@ std::string collective_why(const CollectiveQuery& q, const CollectiveTopology& t
   if (r.op == CollectiveOp::all_to_all) {
     why += r.domains > 1 ? "; point-to-point, bound by the NICs across domains" : "; point-to-point over the switch";
   }
+  // docs/model/collectives.md: AllToAll and SendRecv run NCCL's one send/receive kernel, at one
+  // fraction of the scale-up links' rate.
+  if ((r.op == CollectiveOp::all_to_all || r.op == CollectiveOp::send_recv) && t.alltoall_bw_fraction != 1.0) {
+    why += fmt::format("; NCCL's send/receive kernel delivers {:.3g} x the links' rate inside the domain",
+                       t.alltoall_bw_fraction);
+  }
   // docs/model/collectives.md: NCCL picks a send/receive's protocol per peer (enqueue.cc
   // addP2pToPlan), not by the tuner.
   if (chosen.algorithm == CollectiveAlgorithm::direct &&

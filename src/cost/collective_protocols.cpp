@@ -308,16 +308,21 @@ struct AlgorithmLines {
 }
 
 // The rate level i runs at in one line: its bandwidth x the protocol and sharing scale
-// (AllToAll's fraction on the scale-up level). A Tree AllReduce's chain inside the domain runs
-// no faster than NCCL's per-channel Tree ceiling x its channels (NCCL tuning.cc: busBw =
-// min(busBw, nChannels x perChMaxTreeBw), Tree algBw = busBw / 2, and the chain moves 2 x bytes
-// per GPU), by scale: one domain, two, more. line_time() and chosen_line() both take it from here.
+// (the point-to-point fraction of AllToAll and SendRecv on the scale-up level). A Tree AllReduce's chain inside the
+// domain runs no faster than NCCL's per-channel Tree ceiling x its channels (NCCL tuning.cc: busBw = min(busBw,
+// nChannels x perChMaxTreeBw), Tree algBw = busBw / 2, and the chain moves 2 x bytes per GPU), by scale: one domain,
+// two, more. line_time() and chosen_line() both take it from here.
 inline double line_level_bw(const CollectiveRequest& request, const CollectiveTopology& topology,
                             const GroupShape& shape, const AlgorithmLines& lines, int i, double bw_scale, double share,
                             CollectiveAlgorithm algorithm, Protocol protocol) {
   double bw = lines.level_bw[i] * bw_scale;
   if (i == 0) {
-    if (request.op == CollectiveOp::all_to_all) bw *= topology.alltoall_bw_fraction;
+    // NCCL runs AllToAll and SendRecv through one kernel (grouped ncclSend/ncclRecv: enqueue.cc
+    // scheduleP2pTasksToPlan gives every point-to-point task ncclDevFuncId_P2p, at 5067397c), so
+    // both deliver the same fraction of the links' rate.
+    if (request.op == CollectiveOp::all_to_all || request.op == CollectiveOp::send_recv) {
+      bw *= topology.alltoall_bw_fraction;
+    }
     const int scale = shape.domains <= 1 ? 0 : shape.domains == 2 ? 1 : 2;
     const int p = static_cast<int>(protocol);
     double cap = 0;

@@ -49,6 +49,21 @@ TEST(CollectiveCli, WhyNamesNcclsLlCeilingWhereItBinds) {
   EXPECT_EQ(nlohmann::json::parse(big.out)["why"].get<std::string>().find("ceiling"), std::string::npos);
 }
 
+// SendRecv runs NCCL's send/receive kernel, as AllToAll does, at the shipped point-to-point
+// fraction (issue 32, round 4): 1 GiB between 2 A100s of a DGX A100 moves at 0.828 x 0.777 x
+// 300 GB/s = 193.0 GB/s, the level's rate in the JSON breakdown, and the why says so.
+TEST(CollectiveCli, SendRecvNamesThePointToPointKernelsFraction) {
+  const auto r =
+      run({"collective", "--op", "sendrecv", "--bytes", "1GiB", "--gpus", "2", "--system", "dgx-a100", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_NE(j["why"].get<std::string>().find("NCCL's send/receive kernel delivers 0.828 x the links' rate"),
+            std::string::npos)
+      << j["why"];
+  EXPECT_NEAR(j["levels"][0]["bw_bytes_per_s"].get<double>(), 0.828 * 0.777 * 300e9, 1e6);
+  EXPECT_NEAR(j["transfer_s"].get<double>(), 1073741824.0 / (0.828 * 0.777 * 300e9), 1e-9);
+}
+
 // The answer names the transport and the protocol it assumed: two A3 Mega nodes run Simple
 // only (Google's TCPXO profile), and the text says so.
 TEST(CollectiveCli, NamesTheTransportAndProtocol) {

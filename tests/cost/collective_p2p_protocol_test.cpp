@@ -90,5 +90,29 @@ TEST(CollectiveP2pProtocol, SendRecvLlUpTo16KiB) {
   EXPECT_EQ(chosen.protocol, Protocol::simple);
 }
 
+// AllToAll and SendRecv run NCCL's one send/receive kernel (enqueue.cc scheduleP2pTasksToPlan:
+// ncclDevFuncId_P2p for every point-to-point task), so the point-to-point fraction slows both
+// alike (issue 32, round 4). At 0.8 on the ideal node: SendRecv of 64 MB between 2 GPUs,
+// transfer = 64e6 / (0.8 x 450 GB/s) = 177.78 us, latency = p2p 10 us + the fill 1 MB / 360 GB/s
+// = 2.778 us; an AllToAll of 64 MB on 8 GPUs: transfer = 7/8 x 64e6 / 360 GB/s = 155.56 us.
+// An AllGather (ring) keeps the links' rate.
+TEST(CollectiveP2pProtocol, SendRecvAndAllToAllShareThePointToPointFraction) {
+  CollectiveParams p = ideal_collective_params();
+  p.p2p_latency_s = kP2pTestLatencyS;
+  p.simple_step_bytes = kP2pTestStepBytes;
+  p.alltoall_bw_fraction = 0.8;
+  const CollectiveTopology t = make_collective_topology(kP2pEmptyCatalog, test_node(), nullptr, p);
+  const auto sr = estimate_collective(request(CollectiveOp::send_recv, 64e6, 2), t);
+  ASSERT_TRUE(sr.feasible) << sr.reason;
+  EXPECT_NEAR(sr.transfer_s, 64e6 / 360e9, 1e-12);
+  EXPECT_NEAR(sr.latency_s, 10e-6 + 1e6 / 360e9, 1e-12);
+  const auto a2a = estimate_collective(request(CollectiveOp::all_to_all, 64e6, 8), t);
+  ASSERT_TRUE(a2a.feasible) << a2a.reason;
+  EXPECT_NEAR(a2a.transfer_s, 7.0 / 8 * 64e6 / 360e9, 1e-12);
+  const auto ag = estimate_collective_with(request(CollectiveOp::all_gather, 64e6, 8), t, Algo::ring, Protocol::simple);
+  ASSERT_TRUE(ag.feasible) << ag.reason;
+  EXPECT_NEAR(ag.transfer_s, 7.0 / 8 * 64e6 / 450e9, 1e-12);
+}
+
 }  // namespace
 }  // namespace gpuplan
