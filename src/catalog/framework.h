@@ -124,6 +124,12 @@ struct Framework {
   // Kernel fusion of the memory-bound ops (norms, RoPE, activations, casts), as a factor on
   // the family's achievable HBM fraction: unfused eager kernels move the same tensors more times.
   double memory_scale = 1;
+  // Share of the TP collectives the framework's own TP overlap hides behind the GEMMs
+  // ([overlap] tp_comm_fraction), in place of the GPU family's (Efficiency::
+  // tp_comm_overlap_fraction, Transformer Engine's userbuffers); < 0 = the family's. torchtitan's
+  // AsyncTP (inductor's micro-pipelined all-gather-matmul and matmul-reduce-scatter) hides less
+  // than userbuffers: data/fitted/frameworks/pytorch-fsdp.toml.
+  double tp_comm_overlap_fraction = -1;
   // Eager layers issue kernel by kernel (EagerKernels above; off unless the data sets it).
   EagerKernels eager_kernels;
   // Full activation checkpointing stops its recompute once the last tensor the backward needs

@@ -93,6 +93,10 @@ Framework parse_framework(Fields& top) {
     pair("mlp_down", k.mlp_down);
     e->finish();
   }
+  if (auto o = top.opt_sub("overlap")) {
+    f.tp_comm_overlap_fraction = o->fraction("tp_comm_fraction");
+    o->finish();
+  }
   if (auto dp = top.opt_sub("data_parallel")) {
     f.dp_bucket_params = dp->opt_nonneg("bucket_params").value_or(0);
     dp->finish();

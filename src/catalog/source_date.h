@@ -37,6 +37,11 @@ struct SourceDate {
   // has no `tp_comm_overlap` cell; unset = no rule (overlapped, the plan's default). Needs
   // `unknowns_evidence` too.
   std::optional<bool> nvfp4_tp_comm_overlap;
+  // Whether every row of the source (any precision) overlaps its TP collectives with GEMMs, where
+  // a row has no `tp_comm_overlap` cell; unset = no rule (nvfp4_tp_comm_overlap for fp4 rows, else
+  // overlapped). torchtitan's 2D table reports a run without AsyncTP, whose DTensor collectives
+  // block the GEMMs. Needs `unknowns_evidence` too.
+  std::optional<bool> tp_comm_overlap;
   // Whether the source's fp4 (NVFP4) rows apply Transformer Engine's random Hadamard transforms
   // (Plan::nvfp4_rht), where a row has no cell for it; unset = no rule (applied, TE's default
   // recipe). Needs `unknowns_evidence` too.

@@ -37,6 +37,7 @@ SourceDates parse_source_dates(Fields& top) {
     s.moe_dispatcher = entry.opt_str("moe_dispatcher").value_or("");
     s.fp8_params = entry.opt_boolean("fp8_params");
     s.nvfp4_tp_comm_overlap = entry.opt_boolean("nvfp4_tp_comm_overlap");
+    s.tp_comm_overlap = entry.opt_boolean("tp_comm_overlap");
     s.nvfp4_rht = entry.opt_boolean("nvfp4_rht");
     s.pp_embedding_head_slots_models = entry.str_list("pp_embedding_head_slots_models");
     s.pp_overlap_needs_interleaving = entry.opt_boolean("pp_overlap_needs_interleaving").value_or(false);
@@ -77,7 +78,7 @@ SourceDates parse_source_dates(Fields& top) {
       entry.fail("moe_dispatcher", fmt::format("'{}': use alltoall or flex", s.moe_dispatcher));
     }
     const bool has_rule = !s.moe_overlap.empty() || !s.moe_dispatcher.empty() || s.fp8_params.has_value() ||
-                          s.nvfp4_tp_comm_overlap.has_value() || s.nvfp4_rht.has_value() || s.benchmark_requests > 0 ||
+                          s.nvfp4_tp_comm_overlap.has_value() || s.tp_comm_overlap.has_value() || s.nvfp4_rht.has_value() || s.benchmark_requests > 0 ||
                           !s.cuda_graph_batch_sizes.empty() || !s.pp_embedding_head_slots_models.empty() ||
                           s.pp_overlap_needs_interleaving || !s.recompute_modules.empty() ||
                           !s.cuda_graph_scope.empty();

@@ -319,8 +319,12 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
     // The overlap (Transformer Engine userbuffers, Megatron's TP comm overlap) works over
     // NVLink peer memory inside one scale-up domain; a TP group that spans domains waits on
     // the network, so its communication is exposed.
+    // A framework with its own TP overlap (torchtitan's AsyncTP) hides its own share.
     const bool overlappable = p.tp_comm_overlap && !pl.tp.crosses_domains();
-    const double hidden = overlappable ? std::min(gemm_s, k.tp_comm_s * ctx.efficiency->tp_comm_overlap_fraction) : 0;
+    const double share = ctx.framework && ctx.framework->tp_comm_overlap_fraction >= 0
+                             ? ctx.framework->tp_comm_overlap_fraction
+                             : ctx.efficiency->tp_comm_overlap_fraction;
+    const double hidden = overlappable ? std::min(gemm_s, k.tp_comm_s * share) : 0;
     k.tp_exposed_s = k.tp_comm_s - hidden;
   }
   // Context parallelism: ring attention as Megatron-Core runs it (Transformer Engine's

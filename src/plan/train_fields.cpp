@@ -48,7 +48,7 @@ const std::vector<FieldSpec<TrainRequest>>& train_fields() {
       {"framework", GP_FIELD(R, framework), "", "",
        kFrameworkHelp},
       {"tp_overlap", GP_FIELD(R, tp_overlap), "", "",
-       "TP communication fully exposed (default: overlapped as far as the GPU family's software does)", kNegated},
+       "TP communication fully exposed (default: overlapped as far as the GPU family's software, or the framework's own TP overlap, does)", kNegated},
       {"moe_overlap", GP_FIELD(R, moe_overlap), "", "none, 1f1b, dualpipe",
        "MoE AllToAll overlap: none (exposed), 1f1b (Megatron-Core EP overlap), dualpipe (DeepSeek)", kShowDefault},
       {"moe_dispatcher", GP_FIELD(R, moe_dispatcher), "", "alltoall, flex",

@@ -389,6 +389,9 @@ TrainValidationRow predict_row(const TrainColumns& c, const CsvTable::Row& row, 
   // else, for an fp4 row, its source's rule for NVFP4 runs.
   if (const auto overlap = parse_flag(c.text(row, "tp_comm_overlap"))) {
     p.tp_comm_overlap = *overlap;
+  } else if (source_rule && source_rule->tp_comm_overlap) {
+    p.tp_comm_overlap = *source_rule->tp_comm_overlap;
+    if (!p.tp_comm_overlap && p.tp > 1) r.assumptions += "TP communication not overlapped (the source's rule); ";
   } else if (p.precision == Precision::fp4 && source_rule && source_rule->nvfp4_tp_comm_overlap) {
     p.tp_comm_overlap = *source_rule->nvfp4_tp_comm_overlap;
     if (!p.tp_comm_overlap && p.tp > 1) r.assumptions += "TP communication not overlapped (the source's rule); ";

@@ -474,6 +474,47 @@ TEST(TrainCli, ValidateTrainingSourceRuleForNvfp4TpOverlap) {
   EXPECT_GT(j["rows"][0]["predicted_step_time_s"].get<double>(), j["rows"][1]["predicted_step_time_s"].get<double>());
 }
 
+TEST(TrainCli, ValidateTrainingSourceRuleForTpOverlapAnyPrecision) {
+  // A source whose runs leave TP communication exposed whatever the precision (torchtitan's 2D
+  // run without AsyncTP): its blank bf16 row takes the rule and is slower than the same plan
+  // with the row's own cell saying overlapped; a row of another source keeps the overlap.
+  const auto dir = testing::scratch_dir("validate-training-tp-overlap");
+  const std::string header =
+      "id,source,layers,hidden,heads,kv_heads,ffn_hidden,vocab,seq_len,gpu,num_gpus,gpus_per_node,tp,pp,vp,dp,cp,"
+      "ep,sequence_parallel,zero_stage,micro_batch,global_batch_seqs,recompute,precision,measured_step_time_s,"
+      "framework,tp_comm_overlap\n";
+  const std::string plan = "32,4096,32,8,14336,128256,4096,h100-sxm,8,8,2,1,1,4,1,1,1,1,1,64,none,bf16,2.0,";
+  testing::write_file(dir / "runs.csv", header + "blank,Rule Source X," + plan + "pytorch-fsdp,\n" +
+                                            "own,Rule Source X," + plan + "pytorch-fsdp,1\n" +
+                                            "other,Other Source Y," + plan + "pytorch-fsdp,\n");
+  std::filesystem::create_directories(dir / "catalog");
+  testing::write_file(dir / "catalog" / "sources.toml",
+                      "kind = \"source_dates\"\nid = \"training-runs\"\nsource = \"t\"\nretrieved = \"2026-11-28\"\n"
+                      "[[publication]]\nmatch = \"Rule Source X\"\npublished = \"2024-12-01\"\nevidence = \"t\"\n"
+                      "tp_comm_overlap = false\nunknowns_evidence = \"the table\"\n"
+                      "[[publication]]\nmatch = \"Other Source Y\"\npublished = \"2024-12-01\"\nevidence = \"t\"\n");
+  auto r = run({"--catalog", (dir / "catalog").string(), "validate", "training", (dir / "runs.csv").string(), "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["rows"].size(), 3u);
+  EXPECT_FALSE(j["rows"][0]["plan"]["tp_comm_overlap"].get<bool>());
+  EXPECT_NE(j["rows"][0]["assumptions"].get<std::string>().find("TP communication not overlapped (the source's rule)"),
+            std::string::npos);
+  EXPECT_TRUE(j["rows"][1]["plan"]["tp_comm_overlap"].get<bool>());  // the row's own cell wins
+  EXPECT_TRUE(j["rows"][2]["plan"]["tp_comm_overlap"].get<bool>());  // no rule for that source
+  EXPECT_GT(j["rows"][0]["predicted_step_time_s"].get<double>(), j["rows"][1]["predicted_step_time_s"].get<double>());
+  EXPECT_DOUBLE_EQ(j["rows"][1]["predicted_step_time_s"].get<double>(),
+                   j["rows"][2]["predicted_step_time_s"].get<double>());
+  // A rule needs its evidence.
+  testing::write_file(dir / "catalog" / "sources.toml",
+                      "kind = \"source_dates\"\nid = \"training-runs\"\nsource = \"t\"\nretrieved = \"2026-11-28\"\n"
+                      "[[publication]]\nmatch = \"Rule Source X\"\npublished = \"2024-12-01\"\nevidence = \"t\"\n"
+                      "tp_comm_overlap = false\n");
+  r = run({"--catalog", (dir / "catalog").string(), "validate", "training", (dir / "runs.csv").string()});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("unknowns_evidence"), std::string::npos) << r.err;
+}
+
 TEST(TrainCli, ValidateTrainingSourceRuleForNvfp4HadamardTransforms) {
   // A source whose NVFP4 runs turn Transformer Engine's Hadamard transforms off (NVIDIA's MLPerf
   // v5.1 configs: NVTE_NVFP4_DISABLE_RHT=1): its fp4 rows take the rule and are faster than the

@@ -234,6 +234,38 @@ TEST(DataParallel, HiddenCollectivesCostTheComputeTheirSmShare) {
   EXPECT_NEAR(e.step_time_s - e0.step_time_s, e.breakdown.dp.exposed_s, 1e-12);
 }
 
+// A framework's own TP overlap share replaces the family's: with TP 8 inside one DGX H100 each
+// layer's collectives (AllGather + ReduceScatter under SP) are shorter than its GEMMs, so the
+// hidden part is the share itself and exposed = total x (1 - share): x (1 - 0.80) with Hopper's
+// userbuffers figure, x (1 - 0.21) with the framework's; the step differs by exactly that.
+TEST(TpOverlap, FrameworkShareReplacesTheFamilys) {
+  DgxH100 f;
+  const ModelSpec m = testing::llama3_8b();
+  Plan p;  // four 8,192-token sequences a micro-batch: the layers are GPU-bound, not host-bound
+  p.seq_len = 8192;
+  p.tp = 8;
+  p.sp = true;
+  p.micro_batch = 4;
+  p.global_batch = 4;
+  const TrainContext ctx = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr);
+  ASSERT_DOUBLE_EQ(ctx.efficiency->tp_comm_overlap_fraction, 0.80);
+  ASSERT_LT(ctx.framework->tp_comm_overlap_fraction, 0);  // megatron-core: the family's
+  const Estimate family = evaluate(ctx, p);
+  ASSERT_TRUE(family.valid());
+  ASSERT_GT(family.breakdown.tp.total_s, 0);
+  EXPECT_NEAR(family.breakdown.tp.exposed_s, (1 - 0.80) * family.breakdown.tp.total_s, 1e-12);
+  Framework own = *ctx.framework;
+  own.tp_comm_overlap_fraction = 0.21;
+  TrainOptions options;
+  options.framework = &own;
+  const TrainContext ctx27 = make_train_context(f.catalog, m, f.gpu, &f.system, nullptr, options);
+  const Estimate framework = evaluate(ctx27, p);
+  ASSERT_TRUE(framework.valid());
+  EXPECT_DOUBLE_EQ(framework.breakdown.tp.total_s, family.breakdown.tp.total_s);
+  EXPECT_NEAR(framework.breakdown.tp.exposed_s, (1 - 0.21) * family.breakdown.tp.total_s, 1e-12);
+  EXPECT_NEAR(framework.step_time_s - family.step_time_s, (0.80 - 0.21) * family.breakdown.tp.total_s, 1e-9);
+}
+
 TEST(BucketWalk, LastBucketHoldsTheFinalPiece) {
   // Buckets of 8: 10 closes one alone; 4 + 4 = 8 closes the next; 3 opens the last.
   BucketWalk w{8};
