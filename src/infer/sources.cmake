@@ -7,6 +7,7 @@ list(APPEND GPUPLAN_LIB_SOURCES
   infer/mla_decode.cpp
   infer/step.cpp
   infer/graph_padding.cpp
+  infer/decode_kv_rate.cpp
   infer/batching.cpp
   infer/batch_wait.cpp
   infer/evaluate.cpp

@@ -5,6 +5,7 @@
 
 #include "cost/grouped_gemm.h"
 #include "infer/attention_dp_spread.h"
+#include "infer/decode_kv_rate.h"
 #include "infer/moe_routing.h"
 #include "infer/tp_collective_memo.h"
 #include "workload/mamba.h"
@@ -366,8 +367,8 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
   const double decode_attn_flops = r.decode_seqs * decode_per_key * decode_keys * stage_share / atp;
   const double prefill_attn_flops = r.prefill_tokens * per_key * prefill_keys * stage_share / atp;
   c.attention_flops = decode_attn_flops + prefill_attn_flops;
-  c.kv_bytes = r.decode_seqs * kv_bytes_per_seq_per_gpu(ctx.kv, ctx_len, plan.kv, kv_tp, plan.pp) +
-               r.prefill_tokens * kv_bytes_per_seq_per_gpu(ctx.kv, 1, plan.kv, kv_tp, plan.pp);
+  const double decode_kv_bytes = r.decode_seqs * kv_bytes_per_seq_per_gpu(ctx.kv, ctx_len, plan.kv, kv_tp, plan.pp);
+  c.kv_bytes = decode_kv_bytes + r.prefill_tokens * kv_bytes_per_seq_per_gpu(ctx.kv, 1, plan.kv, kv_tp, plan.pp);
   if (ctx.kv.mamba_layers > 0) {
     // Mamba layers: every decode step reads and writes each sequence's fixed recurrent state,
     // and the fused scan streams its inputs and output once per token, prompt or generated
@@ -377,7 +378,13 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
     c.kv_bytes += r.decode_seqs * 2 * recurrent_state_bytes_per_seq_per_gpu(ctx.kv, kv_tp, plan.pp) +
                   r_tokens * scan_bytes * (tp / atp);
   }
-  c.kv_mem_s = c.kv_bytes / bw;
+  // A decode kernel's per-key work (the query group's scores, exponentials and online-softmax
+  // rescale) does not shrink with the head dim: under 128 it reads its cache slower per byte than
+  // the step's bandwidth, set on head dim 128 (infer/decode_kv_rate.h; our FlashAttention-2
+  // decode measurement on one H200, head dim 64 at 0.869 of 128's rate).
+  c.kv_head_dim_factor = decode_kv_time_factor(static_cast<int>(m.head_dim), ctx.kv.mla);
+  c.kv_head_dim_s = decode_kv_bytes / bw * (c.kv_head_dim_factor - 1.0);
+  c.kv_mem_s = c.kv_bytes / bw + c.kv_head_dim_s;
   c.attention_compute_s = c.attention_flops / attn_rate;
   if (m.mla && r.decode_seqs > 0) {
     c.mla_decode_flops_per_key_layer = decode_per_key;

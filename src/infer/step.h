@@ -75,6 +75,11 @@ struct StepCost {
   double linear_mem_s = 0;      // weight bytes / achievable bandwidth
   double linear_compute_s = 0;  // linear FLOPs / achievable GEMM rate
   double kv_mem_s = 0;
+  // Decode attention at a head dim under 128 (infer/decode_kv_rate.h): the factor its KV read
+  // takes over the bandwidth-bound time (1.151 at head dim 64, 1 at 128 and above and for MLA),
+  // and the time that adds to the decodes' KV read, in kv_mem_s.
+  double kv_head_dim_factor = 1;
+  double kv_head_dim_s = 0;
   double attention_compute_s = 0;
   double linear_s = 0;     // max of the two
   double attention_s = 0;  // decode attention (max of KV and FLOPs) + prefill attention FLOPs

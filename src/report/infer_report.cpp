@@ -47,6 +47,10 @@ nlohmann::ordered_json step_json(const StepCost& c) {
   j["linear_compute_s"] = c.linear_compute_s;
   j["attention_s"] = c.attention_s;
   j["kv_memory_s"] = c.kv_mem_s;
+  if (c.kv_head_dim_s > 0) {
+    // Decode attention at a head dim under 128 (infer/decode_kv_rate.h), inside kv_memory_s.
+    j["kv_head_dim"] = {{"time_factor", c.kv_head_dim_factor}, {"added_s", c.kv_head_dim_s}};
+  }
   j["elementwise_s"] = c.elementwise_s;
   j["communication_s"] = c.comm_s;
   j["overhead_s"] = c.overhead_s;
@@ -200,6 +204,11 @@ std::string infer_text(const InferContext& ctx, const InferPlan& plan, const Inf
                    ms(c.total_s), ms(c.linear_mem_s), ms(c.kv_mem_s), ms(c.linear_compute_s + c.attention_compute_s),
                    ms(c.elementwise_s), ms(c.comm_s), ms(c.overhead_s));
   if (c.output_head_s > 0) s += fmt::format("output head GEMM (inside compute): {}\n", ms(c.output_head_s));
+  if (c.kv_head_dim_s > 0) {
+    // Decode attention at a head dim under 128 (docs/model/inference.md §4).
+    s += fmt::format("decode attention at head dim {} (inside KV): its KV read takes {:.3f}x the bandwidth time, adds {}\n",
+                     ctx.model->head_dim, c.kv_head_dim_factor, ms(c.kv_head_dim_s));
+  }
   if (plan.kv == Precision::fp8 && c.attention_precision != Precision::fp8 && ctx.gpu->dense(Precision::fp8) > 0) {
     // An FP8 KV cache under 16-bit attention projections: the attention multiplies in 16 bits
     // (docs/model/inference.md §4, "Attention math precision").
