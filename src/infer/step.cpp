@@ -34,6 +34,16 @@ bool experts_widen_fp4(const LinearWeightFormat& wf, Precision weights) {
   return (weights == Precision::fp4 || weights == Precision::fp6) && precision_bytes(wf.expert_gemm) >= 2;
 }
 
+bool runs_fp8_block_scales(const ModelSpec& m, Precision weights) {
+  return weights == Precision::fp8 && m.checkpoint_quant == "fp8";
+}
+
+double fp8_block_scale_rate_fraction(const Gpu& gpu) {
+  // Blackwell's tensor cores take block scales in the MMA (tcgen05 block-scaled MMAs, the FP4
+  // ones): no promotion on the CUDA cores.
+  return gpu.dense(Precision::fp8) > 0 && gpu.dense(Precision::fp4) <= 0 ? kFp8BlockScaleRateFraction : 1;
+}
+
 LinearWeightFormat linear_weight_format(const ModelSpec& m, const Gpu& gpu, Precision weights) {
   LinearWeightFormat f;
   f.expert_bytes = f.nonexpert_bytes = quantised_weight_bytes(weights);
@@ -307,6 +317,18 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
   c.moe.expert_compute_s = routed_flops > 0 ? routed_flops / expert_rate : 0;
   c.linear_compute_s = std::max(0.0, c.linear_flops - head_flops - routed_flops) / gemm_rate + c.output_head_s +
                        c.moe.expert_compute_s;
+  if (runs_fp8_block_scales(m, plan.weights) && wf.nonexpert_gemm == Precision::fp8) {
+    // FP8 block scales on a GPU whose MMAs take none (Hopper): the engines' block-scaled kernels
+    // (TensorRT-LLM's DeepGEMM-style FP8 block-scale GEMMs and MoE on sm_90; DeepSeek-V3 report
+    // arXiv:2412.19437 §3.3.2: each 128-deep partial sum promoted to fp32 on the CUDA cores with
+    // its scales) run at the measured fraction of the per-tensor FP8 rate the engine's
+    // GEMM fraction describes; on the GEMMs the checkpoint block-scales: all but the output head
+    // (not quantised in DeepSeek's checkpoint), the routed experts on their rows.
+    c.fp8_block_scale_rate_fraction = fp8_block_scale_rate_fraction(gpu);
+    const double scaled_s = std::max(0.0, c.linear_flops - head_flops - routed_flops) / gemm_rate + c.moe.expert_compute_s;
+    c.fp8_block_scale_s = scaled_s * (1 / c.fp8_block_scale_rate_fraction - 1);
+    c.linear_compute_s += c.fp8_block_scale_s;
+  }
   if (w.moe_layers > 0 && w.experts > 0 && tokens > 0) {
     // docs/model/moe-serving.md. Only the experts some token was routed to are read; the
     // routed-expert FLOPs run at the grouped-GEMM efficiency of their per-expert M; with the
@@ -338,7 +360,7 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
     // Hopper, not the per-tensor grouped kernels timed; its H200 DEP8 recipe (1,436 tok/s per GPU,
     // tests/golden/infer/dep8_deepseek_h200.case) is met without the term and missed by 9% with it.
     const bool weight_only = wf.expert_bytes < precision_bytes(wf.expert_gemm);
-    const bool block_scaled_fp8 = plan.weights == Precision::fp8 && m.checkpoint_quant == "fp8";
+    const bool block_scaled_fp8 = runs_fp8_block_scales(m, plan.weights);
     if (e.moe_cutlass_grouped && !weight_only && !block_scaled_fp8) {
       add_grouped_gemm_terms(ctx, plan, tokens, stage_share, weight_bw, moe);
     }

@@ -122,6 +122,15 @@ struct StepCost {
   // MLA or decodes (docs/model/inference.md §4, "MLA decode").
   double mla_decode_flops_per_key_layer = 0;
   double mla_decode_absorbed_s = 0;
+  // A native FP8 checkpoint with block scales (quantization_config quant_method "fp8":
+  // DeepSeek-V3/R1, 128 x 128 weight blocks) served at FP8 on a GPU whose tensor cores take no
+  // scales (Hopper): its GEMMs run at this fraction of the per-tensor FP8 rate
+  // (fp8_block_scale_rate_fraction; 1 = no block scales), and the time that adds
+  // over the per-tensor rate, (1 / fraction − 1) × the FP8 GEMMs' compute (the non-expert GEMMs
+  // but the output head, and the routed experts' rows). In linear_compute_s (docs/model/
+  // inference.md §4, "FP8 block scales").
+  double fp8_block_scale_rate_fraction = 1;
+  double fp8_block_scale_s = 0;
   double total_s = 0;
   MoeStepTerms moe;        // the MoE share of the terms above
 };
@@ -150,6 +159,23 @@ LinearWeightFormat linear_weight_format(const ModelSpec& m, const Gpu& gpu, Prec
 // widens to 16 bits (no such tensor cores on the GPU: weight-only, W4A16), not multiplied in an
 // FP4/FP8 MMA (MoeStepTerms::upcast_rate_fraction).
 bool experts_widen_fp4(const LinearWeightFormat& wf, Precision weights);
+
+// Whether `m` served with --weights `weights` runs FP8 GEMMs with per-block scales: a native FP8
+// checkpoint (quantization_config quant_method "fp8", DeepSeek-V3/R1's 128 x 128 weight blocks
+// and 1 x 128 activation groups) at FP8 (StepCost::fp8_block_scale_s).
+bool runs_fp8_block_scales(const ModelSpec& m, Precision weights);
+
+// FP8 block-scaled GEMMs' full-tile rate as a fraction of per-tensor-scaled FP8 GEMMs' on a GPU
+// whose MMAs take no scales, where the kernel multiplies each 128-deep partial sum by its scales
+// on the CUDA cores. Measured, not fitted: scripts/fp8_blockscale_gemm_profile.py on one H200 SXM
+// (torch 2.11.0+cu130: cuBLASLt's block-scaled torch._scaled_mm, 1 x 128 / 128 x 128, against
+// per-tensor scales), DeepSeek-V3's nine GEMM shapes at M = 1,024-16,384 rows, time-weighted
+// 21.79 / 24.85 ms = 0.877; data/calibration/moe/fp8-blockscale-gemm-h200-sxm-2026-11-28.json.
+inline constexpr double kFp8BlockScaleRateFraction = 0.877;
+
+// The fraction above on a GPU with FP8 tensor cores and no block-scaled MMAs (no FP4: Hopper,
+// Ada); 1 where the MMAs take the scales (Blackwell) or there is no FP8.
+double fp8_block_scale_rate_fraction(const Gpu& gpu);
 
 // The precision the attention kernels (prefill FMHA and decode) multiply in on `gpu` with the
 // KV cache at `kv` and the attention projections as `wf` stores them: FP8 where the GPU has FP8

@@ -65,6 +65,10 @@ nlohmann::ordered_json step_json(const StepCost& c) {
                        {"flops_per_key_layer", c.mla_decode_flops_per_key_layer},
                        {"absorbed_s", c.mla_decode_absorbed_s}};
   }
+  if (c.fp8_block_scale_s > 0) {
+    // FP8 block-scaled GEMMs below the per-tensor FP8 rate (infer/step.h), inside linear_compute_s.
+    j["fp8_block_scale"] = {{"rate_fraction", c.fp8_block_scale_rate_fraction}, {"added_s", c.fp8_block_scale_s}};
+  }
   if (c.graph_padded_decodes > 0) {
     // CUDA-graph padding of the pure-decode steps (infer/graph_padding.h), inside total_s.
     j["graph_padding"] = {{"padded_decodes", c.graph_padded_decodes}, {"added_s", c.graph_padding_s}};
@@ -221,6 +225,11 @@ std::string infer_text(const InferContext& ctx, const InferPlan& plan, const Inf
                      "+{} of attention math\n",
                      fmt_number(c.mla_decode_flops_per_key_layer), fmt_number(ctx.attention_flops_per_key_layer),
                      ms(c.mla_decode_absorbed_s));
+  }
+  if (c.fp8_block_scale_s > 0) {
+    // FP8 GEMMs with per-block scales (docs/model/inference.md §4, "FP8 block scales").
+    s += fmt::format("FP8 block scales (inside compute): the block-scaled GEMMs at {:.0f}% of the per-tensor FP8 rate · +{}\n",
+                     100 * c.fp8_block_scale_rate_fraction, ms(c.fp8_block_scale_s));
   }
   if (c.host_s > 0) {
     // The executor's host work per sequence, overlapped with the GPU (docs/model/inference.md).

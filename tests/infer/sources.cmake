@@ -5,4 +5,5 @@ list(APPEND GPUPLAN_TEST_SOURCES infer/infer_test.cpp infer/infer_search_test.cp
      infer/moe_precision_test.cpp infer/attention_dp_spread_test.cpp infer/batch_wait_test.cpp
      infer/finite_run_test.cpp infer/host_time_test.cpp infer/graph_padding_test.cpp
      infer/mla_decode_test.cpp
-     infer/decode_kv_rate_test.cpp)
+     infer/decode_kv_rate_test.cpp
+     infer/fp8_block_scale_test.cpp)
