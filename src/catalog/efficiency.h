@@ -50,6 +50,12 @@ struct Efficiency {
   // mxfp4-gemm-*.json; docs/model/moe-serving.md, "FP4 weights widened in the kernel").
   // 0 = not measured: no term.
   double fp4_upcast_rate_fraction = 0;
+  // FP8 GEMMs with per-block scales (1 x 128 activations, 128 x 128 weights: DeepSeek-V3/R1's
+  // checkpoints) on a GPU whose MMAs take no scales, each 128-deep partial sum promoted and
+  // scaled on the CUDA cores: their full-tile rate as a fraction of per-tensor-scaled FP8 GEMMs'.
+  // Measured, not fitted (data/calibration/moe/fp8-blockscale-gemm-*.json; docs/model/
+  // inference.md §4, "FP8 block scales"). 0 = not measured, or the MMAs take the scales: no term.
+  double fp8_block_scale_rate_fraction = 0;
   // FlashAttention-style fused attention, achieved / dense peak of the attention precision.
   // Short spans do not fill the tiles: efficiency × keys / (keys + kv_half).
   double attention_fwd_fraction = 0;

@@ -43,6 +43,10 @@ Efficiency parse_efficiency(Fields& top) {
     e.fp4_upcast_rate_fraction = upcast->fraction("fp4_rate_fraction");
     upcast->finish();
   }
+  if (auto block = gemm.opt_sub("block_scale")) {
+    e.fp8_block_scale_rate_fraction = block->fraction("fp8_rate_fraction");
+    block->finish();
+  }
   gemm.finish();
 
   Fields attn = top.sub("attention");

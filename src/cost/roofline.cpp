@@ -310,6 +310,7 @@ RooflineDevice make_roofline_device(const Gpu& gpu, const Efficiency& e, const F
   dev.grouped_tile_overhead_s = e.grouped_tile_overhead_s;
   dev.grouped_stream_bytes_per_s_per_sm = e.grouped_stream_bytes_per_s_per_sm;
   dev.fp4_upcast_rate_fraction = e.fp4_upcast_rate_fraction > 0 ? e.fp4_upcast_rate_fraction : 1;
+  dev.fp8_block_scale_rate_fraction = e.fp8_block_scale_rate_fraction > 0 ? e.fp8_block_scale_rate_fraction : 1;
   dev.attention_kv_half = measured ? measured->kv_half : e.attention_kv_half;
   dev.attention_masked_rate_fraction = measured ? measured->masked_rate_fraction : 1;
   dev.kernel_launch_s = framework ? framework->kernel_launch_s : 0;

@@ -40,6 +40,9 @@ struct RooflineDevice {
   // FP4 weights widened to 16 bits inside the GEMM (Efficiency::fp4_upcast_rate_fraction): the
   // kernel's full-tile rate / the 16-bit rate; 1 = not measured (no term).
   double fp4_upcast_rate_fraction = 1;
+  // FP8 block-scaled GEMMs (Efficiency::fp8_block_scale_rate_fraction): their full-tile rate / the
+  // per-tensor FP8 rate; 1 = not measured or scales taken in the MMA (no term).
+  double fp8_block_scale_rate_fraction = 1;
   double attention_kv_half = 0;
   // Rate of the attention kernel given a materialized mask, as a fraction of its causal rate
   // (Op::masked; measured per framework kernel, 1 where not measured).

@@ -165,17 +165,6 @@ bool experts_widen_fp4(const LinearWeightFormat& wf, Precision weights);
 // and 1 x 128 activation groups) at FP8 (StepCost::fp8_block_scale_s).
 bool runs_fp8_block_scales(const ModelSpec& m, Precision weights);
 
-// FP8 block-scaled GEMMs' full-tile rate as a fraction of per-tensor-scaled FP8 GEMMs' on a GPU
-// whose MMAs take no scales, where the kernel multiplies each 128-deep partial sum by its scales
-// on the CUDA cores. Measured, not fitted: scripts/fp8_blockscale_gemm_profile.py on one H200 SXM
-// (torch 2.11.0+cu130: cuBLASLt's block-scaled torch._scaled_mm, 1 x 128 / 128 x 128, against
-// per-tensor scales), DeepSeek-V3's nine GEMM shapes at M = 1,024-16,384 rows, time-weighted
-// 21.79 / 24.85 ms = 0.877; data/calibration/moe/fp8-blockscale-gemm-h200-sxm-2026-11-28.json.
-inline constexpr double kFp8BlockScaleRateFraction = 0.877;
-
-// The fraction above on a GPU with FP8 tensor cores and no block-scaled MMAs (no FP4: Hopper,
-// Ada); 1 where the MMAs take the scales (Blackwell) or there is no FP8.
-double fp8_block_scale_rate_fraction(const Gpu& gpu);
 
 // The precision the attention kernels (prefill FMHA and decode) multiply in on `gpu` with the
 // KV cache at `kv` and the attention projections as `wf` stores them: FP8 where the GPU has FP8

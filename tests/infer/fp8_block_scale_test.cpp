@@ -21,11 +21,16 @@ InferPlan weights_at(Precision w) {
 }
 
 TEST(Fp8BlockScale, FractionWhereTheMmasTakeNoScales) {
-  // Measured on one H200: 21.79 / 24.85 ms = 0.877, time-weighted (infer/step.h).
-  EXPECT_DOUBLE_EQ(fp8_block_scale_rate_fraction(cat().gpu("h200-sxm")), 0.877);
-  EXPECT_DOUBLE_EQ(fp8_block_scale_rate_fraction(cat().gpu("h100-sxm")), 0.877);
-  // Blackwell's MMAs take block scales: 1.
-  EXPECT_DOUBLE_EQ(fp8_block_scale_rate_fraction(cat().gpu("b200")), 1.0);
+  // Measured on one H200: 21.79 / 24.85 ms = 0.877, time-weighted (hopper.toml [gemm.block_scale]).
+  const ModelSpec& ds = cat().model("deepseek-v3");
+  const auto fraction = [&](const char* gpu) {
+    return make_infer_context(cat(), ds, cat().gpu(gpu), cat().engine("tensorrt-llm-1.0"))
+        .roofline->fp8_block_scale_rate_fraction;
+  };
+  EXPECT_DOUBLE_EQ(fraction("h200-sxm"), 0.877);
+  EXPECT_DOUBLE_EQ(fraction("h100-sxm"), 0.877);
+  // Blackwell's MMAs take block scales: no figure, 1.
+  EXPECT_DOUBLE_EQ(fraction("b200"), 1.0);
 }
 
 TEST(Fp8BlockScale, StepTermHandChecked) {
