@@ -229,7 +229,9 @@ double busbw_factor(CollectiveOp op, int gpus) {
 namespace {
 
 // The checks every line shares; false (and the reason in `e`) when the request cannot run.
-const char* group_problem(const CollectiveRequest& request, const CollectiveTopology& topology, GroupShape& shape) {
+// Inline in the choice (out of line it was a call and a clone per collective estimate).
+[[gnu::always_inline]] inline const char* group_problem(const CollectiveRequest& request,
+                                                        const CollectiveTopology& topology, GroupShape& shape) {
   if (!(request.bytes > 0) || !std::isfinite(request.bytes)) return "bytes must be positive";
   if (request.concurrent < 1) return "concurrent must be at least 1";
   if (!collective_detail::group_shape(request, topology, shape)) return "the group does not fit this system or fabric";

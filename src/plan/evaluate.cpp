@@ -201,10 +201,9 @@ OpShape train_op_shape(const TrainContext& ctx, const Plan& p) {
 namespace {
 
 MicroBatchShape micro_batch_shape(const TrainContext& ctx, const Plan& p) {
-  MicroBatchShape s;
-  s.op = train_op_shape(ctx, p);
+  // The shape and the placement built in place (not default-constructed, then assigned).
+  MicroBatchShape s{.op = train_op_shape(ctx, p), .placement = place_plan(p, ctx.domain_gpus)};
   const OpShape& shape = s.op;
-  s.placement = place_plan(p, ctx.domain_gpus);
   s.act_bytes = precision_bytes(shape.act);
   s.tokens = shape.tokens();
   s.micro_batches = p.micro_batches();

@@ -196,7 +196,8 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
     }
     OpTime t = mine.times[slot];
     if (eager_kernels) eager_host_time_s(fw->eager_kernels, op, t.host_fwd_s, t.host_bwd_s);
-    if (graphed.contains(i)) t.host_fwd_s = t.host_bwd_s = 0;
+    // (No scope: GraphedOps{} holds no op; the test is skipped, not evaluated per op.)
+    if (p.cuda_graph_scope != 0 && graphed.contains(i)) t.host_fwd_s = t.host_bwd_s = 0;
     if (i < early_stop_ops) {
       early_stop_fwd_s += t.fwd_s;
       early_stop_host_s += t.host_fwd_s;

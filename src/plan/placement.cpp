@@ -39,10 +39,15 @@ Placement place_plan(const Plan& p, int domain_gpus) {
   pl.dp = place(p.dp, tc, domain_gpus);
   pl.pp = place(p.pp, tc * p.dp, domain_gpus);
   pl.ep = place(p.ep, 1, domain_gpus);
-  pl.expert_dp = place(std::max(1, tc * p.dp / std::max(1, p.ep)), p.ep, domain_gpus);
+  // Without expert parallelism no division (the same quotient: x / 1 = x).
+  const int ep = std::max(1, p.ep);
+  pl.expert_dp = place(std::max(1, ep == 1 ? tc * p.dp : tc * p.dp / ep), p.ep, domain_gpus);
   const int shard = std::min(p.shard_group(), p.dp);
-  pl.grad = place(p.dp * p.cp, p.tp, domain_gpus);
-  pl.shard = place(shard * p.cp, p.tp, domain_gpus);
+  // place() of the same arguments is the same group: without context parallelism the gradient
+  // group is the DP group (dp · 1 ranks, tp · 1 apart), and without HSDP the shard group is the
+  // gradient group; copied rather than placed again (each placement is a few integer divisions).
+  pl.grad = p.cp == 1 ? pl.dp : place(p.dp * p.cp, p.tp, domain_gpus);
+  pl.shard = shard == p.dp ? pl.grad : place(shard * p.cp, p.tp, domain_gpus);
   pl.replica = place(std::max(1, p.dp / std::max(1, shard)), tc * shard, domain_gpus);
   return pl;
 }
