@@ -17,21 +17,16 @@ Precision gemm_precision(const Gpu& gpu, Precision weights) {
   const Precision wide = gpu.dense(Precision::bf16) > 0 ? Precision::bf16 : Precision::fp16;
   const auto has = [&](Precision p) { return gpu.dense(p) > 0; };
   switch (weights) {
-    case Precision::fp8:
-      return has(Precision::fp8) ? Precision::fp8 : wide;
-    case Precision::int8:
-      return has(Precision::int8) ? Precision::int8 : wide;
+    case Precision::fp8: return has(Precision::fp8) ? Precision::fp8 : wide;
+    case Precision::int8: return has(Precision::int8) ? Precision::int8 : wide;
     // Without FP4/FP6 tensor cores the engines run such checkpoints weight-only, dequantised to
     // 16 bits inside the GEMM (W4A16): TensorRT-LLM's Triton MoE backend on Hopper (BF16
     // activations × MXFP4 weights, its GPT-OSS deployment guide's MoE backend matrix), vLLM's
     // Marlin FP4 kernels on Hopper and Ampere.
     case Precision::fp6:
-    case Precision::fp4:
-      return has(weights) ? weights : wide;
-    case Precision::fp16:
-      return has(Precision::fp16) ? Precision::fp16 : wide;
-    default:
-      return wide;  // bf16, and INT4 weight-only kernels (W4A16)
+    case Precision::fp4: return has(weights) ? weights : wide;
+    case Precision::fp16: return has(Precision::fp16) ? Precision::fp16 : wide;
+    default: return wide;  // bf16, and INT4 weight-only kernels (W4A16)
   }
 }
 
@@ -143,8 +138,7 @@ double expert_hit_of_calendar(const InferContext& ctx, double decodes, double he
   if (steps <= 0) return 0;
   const double heavy = std::min(heavy_steps, steps);
   return (heavy * expert_hit_fraction(ctx, decodes + heavy_tokens) +
-          (steps - heavy) * expert_hit_fraction(ctx, decodes)) /
-         steps;
+          (steps - heavy) * expert_hit_fraction(ctx, decodes)) / steps;
 }
 
 namespace {
@@ -237,10 +231,10 @@ StepLoad slowest_attention_dp_rank(const StepLoad& load, int attention_dp) {
     const double prompts = load.prefill_tokens / span;
     // A steady state's mean step: the prompts land on the ranks unco-ordinated, each rank's count
     // Poisson with mean prompts / dp, and the step waits for the rank with the most.
-    r.prefill_tokens =
-        load.spread_prompts
-            ? std::max(load.prefill_tokens / dp, span * busiest_rank_spread_prompts(prompts, attention_dp))
-            : std::max(load.prefill_tokens / dp, std::min(load.prefill_tokens, std::ceil(prompts / dp - 1e-9) * span));
+    r.prefill_tokens = load.spread_prompts
+                           ? std::max(load.prefill_tokens / dp, span * busiest_rank_spread_prompts(prompts, attention_dp))
+                           : std::max(load.prefill_tokens / dp,
+                                      std::min(load.prefill_tokens, std::ceil(prompts / dp - 1e-9) * span));
   }
   return r;
 }
@@ -260,8 +254,7 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
   const double bw = gpu.memory_bw_bytes_per_s * e.bw_fraction * ctx.calibration_bw_scale;
   const LinearWeightFormat wf = linear_weight_format(m, gpu, plan.weights);
   const auto rate_of = [&](Precision p) {
-    return gpu.dense(p) * ctx.gemm_fraction * ctx.calibration_gemm_scale[index_of(p)] *
-           ctx.serving_gemm_scale[index_of(p)];
+    return gpu.dense(p) * ctx.gemm_fraction * ctx.calibration_gemm_scale[index_of(p)] * ctx.serving_gemm_scale[index_of(p)];
   };
   const double gemm_rate = rate_of(wf.nonexpert_gemm);
   const double expert_rate = rate_of(wf.expert_gemm);
@@ -282,13 +275,11 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
   // probability (1 − k/E)^tokens.
   const double expert_hit = load.expert_hit >= 0 ? load.expert_hit : expert_hit_fraction(ctx, tokens);
   const double logit_rows = load.decode_seqs + (load.prefill_span > 0 ? load.prefill_tokens / load.prefill_span : 0);
-  c.weight_bytes =
-      (w.layer_matmul * wf.nonexpert_bytes + w.routed_experts * expert_hit * wf.expert_bytes + w.layer_other * wide) *
-          stage_share / tp +
-      (logit_rows > 0 ? w.output_head * wide / tp * stage_share : 0);
+  c.weight_bytes = (w.layer_matmul * wf.nonexpert_bytes + w.routed_experts * expert_hit * wf.expert_bytes +
+                    w.layer_other * wide) * stage_share / tp +
+                   (logit_rows > 0 ? w.output_head * wide / tp * stage_share : 0);
   c.linear_flops = (2 * tokens * (ctx.params.matmul_active - ctx.params.output_head) * stage_share +
-                    2 * logit_rows * w.output_head * stage_share) /
-                   tp;
+                    2 * logit_rows * w.output_head * stage_share) / tp;
   double head_flops = 2 * logit_rows * w.output_head * stage_share / tp;
   // Attention DP: the busiest rank's tokens (r) through the non-expert weights, split
   // tp / attention_dp ways and so read whole by each rank's GPUs; the routed experts as above.
@@ -305,21 +296,21 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
                      w.routed_experts * expert_hit * wf.expert_bytes * stage_share / tp +
                      (r_logit_rows > 0 ? w.output_head * wide / atp * stage_share : 0);
     c.linear_flops = (2 * r_tokens * (ctx.params.matmul_active - ctx.params.output_head - routed_active) * stage_share +
-                      2 * r_logit_rows * w.output_head * stage_share) /
-                         atp +
+                      2 * r_logit_rows * w.output_head * stage_share) / atp +
                      2 * tokens * routed_active * stage_share / tp;
     head_flops = 2 * r_logit_rows * w.output_head * stage_share / atp;
   }
   c.linear_mem_s = c.weight_bytes / weight_bw;
   // The GEMM groups at their own precisions: the routed experts, and the rest (attention
   // projections, dense MLPs, shared experts, the output head, whose share is named).
-  const double routed_flops =
-      w.moe_layers > 0 && w.experts > 0 ? 2 * tokens * w.routed_experts * (w.top_k / w.experts) * stage_share / tp : 0;
+  const double routed_flops = w.moe_layers > 0 && w.experts > 0
+                                  ? 2 * tokens * w.routed_experts * (w.top_k / w.experts) * stage_share / tp
+                                  : 0;
   c.output_head_s = head_rate > 0 ? head_flops / head_rate : 0;
   c.moe.expert_gemm_precision = wf.expert_gemm;
   c.moe.expert_compute_s = routed_flops > 0 ? routed_flops / expert_rate : 0;
-  c.linear_compute_s =
-      std::max(0.0, c.linear_flops - head_flops - routed_flops) / gemm_rate + c.output_head_s + c.moe.expert_compute_s;
+  c.linear_compute_s = std::max(0.0, c.linear_flops - head_flops - routed_flops) / gemm_rate + c.output_head_s +
+                       c.moe.expert_compute_s;
   if (runs_fp8_block_scales(m, plan.weights) && wf.nonexpert_gemm == Precision::fp8) {
     // FP8 block scales on a GPU whose MMAs take none (Hopper): the engines' block-scaled kernels
     // (TensorRT-LLM's DeepGEMM-style FP8 block-scale GEMMs and MoE on sm_90; DeepSeek-V3 report
@@ -330,8 +321,7 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
     // The fraction is the GPU family's measured `[gemm.block_scale]` (Hopper 0.877); families whose
     // MMAs take the scales (Blackwell's block-scaled tcgen05 MMAs) have none: 1, no term.
     c.fp8_block_scale_rate_fraction = ctx.roofline ? ctx.roofline->fp8_block_scale_rate_fraction : 1;
-    const double scaled_s =
-        std::max(0.0, c.linear_flops - head_flops - routed_flops) / gemm_rate + c.moe.expert_compute_s;
+    const double scaled_s = std::max(0.0, c.linear_flops - head_flops - routed_flops) / gemm_rate + c.moe.expert_compute_s;
     c.fp8_block_scale_s = scaled_s * (1 / c.fp8_block_scale_rate_fraction - 1);
     c.linear_compute_s += c.fp8_block_scale_s;
   }
@@ -354,8 +344,7 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
     // holds the SM as long as the MMAs do: the measured rate is a fraction of the 16-bit one.
     // Charged on the routed rows: the kernels size their row tiles to the rows per expert
     // (16 and up), so part-empty 128-row tiles (the padding above) do not widen 128 rows' worth.
-    moe.upcast_rate_fraction =
-        experts_widen_fp4(wf, plan.weights) && ctx.roofline ? ctx.roofline->fp4_upcast_rate_fraction : 1;
+    moe.upcast_rate_fraction = experts_widen_fp4(wf, plan.weights) && ctx.roofline ? ctx.roofline->fp4_upcast_rate_fraction : 1;
     moe.upcast_s = moe.expert_compute_s * (1 / moe.upcast_rate_fraction - 1);
     moe.imbalance_s = (moe.expert_compute_s / moe.grouped_gemm_efficiency + moe.upcast_s) * (moe.router_imbalance - 1);
     c.linear_compute_s += moe.expert_padding_s + moe.upcast_s + moe.imbalance_s;
@@ -389,8 +378,7 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
   const double ctx_len = std::max(1.0, load.decode_context);
   const double decode_keys = full * ctx_len + sliding * kv_tokens_sliding(ctx.kv, ctx_len);
   const double span = std::max(1.0, load.prefill_span);
-  const double prefill_keys =
-      full * causal_keys_per_query(span, 0) + sliding * causal_keys_per_query(span, window, ctx.kv.chunked);
+  const double prefill_keys = full * causal_keys_per_query(span, 0) + sliding * causal_keys_per_query(span, window, ctx.kv.chunked);
   // Attention DP: each GPU attends for its rank's sequences only (r = load without attention DP),
   // its KV split over the rank's tp / attention_dp GPUs.
   const int kv_tp = plan.attention_tp();
@@ -403,8 +391,8 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
     // Mamba layers: every decode step reads and writes each sequence's fixed recurrent state,
     // and the fused scan streams its inputs and output once per token, prompt or generated
     // (memory-bound, workload/mamba.h).
-    const double scan_bytes =
-        static_cast<double>(ctx.kv.mamba_layers) * mamba_scan_bytes_per_token(m.mamba, wide) * stage_share / tp;
+    const double scan_bytes = static_cast<double>(ctx.kv.mamba_layers) *
+                              mamba_scan_bytes_per_token(m.mamba, wide) * stage_share / tp;
     c.kv_bytes += r.decode_seqs * 2 * recurrent_state_bytes_per_seq_per_gpu(ctx.kv, kv_tp, plan.pp) +
                   r_tokens * scan_bytes * (tp / atp);
   }
@@ -439,8 +427,8 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
                             : 0;
     const double dense_layers = static_cast<double>(m.layers - w.moe_layers);
     // Routed experts' width times top-k, plus the shared block (its own width in Qwen2-MoE).
-    const double moe_ffn =
-        w.top_k * static_cast<double>(m.moe.expert_ffn_hidden) + static_cast<double>(m.moe.shared_ffn());
+    const double moe_ffn = w.top_k * static_cast<double>(m.moe.expert_ffn_hidden) +
+                           static_cast<double>(m.moe.shared_ffn());
     // The permutes: a token read once and written k times on dispatch, the reverse on combine.
     const double permute_per_token = static_cast<double>(w.moe_layers) * (2 + 2 * w.top_k) * h;
     const double per_token = static_cast<double>(m.layers) * (8 * h + rope) +
@@ -457,9 +445,8 @@ StepCost step_cost(const InferContext& ctx, const InferPlan& plan, const StepLoa
       const double rank_per_token = static_cast<double>(m.layers) * (8 * h + rope_atp) +
                                     dense_layers * gate * static_cast<double>(m.ffn_hidden) / atp +
                                     static_cast<double>(w.moe_layers) * gate * shared / atp + permute_per_token;
-      c.elementwise_bytes =
-          (r_tokens * rank_per_token + tokens * static_cast<double>(w.moe_layers) * gate * routed / tp) * wide *
-          stage_share;
+      c.elementwise_bytes = (r_tokens * rank_per_token + tokens * static_cast<double>(w.moe_layers) * gate * routed / tp) *
+                            wide * stage_share;
       c.moe.permute_bytes = r_tokens * permute_per_token * wide * stage_share;
     }
     c.elementwise_s = c.elementwise_bytes / bw;
