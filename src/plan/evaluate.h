@@ -230,8 +230,31 @@ struct BucketWalk {
 // MoE overlap (0 none, 1 DualPipe, the 1F1B steady state otherwise).
 double moe_paired_fraction(const Plan& plan);
 // Exposed part of a layer's AllToAll `comm_s` beside `compute_s`: paired chunks
-// max(comm − compute, sm_share·comm), unpaired ones all of it.
+// max(comm − compute, sm_share·comm), unpaired ones all of it. Megatron-Core's 1F1B overlap
+// passes as `compute_s` the communication less what its layer pair adds (ep_overlap_pair_s).
 double ep_exposed_s(double comm_s, double compute_s, double paired_fraction, double sm_share);
+// One MoE layer's parts as Megatron-Core's combined 1F1B runs them (overlap_moe_expert_parallel_comm,
+// TransformerLayerSchedulePlan.run, megatron/core/models/common/model_chunk_schedule_plan.py):
+// the layer splits into the attention node (attention, pre-MLP norm, router, dispatch
+// preprocess: the ops before the host sync), the dispatch AllToAll, the MLP node (the experts)
+// and the combine AllToAll; the nodes of one micro-batch's forward and another's backward go on
+// a compute and a communication stream.
+struct EpOverlapLayer {
+  double attn_fwd_s = 0;
+  double mlp_fwd_s = 0;
+  double attn_bwd_s = 0;
+  double mlp_dgrad_s = 0;  // the experts' input gradients
+  double mlp_wgrad_s = 0;  // their weight gradients (delay_wgrad_compute: issued apart)
+  double dispatch_fwd_s = 0;
+  double combine_fwd_s = 0;
+  double dispatch_bwd_s = 0;
+  double combine_bwd_s = 0;
+  double compute_s() const { return attn_fwd_s + mlp_fwd_s + attn_bwd_s + mlp_dgrad_s + mlp_wgrad_s; }
+  double comm_s() const { return dispatch_fwd_s + combine_fwd_s + dispatch_bwd_s + combine_bwd_s; }
+};
+// Steady-state time of one forward-backward layer pair on the two in-order streams, each node
+// starting when its stream is free and the node before it in its own micro-batch is done.
+double ep_overlap_pair_s(const EpOverlapLayer& layer);
 // DualPipe's bubble (DeepSeek-V3 report, Table 2): (pp/2 − 1)·(F&B + B − 3W), with F&B the
 // chunk time `tau_s` and the backward `bwd_s` split into B (input gradients, with any
 // recompute) and W (weight gradients, half of the rest: wgrad = dgrad FLOPs).

@@ -102,6 +102,7 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
   double host_bwd_s = 0;
   double pre_sync_fwd_s = 0;  // forward GPU and host time of the ops before a host sync
   double pre_sync_host_s = 0;
+  double pre_sync_bwd_s = 0;  // backward GPU time of the same ops (Megatron-Core's attention node)
   double selective_s = 0;
   double selective_host_s = 0;
   double selective_flops = 0;
@@ -172,6 +173,7 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
     if (ops.host_sync_at >= known_slots) {
       pre_sync_fwd_s = q.fwd_s;
       pre_sync_host_s = q.host_fwd_s;
+      pre_sync_bwd_s = q.bwd_s;
     }
     if (early_stop_ops >= known_slots) {
       early_stop_fwd_s = q.fwd_s;
@@ -206,6 +208,7 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
     if (i < ops.host_sync_at) {
       pre_sync_fwd_s += t.fwd_s;
       pre_sync_host_s += t.host_fwd_s;
+      pre_sync_bwd_s += t.bwd_s;
     }
     k.fwd_s += t.fwd_s;
     k.bwd_s += t.bwd_s;
@@ -275,6 +278,7 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
   k.fwd_s = ops.host_sync_at < 0 ? issue_bound_s(k.fwd_s, host_fwd_s)
                                  : issue_bound_s(pre_sync_fwd_s, pre_sync_host_s) +
                                        issue_bound_s(k.fwd_s - pre_sync_fwd_s, host_fwd_s - pre_sync_host_s);
+  const double bwd_gpu_s = k.bwd_s;
   k.bwd_s = issue_bound_s(k.bwd_s, host_bwd_s);
   const double fwd_compute_s = k.fwd_s;
   if (early_stop) {
@@ -394,7 +398,27 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
     const double ep_fwd_passes = fwd_passes + ((modules & kRecomputeMoe) != 0 ? 1 : 0);
     k.ep_comm_s = (dispatch + one) * ep_fwd_passes + 2 * one;
     const double sm_share = std::min(1.0, ctx.efficiency->moe_comm_sms / ctx.device.sm_count);
-    k.ep_exposed_s = ep_exposed_s(k.ep_comm_s, k.fwd_s + k.bwd_s, moe_paired_fraction(p), sm_share);
+    double beside_s = k.fwd_s + k.bwd_s;
+    if (p.moe_overlap == MoeOverlap::one_f_one_b && ops.host_sync_at >= 0) {
+      // Megatron-Core's combined 1F1B hides each AllToAll behind one node of the other
+      // micro-batch only (ep_overlap_pair_s): the layer pair's time beyond its compute is what
+      // shows. Nodes: the forward before the host sync is the attention node; the backward
+      // splits as the GPU time of the same ops does, the experts' half by half into input and
+      // weight gradients (two GEMMs of equal FLOPs each). A recomputed MoE forward's AllToAlls
+      // open the backward.
+      EpOverlapLayer x;
+      x.attn_fwd_s = std::min(fwd_compute_s, issue_bound_s(pre_sync_fwd_s, pre_sync_host_s));
+      x.mlp_fwd_s = fwd_compute_s - x.attn_fwd_s;
+      x.attn_bwd_s = bwd_gpu_s > 0 ? k.bwd_s * std::min(1.0, pre_sync_bwd_s / bwd_gpu_s) : 0;
+      x.mlp_dgrad_s = (k.bwd_s - x.attn_bwd_s) / 2;
+      x.mlp_wgrad_s = x.mlp_dgrad_s;
+      x.dispatch_fwd_s = dispatch;
+      x.combine_fwd_s = one;
+      x.dispatch_bwd_s = one;
+      x.combine_bwd_s = one + (ep_fwd_passes - 1) * (dispatch + one);
+      beside_s = k.ep_comm_s - (ep_overlap_pair_s(x) - x.compute_s());
+    }
+    k.ep_exposed_s = ep_exposed_s(k.ep_comm_s, beside_s, moe_paired_fraction(p), sm_share);
   }
 
   const LayerActivations act = layer_activations(m, layer_idx, shape, p.recompute, p.recompute_modules);

@@ -291,6 +291,38 @@ TEST(MoeOverlap, PairedFractionPerSchedule) {
   EXPECT_EQ(moe_paired_fraction(p), 0);
 }
 
+TEST(MoeOverlap, CombinedOneFOneBLayerPairByHand) {
+  // Megatron-Core's run(f_layer, b_layer): comm stream combine_bwd, dispatch_fwd, dispatch_bwd,
+  // combine_fwd; compute stream attn_fwd, mlp_dgrad, mlp_wgrad, mlp_fwd, attn_bwd.
+  EpOverlapLayer x;
+  x.attn_fwd_s = 1;
+  x.mlp_fwd_s = 2;
+  x.attn_bwd_s = 2;
+  x.mlp_dgrad_s = 1;
+  x.mlp_wgrad_s = 1;
+  x.dispatch_fwd_s = x.combine_fwd_s = x.dispatch_bwd_s = x.combine_bwd_s = 0.5;
+  // Each AllToAll under a node of the other micro-batch: the pair takes its compute,
+  // 1 + 2 + 2 + 1 + 1 = 7 (run 0 ends at 7, run 1 at 14: combine_bwd 7-7.5 under attn_fwd 7-8, ...).
+  EXPECT_DOUBLE_EQ(ep_overlap_pair_s(x), 7);
+  // Communication-bound (each AllToAll 2, each compute node 1, no delayed wgrad): the four
+  // AllToAlls back to back, 8 (run 0: combine_bwd 0-2, dispatch_fwd 2-4, dispatch_bwd 4-6,
+  // combine_fwd 6-8; run 1 starts its combine_bwd at 8 and ends at 16).
+  x = EpOverlapLayer{};
+  x.attn_fwd_s = x.mlp_fwd_s = x.attn_bwd_s = x.mlp_dgrad_s = 1;
+  x.dispatch_fwd_s = x.combine_fwd_s = x.dispatch_bwd_s = x.combine_bwd_s = 2;
+  EXPECT_DOUBLE_EQ(ep_overlap_pair_s(x), 8);
+  // A dispatch of 2 behind the experts' backward only: with the weight gradients delayed
+  // (dgrad 1 + wgrad 1 under it) it hides, the pair takes its compute 5; without
+  // (wgrad 0) the experts' forward waits 1 for it: 4 + 1 = 5 against compute 4.
+  x = EpOverlapLayer{};
+  x.attn_fwd_s = x.mlp_fwd_s = x.attn_bwd_s = x.mlp_dgrad_s = x.mlp_wgrad_s = 1;
+  x.dispatch_fwd_s = 2;
+  EXPECT_DOUBLE_EQ(ep_overlap_pair_s(x), 5);
+  x.mlp_wgrad_s = 0;
+  EXPECT_DOUBLE_EQ(ep_overlap_pair_s(x), 5);
+  EXPECT_DOUBLE_EQ(ep_overlap_pair_s(x) - x.compute_s(), 1);
+}
+
 TEST(MoeOverlap, ExposedAllToAllByHand) {
   // Communication longer than the compute: what is left over shows (10 - 4 = 6 > 0.15·10).
   EXPECT_DOUBLE_EQ(ep_exposed_s(10, 4, 1, 0.15), 6);
