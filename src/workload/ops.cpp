@@ -153,7 +153,12 @@ void attention(Ctx& c, double heads, double kv_heads, double d_qk, double d_v, d
   // causal work is load-balanced (each rank holds two mirrored chunks), so each rank does 1/cp.
   const double keys = s.attention_mask_materialized ? s.seq_len : causal_keys_per_query(s.seq_len, window, chunked);
   op.masked = s.attention_mask_materialized;
-  op.m = keys;
+  // The key span one kernel call sees (the rate's kv_half form, cost/roofline.cpp): with ring
+  // context parallelism (Transformer Engine's default p2p CP, torchtitan's ring) each of the cp
+  // steps runs the kernel on one chunk pair, so a call sees 1/cp of a query's keys (the rank's
+  // two mirrored chunks of seq/(2cp) tokens; transformer_engine/pytorch/attention.py
+  // AttnFuncWithCPAndKVP2P). The FLOPs stay the whole causal count over the rank's queries.
+  op.m = keys / s.cp;
   op.n = heads;
   op.k = d_qk;
   op.fwd_flops = 2 * t * keys * heads * (d_qk + d_v);

@@ -74,6 +74,28 @@ TEST(Ops, MaterializedMaskComputesEveryKey) {
   EXPECT_DOUBLE_EQ(find(causal, "attention")->m, 1024.5);
 }
 
+// Ring context parallelism (Transformer Engine's p2p CP): each of the cp steps runs the kernel
+// on one chunk pair, so the key span one call sees (Op::m, the kv_half form's keys) is 1/cp of a
+// query's causal keys; the rank's FLOPs stay its 1/cp share of the whole causal count. GPT-3
+// 175B at s = 2048: (2048 + 1) / 2 = 1,024.5 keys per query, 512.25 at CP 2.
+TEST(Ops, ContextParallelKernelSeesOneChunkOfKeys) {
+  const ModelSpec m = testing::gpt3_175b();
+  OpShape s;
+  s.seq_len = 2048;
+  LayerOps one;
+  build_layer_ops(m, 0, s, one);
+  s.cp = 2;
+  LayerOps two;
+  build_layer_ops(m, 0, s, two);
+  const Op* a1 = find(one, "attention");
+  const Op* a2 = find(two, "attention");
+  ASSERT_NE(a1, nullptr);
+  ASSERT_NE(a2, nullptr);
+  EXPECT_DOUBLE_EQ(a1->m, 1024.5);
+  EXPECT_DOUBLE_EQ(a2->m, 512.25);
+  EXPECT_DOUBLE_EQ(a2->fwd_flops, a1->fwd_flops / 2);  // 1,024 of the 2,048 queries per rank
+}
+
 // Materialised attention as Megatron-LM v2.5 runs it (workload/ops.cpp materialized_attention),
 // by hand for GPT-3 175B at TP 8 (12 local heads of 128), s = 2048, micro-batch 2, fp16 (2 B):
 // 2 × 12 = 24 GEMMs per batched kernel, 24 × 2048² = 100,663,296 elements per s×s tensor.
