@@ -15,14 +15,22 @@ import subprocess
 import sys
 import time
 
-T, H, KV, D, HID, FFN = 8192, 32, 8, 128, 4096, 14336
+# --shape: per-rank dimensions (q heads, kv heads, hidden, ffn); 70b-tp4 is Llama 3 70B's layer at
+# TP 4 (64 / 8 heads and 28,672 FFN over 4 ranks; the TP collectives are not run)
+SHAPES = {"8b": (32, 8, 4096, 14336), "70b-tp4": (16, 2, 8192, 7168)}
+T, D = 8192, 128
+H, KV, HID, FFN = SHAPES["8b"]
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--shape", default="8b", choices=sorted(SHAPES))
+    ap.add_argument("--gemms", default="fp8,bf16", help="comma-separated: fp8, bf16")
     args = ap.parse_args()
+    global H, KV, HID, FFN
+    H, KV, HID, FFN = SHAPES[args.shape]
     import torch
     import torch.nn.functional as F
     from torch.nn.attention import SDPBackend, sdpa_kernel
@@ -30,7 +38,7 @@ def main():
     p = torch.cuda.get_device_properties(0)
     out = {"what": "Llama 3 8B layer kernels in step order at the power limit (issue 31)",
            "command": " ".join(["python3"] + sys.argv), "gpu": p.name, "torch": torch.__version__,
-           "cuda": torch.version.cuda, "cudnn": torch.backends.cudnn.version(), "runs": []}
+           "cuda": torch.version.cuda, "cudnn": torch.backends.cudnn.version(), "shape": args.shape, "runs": []}
     f8, f8b = torch.float8_e4m3fn, torch.float8_e5m2
     one = torch.ones((), device="cuda", dtype=torch.float32)
     lin = {"qkv": ((H + 2 * KV) * D, HID), "proj": (HID, H * D), "fc1": (2 * FFN, HID), "fc2": (HID, FFN)}
@@ -91,7 +99,7 @@ def main():
         gemm("qkv", "wgrad", fp8)
         evs[6].record()
 
-    for fp8 in (True, False):
+    for fp8 in [g == "fp8" for g in args.gemms.split(",")]:
         layer(fp8, [torch.cuda.Event(enable_timing=True) for _ in range(7)])
         torch.cuda.synchronize()
         smi = subprocess.Popen(["nvidia-smi", "--query-gpu=clocks.sm,power.draw", "--format=csv,noheader,nounits",
