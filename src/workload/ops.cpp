@@ -170,8 +170,9 @@ void attention(Ctx& c, double heads, double kv_heads, double d_qk, double d_v, d
 }
 
 // `rms`: an RMSNorm, which eager PyTorch runs as a chain of kernels (workload/eager_elementwise.h);
-// a LayerNorm is one kernel either way.
-void norm(Ctx& c, const char* name, double rows, double width, double params, bool rms = true) {
+// a LayerNorm is one kernel either way. Inline, as gemm() and memory() are.
+[[gnu::always_inline]] inline void norm(Ctx& c, const char* name, double rows, double width, double params,
+                                        bool rms = true) {
   const double per_element =
       rms ? eager_elementwise::rmsnorm_bytes(c.act_bytes, c.shape.eager_elementwise) : 2 * c.act_bytes;
   memory(c, name, OpGroup::norm, rows * width * per_element, params);
@@ -211,7 +212,7 @@ void mark_modules(Ctx& c, std::uint8_t modules, int n = 1) {
 
 // The residual add closing a block: reads the stream and the block output, writes the sum;
 // autograd saves nothing for it.
-void residual_add(Ctx& c, const char* name, OpGroup group, double rows) {
+[[gnu::always_inline]] inline void residual_add(Ctx& c, const char* name, OpGroup group, double rows) {
   memory(c, name, group, 3 * rows * d(c.model.hidden) * c.act_bytes);
   c.out.ops[static_cast<std::size_t>(c.out.count - 1)].saves_for_backward = false;
 }
