@@ -141,7 +141,8 @@ void materialized_attention(Ctx& c, double heads, double d_qk, double d_v) {
 }
 
 // Fused attention over `heads` local heads with query/key width d_qk and value width d_v.
-void attention(Ctx& c, double heads, double kv_heads, double d_qk, double d_v, double window) {
+[[gnu::always_inline]] inline void attention(Ctx& c, double heads, double kv_heads, double d_qk, double d_v,
+                                             double window) {
   const bool chunked = c.model.attention_chunked;
   const OpShape& s = c.shape;
   if (s.attention_materialized) {
@@ -170,7 +171,8 @@ void attention(Ctx& c, double heads, double kv_heads, double d_qk, double d_v, d
 }
 
 // `rms`: an RMSNorm, which eager PyTorch runs as a chain of kernels (workload/eager_elementwise.h);
-// a LayerNorm is one kernel either way. Inline, as gemm() and memory() are.
+// a LayerNorm is one kernel either way. Inline, as gemm() and memory() are (and attention(),
+// rope_op() and dense_mlp(), two call sites each).
 [[gnu::always_inline]] inline void norm(Ctx& c, const char* name, double rows, double width, double params,
                                         bool rms = true) {
   const double per_element =
@@ -184,7 +186,7 @@ bool layer_norm_is_rms(const ModelSpec& m) { return m.norm == NormKind::rmsnorm;
 // RoPE over `width` elements per token (the rotated query and key columns). Where the
 // framework's fused kernel cannot take the model's YaRN attention factor it is the
 // framework's unfused chain instead, its own op in the breakdown (`rope_unfused`).
-void rope_op(Ctx& c, double width) {
+[[gnu::always_inline]] inline void rope_op(Ctx& c, double width) {
   const double elements = c.shape.tokens() * width;
   if (c.shape.rope_unfused && !c.shape.eager_elementwise) {
     memory(c, "rope_unfused", OpGroup::attention, elements * eager_elementwise::megatron_rope_fwd_bytes(c.act_bytes));
@@ -331,7 +333,8 @@ void mamba_block(Ctx& c) {
 }
 
 // Gate+up and down of a dense MLP (or a shared expert) of width `ffn`, split tp ways.
-void dense_mlp(Ctx& c, OpGroup group, double ffn, const char* up, const char* act, const char* down) {
+[[gnu::always_inline]] inline void dense_mlp(Ctx& c, OpGroup group, double ffn, const char* up, const char* act,
+                                             const char* down) {
   const ModelSpec& m = c.model;
   const double t = c.shape.tokens();
   const double h = d(m.hidden);
