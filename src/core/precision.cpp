@@ -29,21 +29,4 @@ std::optional<Precision> parse_precision(std::string_view name) {
   return std::nullopt;
 }
 
-double precision_bytes(Precision p) {
-  switch (p) {
-    case Precision::fp64:
-    case Precision::fp64_tensor: return 8;
-    case Precision::fp32:
-    case Precision::tf32: return 4;
-    case Precision::bf16:
-    case Precision::fp16: return 2;
-    case Precision::fp8:
-    case Precision::int8: return 1;
-    case Precision::fp6: return 0.75;
-    case Precision::fp4:
-    case Precision::int4: return 0.5;
-  }
-  return 0;
-}
-
 }  // namespace gpuplan

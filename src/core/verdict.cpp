@@ -1,6 +1,6 @@
 #include "core/verdict.h"
 
-#include <cstring>
+#include "core/short_copy.h"
 
 namespace gpuplan {
 
@@ -32,7 +32,7 @@ void Infeasibility::set(Kind kind, std::string_view reason) {
   if (n < reason.size()) {
     while (n > 0 && (static_cast<unsigned char>(reason[n]) & 0xC0) == 0x80) --n;
   }
-  std::memcpy(text_.data(), reason.data(), n);
+  short_copy(text_.data(), reason.data(), n);  // most plans a search rejects pass here
   text_[n] = '\0';
 }
 

@@ -327,7 +327,12 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
         ++end;
       }
     };
-    if (rank_totals) {
+    if (rank_totals && present == 1 && step_rest == 0) {
+      // One kind, every chunk `step` layers (80 layers in 20 chunks): each rank's chunks / stages
+      // chunks hold step · chunks / stages layers, the sum the loop below would make.
+      const auto rank_chunks_layers = static_cast<std::int32_t>(step * (chunks / stages));
+      std::fill_n(rank_layers.begin(), static_cast<std::size_t>(stages), rank_chunks_layers);
+    } else if (rank_totals) {
       const auto ranks = static_cast<std::size_t>(stages);
       std::fill_n(rank_layers.begin(), ranks, 0);
       if (present == 2) std::fill_n(rank_first.begin(), ranks, 0);

@@ -35,25 +35,52 @@ std::optional<ScalingRecipe> parse_scaling_recipe(std::string_view name);
 // Engine's default), nvfp4 for fp4; irrelevant (delayed) for 16- and 32-bit plans.
 ScalingRecipe default_scaling_recipe(Precision gemm);
 
+// The tests and counts below are inline: the training evaluator asks them for every plan and
+// op, mostly of constants.
+
 // Whether `r` applies to linear layers in `gemm` (fp8 recipes for fp8, nvfp4 for fp4).
-bool scaling_recipe_fits(ScalingRecipe r, Precision gemm);
+constexpr bool scaling_recipe_fits(ScalingRecipe r, Precision gemm) {
+  if (gemm == Precision::fp4) return r == ScalingRecipe::nvfp4;
+  if (gemm == Precision::fp8) return r != ScalingRecipe::nvfp4;
+  return r == ScalingRecipe::delayed;
+}
 
 // Whether the recipe needs tensor cores that read block scales (Blackwell's 5th-generation
 // tensor cores, CDNA 4): mxfp8 and nvfp4.
-bool needs_block_scaled_mma(ScalingRecipe r);
+constexpr bool needs_block_scaled_mma(ScalingRecipe r) {
+  return r == ScalingRecipe::mxfp8 || r == ScalingRecipe::nvfp4;
+}
 
 // Bytes per element of a quantised tensor, its scales included: the element (precision_bytes)
 // plus the scale bytes over the block (1×128 fp32 tiles: 4/128; 32-element E8M0: 1/32;
 // 16-element E4M3: 1/16). Per-tensor scales add nothing per element.
-double scaled_element_bytes(Precision gemm, ScalingRecipe r);
+constexpr double scaled_element_bytes(Precision gemm, ScalingRecipe r) {
+  const double element = precision_bytes(gemm);
+  switch (r) {
+    case ScalingRecipe::delayed:
+    case ScalingRecipe::tensorwise:
+      return element;
+    case ScalingRecipe::blockwise:
+      return element + 4.0 / 128;  // fp32 scale per 1×128 tile
+    case ScalingRecipe::mxfp8:
+      return element + 1.0 / 32;  // E8M0 scale per 32 elements
+    case ScalingRecipe::nvfp4:
+      return element + 1.0 / 16;  // E4M3 scale per 16 elements
+  }
+  return element;
+}
 
 // Copies of each quantised GEMM input the cast writes: 2 where the scale blocks follow the
 // reduction dimension (blockwise, mxfp8, nvfp4), 1 for per-tensor scaling.
-int quantised_copies(ScalingRecipe r);
+constexpr int quantised_copies(ScalingRecipe r) {
+  return r == ScalingRecipe::blockwise || r == ScalingRecipe::mxfp8 || r == ScalingRecipe::nvfp4 ? 2 : 1;
+}
 
 // Quantised copies of each weight: 2 for 1-D block scales (mxfp8; nvfp4 as Transformer Engine
 // stores it), 1 for per-tensor scales and for blockwise's 128×128 blocks, which serve the
 // transpose too.
-int quantised_weight_copies(ScalingRecipe r);
+constexpr int quantised_weight_copies(ScalingRecipe r) {
+  return r == ScalingRecipe::mxfp8 || r == ScalingRecipe::nvfp4 ? 2 : 1;
+}
 
 }  // namespace gpuplan

@@ -1,6 +1,10 @@
 #include "core/verdict.h"
 
+#include <array>
+#include <cstring>
 #include <string>
+
+#include "core/short_copy.h"
 
 #include <gtest/gtest.h>
 
@@ -30,6 +34,34 @@ TEST(Verdict, LongReasonsAreCutOnACharacterBoundary) {
   const std::string fits = std::string(189, 'b') + "\xC3\x97";  // exactly 191 bytes: kept whole
   v.set(Infeasibility::Kind::invalid_plan, fits);
   EXPECT_EQ(std::string(v.text()), fits);
+}
+
+// short_copy (core/short_copy.h, Infeasibility::set's copy): every length from 0 to 300 at
+// every alignment gives std::memcpy's bytes and writes nothing past the length.
+TEST(Verdict, ShortCopyIsMemcpyAtEveryLengthAndAlignment) {
+  std::array<unsigned char, 320> src{};
+  for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<unsigned char>(i * 7 + 3);
+  for (std::size_t offset = 0; offset < 16; ++offset) {
+    for (std::size_t n = 0; n + offset <= 300; ++n) {
+      std::array<unsigned char, 320> want{};
+      std::array<unsigned char, 320> got{};
+      want.fill(0xEE);
+      got.fill(0xEE);
+      std::memcpy(want.data() + offset, src.data() + offset, n);
+      short_copy(got.data() + offset, src.data() + offset, n);
+      ASSERT_EQ(want, got) << "length " << n << ", offset " << offset;
+    }
+  }
+}
+
+TEST(Verdict, EveryReasonLengthIsKeptWhole) {
+  for (std::size_t n = 0; n < Infeasibility::kCapacity; ++n) {
+    std::string reason(n, 'x');
+    for (std::size_t i = 0; i < n; ++i) reason[i] = static_cast<char>('a' + i % 26);
+    Infeasibility v;
+    v.set(Infeasibility::Kind::out_of_memory, reason);
+    ASSERT_EQ(std::string(v.text()), reason) << "length " << n;
+  }
 }
 
 TEST(Verdict, EveryBottleneckHasItsName) {
