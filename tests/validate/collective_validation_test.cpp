@@ -201,6 +201,30 @@ TEST(CollectiveValidation, PublishedOciRunsRead) {
   EXPECT_EQ(alltoall, 13);
 }
 
+// A second single-node H100 source besides AIConfigurator's, one process per GPU
+// (tests/fixtures/collectives/published-h100-cluster01.csv: github.com/xxrjun/nccl-tests-cluster's
+// example cluster at 455de4f8, NCCL 2.29.2, 8 and 4 GPUs of one node, AllReduce, AllGather,
+// ReduceScatter and AllToAll of 32 MiB - 16 GiB; docs/validation.md, issue 32, fourteenth
+// session): 80 rows that read with their source, all in the NVLink family, half of them on 4 GPUs,
+// and in sample within 25%.
+TEST(CollectiveValidation, PublishedH100Cluster01RunsRead) {
+  const CollectiveValidation v = validate_collectives(
+      CsvTable::read(testing::source_dir() + "/tests/fixtures/collectives/published-h100-cluster01.csv"),
+      validation_catalog(), validation_params());
+  ASSERT_EQ(v.rows.size(), 80U);
+  int four = 0;
+  int alltoall = 0;
+  for (const auto& r : v.rows) {
+    EXPECT_EQ(r.fabric_family, "NVLink") << r.id;
+    EXPECT_LT(std::abs(r.error), 0.25) << r.id;
+    EXPECT_FALSE(r.source.empty()) << r.id;
+    four += r.request.gpus_per_domain == 4;
+    alltoall += r.request.op == CollectiveOp::all_to_all;
+  }
+  EXPECT_EQ(four, 40);
+  EXPECT_EQ(alltoall, 20);
+}
+
 // Azure's ND GB200 v6 AllReduce (tests/fixtures/collectives/published-azure-gb200.csv, 20 rows of
 // 16 KiB - 8 GiB on one tray of 4 GB200, NCCL_ALGO=Ring): a second source of latency-bound
 // single-node NVLink 5 rows besides AIConfigurator's (docs/validation.md, issue 32's eleventh
