@@ -165,5 +165,30 @@ TEST(CollectiveP2pProtocol, NcclSpreadsALargePeerOverMoreChannels) {
   EXPECT_NEAR(sr_above.transfer_s, 300e6 / 405e9, 1e-12);
 }
 
+// The channel rule is NCCL's scheduler's: an AllToAll run by DeepEP's or HybridEP's kernels (a MoE
+// layer's flex or DualPipe dispatch, CollectiveRequest::nccl_p2p false) keeps the starting
+// channels' fraction at any size. At f = 0.8 on the ideal 450 GB/s node an 8-GPU exchange of 1 GiB
+// runs at 360 GB/s, 7/8 x 1073741824 / 360e9 = 2609.8 us (NCCL's, spread over 8 channels: 405
+// GB/s, above).
+TEST(CollectiveP2pProtocol, OtherLibrariesKernelsAreNotSpreadByNcclsScheduler) {
+  CollectiveParams p = ideal_collective_params();
+  p.p2p_latency_s = kP2pTestLatencyS;
+  p.simple_step_bytes = kP2pTestStepBytes;
+  p.alltoall_bw_fraction = 0.8;
+  const CollectiveTopology t = make_collective_topology(kP2pEmptyCatalog, test_node(), nullptr, p);
+  CollectiveRequest r = request(CollectiveOp::all_to_all, 1073741824.0, 8);
+  r.nccl_p2p = false;
+  const auto other = estimate_collective(r, t);
+  ASSERT_TRUE(other.feasible) << other.reason;
+  EXPECT_NEAR(other.transfer_s, 7.0 / 8 * 1073741824.0 / 360e9, 1e-12);
+  r.nccl_p2p = true;
+  const auto nccl = estimate_collective(r, t);
+  ASSERT_TRUE(nccl.feasible) << nccl.reason;
+  EXPECT_NEAR(nccl.transfer_s, 7.0 / 8 * 1073741824.0 / 405e9, 1e-12);
+  CollectiveRequest deepep = r;
+  deepep.nccl_p2p = false;
+  EXPECT_FALSE(same_collective_time(r, deepep));  // the evaluator's last-answer cache keeps them apart
+}
+
 }  // namespace
 }  // namespace gpuplan
