@@ -516,7 +516,7 @@ TEST(MoeDispatcher, OnlyNcclsAllToAllIsSpreadOverMoreChannels) {
   // the links', so twice the bytes take 2 f / (1 - (1 - f) / 2) the time. The flex dispatcher's
   // 0.662 x as many bytes (297, then 593 MiB) run DeepEP's or HybridEP's kernels, which NCCL's
   // scheduler does not reach: twice the bytes, twice the time (bandwidth-bound; the fixed costs
-  // make it a little less).
+  // make it a little less: 1.97).
   MoeFixture f;
   Plan p = f.plan();
   const auto ep_s = [&](int seq, MoeDispatcher d) {
@@ -528,9 +528,11 @@ TEST(MoeDispatcher, OnlyNcclsAllToAllIsSpreadOverMoreChannels) {
     return e.breakdown.ep.total_s;
   };
   const double fr = f.ctx.topology.alltoall_bw_fraction;
-  EXPECT_NEAR(ep_s(8192, MoeDispatcher::alltoall) / ep_s(4096, MoeDispatcher::alltoall), 2 * fr / (1 - (1 - fr) / 2),
-              0.02);
-  EXPECT_NEAR(ep_s(8192, MoeDispatcher::flex) / ep_s(4096, MoeDispatcher::flex), 2.0, 0.02);
+  const double nccl = ep_s(8192, MoeDispatcher::alltoall) / ep_s(4096, MoeDispatcher::alltoall);
+  const double flex = ep_s(8192, MoeDispatcher::flex) / ep_s(4096, MoeDispatcher::flex);
+  EXPECT_NEAR(flex, 2.0, 0.04);
+  // The fixed costs are alike in both: the ratio of the two ratios is the spread's gain.
+  EXPECT_NEAR(nccl / flex, fr / (1 - (1 - fr) / 2), 0.01);
 }
 
 }  // namespace
