@@ -5,6 +5,7 @@
 
 #include "calibration/collective_question.h"
 #include "core/units.h"
+#include "cost/collective_p2p_channels.h"
 
 namespace gpuplan {
 namespace {
@@ -70,9 +71,19 @@ std::string collective_why(const CollectiveQuery& q, const CollectiveTopology& t
   }
   // docs/model/collectives.md: AllToAll and SendRecv run NCCL's one send/receive kernel, at one
   // fraction of the scale-up links' rate.
+  // Once NCCL spreads each peer over more channels than it starts it on, the links' full rate
+  // (collective_p2p_channels.h).
   if ((r.op == CollectiveOp::all_to_all || r.op == CollectiveOp::send_recv) && t.alltoall_bw_fraction != 1.0) {
-    why += fmt::format("; NCCL's send/receive kernel delivers {:.3g} x the links' rate inside the domain",
-                       t.alltoall_bw_fraction);
+    if (nccl_p2p_channels_widened(r.op, r.bytes, r.gpus(), r.domains)) {
+      why += fmt::format(
+          "; NCCL spreads each peer over {} channels, not its {} starting ones (a part above 16 MiB): its "
+          "send/receive kernel delivers {:.3g} x the links' rate inside the domain ({:.3g} on the starting channels)",
+          nccl_p2p_channels(r.op, r.bytes, r.gpus(), r.domains), nccl_p2p_start_channels(r.gpus()),
+          nccl_p2p_rate_share(t.alltoall_bw_fraction, r.op, r.bytes, r.gpus(), r.domains), t.alltoall_bw_fraction);
+    } else {
+      why += fmt::format("; NCCL's send/receive kernel delivers {:.3g} x the links' rate inside the domain",
+                         t.alltoall_bw_fraction);
+    }
   }
   // docs/model/collectives.md: NCCL picks a send/receive's protocol per peer (enqueue.cc
   // addP2pToPlan), not by the tuner.

@@ -38,6 +38,12 @@ struct CollectiveRequest {
   CollectiveAlgorithm algorithm = CollectiveAlgorithm::auto_;
   // Collectives running at once over the same links; each gets 1/concurrent of every level.
   int concurrent = 1;
+  // AllToAll and SendRecv: the bytes run NCCL's send/receive kernel, whose scheduler spreads a
+  // peer over more channels once a part passes 16 MiB (cost/collective_p2p_channels.h). False
+  // for another library's kernels over the same links (DeepEP, HybridEP: a MoE layer's flex or
+  // DualPipe dispatch), which NCCL's channel rule does not reach: the send/receive fraction on
+  // NCCL's starting channels, as before that rule.
+  bool nccl_p2p = true;
 
   int gpus() const { return gpus_per_domain * domains; }
 };
@@ -177,7 +183,7 @@ inline bool same_collective_time(const CollectiveRequest& a, const CollectiveReq
   const auto twin = [](CollectiveOp op) { return op == CollectiveOp::reduce_scatter ? CollectiveOp::all_gather : op; };
   return twin(a.op) == twin(b.op) && a.bytes == b.bytes && a.gpus_per_domain == b.gpus_per_domain &&
          a.domains == b.domains && a.domain_stride == b.domain_stride && a.algorithm == b.algorithm &&
-         a.concurrent == b.concurrent;
+         a.concurrent == b.concurrent && a.nccl_p2p == b.nccl_p2p;
 }
 
 // One algorithm and protocol forced (auto_ is not allowed here): the building block of

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "cost/collective_levels.h"
+#include "cost/collective_p2p_channels.h"
 
 namespace gpuplan {
 namespace {
@@ -321,9 +322,14 @@ inline double line_level_bw(const CollectiveRequest& request, const CollectiveTo
   if (i == 0) {
     // NCCL runs AllToAll and SendRecv through one kernel (grouped ncclSend/ncclRecv: enqueue.cc
     // scheduleP2pTasksToPlan gives every point-to-point task ncclDevFuncId_P2p, at 5067397c), so
-    // both deliver the same fraction of the links' rate.
+    // both deliver the same fraction of the links' rate on the channels NCCL starts a peer on;
+    // once it spreads each peer over more of them the loss shrinks in proportion
+    // (collective_p2p_channels.h). DeepEP's and HybridEP's kernels (request.nccl_p2p false) keep
+    // the starting channels' fraction: NCCL's scheduler does not run them.
     if (request.op == CollectiveOp::all_to_all || request.op == CollectiveOp::send_recv) {
-      bw *= topology.alltoall_bw_fraction;
+      bw *= request.nccl_p2p ? nccl_p2p_rate_share(topology.alltoall_bw_fraction, request.op, request.bytes,
+                                                   shape.ranks, shape.domains)
+                             : topology.alltoall_bw_fraction;
     }
     const int scale = shape.domains <= 1 ? 0 : shape.domains == 2 ? 1 : 2;
     const int p = static_cast<int>(protocol);

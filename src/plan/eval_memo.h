@@ -49,7 +49,8 @@ class TrainCollectiveMemo {
 
   static bool same(const CollectiveRequest& a, const CollectiveRequest& b) {
     return a.bytes == b.bytes && a.op == b.op && a.gpus_per_domain == b.gpus_per_domain && a.domains == b.domains &&
-           a.domain_stride == b.domain_stride && a.algorithm == b.algorithm && a.concurrent == b.concurrent;
+           a.domain_stride == b.domain_stride && a.algorithm == b.algorithm && a.concurrent == b.concurrent &&
+           a.nccl_p2p == b.nccl_p2p;
   }
 
   static std::size_t slot_of(const CollectiveRequest& r) {

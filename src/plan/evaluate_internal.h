@@ -61,10 +61,13 @@ struct Eval {
     est.verdict.set(Infeasibility::Kind::invalid_plan, text.data());
   }
 
-  // One collective over a group; 0 for a group of one.
-  double coll(CollectiveOp op, double bytes, const GroupPlacement& g) {
+  // One collective over a group; 0 for a group of one. `nccl_p2p` false: an AllToAll run by
+  // DeepEP's or HybridEP's kernels, not NCCL's send/receive (CollectiveRequest::nccl_p2p).
+  double coll(CollectiveOp op, double bytes, const GroupPlacement& g, bool nccl_p2p = true) {
     if (g.size <= 1 || bytes <= 0) return 0;
-    const CollectiveTime e = collective_time(collective_request(op, bytes, g));
+    CollectiveRequest r = collective_request(op, bytes, g);
+    r.nccl_p2p = nccl_p2p;
+    const CollectiveTime e = collective_time(r);
     if (!e.feasible) {
       fail("%s over %d GPUs: %s", op_name(op).data(), g.size, e.reason);
       return 0;

@@ -384,10 +384,17 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
     const GroupPlacement rail{pl.ep.domains, pl.ep.stride * pl.ep.gpus_per_domain, 1, pl.ep.domains,
                               pl.ep.domain_stride};
     const GroupPlacement in_node{pl.ep.gpus_per_domain, pl.ep.stride, pl.ep.gpus_per_domain, 1, 1};
+    // Only the AllToAll dispatcher's exchange runs NCCL's send/receive kernel (torch
+    // all_to_all_single: grouped ncclSend/ncclRecv), whose scheduler spreads a peer's bytes over
+    // more channels past 16 MiB a part (cost/collective_p2p_channels.h); the flex and DualPipe
+    // dispatches run DeepEP's or HybridEP's own kernels (OpShape::moe_layout_dispatch), which
+    // that rule does not reach.
+    const bool nccl_p2p = !shape.moe_layout_dispatch();
     const auto all_to_all_s = [&](double element_bytes) {
-      if (!node_dedup) return ev.coll(CollectiveOp::all_to_all, row_bytes * copies * element_bytes, pl.ep);
-      return std::max(ev.coll(CollectiveOp::all_to_all, row_bytes * nd.nodes_per_token * element_bytes, rail),
-                      ev.coll(CollectiveOp::all_to_all, row_bytes * nd.ranks_per_token * element_bytes, in_node));
+      if (!node_dedup) return ev.coll(CollectiveOp::all_to_all, row_bytes * copies * element_bytes, pl.ep, nccl_p2p);
+      return std::max(
+          ev.coll(CollectiveOp::all_to_all, row_bytes * nd.nodes_per_token * element_bytes, rail, nccl_p2p),
+          ev.coll(CollectiveOp::all_to_all, row_bytes * nd.ranks_per_token * element_bytes, in_node, nccl_p2p));
     };
     const double one = all_to_all_s(a);
     // DeepSeek's fp8 dispatch moves 1-byte tokens forward; combines and every backward

@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/strings.h"
 #include "cost/collective.h"
+#include "cost/collective_p2p_channels.h"
 
 namespace gpuplan {
 namespace {
@@ -501,6 +502,19 @@ CollectiveConstantsFit fit_collective_constants(const std::vector<CollectiveMeas
       c.why_prior = fmt::format(
           "none of its {} rows is bandwidth-bound (across its range it moves the chosen line by under {:.0f}%)",
           vis.size(), kLatencyBoundShare * 100);
+    }
+    // ... and only by rows on the channels NCCL starts each peer on: past its spread the fraction's
+    // loss is shared out over more channels (cost/collective_p2p_channels.h), and OCI's 4-16 GiB
+    // rows alone read it as 0.67 (issue 32, fourteenth session).
+    if (k.kind == KnobKind::alltoall && free[i] && std::none_of(vis.begin(), vis.end(), [&](int r) {
+          return !nccl_p2p_channels_widened(problem.op(r), problem.bytes(r), problem.per_domain(r) * problem.domains(r),
+                                            problem.domains(r));
+        })) {
+      free[i] = false;
+      c.why_prior = fmt::format(
+          "its {} rows all run past NCCL's channel spread (parts above 16 MiB): the fraction on the starting "
+          "channels is not seen",
+          vis.size());
     }
     if (k.kind == KnobKind::nvls) nvls = i;
     if (k.kind == KnobKind::nvls_hop) {

@@ -10,6 +10,7 @@
 
 #include "catalog/catalog.h"
 #include "cost/collective.h"
+#include "cost/collective_p2p_channels.h"
 #include "cost/collective_test_util.h"
 
 namespace gpuplan {
@@ -112,6 +113,81 @@ TEST(CollectiveP2pProtocol, SendRecvAndAllToAllShareThePointToPointFraction) {
   const auto ag = estimate_collective_with(request(CollectiveOp::all_gather, 64e6, 8), t, Algo::ring, Protocol::simple);
   ASSERT_TRUE(ag.feasible) << ag.reason;
   EXPECT_NEAR(ag.transfer_s, 7.0 / 8 * 64e6 / 450e9, 1e-12);
+}
+
+// NCCL starts each peer of a point-to-point group inside one node on nChannelsMin channels (32
+// halved while nChannelsMin x nRanks > 32) and doubles them while a part exceeds
+// 32 x NCCL_P2P_NVL_CHUNKSIZE = 16 MiB, up to 32 (src/enqueue.cc scheduleP2pTasksToPlan and
+// addP2pToPlan, src/graph/paths.cc at v2.29.2-1); spread over c channels the kernel's loss
+// shrinks to (1 - f) x c0 / c (issue 32, fourteenth session). At f = 0.8 on the ideal 450 GB/s
+// node: an 8-GPU AllToAll of 512 MiB (64 MiB a peer on 4 channels: 16 MiB parts, not above) runs
+// at 360 GB/s, 7/8 x 536870912 / 360e9 = 1304.9 us; one of 1 GiB on 8 channels at
+// (1 - 0.2 x 4/8) x 450 = 405 GB/s, 7/8 x 1073741824 / 405e9 = 2319.8 us; one of 4 GiB on 32 at
+// (1 - 0.2 x 4/32) x 450 = 438.75 GB/s; a 2-GPU SendRecv of 256 MiB (16 channels, 16 MiB parts)
+// at 360 GB/s, one of 300 MB on 32 at 405 GB/s; across two domains the starting channels.
+TEST(CollectiveP2pProtocol, NcclSpreadsALargePeerOverMoreChannels) {
+  EXPECT_EQ(nccl_p2p_start_channels(2), 16);
+  EXPECT_EQ(nccl_p2p_start_channels(4), 8);
+  EXPECT_EQ(nccl_p2p_start_channels(8), 4);
+  EXPECT_EQ(nccl_p2p_start_channels(64), 1);
+  EXPECT_EQ(nccl_p2p_start_channels(72), 1);
+  EXPECT_EQ(nccl_p2p_channels(CollectiveOp::all_to_all, 536870912.0, 8, 1), 4);
+  EXPECT_EQ(nccl_p2p_channels(CollectiveOp::all_to_all, 1073741824.0, 8, 1), 8);
+  EXPECT_EQ(nccl_p2p_channels(CollectiveOp::all_to_all, 4294967296.0, 8, 1), 32);
+  EXPECT_EQ(nccl_p2p_channels(CollectiveOp::all_to_all, 68719476736.0, 8, 1), 32);
+  EXPECT_EQ(nccl_p2p_channels(CollectiveOp::all_to_all, 1073741824.0, 64, 1), 1);  // 16 MiB a peer
+  EXPECT_EQ(nccl_p2p_channels(CollectiveOp::all_to_all, 4294967296.0, 64, 1), 4);
+  EXPECT_EQ(nccl_p2p_channels(CollectiveOp::all_to_all, 1073741824.0, 16, 2), 2);
+  EXPECT_FALSE(nccl_p2p_channels_widened(CollectiveOp::all_to_all, 536870912.0, 8, 1));
+  EXPECT_TRUE(nccl_p2p_channels_widened(CollectiveOp::all_to_all, 1073741824.0, 8, 1));
+  EXPECT_FALSE(nccl_p2p_channels_widened(CollectiveOp::all_gather, 1073741824.0, 8, 1));
+  EXPECT_DOUBLE_EQ(nccl_p2p_rate_share(0.8, CollectiveOp::all_to_all, 4294967296.0, 8, 1), 0.975);
+
+  CollectiveParams p = ideal_collective_params();
+  p.p2p_latency_s = kP2pTestLatencyS;
+  p.simple_step_bytes = kP2pTestStepBytes;
+  p.alltoall_bw_fraction = 0.8;
+  const CollectiveTopology t = make_collective_topology(kP2pEmptyCatalog, test_node(), nullptr, p);
+  const auto below = estimate_collective(request(CollectiveOp::all_to_all, 536870912.0, 8), t);
+  ASSERT_TRUE(below.feasible) << below.reason;
+  EXPECT_NEAR(below.transfer_s, 7.0 / 8 * 536870912.0 / 360e9, 1e-12);
+  const auto above = estimate_collective(request(CollectiveOp::all_to_all, 1073741824.0, 8), t);
+  ASSERT_TRUE(above.feasible) << above.reason;
+  EXPECT_NEAR(above.transfer_s, 7.0 / 8 * 1073741824.0 / 405e9, 1e-12);
+  const auto wide = estimate_collective(request(CollectiveOp::all_to_all, 4294967296.0, 8), t);
+  ASSERT_TRUE(wide.feasible) << wide.reason;
+  EXPECT_NEAR(wide.transfer_s, 7.0 / 8 * 4294967296.0 / 438.75e9, 1e-12);
+  const auto sr_below = estimate_collective(request(CollectiveOp::send_recv, 268435456.0, 2), t);
+  ASSERT_TRUE(sr_below.feasible) << sr_below.reason;
+  EXPECT_NEAR(sr_below.transfer_s, 268435456.0 / 360e9, 1e-12);
+  const auto sr_above = estimate_collective(request(CollectiveOp::send_recv, 300e6, 2), t);
+  ASSERT_TRUE(sr_above.feasible) << sr_above.reason;
+  EXPECT_NEAR(sr_above.transfer_s, 300e6 / 405e9, 1e-12);
+}
+
+// The channel rule is NCCL's scheduler's: an AllToAll run by DeepEP's or HybridEP's kernels (a MoE
+// layer's flex or DualPipe dispatch, CollectiveRequest::nccl_p2p false) keeps the starting
+// channels' fraction at any size. At f = 0.8 on the ideal 450 GB/s node an 8-GPU exchange of 1 GiB
+// runs at 360 GB/s, 7/8 x 1073741824 / 360e9 = 2609.8 us (NCCL's, spread over 8 channels: 405
+// GB/s, above).
+TEST(CollectiveP2pProtocol, OtherLibrariesKernelsAreNotSpreadByNcclsScheduler) {
+  CollectiveParams p = ideal_collective_params();
+  p.p2p_latency_s = kP2pTestLatencyS;
+  p.simple_step_bytes = kP2pTestStepBytes;
+  p.alltoall_bw_fraction = 0.8;
+  const CollectiveTopology t = make_collective_topology(kP2pEmptyCatalog, test_node(), nullptr, p);
+  CollectiveRequest r = request(CollectiveOp::all_to_all, 1073741824.0, 8);
+  r.nccl_p2p = false;
+  const auto other = estimate_collective(r, t);
+  ASSERT_TRUE(other.feasible) << other.reason;
+  EXPECT_NEAR(other.transfer_s, 7.0 / 8 * 1073741824.0 / 360e9, 1e-12);
+  r.nccl_p2p = true;
+  const auto nccl = estimate_collective(r, t);
+  ASSERT_TRUE(nccl.feasible) << nccl.reason;
+  EXPECT_NEAR(nccl.transfer_s, 7.0 / 8 * 1073741824.0 / 405e9, 1e-12);
+  CollectiveRequest deepep = r;
+  deepep.nccl_p2p = false;
+  EXPECT_FALSE(same_collective_time(r, deepep));  // the evaluator's last-answer cache keeps them apart
 }
 
 }  // namespace

@@ -470,6 +470,10 @@ TEST(MoeOverlap, DualPipeDispatchCrossesTheNetworkOncePerNode) {
 TEST(MoeImbalance, TheMostLoadedRankSetsThePace) {
   MoeFixture f;
   Plan p = f.plan();
+  // 2,048 tokens a micro-batch: the hottest rank's combine stays under the 512 MiB at which NCCL
+  // spreads an 8-GPU AllToAll's peers over more channels (cost/collective_p2p_channels.h), so
+  // both runs are on the same point-to-point rate.
+  p.seq_len = 2048;
   const Estimate balanced = evaluate(f.ctx, p);
   p.moe_imbalance = 1.3;
   const Estimate skewed = evaluate(f.ctx, p);
@@ -502,6 +506,33 @@ TEST(MoeDispatcher, FlexSendsOneCopyPerDestinationRank) {
   EXPECT_LT(flex.breakdown.forward_s, alltoall.breakdown.forward_s);
   EXPECT_DOUBLE_EQ(flex.hardware_flops_per_step, alltoall.hardware_flops_per_step);
   EXPECT_LT(flex.step_time_s, alltoall.step_time_s);
+}
+
+TEST(MoeDispatcher, OnlyNcclsAllToAllIsSpreadOverMoreChannels) {
+  // DeepSeek-V3 on EP 8, a 4,096- and an 8,192-token micro-batch: the AllToAll dispatcher's
+  // exchange (torch all_to_all_single: NCCL's grouped send/receive) moves 4096 x 7168 x 8 x 2 =
+  // 448 MiB, then 896 MiB, past the 512 MiB at which NCCL spreads an 8-GPU AllToAll's peers from
+  // 4 to 8 channels (cost/collective_p2p_channels.h): its rate goes from f to 1 - (1 - f) x 4/8 of
+  // the links', so twice the bytes take 2 f / (1 - (1 - f) / 2) the time. The flex dispatcher's
+  // 0.662 x as many bytes (297, then 593 MiB) run DeepEP's or HybridEP's kernels, which NCCL's
+  // scheduler does not reach: twice the bytes, twice the time (bandwidth-bound; the fixed costs
+  // make it a little less: 1.97).
+  MoeFixture f;
+  Plan p = f.plan();
+  const auto ep_s = [&](int seq, MoeDispatcher d) {
+    Plan q = p;
+    q.seq_len = seq;
+    q.moe_dispatcher = d;
+    const Estimate e = evaluate(f.ctx, q);
+    EXPECT_GT(e.breakdown.ep.total_s, 0) << e.reason_text();
+    return e.breakdown.ep.total_s;
+  };
+  const double fr = f.ctx.topology.alltoall_bw_fraction;
+  const double nccl = ep_s(8192, MoeDispatcher::alltoall) / ep_s(4096, MoeDispatcher::alltoall);
+  const double flex = ep_s(8192, MoeDispatcher::flex) / ep_s(4096, MoeDispatcher::flex);
+  EXPECT_NEAR(flex, 2.0, 0.04);
+  // The fixed costs are alike in both: the ratio of the two ratios is the spread's gain.
+  EXPECT_NEAR(nccl / flex, fr / (1 - (1 - fr) / 2), 0.01);
 }
 
 }  // namespace

@@ -230,6 +230,24 @@ TEST(CollectiveConstantsFit, TheAllToAllFractionNeedsBandwidthBoundRows) {
   EXPECT_TRUE(constant(fit, "p2p_us").refitted);
 }
 
+// ... and only by rows on the channels NCCL starts each peer on: with AllToAll rows of 2 and 8 GiB
+// only (8 GPUs: 256 MiB and 1 GiB a peer, spread from 4 channels to 32; OCI's rows alone read the
+// fraction as 0.67), the fraction keeps its prior (issue 32, fourteenth session).
+TEST(CollectiveConstantsFit, TheAllToAllFractionNeedsRowsOnTheStartingChannels) {
+  const CollectiveParams made = with_fitted_constants(fit_params(), truth(kTruth));
+  const auto rows = synthetic_rows(made, true);
+  std::vector<bool> spread(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    spread[i] = rows[i].request.op != CollectiveOp::all_to_all || rows[i].request.bytes >= 2e9;
+  }
+  const CollectiveConstantsFit fit = fit_collective_constants(rows, spread, fit_catalog(), fit_params());
+  const CollectiveFittedConstant& a = constant(fit, "alltoall_bw_fraction");
+  EXPECT_GT(a.visible_rows, 0);
+  EXPECT_FALSE(a.refitted);
+  EXPECT_EQ(a.value, fit_params().priors.alltoall_bw_fraction);
+  EXPECT_NE(a.why_prior.find("channel spread"), std::string::npos) << a.why_prior;
+}
+
 TEST(CollectiveConstantsFit, IsDeterministic) {
   const auto rows = synthetic_rows(fit_params(), true);
   std::vector<bool> train(rows.size());
