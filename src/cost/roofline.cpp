@@ -345,10 +345,9 @@ double gemm_time_s(const RooflineDevice& dev, Precision p, double m, double n, d
 
 namespace {
 
-// op_time of a GEMM op, apart from op_time's other kinds: its three shape efficiencies and
-// roofline terms keep a dozen values live across two calls, so it saves registers on entry; a
-// memory-bound or attention op (11 of a cold dense plan's 16 op times) then pays none of that
-// (a prologue and epilogue of ~16 instructions an op), only this tail call's jump for a GEMM.
+// compute_op_time of a GEMM op, apart from the attention op's: its three shape efficiencies and
+// roofline terms keep a dozen values live across two calls, so it saves registers on entry; an
+// attention op's time then pays none of that (a prologue and epilogue of ~16 instructions).
 [[gnu::noinline]] OpTime gemm_op_time(const RooflineDevice& dev, const Op& op, Precision gemm, Precision act) {
   OpTime t;
   const Precision p = op.low_precision ? gemm : act;
@@ -371,15 +370,11 @@ namespace {
 
 }  // namespace
 
-OpTime op_time(const RooflineDevice& dev, const Op& op, Precision gemm, Precision act) {
+OpTime compute_op_time(const RooflineDevice& dev, const Op& op, Precision gemm, Precision act) {
   OpTime t;
   switch (op.kind) {
-    case OpKind::memory:
-      t.fwd_s = op.fwd_bytes / dev.memory_bw_bytes_per_s;
-      t.bwd_s = op.bwd_bytes / dev.memory_bw_bytes_per_s;
-      t.host_fwd_s = dev.kernel_launch_s;
-      t.host_bwd_s = 2 * dev.kernel_launch_s;
-      return t;
+    case OpKind::memory:  // op_time's own (roofline.h)
+      break;
     case OpKind::gemm:
       return gemm_op_time(dev, op, gemm, act);
     case OpKind::attention: {
