@@ -197,7 +197,7 @@ const bool kCpuHasRound = [] {
   __builtin_cpu_init();
   return __builtin_cpu_supports("sse4.1") != 0;
 }();
-inline GemmShapes op_gemm_shapes(const RooflineDevice& dev, const Op& op) {
+[[gnu::always_inline]] inline GemmShapes op_gemm_shapes(const RooflineDevice& dev, const Op& op) {
   return kCpuHasRound ? gemm_shapes_sse41(dev, op) : gemm_shapes<false>(dev, op);
 }
 #else
@@ -327,14 +327,21 @@ double gemm_shape_efficiency(const RooflineDevice& dev, double m, double n, doub
 
 namespace {
 
-// gemm_time_s at shape efficiency `shape`.
-inline double gemm_time_at_s(const RooflineDevice& dev, Precision p, double m, double n, double k, double count,
-                             double bytes, double shape) {
+// gemm_time_s at shape efficiency `shape`; kCurves: the device has measured shape curves
+// (dev.shape_curves set: the caller tested it once for an op's three GEMMs).
+template <bool kCurves>
+[[gnu::always_inline]] inline double gemm_time_at_s(const RooflineDevice& dev, Precision p, double m, double n,
+                                                    double k, double count, double bytes, double shape) {
   const double flops = 2 * m * n * k * count;
   double rate = dev.gemm_flops_per_s[index_of(p)] * shape;
-  if (dev.shape_curves) rate *= gemm_shape_correction(dev.shape_curves->by_precision[index_of(p)], m, n, k);
+  if constexpr (kCurves) rate *= gemm_shape_correction(dev.shape_curves->by_precision[index_of(p)], m, n, k);
   const double compute_s = rate > 0 ? flops / rate : 0;
   return roofline_max_s(bytes / dev.memory_bw_bytes_per_s, compute_s);
+}
+inline double gemm_time_at_s(const RooflineDevice& dev, Precision p, double m, double n, double k, double count,
+                             double bytes, double shape) {
+  return dev.shape_curves ? gemm_time_at_s<true>(dev, p, m, n, k, count, bytes, shape)
+                          : gemm_time_at_s<false>(dev, p, m, n, k, count, bytes, shape);
 }
 
 }  // namespace
@@ -343,27 +350,49 @@ double gemm_time_s(const RooflineDevice& dev, Precision p, double m, double n, d
   return gemm_time_at_s(dev, p, m, n, k, count, bytes, shape_efficiency(dev, m, n, k, count));
 }
 
-OpTime op_time(const RooflineDevice& dev, const Op& op, Precision gemm, Precision act) {
+namespace {
+
+// gemm_op_time's body; kCurves as for gemm_time_at_s.
+template <bool kCurves>
+[[gnu::always_inline]] inline OpTime gemm_op_time(const RooflineDevice& dev, const Op& op, Precision gemm,
+                                                  Precision act) {
+  OpTime t;
+  const Precision p = op.low_precision ? gemm : act;
+  // Backward: dgrad (M×K, reduce N) and wgrad (K×N, reduce M), half the traffic each
+  // (gemm_time_s each, with the shape efficiencies of gemm_shapes).
+  const GemmShapes shape = op_gemm_shapes(dev, op);
+  t.fwd_s = gemm_time_at_s<kCurves>(dev, p, op.m, op.n, op.k, op.count, op.fwd_bytes, shape.fwd);
+  t.bwd_s = gemm_time_at_s<kCurves>(dev, p, op.m, op.k, op.n, op.count, op.bwd_bytes / 2, shape.dgrad) +
+            gemm_time_at_s<kCurves>(dev, p, op.k, op.n, op.m, op.count, op.bwd_bytes / 2, shape.wgrad);
+  // One host issue per GEMM, also for the local experts of a grouped GEMM: Transformer
+  // Engine's GroupedLinear (Megatron-Core --moe-grouped-gemm) runs `general_grouped_gemm`,
+  // one cuBLAS GEMM per expert spread over a few streams, so small experts cost host time
+  // in proportion to their number.
+  // A batched GEMM (torch.bmm over sequences × heads) is one kernel whatever its count.
+  const double launches = op.batched ? 1 : op.count;
+  t.host_fwd_s = launches * dev.kernel_launch_s;
+  t.host_bwd_s = 2 * launches * dev.kernel_launch_s;
+  return t;
+}
+
+// compute_op_time of a GEMM op, apart from the attention op's: its three shape efficiencies and
+// roofline terms keep a dozen values live, so it saves registers on entry; an attention op's
+// time then pays none of that (a prologue and epilogue of ~16 instructions). Without measured
+// shape curves (every search's device but a calibrated one) its three GEMMs make no call, and
+// the curves are tested once, not once a GEMM, with none of the moves around the calls.
+[[gnu::noinline]] OpTime gemm_op_time(const RooflineDevice& dev, const Op& op, Precision gemm, Precision act) {
+  return dev.shape_curves ? gemm_op_time<true>(dev, op, gemm, act) : gemm_op_time<false>(dev, op, gemm, act);
+}
+
+}  // namespace
+
+OpTime compute_op_time(const RooflineDevice& dev, const Op& op, Precision gemm, Precision act) {
   OpTime t;
   switch (op.kind) {
-    case OpKind::gemm: {
-      const Precision p = op.low_precision ? gemm : act;
-      // Backward: dgrad (M×K, reduce N) and wgrad (K×N, reduce M), half the traffic each
-      // (gemm_time_s each, with the shape efficiencies of gemm_shapes).
-      const GemmShapes shape = op_gemm_shapes(dev, op);
-      t.fwd_s = gemm_time_at_s(dev, p, op.m, op.n, op.k, op.count, op.fwd_bytes, shape.fwd);
-      t.bwd_s = gemm_time_at_s(dev, p, op.m, op.k, op.n, op.count, op.bwd_bytes / 2, shape.dgrad) +
-                gemm_time_at_s(dev, p, op.k, op.n, op.m, op.count, op.bwd_bytes / 2, shape.wgrad);
-      // One host issue per GEMM, also for the local experts of a grouped GEMM: Transformer
-      // Engine's GroupedLinear (Megatron-Core --moe-grouped-gemm) runs `general_grouped_gemm`,
-      // one cuBLAS GEMM per expert spread over a few streams, so small experts cost host time
-      // in proportion to their number.
-      // A batched GEMM (torch.bmm over sequences × heads) is one kernel whatever its count.
-      const double launches = op.batched ? 1 : op.count;
-      t.host_fwd_s = launches * dev.kernel_launch_s;
-      t.host_bwd_s = 2 * launches * dev.kernel_launch_s;
+    case OpKind::memory:  // op_time's own (roofline.h)
       break;
-    }
+    case OpKind::gemm:
+      return gemm_op_time(dev, op, gemm, act);
     case OpKind::attention: {
       // Long key spans fill the kernel's tiles; short ones pay per-tile overheads.
       const double keys = op.m > 0 ? op.m : 0;
@@ -386,14 +415,8 @@ OpTime op_time(const RooflineDevice& dev, const Op& op, Precision gemm, Precisio
                                (bwd_rate > 0 ? op.bwd_flops / bwd_rate : 0) + exp_s);
       t.host_fwd_s = dev.kernel_launch_s;
       t.host_bwd_s = dev.kernel_launch_s;
-      break;
+      return t;
     }
-    case OpKind::memory:
-      t.fwd_s = op.fwd_bytes / dev.memory_bw_bytes_per_s;
-      t.bwd_s = op.bwd_bytes / dev.memory_bw_bytes_per_s;
-      t.host_fwd_s = dev.kernel_launch_s;
-      t.host_bwd_s = 2 * dev.kernel_launch_s;
-      break;
   }
   return t;
 }

@@ -103,9 +103,22 @@ struct OpTime {
   double host_bwd_s = 0;
 };
 
+// op_time of a GEMM or an attention op (any other kind: zero times).
+OpTime compute_op_time(const RooflineDevice& dev, const Op& op, Precision gemm, Precision act);
+
 // Forward and backward time of one op; GEMM ops in `gemm` precision when marked low-precision,
-// everything else (attention, the output head) in `act` precision.
-OpTime op_time(const RooflineDevice& dev, const Op& op, Precision gemm, Precision act);
+// everything else (attention, the output head) in `act` precision. A memory-bound op (10 of a
+// dense layer's 16 op times in a cold plan) streams its bytes at the achievable bandwidth: two
+// quotients, inline here, where a call cost the evaluator ~20 instructions an op.
+inline OpTime op_time(const RooflineDevice& dev, const Op& op, Precision gemm, Precision act) {
+  if (op.kind != OpKind::memory) return compute_op_time(dev, op, gemm, act);
+  OpTime t;
+  t.fwd_s = op.fwd_bytes / dev.memory_bw_bytes_per_s;
+  t.bwd_s = op.bwd_bytes / dev.memory_bw_bytes_per_s;
+  t.host_fwd_s = dev.kernel_launch_s;
+  t.host_bwd_s = 2 * dev.kernel_launch_s;
+  return t;
+}
 
 // Whether op_time gives `a` and `b` the same times (under one device and precisions): every
 // field it reads is equal. Two kinds of layer share most ops (a MoE layer's attention block is
