@@ -110,6 +110,10 @@ struct Efficiency {
   // other SMs, so a share sm/SMs of the overlapped collective's time is lost to compute. 0 =
   // none charged. Sourced in the data file, not fitted.
   double dp_comm_sms = 0;
+  // One NCCL channel's point-to-point rate over the scale-up link, bytes/s (NCCL's per-channel
+  // ring LL128 ceiling for the GPU generation, perChMaxRingLL128Bws): what a send/receive capped
+  // to a few channels (Plan::cp_comm_channels) moves at most. 0 = no such cap.
+  double p2p_channel_bw_bytes_per_s = 0;
   // Memory the training runtime holds besides tensors: CUDA context and kernels, NCCL
   // buffers, and the allocator's fragmentation as a fraction of the tensors it holds.
   double cuda_context_bytes = 0;

@@ -87,6 +87,7 @@ Efficiency parse_efficiency(Fields& top) {
     if (e.tp_comm_overlap_fraction > 1) o->fail("tp_comm_fraction", "a fraction in [0, 1]");
     e.moe_comm_sms = o->opt_nonneg("moe_comm_sms").value_or(0);
     e.dp_comm_sms = o->opt_nonneg("dp_comm_sms").value_or(0);
+    e.p2p_channel_bw_bytes_per_s = o->opt_nonneg("p2p_channel_gb_per_s").value_or(0) * 1e9;
     o->finish();
   }
   if (auto r = top.opt_sub("runtime_memory")) {

@@ -65,6 +65,14 @@ struct SourceDate {
   // --cuda-graph-impl: "attn", "mlp", "moe_router", "moe_preprocess", "mamba", "full_iteration";
   // Plan::cuda_graph_scope). Every row of the entry runs them. Needs `unknowns_evidence` too.
   std::vector<std::string> cuda_graph_scope;
+  // Parameters per data-parallel gradient bucket the source's configurations set (Megatron-Core
+  // bucket_size; Plan::dp_bucket_params), where it differs from the framework's default; 0 = no
+  // rule. Needs `unknowns_evidence` too.
+  double dp_bucket_params = 0;
+  // NCCL channels (CTAs) the source's NCCL configuration allows the context-parallel
+  // communicator (MLPerf's custom_communicator_cta.yaml: cp max_ctas 1; Plan::cp_comm_channels);
+  // 0 = no rule (NCCL's own). Needs `unknowns_evidence` too.
+  int cp_comm_channels = 0;
   // Serving runs (validate inference): the requests the source's offline benchmark sent per run,
   // which its rows do not state in a column (0 = no rule). Such a run holds at most that many
   // sequences at once, whatever memory and the engine's max_num_seqs would allow. Needs

@@ -59,6 +59,11 @@ SourceDates parse_source_dates(Fields& top) {
                    fmt::format("'{}': use attn, mlp, moe_router, moe_preprocess, mamba or full_iteration", scope));
       }
     }
+    s.dp_bucket_params = entry.opt_pos("dp_bucket_params").value_or(0);
+    s.cp_comm_channels = static_cast<int>(entry.opt_pos("cp_comm_channels").value_or(0));
+    if (s.cp_comm_channels != entry.opt_pos("cp_comm_channels").value_or(0)) {
+      entry.fail("cp_comm_channels", "give a whole number of channels (1 or more)");
+    }
     s.benchmark_requests = entry.opt_pos("benchmark_requests").value_or(0);
     s.cuda_graph_batch_sizes = entry.num_list("cuda_graph_batch_sizes");
     s.unknowns_evidence = entry.opt_str("unknowns_evidence").value_or("");
@@ -81,7 +86,7 @@ SourceDates parse_source_dates(Fields& top) {
                           s.nvfp4_tp_comm_overlap.has_value() || s.tp_comm_overlap.has_value() || s.nvfp4_rht.has_value() || s.benchmark_requests > 0 ||
                           !s.cuda_graph_batch_sizes.empty() || !s.pp_embedding_head_slots_models.empty() ||
                           s.pp_overlap_needs_interleaving || !s.recompute_modules.empty() ||
-                          !s.cuda_graph_scope.empty();
+                          !s.cuda_graph_scope.empty() || s.dp_bucket_params > 0 || s.cp_comm_channels > 0;
     if (has_rule && s.unknowns_evidence.empty()) {
       entry.fail("unknowns_evidence", "empty: say where the rule for the source's blank cells comes from");
     }

@@ -10,6 +10,7 @@
 #include "cost/eager_kernels.h"
 #include "cost/framework_memory.h"
 #include "plan/cuda_graphs.h"
+#include "plan/comm_config.h"
 #include "plan/evaluate_internal.h"
 #include "plan/moe_dispatch.h"
 #include "workload/ops_mixer.h"
@@ -353,8 +354,12 @@ KindCost cost_kind(Eval& ev, std::int64_t layer_idx, const OpShape& shape, const
     const double block_bytes = shape.micro_batch * shape.seq_len / p.cp * kv_width * a;
     const GroupPlacement hop = ring_hop(pl.cp);
     const double steps = p.cp - 1;
-    const double fwd_step = ev.coll(CollectiveOp::send_recv, block_bytes, hop);
-    const double bwd_step = ev.coll(CollectiveOp::send_recv, 2 * block_bytes, hop);
+    // A CP communicator capped to a few NCCL channels (Plan::cp_comm_channels) moves each step
+    // at most channels x one channel's point-to-point rate (cp_channel_step_s).
+    const double channel_bw = p.cp_comm_channels * ctx.efficiency->p2p_channel_bw_bytes_per_s;
+    const double fwd_step = cp_channel_step_s(ev.coll(CollectiveOp::send_recv, block_bytes, hop), block_bytes, channel_bw);
+    const double bwd_step =
+        cp_channel_step_s(ev.coll(CollectiveOp::send_recv, 2 * block_bytes, hop), 2 * block_bytes, channel_bw);
     const double ring_passes = p.recompute == Recompute::none ? 1 : 2;
     const RingAttentionCost ring =
         ring_attention_cost(steps, fwd_step, bwd_step, k.attn_fwd_s / p.cp, attn_bwd_s / p.cp);

@@ -103,6 +103,15 @@ struct Plan {
   // TE 2.8; Megatron-Core builds the recipe with its defaults). Each such cast then reads its
   // 16-bit input three times instead of once (OpShape::nvfp4_rht; --no-nvfp4-rht turns it off).
   bool nvfp4_rht = true;
+  // Parameters per data-parallel gradient bucket where the run's configuration sets one
+  // (Megatron-Core bucket_size; plan/dp_buckets.h); 0 = the framework's [data_parallel]
+  // bucket_params.
+  double dp_bucket_params = 0;
+  // NCCL channels (CTAs) the context-parallel communicator may use where the run's NCCL
+  // configuration caps them (MLPerf's custom_communicator_cta.yaml: cp max_ctas 1): each CP ring
+  // step then moves at most this many channels x the family's per-channel rate
+  // ([overlap] p2p_channel_gb_per_s); 0 = no cap (NCCL's own channels).
+  int cp_comm_channels = 0;
   // TP collectives overlapped with GEMMs as far as the GPU family's software does (the
   // efficiency entry's tp_comm_fraction); false = fully exposed.
   bool tp_comm_overlap = true;

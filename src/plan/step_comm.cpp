@@ -2,6 +2,7 @@
 // gathers, pipeline sends, the optimizer step on the GPU or offloaded to the host.
 #include <algorithm>
 
+#include "plan/comm_config.h"
 #include "plan/evaluate_internal.h"
 #include "workload/size_math.h"
 
@@ -140,7 +141,9 @@ CommCost data_parallel_comm(Eval& ev, const MicroBatchShape& s, const RankLoad& 
   // The edge bucket group (dp_edge_bucket), where the framework's buckets are known (its DDP
   // and distributed optimizer, ZeRO 0-2): its collectives run with nothing beside them, the
   // rest's are hidden as before.
-  const double bucket_params = ctx.framework ? ctx.framework->dp_bucket_params : 0.0;
+  // The run's own bucket size where its configuration sets one (Plan::dp_bucket_params).
+  const double bucket_params =
+      p.dp_bucket_params > 0 ? p.dp_bucket_params : (ctx.framework ? ctx.framework->dp_bucket_params : 0.0);
   const bool bucketed = bucket_params > 0 && p.zero <= 2;
   EdgeBucket edge;
   if (bucketed) {
@@ -149,12 +152,18 @@ CommCost data_parallel_comm(Eval& ev, const MicroBatchShape& s, const RankLoad& 
     edge.weight_bytes = std::min(edge.weight_bytes, weight_bytes);
   }
   const double edge_grad_bytes = edge.params * ctx.options.grad_reduce_bytes;
+  // The rest go one bucket per collective (plan/comm_config.h): each call pays the collective's
+  // fixed cost. One collective of all the bytes where the framework's buckets are unknown.
+  const double buckets = bucketed ? dp_bucket_count(dense_params - edge.params, bucket_params) : 1.0;
+  auto per_bucket = [&](CollectiveOp op, double bytes, const GroupPlacement& g) {
+    return buckets * ev.coll(op, bytes / buckets, g);
+  };
   CommCost& edge_cost = ev.est.breakdown.dp_edge;
   edge_cost = {};
   if (p.zero == 0) {
     // DDP: bucketed AllReduce overlapped with the last micro-batch's backward.
     const double edge_ar = ev.coll(CollectiveOp::all_reduce, edge_grad_bytes, pl.grad);
-    const double hidden = ev.coll(CollectiveOp::all_reduce, grad_bytes - edge_grad_bytes, pl.grad) + expert_ar;
+    const double hidden = per_bucket(CollectiveOp::all_reduce, grad_bytes - edge_grad_bytes, pl.grad) + expert_ar;
     dp.total_s = edge_ar + hidden;
     // Hidden as far as the backward lasts; what it hides still costs the backward the share of
     // the SMs NCCL holds (the same form as the EP AllToAll's, ep_exposed_s).
@@ -174,8 +183,8 @@ CommCost data_parallel_comm(Eval& ev, const MicroBatchShape& s, const RankLoad& 
     const double edge_rs = ev.coll(CollectiveOp::reduce_scatter, edge_grad_bytes, g);
     const double edge_ag = ev.coll(CollectiveOp::all_gather, edge.weight_bytes, g);
     const double rs =
-        ev.coll(CollectiveOp::reduce_scatter, grad_bytes - edge_grad_bytes, g) + replica_ar + expert_ar;
-    const double ag = ev.coll(CollectiveOp::all_gather, weight_bytes - edge.weight_bytes, g);
+        per_bucket(CollectiveOp::reduce_scatter, grad_bytes - edge_grad_bytes, g) + replica_ar + expert_ar;
+    const double ag = per_bucket(CollectiveOp::all_gather, weight_bytes - edge.weight_bytes, g);
     dp.total_s = edge_rs + edge_ag + rs + ag;
     const double sm_share = dp_comm_sm_share(ctx);
     dp.exposed_s =

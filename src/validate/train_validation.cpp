@@ -331,6 +331,18 @@ TrainValidationRow predict_row(const TrainColumns& c, const CsvTable::Row& row, 
     }
     r.assumptions += fmt::format("CUDA graphs {} (the source's rule); ", cuda_graph_scope_name(p.cuda_graph_scope));
   }
+  // The run's data-parallel bucket size and its context-parallel communicator's NCCL channel cap
+  // (plan/comm_config.h): no column for either; a source whose configurations set them
+  // (data/validation/training-sources.toml `dp_bucket_params`, `cp_comm_channels`) runs every row
+  // of the entry so.
+  if (source_rule && source_rule->dp_bucket_params > 0) {
+    p.dp_bucket_params = source_rule->dp_bucket_params;
+    r.assumptions += fmt::format("DP buckets of {:.0f} M parameters (the source's rule); ", p.dp_bucket_params / 1e6);
+  }
+  if (source_rule && source_rule->cp_comm_channels > 0 && p.cp > 1) {
+    p.cp_comm_channels = source_rule->cp_comm_channels;
+    r.assumptions += fmt::format("CP communicator on {} NCCL channel(s) (the source's rule); ", p.cp_comm_channels);
+  }
   // A MoE run's AllToAll overlap (`moe_overlap`) and dispatcher (`moe_dispatcher`: copies per
   // chosen expert or per destination rank). A blank cell takes the rule its source's entry in
   // data/validation/training-sources.toml gives every row of the source, where it has one;
