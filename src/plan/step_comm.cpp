@@ -19,8 +19,7 @@ CommCost fsdp_micro_batch_cost(double units, double gather_s, double reduce_scat
   // reduce-scatter share the communication stream; the first gather and the last
   // reduce-scatter have no compute beside them.
   const double beside = gather_s + reduce_scatter_s;
-  const double bwd =
-      gather_s + (units - 1) * std::max(beside - bwd_unit_s, sm_share * beside) + reduce_scatter_s;
+  const double bwd = gather_s + (units - 1) * std::max(beside - bwd_unit_s, sm_share * beside) + reduce_scatter_s;
   c.exposed_s = std::min(c.total_s, fwd + bwd);
   return c;
 }
