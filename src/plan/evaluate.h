@@ -204,9 +204,11 @@ RingAttentionCost ring_attention_cost(double steps, double fwd_step_s, double bw
                                       double attn_bwd_step_s);
 
 // FSDP / ZeRO-3 for one micro-batch of `units` FSDP units (layers), each unit's all-gather
-// (forward and backward) and reduce-scatter one collective, prefetched one unit ahead.
+// (forward and backward) and reduce-scatter one collective, prefetched one unit ahead. A
+// collective hidden behind a unit's compute still costs that compute `sm_share` of itself (the
+// share of the SMs NCCL holds while it runs, as the distributed optimizer's collectives).
 CommCost fsdp_micro_batch_cost(double units, double gather_s, double reduce_scatter_s, double fwd_unit_s,
-                               double bwd_unit_s);
+                               double bwd_unit_s, double sm_share = 0);
 
 // Megatron-Core's data-parallel buckets (megatron/core/distributed/param_and_grad_buffer.py):
 // the parameters are laid out in backward order (the model's last parameters first) and cut

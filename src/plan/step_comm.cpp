@@ -9,15 +9,18 @@
 namespace gpuplan {
 
 CommCost fsdp_micro_batch_cost(double units, double gather_s, double reduce_scatter_s, double fwd_unit_s,
-                               double bwd_unit_s) {
+                               double bwd_unit_s, double sm_share) {
   CommCost c;
   c.total_s = units * (2 * gather_s + reduce_scatter_s);
   // Forward: unit i's gather runs during unit i − 1's forward; the first has nothing ahead.
-  const double fwd = gather_s + (units - 1) * std::max(0.0, gather_s - fwd_unit_s);
+  // What the compute hides still costs it the SMs NCCL holds: max(C − W, s·C), the form of
+  // the distributed optimizer's overlapped collectives (data_parallel_comm).
+  const double fwd = gather_s + (units - 1) * std::max(gather_s - fwd_unit_s, sm_share * gather_s);
   // Backward: while a unit runs its backward, the next unit's gather and the previous unit's
   // reduce-scatter share the communication stream; the first gather and the last
   // reduce-scatter have no compute beside them.
-  const double bwd = gather_s + (units - 1) * std::max(0.0, gather_s + reduce_scatter_s - bwd_unit_s) + reduce_scatter_s;
+  const double beside = gather_s + reduce_scatter_s;
+  const double bwd = gather_s + (units - 1) * std::max(beside - bwd_unit_s, sm_share * beside) + reduce_scatter_s;
   c.exposed_s = std::min(c.total_s, fwd + bwd);
   return c;
 }
@@ -198,7 +201,7 @@ CommCost data_parallel_comm(Eval& ev, const MicroBatchShape& s, const RankLoad& 
     const double units = std::max(1.0, worst.layers);
     const double ag = ev.coll(CollectiveOp::all_gather, weight_bytes / units, pl.shard);
     const double rs = ev.coll(CollectiveOp::reduce_scatter, grad_bytes / units, pl.shard);
-    const CommCost mb = fsdp_micro_batch_cost(units, ag, rs, one_fwd / units, one_bwd / units);
+    const CommCost mb = fsdp_micro_batch_cost(units, ag, rs, one_fwd / units, one_bwd / units, dp_comm_sm_share(ctx));
     dp.total_s = mb.total_s * micro_batches + replica_ar + expert_ar;
     dp.exposed_s = mb.exposed_s * micro_batches + replica_ar + std::max(0.0, expert_ar - one_bwd);
   }

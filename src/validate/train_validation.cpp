@@ -370,13 +370,15 @@ TrainValidationRow predict_row(const TrainColumns& c, const CsvTable::Row& row, 
   // Llama 3 405B's embedding and head pipeline slots; DeepSeek-V3's 16-bit Adam moments.
   // A blank cell takes the source's rule for the row's model (Megatron-Bridge's Llama 3.1 405B
   // recipe sets account_for_embedding_in_pipeline_split and account_for_loss_in_pipeline_split;
-  // data/validation/training-sources.toml).
+  // data/validation/training-sources.toml); "*" is every model of the source (BigScience's
+  // Megatron-DeepSpeed launch script partitions its pipeline by `type:transformer|embedding`).
+  const bool slots_rule =
+      source_rule && std::any_of(source_rule->pp_embedding_head_slots_models.begin(),
+                                 source_rule->pp_embedding_head_slots_models.end(),
+                                 [&](const std::string& id) { return id == "*" || id == model->id; });
   if (const auto slots = parse_flag(c.text(row, "pp_embedding_head_slots"))) {
     p.pp_embedding_head_slots = *slots;
-  } else if (p.pp > 1 && source_rule &&
-             std::find(source_rule->pp_embedding_head_slots_models.begin(),
-                       source_rule->pp_embedding_head_slots_models.end(),
-                       model->id) != source_rule->pp_embedding_head_slots_models.end()) {
+  } else if (p.pp > 1 && slots_rule) {
     p.pp_embedding_head_slots = true;
     r.assumptions += "embedding and head as pipeline layers (the source's rule); ";
   }

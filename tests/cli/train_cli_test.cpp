@@ -617,6 +617,19 @@ TEST(TrainCli, ValidateTrainingSourceRuleForPipelineEmbeddingSlots) {
   r = run({"--catalog", (dir / "catalog").string(), "validate", "training", (dir / "runs.csv").string()});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("unknowns_evidence"), std::string::npos) << r.err;
+  // "*": every model of the source, the zoo's and a row built from its shape alike (BigScience's
+  // launch script splits its pipeline by `type:transformer|embedding`).
+  testing::write_file(dir / "catalog" / "sources.toml",
+                      table + "pp_embedding_head_slots_models = [\"*\"]\nunknowns_evidence = \"the script\"\n");
+  const std::string shape = "blank-shape,Rule Source X,,126,16384,128,8,53248,128256,8192,gb200,256,4,4,16,4,4,1,1,1,1,1,"
+                            "1536,none,fp8,60,megatron-core,\n";
+  testing::write_file(dir / "runs.csv", header + "blank,Rule Source X," + l405 + "\n" + "70b,Rule Source X," + l70 +
+                                            "\n" + shape);
+  r = run({"--catalog", (dir / "catalog").string(), "validate", "training", (dir / "runs.csv").string(), "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto all = nlohmann::json::parse(r.out);
+  ASSERT_EQ(all["rows"].size(), 3u);
+  for (const auto& row : all["rows"]) EXPECT_TRUE(row["plan"].value("pp_embedding_head_slots", false)) << row["id"];
 }
 
 // A source that says its pipelined runs overlap P2P communication in a release that does so only

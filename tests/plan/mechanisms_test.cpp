@@ -82,6 +82,18 @@ TEST(FsdpGathers, PrefetchHidesAllButTheFirstGatherAndTheLastReduceScatter) {
   EXPECT_DOUBLE_EQ(one.total_s, 4);
 }
 
+TEST(FsdpGathers, HiddenGathersCostTheComputeTheirSmShare) {
+  // As above with NCCL holding a quarter of the SMs. Forward: the hidden part of each gather is
+  // already smaller than what sticks out, 1 + 3 × max(1 − 0.5, 0.25 × 1) = 2.5 s (unchanged);
+  // backward: the gather and reduce-scatter beside each unit's 3 s are hidden and cost it a
+  // quarter of themselves, 1 + 3 × max(2 − 3, 0.25 × 2) + 1 = 3.5 s. Exposed 6 s of 12.
+  const CommCost c = fsdp_micro_batch_cost(4, 1, 1, 0.5, 3, 0.25);
+  EXPECT_DOUBLE_EQ(c.total_s, 12);
+  EXPECT_DOUBLE_EQ(c.exposed_s, 6);
+  // No SMs held: the plain prefetch.
+  EXPECT_DOUBLE_EQ(fsdp_micro_batch_cost(4, 1, 1, 0.5, 3, 0).exposed_s, 4.5);
+}
+
 using testing::DgxH100;
 
 TEST(ContextParallel, NoLongerFreeAtShortSequences) {
