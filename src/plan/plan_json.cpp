@@ -45,6 +45,9 @@ nlohmann::ordered_json plan_json(const Plan& p) {
   if (p.low_precision_act_cache) j["fp8_activation_cache"] = true;
   if (p.fp8_params) j["fp8_params"] = true;
   if (p.precision == Precision::fp4 && !p.nvfp4_rht) j["nvfp4_rht"] = false;
+  // Only when a run's configuration set them (plan/comm_config.h), so other plans read as before.
+  if (p.dp_bucket_params > 0) j["dp_bucket_params"] = p.dp_bucket_params;
+  if (p.cp_comm_channels > 0) j["cp_comm_channels"] = p.cp_comm_channels;
   return j;
 }
 
@@ -132,6 +135,11 @@ Plan plan_from_json(const nlohmann::json& j) {
   p.fp8_params = j.value("fp8_params", false);
   p.nvfp4_rht = j.value("nvfp4_rht", true);
   if (p.fp8_params && p.precision != Precision::fp8) throw Error(fmt::format("sweep result: bad plan {}", j.dump()));
+  p.dp_bucket_params = j.value("dp_bucket_params", 0.0);
+  p.cp_comm_channels = j.value("cp_comm_channels", 0);
+  if (!(p.dp_bucket_params >= 0) || p.cp_comm_channels < 0) {
+    throw Error(fmt::format("sweep result: bad plan {} (dp_bucket_params and cp_comm_channels: 0 or more)", j.dump()));
+  }
   return p;
 }
 

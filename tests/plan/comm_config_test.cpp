@@ -6,11 +6,15 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "catalog/catalog.h"
 #include "catalog_util.h"
+#include "core/error.h"
 #include "cost/collective.h"
 #include "plan/evaluate.h"
 #include "plan/placement.h"
+#include "plan/plan_json.h"
 #include "workload/test_models.h"
 
 namespace gpuplan {
@@ -97,6 +101,25 @@ TEST(CpChannels, CappedCommunicatorSlowsTheRing) {
   // layer, 32 layers: (16,777,216 + 33,554,432) / 40e9 s each.
   EXPECT_NEAR(capped.breakdown.cp.total_s, 32 * (16777216.0 + 33554432.0) / 40e9, 1e-9);
   EXPECT_GT(capped.step_time_s, free.step_time_s);
+}
+
+// A run's bucket size and CP channel cap travel in the plan's JSON (a sweep result read back
+// prices the same step), only when set; a negative count is refused.
+TEST(CommConfigJson, BucketsAndChannelsRoundTripOnlyWhenSet) {
+  Plan p;
+  p.dp_bucket_params = 768e6;
+  p.cp_comm_channels = 1;
+  const nlohmann::ordered_json j = plan_json(p);
+  EXPECT_EQ(j.at("dp_bucket_params").get<double>(), 768e6);
+  EXPECT_EQ(j.at("cp_comm_channels").get<int>(), 1);
+  const Plan back = plan_from_json(nlohmann::json::parse(j.dump()));
+  EXPECT_EQ(back.dp_bucket_params, 768e6);
+  EXPECT_EQ(back.cp_comm_channels, 1);
+  EXPECT_FALSE(plan_json(Plan{}).contains("dp_bucket_params"));
+  EXPECT_FALSE(plan_json(Plan{}).contains("cp_comm_channels"));
+  nlohmann::json bad = nlohmann::json::parse(j.dump());
+  bad["cp_comm_channels"] = -1;
+  EXPECT_THROW(plan_from_json(bad), Error);
 }
 
 }  // namespace
