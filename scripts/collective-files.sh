@@ -3,7 +3,11 @@
 # shared measurements and the published fixtures, into one folder:
 #   scripts/collective-files.sh [OUTDIR]      (default /tmp/gpuplan-collectives)
 # c6 (261 rows), c8 (281), c7 (285), c9 (305), c10 (361, issue 32's headline), c11 (341),
-# c12 (385), c13 (401: c10 + the 10-node InfiniBand run). Every row is the source's own line.
+# c12 (385), c13 (401: c10 + the 10-node InfiniBand run), c14 (560: c10 + the fifteenth session's
+# sources, none of which any constant was fitted on: published-aws-efa.csv, 61 rows of AWS EFA;
+# published-hisohara-rccl.csv, 106 rows of RCCL on MI300X / MI325X / MI355X over xGMI and RoCE;
+# published-oci-multinode.csv, 32 rows of OCI's multi-rack GB200 / GB300, B300, MI355X and H100
+# over RoCE or InfiniBand). Every row is the source's own line.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 S="${GPUPLAN_SHARED:-$here/../shared}/data/collectives.csv"
@@ -20,4 +24,6 @@ body() { tail -n +2 "$1"; }
 { cat "$O/c6.csv"; body "$F/published-h100-cluster01.csv"; } > "$O/c11.csv"
 { cat "$O/c9.csv"; body "$F/published-h100-cluster01.csv"; } > "$O/c12.csv"
 { cat "$O/c10.csv"; body "$F/published-h100-cluster01-ib.csv"; } > "$O/c13.csv"
+{ cat "$O/c10.csv"; body "$F/published-aws-efa.csv"; body "$F/published-hisohara-rccl.csv"
+  body "$F/published-oci-multinode.csv"; } > "$O/c14.csv"
 wc -l "$O"/c*.csv

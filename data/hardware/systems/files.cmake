@@ -17,5 +17,9 @@ list(APPEND GPUPLAN_DATA_FILES
   hardware/systems/gcp-a3-mega.toml
   hardware/systems/hgx-h800.toml
   hardware/systems/mi300x-8.toml
+  hardware/systems/oci-b300-8.toml
+  hardware/systems/oci-gb200-nvl72.toml
+  hardware/systems/oci-gb300-nvl72.toml
+  hardware/systems/oci-h100-8.toml
   hardware/systems/workstation-4x-rtx4090.toml
 )
