@@ -252,7 +252,10 @@ TEST(CollectiveValidation, PublishedH100Cluster01InfiniBandRunsRead) {
 // 16 GiB AllReduce, one process per GPU; issue 32, fifteenth session): the cloud family's first EFA
 // source. 61 rows that read with their source, 2 domains of 8, in the cloud family; p4de runs
 // Simple only (aws-ofi-nccl's send/receive protocol on EFA v1). Scored unseen in sample, not bounded
-// here: 41.7% median, the small sizes 30-80% too fast (docs/validation.md).
+// here below 1 GiB: 41.7% median, the small sizes 30-80% too fast (EFA's per-message cost is not
+// modelled; docs/validation.md). From 1 GiB p5 runs NVLS_TREE over its 8 NET devices of 4 EFA rails
+// each (data/hardware/nics/efa-v2-x4.toml) and is within 15% (-3 ... -9%; with 32 x 100 Gb/s NICs,
+// one per channel, the model took the ring and was +33 ... +37%).
 TEST(CollectiveValidation, PublishedAwsEfaRunsRead) {
   const CollectiveValidation v =
       validate_collectives(CsvTable::read(testing::source_dir() + "/tests/fixtures/collectives/published-aws-efa.csv"),
@@ -270,6 +273,10 @@ TEST(CollectiveValidation, PublishedAwsEfaRunsRead) {
       EXPECT_EQ(r.predicted.protocol, Protocol::simple) << r.id;
     } else {
       EXPECT_EQ(r.system, "aws-p5") << r.id;
+      if (r.request.bytes >= 1024.0 * 1024 * 1024) {
+        EXPECT_EQ(r.predicted.algorithm, CollectiveAlgorithm::nvls) << r.id;
+        EXPECT_LT(std::abs(r.error), 0.15) << r.id;
+      }
     }
   }
   EXPECT_EQ(p4de, 29);

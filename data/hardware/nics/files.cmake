@@ -4,6 +4,7 @@ list(APPEND GPUPLAN_DATA_FILES
   hardware/nics/connectx8.toml
   hardware/nics/efa-v1.toml
   hardware/nics/efa-v2.toml
+  hardware/nics/efa-v2-x4.toml
   hardware/nics/efa-v3.toml
   hardware/nics/efa-v4.toml
   hardware/nics/gcp-tcpx.toml
