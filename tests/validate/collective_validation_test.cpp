@@ -300,7 +300,9 @@ TEST(CollectiveValidation, PublishedHisoharaRcclRunsRead) {
     roce += r.fabric_family == "RoCE (RCCL)";
     EXPECT_EQ(r.source, v.rows.front().source) << r.id;
     EXPECT_GT(r.predicted.time_s, 0.0) << r.id;
-    if (r.gpu == "mi325x") EXPECT_EQ(r.predicted.algorithm, CollectiveAlgorithm::ring) << r.id;
+    if (r.gpu == "mi325x") {
+      EXPECT_EQ(r.predicted.algorithm, CollectiveAlgorithm::ring) << r.id;
+    }
   }
   EXPECT_EQ(xgmi, 34);
   EXPECT_EQ(roce, 72);
@@ -325,7 +327,9 @@ TEST(CollectiveValidation, PublishedOciMultiNodeRunsRead) {
     rccl += r.fabric_family == "RoCE (RCCL)" || r.fabric_family == "xGMI (RCCL)";
     EXPECT_FALSE(r.source.empty()) << r.id;
     EXPECT_GT(r.predicted.time_s, 0.0) << r.id;
-    if (r.gpu != "mi355x") EXPECT_EQ(r.system.rfind("oci-", 0), 0U) << r.id;
+    if (r.gpu != "mi355x") {
+      EXPECT_EQ(r.system.rfind("oci-", 0), 0U) << r.id;
+    }
   }
   EXPECT_EQ(racks, 12);
   EXPECT_EQ(roce, 8);
