@@ -3,9 +3,9 @@
 // domains"; issue 32, fifteenth session).
 //
 // A chunk set (one Simple chunk on every channel) crosses the network between two domains
-// through all the domain's NICs at once: NCCL spreads a ring's or a tree's channels over the
-// NICs of the domain's GPUs (one NIC per channel; src/graph/search.cc at v2.29.2-1 picks a NIC
-// per channel, rotating over the local ones), so the chunk set crosses at g x one GPU's network
+// through all the domain's NICs at once: NCCL's graph gives every channel its own NIC in and
+// out (src/graph/search.cc at v2.29.2-1: graph->inter[2c], inter[2c + 1], the search walking
+// the NICs so the channels spread over them), so the chunk set crosses at g x one GPU's network
 // rate, not at one GPU's, and at 1/crowd of that where the domain has more NICs than channels
 // (only `channels` of them carry it: collective_levels.h nic_crowding).
 //
