@@ -100,6 +100,15 @@ std::string collective_why(const CollectiveQuery& q, const CollectiveTopology& t
     why += fmt::format("; a double binary tree across the {} domains: each sends {:.2g} x the buffer through its NICs",
                        r.domains, 2.0 * (r.domains - 1) / r.domains);
   }
+  if (chosen.algorithm == CollectiveAlgorithm::tree && chosen.protocol == Protocol::simple) {
+    // docs/model/collectives.md "Tree/Simple's fixed chunk" (cost/collective_simple_fill.h).
+    int levels = 0;
+    while ((1 << levels) < r.domains) ++levels;
+    why += fmt::format(
+        "; Tree on Simple pipelines NCCL's fixed chunk (NCCL_BUFFSIZE / NCCL_STEPS per channel, whatever the "
+        "size): until the pipe is full each of its {} hops costs one chunk set, in the latency",
+        2 * (r.gpus_per_domain - 1) + 2 * levels);
+  }
   if (chosen.algorithm == CollectiveAlgorithm::nvls && t.sharp() && r.domains > 1) {
     why += "; the fabric's switches reduce across domains (SHARP / CollNet)";
   }

@@ -12,6 +12,7 @@
 
 #include "cost/collective_levels.h"
 #include "cost/collective_p2p_channels.h"
+#include "cost/collective_simple_fill.h"
 
 namespace gpuplan {
 namespace {
@@ -380,13 +381,25 @@ struct LineTime {
   const Steps& st = lines.steps;
   double latency_s = latency(algorithm, protocol, shape, st, topology);
   if (protocol == Protocol::simple && topology.simple_step_bytes > 0) {
-    double fill = 0;
     // A multi-domain group pipelines in the transport's chunk where its profile sets one.
     const double step = shape.domains > 1 && topology.net_simple_step_bytes > 0 ? topology.net_simple_step_bytes
                                                                                 : topology.simple_step_bytes;
-    if (st.intra > 0 && in_bw > 0) fill += st.intra * step / in_bw;
-    if (st.inter > 0 && net_bw > 0) fill += st.inter * step * lines.net_fill_share / net_bw;
-    latency_s += std::min(fill, transfer_s);
+    const double crowd = collective_detail::nic_crowding(shape, topology, topology.net_channels);
+    if (algorithm == CollectiveAlgorithm::tree) {
+      // Tree/Simple's fixed chunk: a fill of the tree's depth, not capped at the transfer
+      // (cost/collective_simple_fill.h).
+      latency_s += tree_simple_fill_s(step, request.bytes, st.intra, st.inter, in_bw, net_bw, shape.per_domain, crowd);
+    } else {
+      double fill = 0;
+      if (st.intra > 0 && in_bw > 0) fill += st.intra * step / in_bw;
+      // A ring's chunk set crosses between domains through all the domain's NICs at once
+      // (cost/collective_simple_fill.h); NVLS_TREE's heads and the point-to-point path keep one
+      // GPU's network rate (net_fill_share: the head NIC's shared rate).
+      const double net_rate =
+          algorithm == CollectiveAlgorithm::ring ? chunk_set_net_rate(net_bw, shape.per_domain, crowd) : net_bw;
+      if (st.inter > 0 && net_bw > 0) fill += st.inter * step * lines.net_fill_share / net_rate;
+      latency_s += std::min(fill, transfer_s);
+    }
   }
   return {latency_s, transfer_s};
 }

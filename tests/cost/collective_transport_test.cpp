@@ -1,11 +1,11 @@
 // Scale-out transports as data ([[transport]] in data/fitted/collectives/nccl.toml), and RCCL's
-// one-shot AllReduce on the xGMI mesh (issue 32). Transports: which one each catalog system runs, the protocols and algorithms a multi-node group may use over it, and
-// per transport one latency-bound and one bandwidth-bound size checked by hand arithmetic.
-// NCCL's terms (tuning.cc): ring Simple fixed cost = 8.4 us base + intra steps x NVLink hop +
-// inter steps x 14 us NET hop x 1.9 (multi-node Simple factor); ring AllGather over M nodes of
-// g GPUs takes n - 1 steps, M - 1 of them across nodes; each GPU's NIC carries the ring's wire
-// volume bytes x (n-1)/n divided by the g ranks of its node, and its scale-up links the other
-// (g - 1) / g of it (the GPU at a node boundary sends through its NIC instead).
+// one-shot AllReduce on the xGMI mesh (issue 32). Transports: which one each catalog system runs, the protocols and
+// algorithms a multi-node group may use over it, and per transport one latency-bound and one bandwidth-bound size
+// checked by hand arithmetic. NCCL's terms (tuning.cc): ring Simple fixed cost = 8.4 us base + intra steps x NVLink hop
+// + inter steps x 14 us NET hop x 1.9 (multi-node Simple factor); ring AllGather over M nodes of g GPUs takes n - 1
+// steps, M - 1 of them across nodes; each GPU's NIC carries the ring's wire volume bytes x (n-1)/n divided by the g
+// ranks of its node, and its scale-up links the other (g - 1) / g of it (the GPU at a node boundary sends through its
+// NIC instead).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -40,22 +40,22 @@ double transport_base_s(const char* id) {
 // 8.4 x the scale-up link's fixed_cost_ratio (1.404 on p4d's NVLink 3, 1 on Hopper) + 14 x NVLink
 // Simple hop (the ratio already in it) + 1 x 14 x 1.9 + the transport's base; NIC bytes per GPU =
 // bytes x 15/16 / 8 at `nic_bw` (line x efficiency); the NVLink level carries bytes x 15/16 x 7/8; the
-// Simple pipeline fill is one chunk per step (the transport's where its profile sets one),
-// never more than the transfer.
+// Simple pipeline fill is one chunk set per step (the transport's where its profile sets one),
+// the network step's through the node's 8 NICs at once (cost/collective_simple_fill.h, fifteenth
+// session), never more than the transfer.
 struct TransportHandLine {
   double latency_s;
   double transfer_s;
 };
 
-TransportHandLine transport_allgather_by_hand(const CollectiveTopology& t, double bytes, double nic_bw,
-                                              double base_s) {
+TransportHandLine transport_allgather_by_hand(const CollectiveTopology& t, double bytes, double nic_bw, double base_s) {
   const double wire = bytes * 15.0 / 16.0;
   const double nvlink_bw = t.levels[0].bw_bytes_per_s;
   const double transfer = std::max(wire / 8 / nic_bw, wire * 7 / 8 / nvlink_bw);
   const int simple = static_cast<int>(Protocol::simple);
   double latency = 8.4e-6 * t.fixed_cost_ratio + 14 * t.levels[0].ring_hop_s[simple] + 1 * 14.0e-6 * 1.9 + base_s;
   const double step = t.net_simple_step_bytes > 0 ? t.net_simple_step_bytes : t.simple_step_bytes;
-  const double fill = 14 * step / nvlink_bw + 1 * step / nic_bw;
+  const double fill = 14 * step / nvlink_bw + 1 * step / (8 * nic_bw);
   latency += std::min(fill, transfer);
   return {latency, transfer};
 }
@@ -114,7 +114,8 @@ TEST(CollectiveTransport, InfinibandByHand) {
 // (= 384 GB/s of wire), so at 8 GiB the NICs bind: bytes x 15/16 / 8 / 45 GB/s, as the 2 x 8
 // MI300X AllReduce of ROCm/rccl#2078 measures (busbw 360 GB/s at 2-16 GiB). At 64 KiB the
 // latency is RCCL's: 17 us Simple base + 14 xGMI Simple hops of 2.7 us + 1 NET hop of 14 us
-// x 1.9 (no transport base).
+// x 1.9 (no transport base); the fill's network step through the node's 8 NICs at once, capped
+// at the transfer.
 TEST(CollectiveTransport, RoceByHand) {
   const CollectiveTopology t = transport_test_topology("mi300x-8");
   EXPECT_EQ(transport_base_s("roce"), 0);
@@ -127,8 +128,8 @@ TEST(CollectiveTransport, RoceByHand) {
   EXPECT_EQ(e.bottleneck_level, 1);
   const auto small =
       estimate_collective_with(request(CollectiveOp::all_gather, 65536, 8, 2), t, Algo::ring, Protocol::simple);
-  const double fill = std::min(14 * t.simple_step_bytes / (7 * 64e9 * 0.75) + t.simple_step_bytes / (50e9 * 0.9),
-                               small.transfer_s);
+  const double fill =
+      std::min(14 * t.simple_step_bytes / (7 * 64e9 * 0.75) + t.simple_step_bytes / (8 * 50e9 * 0.9), small.transfer_s);
   EXPECT_NEAR(small.latency_s, 17e-6 + 14 * 2.7e-6 + 14e-6 * 1.9 + fill, 1e-12);
 }
 
@@ -138,18 +139,18 @@ TEST(CollectiveTransport, RoceByHand) {
 TEST(CollectiveTransport, RingSendsTheCrossingShareThroughTheNic) {
   const CollectiveTopology t = transport_test_topology("dgx-h100");
   const double bytes = 1 << 30;
-  const auto two = estimate_collective_with(request(CollectiveOp::all_reduce, bytes, 8, 2), t, Algo::ring,
-                                            Protocol::simple);
+  const auto two =
+      estimate_collective_with(request(CollectiveOp::all_reduce, bytes, 8, 2), t, Algo::ring, Protocol::simple);
   ASSERT_TRUE(two.feasible) << two.reason;
   const double wire16 = 2 * bytes * 15 / 16;
   EXPECT_NEAR(two.level_bytes[0], wire16 * 7 / 8, 1e-3);
   EXPECT_NEAR(two.level_bytes[1], wire16 / 8, 1e-3);
-  const auto one = estimate_collective_with(request(CollectiveOp::all_reduce, bytes, 8, 1), t, Algo::ring,
-                                            Protocol::simple);
+  const auto one =
+      estimate_collective_with(request(CollectiveOp::all_reduce, bytes, 8, 1), t, Algo::ring, Protocol::simple);
   EXPECT_NEAR(one.level_bytes[0], 2 * bytes * 7 / 8, 1e-3);
   // One GPU per domain: nothing on the scale-up links.
-  const auto spread = estimate_collective_with(request(CollectiveOp::all_reduce, bytes, 1, 4), t, Algo::ring,
-                                               Protocol::simple);
+  const auto spread =
+      estimate_collective_with(request(CollectiveOp::all_reduce, bytes, 1, 4), t, Algo::ring, Protocol::simple);
   EXPECT_EQ(spread.level_bytes[0], 0);
   EXPECT_NEAR(spread.level_bytes[1], 2 * bytes * 3 / 4, 1e-3);
 }
@@ -194,7 +195,8 @@ TEST(CollectiveTransport, TcpxByHand) {
 // the three published TCPXO curves, refitted per fold), and NCCL's own Simple step: upstream NCCL
 // reads no NCCL_DYNAMIC_CHUNK_SIZE. The 2 x 8 H100 AllReduce of the A3 Mega log (NCCL 2.22.3),
 // Tree/Simple by hand: 16 B is latency-bound, base + 8.4 us + 14 chain steps x NVLink 4's Tree
-// Simple hop + 2 x 14 us NET Tree hops (the fill capped at the tiny transfer), measured 127.9 us
+// Simple hop + 2 x 14 us NET Tree hops + Tree/Simple's fill of one 16 B chunk per hop (its
+// fixed chunk, not capped at the transfer: cost/collective_simple_fill.h), measured 127.9 us
 // (the mean of its ten rows from 8 B to 4 KiB, 123.0-147.1 us);
 // 8 GiB is bandwidth-bound, the chain's 2 x bytes at 0.92 x NVLink's rate against each GPU's
 // NIC carrying bytes / 8 (one buffer per node across two), measured 47.5 ms.
@@ -213,9 +215,10 @@ TEST(CollectiveTransport, TcpxoByHand) {
         estimate_collective_with(request(CollectiveOp::all_reduce, bytes, 8, 2), t, Algo::tree, Protocol::simple);
     ASSERT_TRUE(e.feasible) << e.reason;
     const double transfer = std::max(2 * bytes / chain_bw, bytes / 8 / nic_bw);
-    const double fill = 14 * t.simple_step_bytes / chain_bw + 2 * t.simple_step_bytes / nic_bw;
+    const double chunk = std::min(t.simple_step_bytes, bytes);
+    const double fill = 14 * chunk / chain_bw + 2 * chunk / (8 * nic_bw);
     EXPECT_NEAR(e.transfer_s, transfer, 1e-12 + 1e-9 * transfer) << bytes;
-    EXPECT_NEAR(e.latency_s, fixed + std::min(fill, transfer), 1e-12 + 1e-9 * e.latency_s) << bytes;
+    EXPECT_NEAR(e.latency_s, fixed + fill, 1e-12 + 1e-9 * e.latency_s) << bytes;
   }
   const auto tiny = estimate_collective(request(CollectiveOp::all_reduce, 16, 8, 2), t);
   EXPECT_EQ(tiny.algorithm, Algo::tree);
@@ -259,8 +262,8 @@ TEST(CollectiveTransport, SystemFileNamesSocketAndAzureIb) {
   // Simple terms, no transport base, the NIC at 50 GB/s x 0.7 (sockets) or x 0.95 (Azure IB).
   for (const auto& [topology, efficiency] : {std::pair{&sock, 0.7}, std::pair{&az, 0.95}}) {
     for (double bytes : {64.0 * 1024, 8.0 * (1 << 30)}) {
-      const auto line = estimate_collective_with(request(CollectiveOp::all_gather, bytes, 8, 2), *topology,
-                                                 Algo::ring, Protocol::simple);
+      const auto line = estimate_collective_with(request(CollectiveOp::all_gather, bytes, 8, 2), *topology, Algo::ring,
+                                                 Protocol::simple);
       ASSERT_TRUE(line.feasible) << line.reason;
       const TransportHandLine h = transport_allgather_by_hand(*topology, bytes, 50e9 * efficiency, 0);
       EXPECT_NEAR(line.latency_s, h.latency_s, 1e-12) << topology->transport << " " << bytes;
@@ -291,14 +294,15 @@ TEST(CollectiveTransport, SimpleOnlyTransportsNeverRunLlAcrossNodes) {
         EXPECT_EQ(c.protocol, Protocol::simple) << id;
       }
     }
-    const auto forced = estimate_collective_with(request(CollectiveOp::all_reduce, 65536, 8, 2), t, Algo::ring,
-                                                 Protocol::ll);
+    const auto forced =
+        estimate_collective_with(request(CollectiveOp::all_reduce, 65536, 8, 2), t, Algo::ring, Protocol::ll);
     EXPECT_FALSE(forced.feasible);
     EXPECT_NE(std::string(forced.reason).find("LL"), std::string::npos);
     const auto one_node = estimate_collective(request(CollectiveOp::all_gather, 65536, 8, 1), t);
     EXPECT_NE(one_node.protocol, Protocol::simple) << id << ": inside one node the NVLink protocols stay";
   }
-  const auto ib = estimate_collective(request(CollectiveOp::all_gather, 65536, 8, 2), transport_test_topology("dgx-h100"));
+  const auto ib =
+      estimate_collective(request(CollectiveOp::all_gather, 65536, 8, 2), transport_test_topology("dgx-h100"));
   EXPECT_NE(ib.protocol, Protocol::simple);
 }
 
@@ -306,11 +310,11 @@ TEST(CollectiveTransport, SimpleOnlyTransportsNeverRunLlAcrossNodes) {
 // AllReduce on A3 Mega never runs NVLS_TREE, while one node still may run NVLS.
 TEST(CollectiveTransport, CloudProfilesPinTheAlgorithms) {
   const CollectiveTopology mega = transport_test_topology("gcp-a3-mega");
-  const auto across = estimate_collective_with(request(CollectiveOp::all_reduce, 1 << 30, 8, 2), mega, Algo::nvls,
-                                               Protocol::simple);
+  const auto across =
+      estimate_collective_with(request(CollectiveOp::all_reduce, 1 << 30, 8, 2), mega, Algo::nvls, Protocol::simple);
   EXPECT_FALSE(across.feasible);
-  const auto inside = estimate_collective_with(request(CollectiveOp::all_reduce, 1 << 30, 8, 1), mega, Algo::nvls,
-                                               Protocol::simple);
+  const auto inside =
+      estimate_collective_with(request(CollectiveOp::all_reduce, 1 << 30, 8, 1), mega, Algo::nvls, Protocol::simple);
   EXPECT_TRUE(inside.feasible) << inside.reason;
   const CollectiveTopology high = transport_test_topology("gcp-a3-high");
   for (double bytes = 512; bytes <= 1 << 30; bytes *= 16) {
@@ -329,7 +333,8 @@ TEST(CollectiveRccl, OneShotAllReduceOnTheMeshByHand) {
   ASSERT_TRUE(t.one_shot_allreduce);
   const int ll128 = static_cast<int>(Protocol::ll128);
   for (int g : {8, 4}) {
-    const auto e = estimate_collective_with(request(CollectiveOp::all_reduce, 8192, g), t, Algo::direct, Protocol::ll128);
+    const auto e =
+        estimate_collective_with(request(CollectiveOp::all_reduce, 8192, g), t, Algo::direct, Protocol::ll128);
     ASSERT_TRUE(e.feasible) << e.reason;
     EXPECT_NEAR(e.latency_s, 12e-6 + 2.3e-6, 1e-12) << g;
     EXPECT_NEAR(e.level_bytes[0], (g - 1) * 8192.0, 1e-9) << g;
@@ -337,15 +342,16 @@ TEST(CollectiveRccl, OneShotAllReduceOnTheMeshByHand) {
   }
   const auto small = estimate_collective(request(CollectiveOp::all_reduce, 8192, 8), t);
   EXPECT_EQ(small.algorithm, Algo::direct);
-  const auto ring = estimate_collective_with(request(CollectiveOp::all_reduce, 8192, 8), t, Algo::ring, Protocol::ll128);
+  const auto ring =
+      estimate_collective_with(request(CollectiveOp::all_reduce, 8192, 8), t, Algo::ring, Protocol::ll128);
   EXPECT_GT(ring.time_s / small.time_s, 2.5);  // the issue's "3x too slow" at small sizes
   // Above RCCL_MSCCLPP_THRESHOLD (1 MB) RCCL does not run it; large messages take the ring.
-  EXPECT_FALSE(estimate_collective_with(request(CollectiveOp::all_reduce, 2e6, 8), t, Algo::direct, Protocol::simple)
-                   .feasible);
+  EXPECT_FALSE(
+      estimate_collective_with(request(CollectiveOp::all_reduce, 2e6, 8), t, Algo::direct, Protocol::simple).feasible);
   EXPECT_EQ(estimate_collective(request(CollectiveOp::all_reduce, 1 << 30, 8), t).algorithm, Algo::ring);
   // One mesh domain only, and not on NVSwitch nodes (NCCL has no one-shot AllReduce).
-  EXPECT_FALSE(estimate_collective_with(request(CollectiveOp::all_reduce, 8192, 8, 2), t, Algo::direct, Protocol::ll)
-                   .feasible);
+  EXPECT_FALSE(
+      estimate_collective_with(request(CollectiveOp::all_reduce, 8192, 8, 2), t, Algo::direct, Protocol::ll).feasible);
   EXPECT_FALSE(estimate_collective_with(request(CollectiveOp::all_reduce, 8192, 8), transport_test_topology("dgx-h100"),
                                         Algo::direct, Protocol::ll)
                    .feasible);
