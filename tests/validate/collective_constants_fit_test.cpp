@@ -251,7 +251,8 @@ TEST(CollectiveConstantsFit, TheAllToAllFractionNeedsRowsOnTheStartingChannels) 
 // NCCL's send/receive kernel's rate per channel is told by rows where few channels bind below the
 // links: 8-rank SendRecv rings on 8 x H100 of 32 MiB - 1 GiB (4, 4, 8, 16, 32 channels a peer),
 // made at 11.3 B/cycle (22.4 GB/s a channel), recover it; without them (the design rows alone,
-// where no AllToAll is channel-bound at its prior) it keeps its prior.
+// where only GB200's 4-rank AllToAll comes within a few percent of the bound) it stays within 5%
+// of its prior.
 TEST(CollectiveConstantsFit, TheChannelRateIsFittedOnChannelBoundRows) {
   auto values = kTruth;
   values.emplace_back("p2p_channel_bytes_per_clock", 11.3);
@@ -283,7 +284,7 @@ TEST(CollectiveConstantsFit, TheChannelRateIsFittedOnChannelBoundRows) {
   for (std::size_t i = 0; i < design; ++i) without[i] = true;
   const CollectiveConstantsFit part = fit_collective_constants(rows, without, fit_catalog(), fit_params());
   EXPECT_NEAR(constant(part, "p2p_channel_bytes_per_clock").value, fit_params().priors.p2p_channel_bytes_per_clock,
-              1e-9);
+              0.05 * fit_params().priors.p2p_channel_bytes_per_clock);
 }
 
 TEST(CollectiveConstantsFit, IsDeterministic) {
