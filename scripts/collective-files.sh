@@ -7,7 +7,9 @@
 # sources, none of which any constant was fitted on: published-aws-efa.csv, 61 rows of AWS EFA;
 # published-hisohara-rccl.csv, 106 rows of RCCL on MI300X / MI325X / MI355X over xGMI and RoCE;
 # published-oci-multinode.csv, 32 rows of OCI's multi-rack GB200 / GB300, B300, MI355X and H100
-# over RoCE or InfiniBand). Every row is the source's own line.
+# over RoCE or InfiniBand); c15 (c10 + the cluster01 source's 8- and 4-rank SendRecv rings),
+# c16 (c13 + them), c17 (every row: c13 + the rings + the three unseen sources). Every row is the
+# source's own line.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 S="${GPUPLAN_SHARED:-$here/../shared}/data/collectives.csv"
@@ -26,4 +28,8 @@ body() { tail -n +2 "$1"; }
 { cat "$O/c10.csv"; body "$F/published-h100-cluster01-ib.csv"; } > "$O/c13.csv"
 { cat "$O/c10.csv"; body "$F/published-aws-efa.csv"; body "$F/published-hisohara-rccl.csv"
   body "$F/published-oci-multinode.csv"; } > "$O/c14.csv"
+{ cat "$O/c10.csv"; body "$F/published-h100-cluster01-sendrecv.csv"; } > "$O/c15.csv"
+{ cat "$O/c13.csv"; body "$F/published-h100-cluster01-sendrecv.csv"; } > "$O/c16.csv"
+{ cat "$O/c16.csv"; body "$F/published-aws-efa.csv"; body "$F/published-hisohara-rccl.csv"
+  body "$F/published-oci-multinode.csv"; } > "$O/c17.csv"
 wc -l "$O"/c*.csv

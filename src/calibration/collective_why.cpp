@@ -85,6 +85,14 @@ std::string collective_why(const CollectiveQuery& q, const CollectiveTopology& t
                          t.alltoall_bw_fraction);
     }
   }
+  // docs/model/collectives.md "NCCL's point-to-point channel rate": each channel is one CTA
+  // copying its part, so few channels a peer cap the rate below the links'.
+  if (chosen.p2p_channels > 0 && chosen.level_bw_bytes_per_s[0] >= chosen.p2p_channel_cap_bytes_per_s) {
+    why += fmt::format(
+        "; NCCL's send/receive kernel carries each GPU's sends on {} channels ({} a peer) at {:.3g} GB/s each: the "
+        "channels, not the links, set the rate",
+        chosen.p2p_channels, nccl_p2p_channels(r.op, r.bytes, r.gpus(), r.domains), t.p2p_channel_bw_bytes_per_s / 1e9);
+  }
   // docs/model/collectives.md: NCCL picks a send/receive's protocol per peer (enqueue.cc
   // addP2pToPlan), not by the tuner.
   if (chosen.algorithm == CollectiveAlgorithm::direct &&

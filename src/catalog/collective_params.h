@@ -108,6 +108,7 @@ struct CollectiveFitPriors {
   double simple_step_bytes = 0;
   double alltoall_bw_fraction = 0;
   double p2p_latency_s = 0;
+  double p2p_channel_bytes_per_clock = 0;
   double nvls_latency_s = 0;
   double nvls_hop_latency_s = 0;
   // The fitted per-generation NVLink hop latencies are NCCL's NVLink hops x one scale per
@@ -180,6 +181,11 @@ struct CollectiveParams {
   // reaches relative to a ring over the same scale-up links.
   double p2p_latency_s = 0;
   double alltoall_bw_fraction = 1.0;
+  // NCCL's send/receive kernel moves at most this many bytes per SM clock cycle on one channel
+  // (one CTA copying a peer's part), so a peer on c channels runs no faster than c x this x the
+  // GPU's boost clock inside one domain (cost/collective_p2p_channels.h; docs/model/collectives.md
+  // "NCCL's point-to-point channel rate"). 0 = no such bound.
+  double p2p_channel_bytes_per_clock = 0;
 
   // The serving model's TP fallback on PCIe cards with no system in the catalog: a ring through
   // the host bridge. Delivered one-direction rate by PCIe generation (index 0 is

@@ -155,6 +155,7 @@ CollectiveFitPriors parse_fit_priors(Fields& f, const Provenance& parent) {
     return *v * 1e-6;
   };
   p.p2p_latency_s = nonneg_us("p2p_us");
+  p.p2p_channel_bytes_per_clock = f.opt_nonneg("p2p_channel_bytes_per_clock").value_or(0);
   p.nvls_latency_s = nonneg_us("nvls_us");
   p.nvls_hop_latency_s = nonneg_us("nvls_hop_us");
   p.nvlink_hop_scale = f.pos("nvlink_hop_scale");
@@ -242,6 +243,7 @@ CollectiveParams parse_collective_params(Fields& top) {
   }
   c.simple_step_bytes = proto.opt_nonneg("simple_step_mb").value_or(0) * 1e6;
   c.alltoall_bw_fraction = proto.fraction("alltoall_bw_fraction");
+  c.p2p_channel_bytes_per_clock = proto.opt_nonneg("p2p_channel_bytes_per_clock").value_or(0);
   const std::int64_t nvls_min = proto.opt_integer("nvls_min_gpus").value_or(2);
   if (nvls_min < 2 || nvls_min > 1'000'000) proto.fail("nvls_min_gpus", "must be between 2 and 1,000,000");
   c.nvls_min_gpus = static_cast<int>(nvls_min);

@@ -93,6 +93,10 @@ struct CollectiveTopology {
   int nvls_tree_heads = 0;
   double p2p_latency_s = 0;
   double alltoall_bw_fraction = 1.0;
+  // One channel of NCCL's send/receive kernel: the parameter set's bytes per clock x the GPU's
+  // boost clock (0 = no bound; RCCL's kernels are not bounded so). Inside one domain a peer on c
+  // channels runs at most c x this (collective_p2p_channels.h).
+  double p2p_channel_bw_bytes_per_s = 0;
   int ll_channels = 0;  // ring LL channel narrowing (ll_channel_share); 0 = none
   // Tree's bus-bandwidth ceiling per GPU, tree_channels x NCCL's per-channel Tree ceiling of the
   // scale-up link's generation, by scale (index: one domain, two, more) and protocol; 0 = none.
@@ -157,6 +161,11 @@ struct CollectiveEstimate {
   std::array<double, kMaxCollectiveLevels> level_bytes{};           // per GPU, through each level
   std::array<double, kMaxCollectiveLevels> level_bw_bytes_per_s{};  // per GPU, as run (protocol, sharing)
   std::array<double, kMaxCollectiveLevels> level_time_s{};
+  // AllToAll and SendRecv on NCCL's send/receive kernel inside one domain: the channels (CTAs)
+  // that carry this GPU's sends, and the rate they cap level 0 at (channels x the per-channel
+  // rate); 0 when no such bound applies.
+  int p2p_channels = 0;
+  double p2p_channel_cap_bytes_per_s = 0;
 };
 
 // The cost of one collective. Never throws and never allocates; an impossible request (wrong

@@ -12,6 +12,8 @@
 // 4- or 8-GPU AllToAll moves onto more channels above 512 MiB in all (4 x 8 or 8 x 4 channels
 // x 16 MiB), a 64-GPU one above 1 GiB, a 2-GPU SendRecv above 256 MiB.
 
+#include <algorithm>
+
 #include "cost/collective.h"
 
 namespace gpuplan {
@@ -53,6 +55,27 @@ inline double nccl_p2p_rate_share(double fraction, CollectiveOp op, double bytes
   if (ranks < 2) return fraction;
   const int c = nccl_p2p_channels(op, bytes, ranks, domains);
   return 1.0 - (1.0 - fraction) * nccl_p2p_start_channels(ranks) / c;
+}
+
+// The channels (CTAs) that carry one GPU's sends inside one domain: its channels per peer times
+// the peers it sends to at once — one for a SendRecv (nccl-tests sendrecv_perf: each rank sends
+// to the next and receives from the previous, one round of scheduleP2pTasksToPlan), n - 1 for
+// an AllToAll (each round, one peer, on its own channels from ncclP2pChannelBaseForRound) — at
+// most NCCL's 32 point-to-point channels. 0 across domains, where the NICs set the pace.
+inline int nccl_p2p_send_channels(CollectiveOp op, double bytes, int ranks, int domains) {
+  if (ranks < 2 || domains > 1 || (op != CollectiveOp::all_to_all && op != CollectiveOp::send_recv)) return 0;
+  const int peers = op == CollectiveOp::send_recv ? 1 : ranks - 1;
+  return std::min(kNcclP2pChannels, nccl_p2p_channels(op, bytes, ranks, domains) * peers);
+}
+
+// The most one GPU's sends move per second on NCCL's send/receive kernel inside one domain: its
+// send channels x one channel's rate (each channel one CTA copying its part; measured 8 x H100
+// sendrecv_perf runs in proportion to the channels until the links bind, docs/model/
+// collectives.md "NCCL's point-to-point channel rate"). 0 (no bound) across domains, for other
+// ops, or without a per-channel rate.
+inline double nccl_p2p_channel_cap(double channel_bw, CollectiveOp op, double bytes, int ranks, int domains) {
+  if (!(channel_bw > 0)) return 0;
+  return channel_bw * nccl_p2p_send_channels(op, bytes, ranks, domains);
 }
 
 }  // namespace gpuplan

@@ -51,7 +51,9 @@ const char* algorithm_unavailable(CollectiveOp op, CollectiveAlgorithm algorithm
       }
       return nullptr;
     case CollectiveAlgorithm::direct:
-      if (op == CollectiveOp::send_recv) return shape.ranks == 2 ? nullptr : "SendRecv is between exactly 2 GPUs";
+      // SendRecv: every rank sends to the next and receives from the previous (nccl-tests
+      // sendrecv_perf; two ranks send to each other), at least 2 GPUs.
+      if (op == CollectiveOp::send_recv) return shape.ranks >= 2 ? nullptr : "SendRecv needs at least 2 GPUs";
       if (op == CollectiveOp::all_reduce && topology.one_shot_allreduce) {
         if (shape.domains > 1) return "the one-shot AllReduce runs inside one mesh domain only";
         return bytes <= topology.one_shot_max_bytes ? nullptr
@@ -347,6 +349,21 @@ inline double line_level_bw(const CollectiveRequest& request, const CollectiveTo
   return bw;
 }
 
+// The rate NCCL's send/receive kernel's channels cap a point-to-point line at inside one domain
+// (cost/collective_p2p_channels.h): each channel is one CTA copying its part, so one GPU's sends
+// run no faster than its send channels x the per-channel rate. Each collective runs its own
+// CTAs, so concurrent collectives do not share it (they share the links: line_share). 0 = none:
+// another library's kernels (nccl_p2p false), a group across domains, ring/tree/NVLS lines.
+[[gnu::always_inline]] inline double p2p_channel_cap(const CollectiveRequest& request,
+                                                     const CollectiveTopology& topology, const GroupShape& shape,
+                                                     CollectiveAlgorithm algorithm) {
+  if (algorithm != CollectiveAlgorithm::direct || !request.nccl_p2p || !(topology.p2p_channel_bw_bytes_per_s > 0)) {
+    return 0;
+  }
+  return nccl_p2p_channel_cap(topology.p2p_channel_bw_bytes_per_s, request.op, request.bytes, shape.ranks,
+                              shape.domains);
+}
+
 // The time of one (algorithm, protocol) line: the pipelined transfer (the slowest level sets
 // the pace, T = max_i bytes_i / bw_i), the latency, and Simple's pipeline fill (until the
 // pipe is full every step costs one chunk set at the rate of the link it crosses, never more
@@ -367,10 +384,14 @@ struct LineTime {
   double transfer_s = 0;
   double in_bw = 0;   // level 0's rate as run (0 when it carries nothing), as simple_fill reads it
   double net_bw = 0;  // the slowest network level's rate as run
+  const double p2p_cap = p2p_channel_cap(request, topology, shape, algorithm);
   for (int i = 0; i <= shape.top; ++i) {
     if (lines.traffic.bytes[i] <= 0) continue;
     const double bw = line_level_bw(request, topology, shape, lines, i, bw_scale, share, algorithm, protocol);
-    const double t = bw > 0 ? lines.traffic.bytes[i] / bw : HUGE_VAL;
+    // The send/receive kernel's channels bound the transfer, not the pipeline's first chunk,
+    // which crosses at the links' rate (the fill below reads in_bw uncapped).
+    const double run_bw = i == 0 && p2p_cap > 0 ? std::min(bw, p2p_cap) : bw;
+    const double t = run_bw > 0 ? lines.traffic.bytes[i] / run_bw : HUGE_VAL;
     if (t > transfer_s) transfer_s = t;
     if (i == 0) {
       in_bw = bw;
@@ -418,10 +439,16 @@ CollectiveEstimate chosen_line(const CollectiveRequest& request, const Collectiv
   const double share = line_share(request, topology, shape, algorithm, protocol);
   const double bw_scale = line_bw_scale(topology, algorithm, protocol, share);
   double slowest = 0;
+  const double p2p_cap = p2p_channel_cap(request, topology, shape, algorithm);
+  if (p2p_cap > 0) {
+    e.p2p_channels = nccl_p2p_send_channels(request.op, request.bytes, shape.ranks, shape.domains);
+    e.p2p_channel_cap_bytes_per_s = p2p_cap;
+  }
   for (int i = 0; i <= shape.top; ++i) {
     e.level_bytes[i] = lines.traffic.bytes[i];
     if (lines.traffic.bytes[i] <= 0) continue;
-    const double bw = line_level_bw(request, topology, shape, lines, i, bw_scale, share, algorithm, protocol);
+    double bw = line_level_bw(request, topology, shape, lines, i, bw_scale, share, algorithm, protocol);
+    if (i == 0 && p2p_cap > 0) bw = std::min(bw, p2p_cap);
     e.level_bw_bytes_per_s[i] = bw;
     e.level_time_s[i] = bw > 0 ? lines.traffic.bytes[i] / bw : HUGE_VAL;
     if (e.level_time_s[i] > slowest) {

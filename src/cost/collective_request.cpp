@@ -102,8 +102,11 @@ void check_collective_request(const CollectiveRequest& r, const CollectiveTopolo
                             static_cast<long long>(t.max_domains) * t.domain_gpus, r.domains,
                             r.domain_stride > 1 ? fmt::format(" {} apart", r.domain_stride) : std::string()));
   }
-  if (r.op == CollectiveOp::send_recv && r.gpus() != 2) {
-    throw Error(fmt::format("sendrecv is between exactly 2 GPUs, got {}", r.gpus()));
+  if (r.op == CollectiveOp::send_recv && r.gpus() < 2) {
+    throw Error(fmt::format(
+        "sendrecv needs at least 2 GPUs (each sends to the next and receives from the previous), got {}; use "
+        "--gpus 2 or more",
+        r.gpus()));
   }
   const CollectiveEstimate e = estimate_collective(r, t);
   if (!e.feasible) {

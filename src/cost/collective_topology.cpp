@@ -214,6 +214,16 @@ CollectiveTopology make_collective_topology(const Catalog& catalog, const System
     }
   }
   t.alltoall_bw_fraction = params.alltoall_bw_fraction;
+  // NCCL's send/receive kernel copies a peer's part on one CTA per channel: SM work, so its rate
+  // per channel is bytes per cycle at the GPU's clock (docs/model/collectives.md, "NCCL's
+  // point-to-point channel rate"). The parameter set's library (NCCL) only: a scale-up link
+  // driven by another (RCCL on xGMI) has its own channels and kernels.
+  if (params.p2p_channel_bytes_per_clock > 0 && up_params.library.empty()) {
+    const Gpu* gpu = catalog.find_gpu(system.gpu);
+    if (gpu && gpu->boost_clock_hz && *gpu->boost_clock_hz > 0) {
+      t.p2p_channel_bw_bytes_per_s = params.p2p_channel_bytes_per_clock * *gpu->boost_clock_hz;
+    }
+  }
   t.ll_channels = params.ll_channels;
   if (params.tree_channels > 0) {
     for (int scale = 0; scale < 3; ++scale) {

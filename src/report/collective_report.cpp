@@ -143,6 +143,13 @@ nlohmann::ordered_json collective_json(const CollectiveAnswer& a) {
   j["busbw_bytes_per_s"] = e.busbw_bytes_per_s;
   j["busbw_factor"] = a.busbw_factor;
   j["bottleneck_level"] = t.level_names[e.bottleneck_level];
+  // NCCL's send/receive kernel inside one domain: the channels that carry a GPU's sends and the
+  // rate they allow (cost/collective_p2p_channels.h); written only where that bound applies.
+  if (e.p2p_channels > 0) {
+    j["p2p_channels"] = e.p2p_channels;
+    j["p2p_channel_bw_bytes_per_s"] = t.p2p_channel_bw_bytes_per_s;
+    j["p2p_channel_cap_bytes_per_s"] = e.p2p_channel_cap_bytes_per_s;
+  }
   j["levels"] = levels_json(e, t);
   j["candidates"] = nlohmann::ordered_json::array();
   for (const auto& c : candidates) {
@@ -181,6 +188,11 @@ std::string collective_text(const CollectiveAnswer& a) {
   if (!t.transport.empty()) {
     out += fmt::format("  transport   {} ({}){}: protocols across the network {}\n", t.transport, t.transport_name,
                        r.domains > 1 ? "" : ", not used inside one domain", net_protocols_text(t));
+  }
+  if (e.p2p_channels > 0) {
+    out += fmt::format("  p2p         NCCL's send/receive kernel on {} channels x {} each: at most {} per GPU{}\n",
+                       e.p2p_channels, gbps(t.p2p_channel_bw_bytes_per_s), gbps(e.p2p_channel_cap_bytes_per_s),
+                       e.level_bw_bytes_per_s[0] >= e.p2p_channel_cap_bytes_per_s ? " (binds)" : "");
   }
   if (r.gpus() > 1) {
     out += fmt::format("  bottleneck  {}\n\n", t.level_names[e.bottleneck_level]);

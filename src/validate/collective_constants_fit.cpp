@@ -14,7 +14,17 @@
 namespace gpuplan {
 namespace {
 
-enum class KnobKind { simple_step, alltoall, p2p, nvls, nvls_hop, hop_scale, bw_efficiency, transport_base };
+enum class KnobKind {
+  simple_step,
+  alltoall,
+  p2p,
+  p2p_channel,
+  nvls,
+  nvls_hop,
+  hop_scale,
+  bw_efficiency,
+  transport_base
+};
 
 // One fitted constant: how it is named and shown, where it sits in the parameter set, the
 // range the grid searches and its prior (all in the unit shown).
@@ -55,6 +65,9 @@ void set_knob(CollectiveParams& p, const Knob& k, double v) {
     case KnobKind::p2p:
       p.p2p_latency_s = v * 1e-6;
       break;
+    case KnobKind::p2p_channel:
+      p.p2p_channel_bytes_per_clock = v;
+      break;
     case KnobKind::nvls:
       p.nvls_latency_s = v * 1e-6;
       break;
@@ -87,6 +100,8 @@ double get_knob(const CollectiveParams& p, const Knob& k) {
       return p.alltoall_bw_fraction;
     case KnobKind::p2p:
       return p.p2p_latency_s * 1e6;
+    case KnobKind::p2p_channel:
+      return p.p2p_channel_bytes_per_clock;
     case KnobKind::nvls:
       return p.nvls_latency_s * 1e6;
     case KnobKind::nvls_hop:
@@ -114,6 +129,12 @@ std::vector<Knob> knobs_of(const CollectiveParams& params) {
       {KnobKind::nvls, "", "nvls_us", "us", 0.0, 200.0, pr.nvls_latency_s * 1e6},
       {KnobKind::nvls_hop, "", "nvls_hop_us", "us", 0.0, 10.0, pr.nvls_hop_latency_s * 1e6},
   };
+  // NCCL's send/receive kernel's rate per channel, where the parameter set bounds it (a prior
+  // of 0: no such bound to fit).
+  if (pr.p2p_channel_bytes_per_clock > 0) {
+    k.push_back({KnobKind::p2p_channel, "", "p2p_channel_bytes_per_clock", "B/cycle", 2.0, 40.0,
+                 pr.p2p_channel_bytes_per_clock});
+  }
   // One hop scale per NVLink generation, shared by every system on it. A generation no row of a
   // fold shows keeps the prior (NCCL's x1.0), not what the other generations' rows say: their
   // fitted scales differ by 2.2x (A100 1.83, H100 0.82, B200 1.51 x 1.30), and taking their
@@ -496,8 +517,10 @@ CollectiveConstantsFit fit_collective_constants(const std::vector<CollectiveMeas
       }
     }
     // AllToAll's bandwidth fraction, the other way round: told only by rows whose transfer is a
-    // material part of the time (issue 32, eleventh round).
-    if (k.kind == KnobKind::alltoall && !vis.empty() && fixed_cost_bound_rows(problem, k, values[i], vis).empty()) {
+    // material part of the time (issue 32, eleventh round); the send/receive kernel's rate per
+    // channel likewise (a bound on the transfer).
+    if ((k.kind == KnobKind::alltoall || k.kind == KnobKind::p2p_channel) && !vis.empty() &&
+        fixed_cost_bound_rows(problem, k, values[i], vis).empty()) {
       free[i] = false;
       c.why_prior = fmt::format(
           "none of its {} rows is bandwidth-bound (across its range it moves the chosen line by under {:.0f}%)",

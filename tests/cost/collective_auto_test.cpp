@@ -97,8 +97,8 @@ TEST(CollectiveAuto, TimeOnlyCallRejectsWhatTheEstimateRejects) {
   const CollectiveTopology t = make_collective_topology(cat, test_node(), nullptr, default_collective_params(cat));
   CollectiveRequest no_bytes = request(CollectiveOp::all_reduce, 0, 8, 1);
   CollectiveRequest too_wide = request(CollectiveOp::all_reduce, 1e6, 16, 1);  // 16 GPUs in an 8-GPU domain
-  CollectiveRequest three_way = request(CollectiveOp::send_recv, 1e6, 3, 1);   // SendRecv needs exactly 2
-  for (const CollectiveRequest& r : {no_bytes, too_wide, three_way}) {
+  CollectiveRequest alone = request(CollectiveOp::send_recv, 1e6, 1, 1);      // SendRecv needs 2 GPUs or more
+  for (const CollectiveRequest& r : {no_bytes, too_wide, alone}) {
     const CollectiveEstimate e = estimate_collective(r, t);
     const CollectiveTime time = estimate_collective_time(r, t);
     ASSERT_FALSE(e.feasible);

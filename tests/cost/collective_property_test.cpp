@@ -53,7 +53,7 @@ void for_each_case(F check) {
     for (auto [g, m] : shapes(c.node, c.fabric)) {
       if (g > c.node.gpus) continue;
       for (CollectiveOp op : kOps) {
-        if (op == CollectiveOp::send_recv && g * m != 2) continue;
+        if (op == CollectiveOp::send_recv && g * m < 2) continue;  // a ring of 2 or more
         check(c, t, op, g, m);
       }
     }
@@ -62,15 +62,25 @@ void for_each_case(F check) {
 
 // Ring LL is flat between one channel's fill and all channels' (ll_channel_share): there the
 // time is wire / (bw x bytes / fill) and may round one ulp either way, hence 1e-12 relative.
+// The one exception is NCCL's own: where its scheduler spreads a point-to-point peer over twice
+// the channels (a part past 16 MiB, collective_p2p_channels.h) and the channels, not the links,
+// set the rate, a slightly larger message runs on twice the channels and takes less time — as
+// measured: xxrjun's 8-rank H100 SendRecv takes 820 us at 64 MiB on 4 channels a peer and 826 us
+// at 128 MiB on 8 (published-h100-cluster01-sendrecv.csv). Elsewhere the time never decreases.
 TEST(CollectiveProperty, TimeNeverDecreasesWithMessageSize) {
   for_each_case([](const NodeCase& c, const CollectiveTopology& t, CollectiveOp op, int g, int m) {
     double previous = 0;
+    int previous_channels = 0;
     for (double bytes = 8; bytes <= 64e9; bytes *= 1.7) {
       const auto e = estimate_collective(request(op, bytes, g, m), t);
       ASSERT_TRUE(e.feasible) << e.reason;
-      EXPECT_GE(e.time_s, previous * (1 - 1e-12))
-          << c.node.id << " " << op_name(op) << " " << g << "x" << m << " at " << bytes;
+      const bool spread = e.p2p_channels > previous_channels && previous_channels > 0;
+      if (!spread) {
+        EXPECT_GE(e.time_s, previous * (1 - 1e-12))
+            << c.node.id << " " << op_name(op) << " " << g << "x" << m << " at " << bytes;
+      }
       previous = e.time_s;
+      previous_channels = e.p2p_channels;
     }
   });
 }
@@ -86,7 +96,7 @@ TEST(CollectiveProperty, MoreBandwidthIsNeverSlower) {
     const auto fast_t = make_collective_topology(default_catalog(), fast, c.fabric ? &pod : nullptr, params());
     for (auto [g, m] : shapes(c.node, c.fabric)) {
       for (CollectiveOp op : kOps) {
-        if (op == CollectiveOp::send_recv && g * m != 2) continue;
+        if (op == CollectiveOp::send_recv && g * m < 2) continue;  // a ring of 2 or more
         for (double bytes : {512.0, 65536.0, 8e6, 1e9}) {
           const auto slow = estimate_collective(request(op, bytes, g, m), slow_t);
           const auto quick = estimate_collective(request(op, bytes, g, m), fast_t);

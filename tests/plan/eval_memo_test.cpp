@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "catalog/system_choice.h"
+#include "plan/evaluate.h"
 #include "search/enumerate.h"
 
 namespace gpuplan {
