@@ -297,6 +297,7 @@ void assemble(const TrainContext& ctx, const Plan& p, const MicroBatchShape& s, 
   b.offload_grads = offload.grads;
   b.offload_weights = offload.weights;
   b.offload_activations = {micro_batches * worst.offload_s, micro_batches * worst.offload_exposed_s};
+  b.mtp_s = micro_batches * worst.mtp_s;
 
   // The largest exposed row of the step's table: forward and backward are separate rows, so a
   // pipeline bubble larger than either (48% of a step: 17% forward, 35% backward) is named, not

@@ -106,6 +106,10 @@ struct LayerCosts {
   };
   EdgeCost embedding;
   EdgeCost head;
+  // The multi-token-prediction block's own ops (workload/mtp_ops.h: its norms, eh_proj, the
+  // second head pass and loss) for Plan::mtp_layers depths; its decoder layer is one more layer
+  // of the model's last layer's kind (kinds), added on the rank that holds it. Zero without MTP.
+  EdgeCost mtp;
 };
 
 // The shapes one micro-batch runs at under the plan, and where its groups sit.
@@ -135,6 +139,7 @@ struct RankLoad {
   double max_layer_params = 0;
   double layers = 0;  // decoder layers on the rank (FSDP units)
   double offload_s = 0, offload_exposed_s = 0;  // activation offload, one micro-batch (activation_offload.h)
+  double mtp_s = 0;  // the MTP block's forward + backward, one micro-batch (0 off its rank)
 
   // The low-precision GEMM parameters outside the routed experts: every routed expert's weight
   // is a low-precision GEMM's, so the experts count first (fp8 primary weights keep both kinds
