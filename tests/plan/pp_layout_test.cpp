@@ -87,9 +87,11 @@ TEST(PpLayout, MalformedLayoutsSayWhatIsWrong) {
   EXPECT_NE(check_pp_layout(l, 8, 1, 61, 1).find("16 chunks and the plan pp 8 × vp 1 = 8"), std::string::npos);
   EXPECT_NE(check_pp_layout(l, 16, 1, 60, 1).find("61 decoder layers ('t') and the model has 60"), std::string::npos);
   EXPECT_NE(check_pp_layout(l, 16, 1, 61, 0).find("1 MTP layers ('m') and the plan trains 0"), std::string::npos);
-  // Chunk 14 of PP 4 × VP 4 is rank 2's last virtual stage, chunk 10 is not (Megatron-Core).
-  EXPECT_NE(check_pp_layout(parsed("Et*4|(t*4|)*9tm|t*4|t*4|t*4|t*4|t*4L"), 4, 4, 61, 1).find("last virtual stage"),
-            std::string::npos);
+  // All layers in chunks 0 to 10 and the MTP in chunk 10: rank 2's third virtual stage of PP 4 ×
+  // VP 4, not its last (chunks 12 to 15 are the last virtual stages; Megatron-Core refuses it).
+  const PpLayout early = parsed("Et*4|(t*6|)*9t*3m|||||L");
+  EXPECT_EQ(early.mtp_chunk, 10);
+  EXPECT_NE(check_pp_layout(early, 4, 4, 61, 1).find("not in a rank's last virtual stage"), std::string::npos);
 }
 
 TEST(PpLayout, RequestErrorsNameTheField) {
