@@ -27,8 +27,7 @@ void add_edge_to_rank(const EdgeCost& e, RankLoad& r) {
 // per depth, one more decoder layer of the model's last layer's kind (Megatron-Core's
 // get_gpt_mtp_block_spec builds it from the decoder's last layer spec), with that layer's
 // TP/CP/EP communication and saved activations. Its FLOPs go into `out`.
-void add_mtp_to_rank(const TrainContext& ctx, const Plan& p, const LayerCosts& costs, RankLoad& r,
-                     PipelineLoad& out) {
+void add_mtp_to_rank(const TrainContext& ctx, const Plan& p, const LayerCosts& costs, RankLoad& r, PipelineLoad& out) {
   const ModelSpec& m = *ctx.model;
   const KindCost& k = costs.kinds[static_cast<std::size_t>(layer_kind(m, m.layers - 1))];
   const double depths = p.mtp_layers;
