@@ -689,6 +689,13 @@ TEST(TrainCli, PpLayoutAndMtpLayers) {
   const auto t = run(text);
   ASSERT_EQ(t.code, 0) << t.err;
   EXPECT_NE(t.out.find("of which MTP block"), std::string::npos) << t.out;
+  // The Megatron-LM launch config names both in its notes (the layout needs the shell's quotes).
+  auto emit = text;
+  for (const char* a : {"--emit", "megatron"}) emit.emplace_back(a);
+  const auto m = run(emit);
+  ASSERT_EQ(m.code, 0) << m.err;
+  EXPECT_NE(m.out.find("--pipeline-model-parallel-layout 'Et*4|(t*4|)*14tmL'"), std::string::npos) << m.out;
+  EXPECT_NE(m.out.find("--mtp-num-layers 1"), std::string::npos) << m.out;
   auto bad = base;
   for (const char* a : {"--pp-layout", "Et*4|(t*4|)*13tL"}) bad.emplace_back(a);
   const auto b = run(bad);
