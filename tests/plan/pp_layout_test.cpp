@@ -7,9 +7,11 @@
 #include <string>
 
 #include "catalog_util.h"
+#include "core/error.h"
 #include "core/field_error.h"
 #include "cost/roofline.h"
 #include "plan/evaluate.h"
+#include "plan/plan_json.h"
 #include "workload/mtp_ops.h"
 #include "workload/test_models.h"
 
@@ -71,6 +73,28 @@ TEST(PpLayout, TextReadsBackToTheSamePlan) {
   EXPECT_EQ(pp_layout_text(q), "Et*16|(t*16|)*2t*13L");
   EXPECT_EQ(parsed(pp_layout_text(q)).layers, q.pp_layout_layers);
   EXPECT_EQ(pp_layout_text(Plan{}), "");
+}
+
+TEST(PpLayout, PlanJsonCarriesTheLayoutAndReadsItBack) {
+  Plan p;
+  p.pp = 4;
+  p.vp = 4;
+  p.dp = 16;
+  p.dp_shard = 16;  // the JSON writes the shard group and the global batch out
+  p.global_batch = 64;
+  p.seq_len = 4096;
+  p.mtp_layers = 1;
+  apply_pp_layout(parsed("Et*4|(t*4|)*14tmL"), p);
+  const auto j = plan_json(p);
+  EXPECT_EQ(j.value("pp_layout", ""), "Et*4|(t*4|)*14tmL");
+  EXPECT_EQ(j.value("mtp_layers", 0), 1);
+  EXPECT_EQ(plan_from_json(nlohmann::json::parse(j.dump())), p);
+  // Without them the JSON has neither key (plans written before read as before).
+  EXPECT_FALSE(plan_json(Plan{}).contains("pp_layout"));
+  EXPECT_FALSE(plan_json(Plan{}).contains("mtp_layers"));
+  auto bad = nlohmann::json::parse(j.dump());
+  bad["pp_layout"] = "Et*4|(t*4|)*13tmL";  // 15 chunks for pp 4 × vp 4
+  EXPECT_THROW(plan_from_json(bad), Error);
 }
 
 TEST(PpLayout, MalformedLayoutsSayWhatIsWrong) {
