@@ -440,6 +440,9 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
       add_rank_flops<0>(*c, n, present, out);
     }
     const bool interior = rank > 0 && rank < stages - 1 && rank != mtp_rank;
+    // An interior rank's τ is its class's (no embedding, head or MTP added), added here for
+    // the bubble (pipeline_bubble_s) before a repeated class is skipped below.
+    if (interior) out.add_rank_tau(c->load.busy_s());
     // An interior rank of a class whose interior rank came before: the same load (so not a
     // strictly slower rank) and every memory term of that rank but the activations in flight,
     // of which it has no more (in_flight_micro_batches); memory_per_gpu is a sum, maximum and
@@ -469,7 +472,8 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
       // A tied model's last stage holds a copy already (above).
       if (rank != 0 && !(m.tied_embeddings && rank == stages - 1)) r.params += memory_base.table_params;
     }
-    r.tau_s = r.fwd_s + r.bwd_s + r.tp_exposed_s + r.cp_exposed_s + r.ep_exposed_s + r.offload_exposed_s;
+    r.tau_s = r.busy_s();
+    if (!interior) out.add_rank_tau(r.tau_s);
     if (r.tau_s > out.worst.tau_s) out.worst = r;
     MemoryBreakdown mem;
     rank_memory(ctx, p, s, memory_base, r, c->offload.resident_fraction, rank, mem);
