@@ -143,7 +143,12 @@ TEST(Evaluate, PipelineBubbleFollowsNarayanan) {
   p.global_batch = 32;
   const Estimate e = evaluate(ctx, p);
   ASSERT_TRUE(e.valid()) << e.reason_text();
-  EXPECT_DOUBLE_EQ(e.bubble_fraction, 7.0 / (2 * 32));  // (p − 1) / (v · m)
+  // (p − 1) / (v · m) for equal stages; here the last rank's head (and the first rank's
+  // embedding) make the stages uneven, and the bubble is (Σ τ_i − τ_max) / v
+  // (train_eval::pipeline_bubble_s): the 6 interior ranks and the first are a little lighter
+  // than the last, so the fraction is a little under 7 / 64 and above 6 / 64.
+  EXPECT_LT(e.bubble_fraction, 7.0 / (2 * 32));
+  EXPECT_GT(e.bubble_fraction, 6.0 / (2 * 32));
   EXPECT_GT(e.breakdown.bubble_s, 0);
   // Interleaving shrinks the bubble.
   p.vp = 1;
