@@ -128,7 +128,7 @@ struct Estimate {
   double tflops_per_gpu = 0;           // model FLOP/s per GPU, in TFLOP/s
   double mfu = 0;  // model FLOPs / (time × GPUs × dense peak of the plan's precision)
   double hfu = 0;  // with recompute, same peak
-  double bubble_fraction = 0;  // (p - 1) / (v·m) (Narayanan et al. 2021)
+  double bubble_fraction = 0;  // bubble / (m·τ): (p - 1) / (v·m) for equal stages (Narayanan et al. 2021)
   // The GPU's tensor clock at its power limit over the family's reference part's, which every
   // tensor rate of the step was scaled by (cost/roofline.h power_clock_factor; 1 = not modelled).
   double tensor_clock_factor = 1;
