@@ -177,6 +177,8 @@ def train(
     overhead_gib: Optional[float] = None,
     memory_headroom_gib: float = 0,
     pp_embedding_head_slots: bool = False,
+    pp_layout: str = "",
+    mtp_layers: int = 0,
     optimizer_state_bits: int = 32,
     fp8_recipe: str = "",
     fp8_activation_cache: bool = False,

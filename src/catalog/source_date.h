@@ -51,6 +51,15 @@ struct SourceDate {
   // where a row has no `pp_embedding_head_slots` cell: a recipe's setting for one model
   // (Megatron-Bridge's Llama 3.1 405B recipe). Needs `unknowns_evidence` too.
   std::vector<std::string> pp_embedding_head_slots_models;
+  // The models (zoo ids) whose rows in this source train DeepSeek-V3's multi-token-prediction
+  // block at the model's own depth (Plan::mtp_layers; Megatron-Bridge's DeepSeek-V3 recipe sets
+  // mtp_num_layers = 1). Needs `unknowns_evidence` too.
+  std::vector<std::string> mtp_layers_models;
+  // Explicit pipeline layouts a recipe sets by (pp, vp) (Plan::pp_layout_layers), each
+  // "MODEL PP VP LAYOUT" in Megatron-Core's layout grammar ("deepseek-v3 16 1
+  // Et*4|(t*4|)*14tmL"); a row gets the layout whose model, pp and vp are its own, else none.
+  // Needs `unknowns_evidence` too.
+  std::vector<std::string> pp_layouts;
   // Whether the source states that its pipelined runs overlap the pipeline's P2P sends with
   // compute, in a framework release that does so only with the interleaved schedule
   // (Megatron-Core r0.8: arguments.py turns overlap_p2p_comm off without virtual stages). A

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 
 #include <fmt/format.h>
 
@@ -40,6 +41,20 @@ SourceDates parse_source_dates(Fields& top) {
     s.tp_comm_overlap = entry.opt_boolean("tp_comm_overlap");
     s.nvfp4_rht = entry.opt_boolean("nvfp4_rht");
     s.pp_embedding_head_slots_models = entry.str_list("pp_embedding_head_slots_models");
+    s.mtp_layers_models = entry.str_list("mtp_layers_models");
+    s.pp_layouts = entry.str_list("pp_layouts");
+    for (const std::string& rule : s.pp_layouts) {
+      // "MODEL PP VP LAYOUT": the layout itself is parsed where a row takes it (plan/pp_layout.h).
+      char model[128] = {};
+      int pp = 0;
+      int vp = 0;
+      char layout[512] = {};
+      if (std::sscanf(rule.c_str(), "%127s %d %d %511s", model, &pp, &vp, layout) != 4 || pp < 1 || vp < 1) {
+        entry.fail("pp_layouts", fmt::format("'{}': write \"MODEL PP VP LAYOUT\", e.g. \"deepseek-v3 16 1 "
+                                             "Et*4|(t*4|)*14tmL\"",
+                                             rule));
+      }
+    }
     s.pp_overlap_needs_interleaving = entry.opt_boolean("pp_overlap_needs_interleaving").value_or(false);
     s.recompute_modules = entry.str_list("recompute_modules");
     for (const std::string& module : s.recompute_modules) {
@@ -85,6 +100,7 @@ SourceDates parse_source_dates(Fields& top) {
     const bool has_rule = !s.moe_overlap.empty() || !s.moe_dispatcher.empty() || s.fp8_params.has_value() ||
                           s.nvfp4_tp_comm_overlap.has_value() || s.tp_comm_overlap.has_value() || s.nvfp4_rht.has_value() || s.benchmark_requests > 0 ||
                           !s.cuda_graph_batch_sizes.empty() || !s.pp_embedding_head_slots_models.empty() ||
+                          !s.mtp_layers_models.empty() || !s.pp_layouts.empty() ||
                           s.pp_overlap_needs_interleaving || !s.recompute_modules.empty() ||
                           !s.cuda_graph_scope.empty() || s.dp_bucket_params > 0 || s.cp_comm_channels > 0;
     if (has_rule && s.unknowns_evidence.empty()) {

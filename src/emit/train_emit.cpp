@@ -9,6 +9,7 @@
 #include "core/strings.h"
 #include "emit/emit_common.h"
 #include "emit/launch_config.h"
+#include "plan/pp_layout.h"
 
 namespace gpuplan {
 namespace {
@@ -67,7 +68,9 @@ LaunchConfig emit_megatron(const TrainAnswer& a) {
   flag("--max-position-embeddings", std::max<std::int64_t>(m.max_seq_len, p.seq_len));
   flag("--tensor-model-parallel-size", p.tp);
   flag("--pipeline-model-parallel-size", p.pp);
-  if (p.vp > 1) flag("--num-layers-per-virtual-pipeline-stage", m.layers / (p.pp * p.vp));
+  if (p.vp > 1 && p.pp_layout_layers.empty()) {
+    flag("--num-layers-per-virtual-pipeline-stage", m.layers / (p.pp * p.vp));
+  }
   if (p.cp > 1) flag("--context-parallel-size", p.cp);
   if (p.ep > 1) flag("--expert-model-parallel-size", p.ep);
   if (p.sp) on("--sequence-parallel");
@@ -123,6 +126,17 @@ LaunchConfig emit_megatron(const TrainAnswer& a) {
   if (m.moe.experts > 0)
     c.notes.push_back(
         "MoE architecture flags (--num-experts, --moe-router-topk, ...) are not written: add the model's");
+  // The plan's explicit layout and MTP depths (Megatron-Core --pipeline-model-parallel-layout,
+  // --mtp-num-layers): a note, not a flag, as the layout's '|' and '(' need the shell's quotes.
+  if (!p.pp_layout_layers.empty()) {
+    c.notes.push_back(fmt::format("pipeline layout: the estimate places the layers as --pipeline-model-parallel-layout "
+                                  "'{}' (instead of --num-layers-per-virtual-pipeline-stage): add it, quoted",
+                                  pp_layout_text(p)));
+  }
+  if (p.mtp_layers > 0) {
+    c.notes.push_back(
+        fmt::format("multi-token prediction: the estimate trains it; add --mtp-num-layers {}", p.mtp_layers));
+  }
   const std::string cmd = command_line("pretrain_gpt.py", c);
   const int gpus = p.gpus();
   const int per_node = emit_gpus_per_host(a.ctx(), gpus);

@@ -107,6 +107,11 @@ double dualpipe_bubble_s(int pp, double tau_s, double bwd_s, double recompute_s)
   return std::max(0.0, pp / 2.0 - 1) * std::max(0.0, tau_s + b - 3 * w);
 }
 
+double train_eval::pipeline_bubble_s(int stages, int vp, double tau_max_s, double tau_slack_s) {
+  // The even split's term first, written as before, so a zero slack leaves it to the bit.
+  return std::max(0.0, (stages - 1.0) / vp * tau_max_s - tau_slack_s / vp);
+}
+
 TrainContext make_train_context(const Catalog& catalog, const ModelSpec& model, const Gpu& gpu, const System* system,
                                 const Fabric* fabric, const TrainOptions& options) {
   TrainContext ctx;
@@ -252,7 +257,7 @@ void assemble(const TrainContext& ctx, const Plan& p, const MicroBatchShape& s, 
   const double tau = worst.tau_s;
   const double bubble_s = p.moe_overlap == MoeOverlap::dualpipe
                               ? dualpipe_bubble_s(stages, tau, worst.bwd_s, worst.recompute_s)
-                              : (stages - 1.0) / p.vp * tau;
+                              : train_eval::pipeline_bubble_s(stages, p.vp, tau, load.tau_slack_s);
   const double step = micro_batches * tau + bubble_s + dp.exposed_s + pp.exposed_s + optimizer_s +
                       offload.grads.exposed_s + offload.weights.exposed_s;
 
@@ -275,7 +280,7 @@ void assemble(const TrainContext& ctx, const Plan& p, const MicroBatchShape& s, 
   est.hfu = (est.model_flops_per_step + load.recompute_flops_per_mb * micro_batches * p.dp) / (step * est.gpus * peak);
   est.tensor_clock_factor = ctx.device.tensor_clock_factor;  // computed once, with the device's rates
   est.gemm_clock_factor = ctx.device.gemm_clock_factor[index_of(p.precision)];
-  est.bubble_fraction = p.moe_overlap != MoeOverlap::dualpipe
+  est.bubble_fraction = p.moe_overlap != MoeOverlap::dualpipe && load.tau_slack_s == 0
                             ? (stages - 1.0) / (p.vp * static_cast<double>(micro_batches))
                         : tau > 0 ? bubble_s / (micro_batches * tau)
                                   : 0;
@@ -297,6 +302,7 @@ void assemble(const TrainContext& ctx, const Plan& p, const MicroBatchShape& s, 
   b.offload_grads = offload.grads;
   b.offload_weights = offload.weights;
   b.offload_activations = {micro_batches * worst.offload_s, micro_batches * worst.offload_exposed_s};
+  b.mtp_s = micro_batches * worst.mtp_s;
 
   // The largest exposed row of the step's table: forward and backward are separate rows, so a
   // pipeline bubble larger than either (48% of a step: 17% forward, 35% backward) is named, not

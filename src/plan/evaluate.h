@@ -102,6 +102,10 @@ struct TrainBreakdown {
   // Activation offload (Plan::offload_activation_layers): copies to and from host memory,
   // exposed where a layer's compute does not cover its copy; the exposed part is in the step.
   CommCost offload_activations;
+  // DeepSeek-V3's multi-token-prediction block (Plan::mtp_layers) on the slowest rank, all
+  // micro-batches: its forward and backward, included in forward_s and backward_s (0 where the
+  // slowest rank does not hold it). The block's EP dispatch is in ep.
+  double mtp_s = 0;
 };
 
 struct Estimate {
@@ -124,7 +128,7 @@ struct Estimate {
   double tflops_per_gpu = 0;           // model FLOP/s per GPU, in TFLOP/s
   double mfu = 0;  // model FLOPs / (time × GPUs × dense peak of the plan's precision)
   double hfu = 0;  // with recompute, same peak
-  double bubble_fraction = 0;  // (p - 1) / (v·m) (Narayanan et al. 2021)
+  double bubble_fraction = 0;  // bubble / (m·τ): (p - 1) / (v·m) for equal stages (Narayanan et al. 2021)
   // The GPU's tensor clock at its power limit over the family's reference part's, which every
   // tensor rate of the step was scaled by (cost/roofline.h power_clock_factor; 1 = not modelled).
   double tensor_clock_factor = 1;
@@ -192,6 +196,21 @@ inline LayerRange pipeline_chunk_layers(std::int64_t layers, std::int64_t chunks
   const std::int64_t begin = std::clamp<std::int64_t>(chunk * slots / chunks - 1, 0, layers);
   const std::int64_t end = std::clamp<std::int64_t>((chunk + 1) * slots / chunks - 1, begin, layers);
   return {begin, end};
+}
+
+// The same under a plan: its explicit layout (Plan::pp_layout_layers, the earlier chunks' counts
+// summed) where it has one, else the split above.
+inline LayerRange plan_chunk_layers(const Plan& p, std::int64_t layers, std::int64_t chunk) {
+  const std::int64_t chunks = static_cast<std::int64_t>(p.pp) * p.vp;
+  if (p.pp_layout_layers.empty()) return pipeline_chunk_layers(layers, chunks, p.pp_embedding_head_slots, chunk);
+  std::int64_t begin = 0;
+  for (std::int64_t c = 0; c < chunk; ++c) begin += p.pp_layout_layers[static_cast<std::size_t>(c)];
+  return {begin, begin + p.pp_layout_layers[static_cast<std::size_t>(chunk)]};
+}
+// The pipeline chunk that holds the multi-token-prediction block: the layout's `m`, else the
+// last chunk (Megatron-Core's mtp_on_this_rank).
+inline std::int64_t plan_mtp_chunk(const Plan& p) {
+  return p.mtp_chunk >= 0 ? p.mtp_chunk : static_cast<std::int64_t>(p.pp) * p.vp - 1;
 }
 
 // Ring attention over cp ranks (cp − 1 = `steps`): each step's K/V transfer (forward) or K/V

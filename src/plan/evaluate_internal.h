@@ -106,6 +106,10 @@ struct LayerCosts {
   };
   EdgeCost embedding;
   EdgeCost head;
+  // The multi-token-prediction block's own ops (workload/mtp_ops.h: its norms, eh_proj, the
+  // second head pass and loss) for Plan::mtp_layers depths; its decoder layer is one more layer
+  // of the model's last layer's kind (kinds), added on the rank that holds it. Zero without MTP.
+  EdgeCost mtp;
 };
 
 // The shapes one micro-batch runs at under the plan, and where its groups sit.
@@ -135,6 +139,11 @@ struct RankLoad {
   double max_layer_params = 0;
   double layers = 0;  // decoder layers on the rank (FSDP units)
   double offload_s = 0, offload_exposed_s = 0;  // activation offload, one micro-batch (activation_offload.h)
+  double mtp_s = 0;  // the MTP block's forward + backward, one micro-batch (0 off its rank)
+
+  // One micro-batch's forward + backward + exposed communication on the rank: what the
+  // schedule waits for (the step's τ where this is the slowest rank).
+  double busy_s() const { return fwd_s + bwd_s + tp_exposed_s + cp_exposed_s + ep_exposed_s + offload_exposed_s; }
 
   // The low-precision GEMM parameters outside the routed experts: every routed expert's weight
   // is a low-precision GEMM's, so the experts count first (fp8 primary weights keep both kinds
@@ -147,12 +156,39 @@ struct RankLoad {
 // Every pipeline rank's load and memory; the slowest rank sets the step, the fullest the memory.
 struct PipelineLoad {
   RankLoad worst;
+  // Σ_i (τ_max − τ_i) over the pipeline ranks, one micro-batch (τ_i: every chunk of rank i):
+  // what an uneven split takes off the even split's bubble (pipeline_bubble_s). Exactly 0 when
+  // every rank's τ is the same, so an even split's bubble is today's to the bit.
+  double tau_slack_s = 0;
+  double tau_max_s = 0;  // the running maximum of the ranks' τ added so far (= worst.tau_s at the end)
+  int ranks_added = 0;
+
+  // Adds rank i's τ_i; a new maximum charges the gap to every rank added before it.
+  void add_rank_tau(double tau_s) {
+    if (tau_s > tau_max_s) {
+      tau_slack_s += (tau_s - tau_max_s) * ranks_added;
+      tau_max_s = tau_s;
+    } else {
+      tau_slack_s += tau_max_s - tau_s;
+    }
+    ++ranks_added;
+  }
   MemoryBreakdown worst_memory;
   int worst_memory_rank = 0;
   double hw_flops_per_mb = 0;  // all ranks, one micro-batch of one DP replica
   double recompute_flops_per_mb = 0;
   double max_host_bytes = 0;  // optimizer offload: the most host memory any rank's GPU needs
 };
+
+// The 1F1B bubble of p stages whose rank i takes τ_i per micro-batch (forward + backward),
+// interleaved over v chunks per rank. One micro-batch's first chunk fills the pipeline and its
+// last drains it, one chunk (τ_i / v) per rank; in between the schedule runs at the slowest
+// rank's τ_max, so the step is m·τ_max + (Σ_i τ_i − τ_max) / v, i.e. a bubble of
+//   ((p − 1)·τ_max − Σ_i (τ_max − τ_i)) / v,
+// which for equal τ_i is Narayanan et al. 2021 sec. 2.2's (p − 1)·(t_f + t_b) / v (the
+// interleaved schedule's, Megatron-Core forward_backward_pipelining_with_interleaving; v = 1
+// is forward_backward_pipelining_without_interleaving). `tau_slack_s` = Σ_i (τ_max − τ_i).
+double pipeline_bubble_s(int stages, int vp, double tau_max_s, double tau_slack_s);
 
 // Records why the plan is impossible (Eval::fail); evaluate() then returns it invalid.
 void check_structure(Eval& ev);

@@ -13,6 +13,7 @@
 #include "plan/comm_config.h"
 #include "plan/evaluate_internal.h"
 #include "plan/moe_dispatch.h"
+#include "workload/mtp_ops.h"
 #include "workload/ops_mixer.h"
 #include "workload/size_math.h"
 #include "workload/tp_reductions.h"
@@ -481,6 +482,20 @@ void cost_layers(Eval& ev, const MicroBatchShape& s, LayerCosts& costs) {
   LayerOps head;
   build_head_ops(*ev.ctx.model, s.op, head);
   costs.head = edge_cost(ev.ctx, head, s.op);
+  // The multi-token-prediction block's own ops, once per depth (its layer is the model's last
+  // layer's kind, which load_ranks adds from `kinds`).
+  costs.mtp = EdgeCost{};
+  if (ev.plan.mtp_layers > 0) {
+    build_mtp_ops(*ev.ctx.model, s.op, head);
+    const EdgeCost one = edge_cost(ev.ctx, head, s.op);
+    const double depths = ev.plan.mtp_layers;
+    costs.mtp.time.fwd_s = depths * one.time.fwd_s;
+    costs.mtp.time.bwd_s = depths * one.time.bwd_s;
+    costs.mtp.time.host_fwd_s = depths * one.time.host_fwd_s;
+    costs.mtp.time.host_bwd_s = depths * one.time.host_bwd_s;
+    costs.mtp.params = depths * one.params;
+    costs.mtp.flops = depths * one.flops;
+  }
 }
 
 }  // namespace gpuplan::train_eval

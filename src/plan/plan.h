@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "core/precision.h"
 #include "workload/scaling.h"
@@ -122,6 +123,21 @@ struct Plan {
   // layers on 16 stages, one layer fewer on the first and the last). false = the L decoder
   // layers split evenly, the embedding and head added on top.
   bool pp_embedding_head_slots = false;
+  // Decoder layers per pipeline chunk (pp × vp entries, Megatron's chunk order v·pp + rank)
+  // where the run sets an explicit layout (Megatron-Core --pipeline-model-parallel-layout,
+  // megatron/core/transformer/pipeline_parallel_layer_layout.py; Megatron-Bridge's DeepSeek-V3
+  // and Kimi-K2 recipes): the embedding sits on chunk 0 and the output head with the loss on
+  // the last chunk, as the layout's `E` and `L`. plan/pp_layout.h parses the grammar. Empty =
+  // the even split (or pp_embedding_head_slots).
+  std::vector<int> pp_layout_layers;
+  // DeepSeek-V3's multi-token-prediction depths the run trains (Megatron-Core --mtp-num-layers;
+  // arXiv:2412.19437 sec. 2.2): per depth a projection [emb; h] 2h -> h, one decoder layer of
+  // the model's last layer kind and a second pass of the output head and the loss
+  // (workload/mtp_ops.h). 0 = none; at most the model's mtp_layers.
+  int mtp_layers = 0;
+  // The pipeline chunk that holds the MTP block (the layout's `m`); -1 = the last chunk
+  // (Megatron-Core's mtp_on_this_rank without a layout).
+  int mtp_chunk = -1;
   MoeOverlap moe_overlap = MoeOverlap::none;
   MoeDispatcher moe_dispatcher = MoeDispatcher::alltoall;  // copies per token in the EP AllToAll
   // Router load imbalance: tokens of the most loaded expert-parallel rank / the mean. The

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "plan/pp_layout.h"
 
 namespace gpuplan {
 
@@ -32,6 +33,10 @@ nlohmann::ordered_json plan_json(const Plan& p) {
   j["tp_comm_overlap"] = p.tp_comm_overlap;
   // Only when set, so that plans without it read as before.
   if (p.pp_embedding_head_slots) j["pp_embedding_head_slots"] = true;
+  // Only when set, so that plans without them read as before: the layout in Megatron-Core's
+  // grammar (plan/pp_layout.h), and the MTP depths.
+  if (!p.pp_layout_layers.empty()) j["pp_layout"] = pp_layout_text(p);
+  if (p.mtp_layers > 0) j["mtp_layers"] = p.mtp_layers;
   j["moe_overlap"] = moe_overlap_name(p.moe_overlap);
   j["moe_imbalance"] = p.moe_imbalance;
   // Only when set, so that plans without it read as before.
@@ -102,6 +107,23 @@ Plan plan_from_json(const nlohmann::json& j) {
   p.precision = *precision;
   p.tp_comm_overlap = j.at("tp_comm_overlap").get<bool>();
   p.pp_embedding_head_slots = j.value("pp_embedding_head_slots", false);
+  p.mtp_layers = j.value("mtp_layers", 0);
+  if (p.mtp_layers < 0) throw Error(fmt::format("sweep result: bad plan {}", j.dump()));
+  if (j.contains("pp_layout")) {
+    PpLayout layout;
+    std::string error;
+    // The model's layer count is not in the plan: the evaluator checks the layout's sum.
+    const auto placed = [&] {
+      std::int64_t n = 0;
+      for (int c : layout.layers) n += c;
+      return n;
+    };
+    if (!parse_pp_layout(j.at("pp_layout").get<std::string>(), layout, error) ||
+        !(error = check_pp_layout(layout, p.pp, p.vp, placed(), p.mtp_layers)).empty()) {
+      throw Error(fmt::format("sweep result: bad plan {} (pp_layout: {})", j.dump(), error));
+    }
+    apply_pp_layout(layout, p);
+  }
   // Absent in results written before MoE overlap was a plan field: the defaults.
   if (j.contains("moe_overlap")) {
     const auto overlap = parse_moe_overlap(j.at("moe_overlap").get<std::string>());

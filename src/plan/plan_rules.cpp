@@ -43,7 +43,7 @@ void check_train_plan_rules(const ModelSpec& m, const Plan& p, int seq_len) {
                             p.vp));
   }
   const std::int64_t slots = m.layers + (p.pp_embedding_head_slots ? 2 : 0);
-  if (slots > 0 && p.pp * static_cast<std::int64_t>(p.vp) > slots) {
+  if (slots > 0 && p.pp * static_cast<std::int64_t>(p.vp) > slots && p.pp_layout_layers.empty()) {
     throw Error(fmt::format("--pp {} × --vp {} = {} pipeline stages for {}'s {} layers: each stage needs a layer; "
                             "use --pp {} or fewer{}",
                             p.pp, p.vp, p.pp * p.vp, m.id, slots, slots / p.vp,

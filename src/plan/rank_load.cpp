@@ -23,6 +23,37 @@ void add_edge_to_rank(const EdgeCost& e, RankLoad& r) {
   r.params += e.params;
 }
 
+// The multi-token-prediction block on its rank (Plan::mtp_layers): its own ops (costs.mtp) and,
+// per depth, one more decoder layer of the model's last layer's kind (Megatron-Core's
+// get_gpt_mtp_block_spec builds it from the decoder's last layer spec), with that layer's
+// TP/CP/EP communication and saved activations. Its FLOPs go into `out`.
+void add_mtp_to_rank(const TrainContext& ctx, const Plan& p, const LayerCosts& costs, RankLoad& r, PipelineLoad& out) {
+  const ModelSpec& m = *ctx.model;
+  const KindCost& k = costs.kinds[static_cast<std::size_t>(layer_kind(m, m.layers - 1))];
+  const double depths = p.mtp_layers;
+  const double fwd_before = r.fwd_s;
+  const double bwd_before = r.bwd_s;
+  r.fwd_s += depths * k.fwd_s;
+  r.bwd_s += depths * k.bwd_s;
+  r.recompute_s += depths * k.recompute_s;
+  r.tp_s += depths * k.tp_comm_s;
+  r.tp_exposed_s += depths * k.tp_exposed_s;
+  r.cp_s += depths * k.cp_comm_s;
+  r.cp_exposed_s += depths * k.cp_exposed_s;
+  r.ep_s += depths * k.ep_comm_s;
+  r.ep_exposed_s += depths * k.ep_exposed_s;
+  r.params += depths * k.params;
+  r.expert_params += depths * k.expert_params;
+  r.low_precision_params += depths * k.low_precision_params;
+  r.stored_bytes += depths * k.stored_bytes;
+  r.working_bytes = std::max(r.working_bytes, k.working_bytes);
+  r.max_layer_params = std::max(r.max_layer_params, k.params);
+  add_edge_to_rank(costs.mtp, r);
+  r.mtp_s = (r.fwd_s - fwd_before) + (r.bwd_s - bwd_before);
+  out.hw_flops_per_mb += (depths * k.hw_flops + costs.mtp.flops) * p.tp * p.cp;
+  out.recompute_flops_per_mb += depths * k.recompute_flops * p.tp * p.cp;
+}
+
 // Ranks come in few classes: those holding as many layers of each kind. A class's per-layer
 // sums, activation offload and FLOPs are its ranks' (the same additions in the same order),
 // computed once. 126 layers on 16 stages make three classes; DeepSeek-V3's 61 on 16, two or
@@ -300,10 +331,19 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
   // One or two kinds split evenly: each rank's layers, and its layers of the first kind, are
   // summed as the boundaries are found (chunk c is rank c mod stages'), with no per-chunk table
   // for rank_layer_counts to walk again.
-  const bool rank_totals = !p.pp_embedding_head_slots && present <= 2 && chunks <= 256;
+  const bool layout = !p.pp_layout_layers.empty();
+  const bool rank_totals = !p.pp_embedding_head_slots && !layout && present <= 2 && chunks <= 256;
   std::array<std::int32_t, 256> rank_layers;  // [0, stages) set where rank_totals
   std::array<std::int32_t, 256> rank_first;   // [0, stages) set where rank_totals with two kinds
-  if (p.pp_embedding_head_slots) {
+  if (layout) {
+    // An explicit layout (Plan::pp_layout_layers): each chunk begins where the one before ends.
+    std::int64_t begin = 0;
+    for (std::int64_t c = 0; c < chunks; ++c) {
+      const std::int64_t end = begin + p.pp_layout_layers[static_cast<std::size_t>(c)];
+      ranges[c] = {begin, end, first_before(end) - first_before(begin)};
+      begin = end;
+    }
+  } else if (p.pp_embedding_head_slots) {
     for (std::int64_t c = 0; c < chunks; ++c) {
       const LayerRange r = pipeline_chunk_layers(m.layers, chunks, true, c);
       ranges[c] = {r.begin, r.end, first_before(r.end) - first_before(r.begin)};
@@ -368,6 +408,8 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
     }
   }
   alignas(RankLoad) std::array<unsigned char, sizeof(RankLoad)> edge_load;  // the first or last rank's load
+  // The rank holding the multi-token-prediction block (an edge rank: costed on its own).
+  const int mtp_rank = p.mtp_layers > 0 ? static_cast<int>(plan_mtp_chunk(p) % stages) : -1;
   for (int rank = 0; rank < stages; ++rank) {
     // Layers of each present kind on the rank (one or two kinds: the loops unrolled).
     std::array<std::int32_t, kLayerKinds> n{};
@@ -397,7 +439,10 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
     } else {
       add_rank_flops<0>(*c, n, present, out);
     }
-    const bool interior = rank > 0 && rank < stages - 1;
+    const bool interior = rank > 0 && rank < stages - 1 && rank != mtp_rank;
+    // An interior rank's τ is its class's (no embedding, head or MTP added), added here for
+    // the bubble (pipeline_bubble_s) before a repeated class is skipped below.
+    if (interior) out.add_rank_tau(c->load.busy_s());
     // An interior rank of a class whose interior rank came before: the same load (so not a
     // strictly slower rank) and every memory term of that rank but the activations in flight,
     // of which it has no more (in_flight_micro_batches); memory_per_gpu is a sum, maximum and
@@ -420,7 +465,15 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
       if (m.tied_embeddings && stages > 1) r.params += memory_base.table_params;
       out.hw_flops_per_mb += costs.head.flops * p.tp * p.cp;
     }
-    r.tau_s = r.fwd_s + r.bwd_s + r.tp_exposed_s + r.cp_exposed_s + r.ep_exposed_s + r.offload_exposed_s;
+    if (rank == mtp_rank) {
+      add_mtp_to_rank(ctx, p, costs, r, out);
+      // The MTP stage builds its own embedding for the shifted tokens, tied to the first
+      // stage's (gpt_model.py: "MTP need embedding layer in mtp process stage").
+      // A tied model's last stage holds a copy already (above).
+      if (rank != 0 && !(m.tied_embeddings && rank == stages - 1)) r.params += memory_base.table_params;
+    }
+    r.tau_s = r.busy_s();
+    if (!interior) out.add_rank_tau(r.tau_s);
     if (r.tau_s > out.worst.tau_s) out.worst = r;
     MemoryBreakdown mem;
     rank_memory(ctx, p, s, memory_base, r, c->offload.resident_fraction, rank, mem);

@@ -64,6 +64,14 @@ const std::vector<FieldSpec<TrainRequest>>& train_fields() {
       {"pp_embedding_head_slots", GP_FIELD(R, pp_embedding_head_slots), "", "",
        "Count the embedding and the output head as one layer each when splitting layers over pipeline "
        "stages (Megatron-Core --account-for-embedding/loss-in-pipeline-split; Llama 3 405B)"},
+      {"pp_layout", GP_FIELD(R, pp_layout), "", "",
+       "Explicit pipeline layout in Megatron-Core's grammar (--pipeline-model-parallel-layout): chunks split by "
+       "'|', E embedding, t decoder layer, m MTP layer, L loss, x*N and (…)*N repeats; e.g. "
+       "\"Et*4|(t*4|)*14tmL\" (DeepSeek-V3, pp 16). Default: an even split"},
+      {"mtp_layers", GP_FIELD(R, mtp_layers), "layers", "",
+       "Multi-token-prediction depths trained (Megatron-Core --mtp-num-layers; DeepSeek-V3 has 1), on the "
+       "layout's m chunk or the last one",
+       kShowDefault},
       {"optimizer_state_bits", GP_FIELD(R, optimizer_state_bits), "bits", "32, 16, 8",
        "Adam moments m, v at 32 (fp32), 16 (bf16) or 8 bits (block-wise 8-bit Adam); fp32 master weights "
        "either way",

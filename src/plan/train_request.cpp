@@ -17,6 +17,7 @@
 #include "core/field_error.h"
 #include "core/units.h"
 #include "plan/plan_rules.h"
+#include "plan/pp_layout.h"
 #include "plan/train_fields.h"
 
 namespace gpuplan {
@@ -321,6 +322,7 @@ TrainSetup make_train_setup(const Catalog& catalog, const TrainRequest& r) {
     s.assumptions.push_back(fmt::format("seq_len {}: {}; --seq-len sets another", seq_len,
                                         default_train_seq_len(model).why));
   }
+  apply_mtp_and_layout(model, r.mtp_layers, r.pp_layout, p);
   check_train_plan_rules(model, p, seq_len);
 
   ClusterQuery query;

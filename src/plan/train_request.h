@@ -55,6 +55,8 @@ struct TrainRequest {
   std::optional<double> overhead_gib;  // unset = the GPU family's
   double memory_headroom_gib = 0;  // --memory-headroom-gib: kept free per GPU; 0 = none
   bool pp_embedding_head_slots = false;  // --pp-embedding-head-slots (Plan::pp_embedding_head_slots)
+  std::string pp_layout;  // --pp-layout: Megatron-Core's layout string (Plan::pp_layout_layers); "" = even split
+  int mtp_layers = 0;     // --mtp-layers: multi-token-prediction depths trained (Plan::mtp_layers)
   int optimizer_state_bits = 32;         // --optimizer-state-bits: 32, 16 or 8 (Plan::optimizer_state_bits)
   bool offload_optimizer = false;        // --offload-optimizer (Plan::offload_optimizer)
   int offload_activation_layers = 0;     // --offload-activation-layers (Plan::offload_activation_layers)

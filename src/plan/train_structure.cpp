@@ -22,11 +22,32 @@ void check_structure(Eval& ev) {
   if (p.vp > 1 && p.pp == 1) return ev.fail("virtual pipeline stages (vp %d) need pp > 1", p.vp);
   // Counting the embedding and head as layers adds two slots to split.
   const std::int64_t slots = m.layers + (p.pp_embedding_head_slots ? 2 : 0);
-  if (p.pp * p.vp > slots) {
+  if (p.pp * p.vp > slots && p.pp_layout_layers.empty()) {  // a layout may leave a chunk without layers
     return ev.fail("pp %d x vp %d exceeds the %lld layers", p.pp, p.vp, static_cast<long long>(slots));
   }
   if (p.pp_embedding_head_slots && p.pp == 1) {
     return ev.fail("counting the embedding and head as pipeline layers needs pp > 1");
+  }
+  // An explicit layout (Plan::pp_layout_layers): one count per chunk, every decoder layer once.
+  if (!p.pp_layout_layers.empty()) {
+    std::int64_t placed = 0;
+    for (int n : p.pp_layout_layers) placed += n < 0 ? -m.layers - 1 : n;
+    if (std::ssize(p.pp_layout_layers) != static_cast<std::int64_t>(p.pp) * p.vp || placed != m.layers) {
+      return ev.fail("the pipeline layout has %lld chunks placing %lld layers; the plan has pp %d x vp %d chunks and "
+                     "the model %lld layers",
+                     static_cast<long long>(p.pp_layout_layers.size()), static_cast<long long>(placed), p.pp, p.vp,
+                     static_cast<long long>(m.layers));
+    }
+    if (p.pp_embedding_head_slots) {
+      return ev.fail("a pipeline layout places the embedding and the head itself: drop pp_embedding_head_slots");
+    }
+  }
+  if (p.mtp_layers < 0 || p.mtp_layers > m.mtp_layers) {
+    return ev.fail("mtp_layers %d: the model has %lld multi-token-prediction modules", p.mtp_layers,
+                   static_cast<long long>(m.mtp_layers));
+  }
+  if (p.mtp_chunk >= static_cast<std::int64_t>(p.pp) * p.vp) {
+    return ev.fail("mtp_chunk %d: the plan has pp %d x vp %d chunks", p.mtp_chunk, p.pp, p.vp);
   }
   if (m.is_moe()) {
     if (m.moe.experts % p.ep != 0) return ev.fail("EP %d does not divide the %lld experts", p.ep, static_cast<long long>(m.moe.experts));

@@ -10,6 +10,7 @@
 #include "catalog/catalog.h"
 #include "core/units.h"
 #include "core/table.h"
+#include "plan/plan_json.h"
 #include "report/calibration_report.h"
 #include "report/default_system_report.h"
 
@@ -28,6 +29,9 @@ std::string plan_summary(const Plan& p, const ModelSpec& m) {
   s += fmt::format(" · pp {}", p.pp);
   if (p.vp > 1) s += fmt::format(" (vp {})", p.vp);
   if (p.pp_embedding_head_slots) s += " (embedding/head as layers)";
+  // An explicit layout, as the plan's JSON writes it (Megatron-Core's grammar).
+  if (!p.pp_layout_layers.empty()) s += fmt::format(" (layout {})", plan_json(p).value("pp_layout", ""));
+  if (p.mtp_layers > 0) s += fmt::format(" · mtp {}", p.mtp_layers);
   s += fmt::format(" · dp {}", p.dp);
   if (p.cp > 1) s += fmt::format(" · cp {}", p.cp);
   if (p.ep > 1) s += fmt::format(" · ep {}", p.ep);
@@ -165,6 +169,8 @@ std::string train_text(const TrainContext& ctx, const Plan& p, const Estimate& e
   row("compute: forward", b.forward_s, b.forward_s);
   row(b.recompute_s > 0 ? fmt::format("compute: backward (recompute {})", secs(b.recompute_s)) : "compute: backward",
       b.backward_s, b.backward_s);
+  // DeepSeek-V3's multi-token-prediction block on the slowest rank (in forward and backward).
+  if (p.mtp_layers > 0) row("  of which MTP block (eh_proj, its layer, second head and loss)", b.mtp_s, b.mtp_s);
   row("pipeline bubble", b.bubble_s, b.bubble_s);
   row("TP communication", b.tp.total_s, b.tp.exposed_s);
   row("CP communication", b.cp.total_s, b.cp.exposed_s);
@@ -252,6 +258,7 @@ nlohmann::ordered_json train_json(const TrainContext& ctx, const Plan& p, const 
   comm("pp", b.pp);
   comm("dp", b.dp);
   comm("dp_edge", b.dp_edge);  // of dp: the edge bucket group, exposed whole
+  if (p.mtp_layers > 0) br["mtp_s"] = b.mtp_s;  // of forward_s + backward_s: the MTP block
   if (p.offload_activation_layers > 0) {
     br["offload_activations_s"] = b.offload_activations.total_s;
     br["offload_activations_exposed_s"] = b.offload_activations.exposed_s;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <deque>
 #include <exception>
 #include <mutex>
@@ -23,6 +24,7 @@
 #include "plan/evaluate.h"
 #include "plan/fit.h"
 #include "plan/plan_json.h"
+#include "plan/pp_layout.h"
 #include "plan/resolve.h"
 #include "validate/measured_quantity.h"
 
@@ -381,6 +383,34 @@ TrainValidationRow predict_row(const TrainColumns& c, const CsvTable::Row& row, 
   } else if (p.pp > 1 && slots_rule) {
     p.pp_embedding_head_slots = true;
     r.assumptions += "embedding and head as pipeline layers (the source's rule); ";
+  }
+  // DeepSeek-V3's multi-token-prediction block and the recipes' explicit pipeline layouts (the
+  // source's rules: Megatron-Bridge's DeepSeek-V3 recipe trains mtp_num_layers = 1 and sets a
+  // layout by (pp, vp), as its Kimi-K2 recipe does without MTP; data/validation/
+  // training-sources.toml). A layout applies only where the row states its pp and vp.
+  if (source_rule && std::find(source_rule->mtp_layers_models.begin(), source_rule->mtp_layers_models.end(),
+                               model->id) != source_rule->mtp_layers_models.end()) {
+    p.mtp_layers = static_cast<int>(model->mtp_layers);
+    if (p.mtp_layers > 0) r.assumptions += fmt::format("{} MTP layer(s) (the source's rule); ", p.mtp_layers);
+  }
+  if (source_rule && !u.layout && !u.vp && !p.pp_embedding_head_slots) {
+    for (const std::string& rule : source_rule->pp_layouts) {
+      char rule_model[128] = {};
+      int rule_pp = 0;
+      int rule_vp = 0;
+      char text[512] = {};
+      if (std::sscanf(rule.c_str(), "%127s %d %d %511s", rule_model, &rule_pp, &rule_vp, text) != 4) continue;
+      if (model->id != rule_model || rule_pp != p.pp || rule_vp != p.vp) continue;
+      PpLayout layout;
+      std::string error;
+      if (!parse_pp_layout(text, layout, error) ||
+          !(error = check_pp_layout(layout, p.pp, p.vp, model->layers, p.mtp_layers)).empty()) {
+        throw Error(fmt::format("{}: pp_layouts '{}' for row {}: {}", source_rule->match, rule, r.id, error));
+      }
+      apply_pp_layout(layout, p);
+      r.assumptions += fmt::format("pipeline layout {} (the source's rule); ", text);
+      break;
+    }
   }
   if (const auto bits = c.integer(row, "optimizer_state_bits")) p.optimizer_state_bits = *bits;
   const auto precision = parse_precision(c.text(row, "precision"));

@@ -12,6 +12,7 @@
 #include "workload/eager_elementwise.h"
 #include "workload/mamba.h"
 #include "workload/ops_mixer.h"
+#include "workload/mtp_ops.h"
 #include "workload/size_math.h"
 
 namespace gpuplan {
@@ -619,6 +620,27 @@ void build_head_ops(const ModelSpec& model, const OpShape& shape, LayerOps& out)
   gemm(c, "logits", OpGroup::head, t, vocab, h, 1, false, model.tied_embeddings ? 0 : vocab * h);
   // Cross-entropy in fp32 over the vocab shard: read the logits, write fp32 softmax.
   memory(c, "loss", OpGroup::head, t * vocab * (c.act_bytes + 4));
+}
+
+void build_mtp_ops(const ModelSpec& model, const OpShape& shape, LayerOps& out) {
+  out.count = 0;
+  out.host_sync_at = -1;
+  Ctx c{model, shape, out, precision_bytes(shape.act), shape.gemm_in_bytes()};
+  const double t = shape.tokens();
+  const double h = d(model.hidden);
+  const double vocab = d(model.vocab) / shape.tp;
+  const double norm_rows = shape.sp ? t / shape.tp : t;
+  const bool rms = layer_norm_is_rms(model);
+  norm(c, "mtp_enorm", norm_rows, h, h, rms);
+  norm(c, "mtp_hnorm", norm_rows, h, h, rms);
+  // [emb; h] (2h) -> h, column-parallel: h/tp output columns per GPU, 2h·h/tp weights; inside
+  // the fp8 context when the run is fp8 (multi_token_prediction.py: eh_proj under fp8_autocast).
+  gemm(c, "mtp_eh_proj", OpGroup::head, t, h / shape.tp, 2 * h);
+  finish_fp8(c);
+  norm(c, "mtp_final_norm", norm_rows, h, h, rms);
+  // The shared output layer again (16-bit, as the head) and the loss on the rolled labels.
+  gemm(c, "mtp_logits", OpGroup::head, t, vocab, h, 1, false, 0);
+  memory(c, "mtp_loss", OpGroup::head, t * vocab * (c.act_bytes + 4));
 }
 
 bool is_sliding_layer(const ModelSpec& model, std::int64_t layer_idx) {

@@ -632,6 +632,82 @@ TEST(TrainCli, ValidateTrainingSourceRuleForPipelineEmbeddingSlots) {
   for (const auto& row : all["rows"]) EXPECT_TRUE(row["plan"].value("pp_embedding_head_slots", false)) << row["id"];
 }
 
+TEST(TrainCli, ValidateTrainingSourceRuleForMtpAndPipelineLayout) {
+  // Megatron-Bridge's DeepSeek-V3 recipe: mtp_num_layers = 1 and, by (pp, vp), an explicit
+  // layout. A row at PP 16 takes "Et*4|(t*4|)*14tmL" and the MTP block; a row at PP 8 (no entry
+  // for it here) takes the MTP block on its last chunk and no layout.
+  const auto dir = testing::scratch_dir("validate-training-mtp-layout");
+  const std::string header =
+      "id,source,model_ref,gpu,num_gpus,gpus_per_node,tp,pp,vp,dp,cp,ep,sequence_parallel,zero_stage,micro_batch,"
+      "global_batch_seqs,recompute,precision,measured_step_time_s,framework\n";
+  testing::write_file(dir / "runs.csv",
+                      header + "pp16,Rule Source M,deepseek-v3,b200,256,8,1,16,1,16,1,8,0,1,1,4096,none,bf16,60,"
+                               "megatron-core\n" +
+                          "pp8,Rule Source M,deepseek-v3,b200,256,8,1,8,1,32,1,8,0,1,1,4096,none,bf16,60,"
+                          "megatron-core\n");
+  std::filesystem::create_directories(dir / "catalog");
+  const std::string table = "kind = \"source_dates\"\nid = \"training-runs\"\nsource = \"t\"\nretrieved = "
+                            "\"2026-11-28\"\n[[publication]]\nmatch = \"Rule Source M\"\npublished = "
+                            "\"2026-01-02\"\nevidence = \"t\"\nunknowns_evidence = \"the recipe\"\n";
+  testing::write_file(dir / "catalog" / "sources.toml",
+                      table + "mtp_layers_models = [\"deepseek-v3\"]\npp_layouts = [\"deepseek-v3 16 1 "
+                              "Et*4|(t*4|)*14tmL\"]\n");
+  auto r = run({"--catalog", (dir / "catalog").string(), "validate", "training", (dir / "runs.csv").string(), "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["rows"].size(), 2u);
+  EXPECT_EQ(j["rows"][0]["plan"].value("pp_layout", ""), "Et*4|(t*4|)*14tmL");
+  EXPECT_EQ(j["rows"][0]["plan"].value("mtp_layers", 0), 1);
+  EXPECT_FALSE(j["rows"][1]["plan"].contains("pp_layout"));
+  EXPECT_EQ(j["rows"][1]["plan"].value("mtp_layers", 0), 1);
+  // A rule that is not "MODEL PP VP LAYOUT" fails the load; a layout that does not fit the row
+  // fails the validation, naming the rule.
+  testing::write_file(dir / "catalog" / "sources.toml", table + "pp_layouts = [\"deepseek-v3 Et*4\"]\n");
+  r = run({"--catalog", (dir / "catalog").string(), "validate", "training", (dir / "runs.csv").string()});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("pp_layouts"), std::string::npos) << r.err;
+  testing::write_file(dir / "catalog" / "sources.toml", table + "pp_layouts = [\"deepseek-v3 16 1 Et*4|(t*4|)*14L\"]\n");
+  r = run({"--catalog", (dir / "catalog").string(), "validate", "training", (dir / "runs.csv").string()});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("places 60 decoder layers ('t') and the model has 61"), std::string::npos) << r.err;
+}
+
+TEST(TrainCli, PpLayoutAndMtpLayers) {
+  // DeepSeek-V3 on 16 stages with the recipe's layout and the MTP block: the plan's JSON carries
+  // the layout, the breakdown the block; a bad layout exits 2 naming the flag, the value and the fix.
+  const std::vector<std::string> base = {"train", "--model", "deepseek-v3", "--gpu", "b200", "--gpus", "256",
+                                         "--pp", "16", "--ep", "8", "--global-batch", "4096", "--seq-len", "4096"};
+  auto args = base;
+  for (const char* a : {"--mtp-layers", "1", "--pp-layout", "Et*4|(t*4|)*14tmL", "--json"}) args.emplace_back(a);
+  const auto ok = run(args);
+  ASSERT_EQ(ok.code, 0) << ok.err;
+  const auto j = nlohmann::json::parse(ok.out);
+  EXPECT_EQ(j["plan"].value("pp_layout", ""), "Et*4|(t*4|)*14tmL");
+  EXPECT_GT(j["breakdown"].value("mtp_s", 0.0), 0) << j["breakdown"].dump();
+  auto text = base;
+  for (const char* a : {"--mtp-layers", "1", "--pp-layout", "Et*4|(t*4|)*14tmL"}) text.emplace_back(a);
+  const auto t = run(text);
+  ASSERT_EQ(t.code, 0) << t.err;
+  EXPECT_NE(t.out.find("of which MTP block"), std::string::npos) << t.out;
+  // The Megatron-LM launch config names both in its notes (the layout needs the shell's quotes).
+  auto emit = text;
+  for (const char* a : {"--emit", "megatron"}) emit.emplace_back(a);
+  const auto m = run(emit);
+  ASSERT_EQ(m.code, 0) << m.err;
+  EXPECT_NE(m.out.find("--pipeline-model-parallel-layout 'Et*4|(t*4|)*14tmL'"), std::string::npos) << m.out;
+  EXPECT_NE(m.out.find("--mtp-num-layers 1"), std::string::npos) << m.out;
+  auto bad = base;
+  for (const char* a : {"--pp-layout", "Et*4|(t*4|)*13tL"}) bad.emplace_back(a);
+  const auto b = run(bad);
+  EXPECT_EQ(b.code, 2);
+  EXPECT_NE(b.err.find("--pp-layout 'Et*4|(t*4|)*13tL': it has 15 chunks"), std::string::npos) << b.err;
+  auto deep = base;
+  for (const char* a : {"--mtp-layers", "2"}) deep.emplace_back(a);
+  const auto d = run(deep);
+  EXPECT_EQ(d.code, 2);
+  EXPECT_NE(d.err.find("--mtp-layers 2"), std::string::npos) << d.err;
+}
+
 // A source that says its pipelined runs overlap P2P communication in a release that does so only
 // interleaved (Megatron-Core r0.8): a stated vp of 1 is contradicted and resolved like an unknown
 // depth; a stated depth above 1 stands, and so does vp 1 of a row without a pipeline.
