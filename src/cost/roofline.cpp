@@ -314,6 +314,15 @@ RooflineDevice make_roofline_device(const Gpu& gpu, const Efficiency& e, const F
   dev.attention_kv_half = measured ? measured->kv_half : e.attention_kv_half;
   dev.attention_masked_rate_fraction = measured ? measured->masked_rate_fraction : 1;
   dev.kernel_launch_s = framework ? framework->kernel_launch_s : 0;
+  // One ATen op of an eager chain: the framework's measured figure where it has one, else ours
+  // (25 µs, the [eager_kernels] host_us of data/fitted/frameworks/pytorch.toml, measured on our
+  // H100 and H200 hosts; ~4-7 µs for a bare ATen op, pytorch/pytorch #41383, #82793). Not
+  // launch_us, a fitted module-level host time per op (60 µs for Megatron-Core).
+  constexpr double kMeasuredEagerKernelHostS = 25e-6;
+  if (framework != nullptr) {
+    dev.eager_kernel_s = framework->eager_kernels.host_s_per_kernel > 0 ? framework->eager_kernels.host_s_per_kernel
+                                                                       : kMeasuredEagerKernelHostS;
+  }
   dev.tensor_clock_factor = clock;
   // The softmax term is part of the training model (fitted with it); the serving model's engine
   // constants (data/engines/) were fitted without it, so inference callers pass no framework.

@@ -48,6 +48,9 @@ struct RooflineDevice {
   // (Op::masked; measured per framework kernel, 1 where not measured).
   double attention_masked_rate_fraction = 1;
   double kernel_launch_s = 0;
+  // Host time of each further kernel of an eager chain (Op::kernels_fwd, kernels_bwd): one
+  // ATen op's dispatch and launch, not a module's (make_roofline_device).
+  double eager_kernel_s = 0;
   // Softmax exponentials per second on the special function units; 0 = not modelled.
   double exp_per_s = 0;
   // The tensor clock at the power limit every tensor rate above carries (power_clock_factor;
@@ -115,8 +118,13 @@ inline OpTime op_time(const RooflineDevice& dev, const Op& op, Precision gemm, P
   OpTime t;
   t.fwd_s = op.fwd_bytes / dev.memory_bw_bytes_per_s;
   t.bwd_s = op.bwd_bytes / dev.memory_bw_bytes_per_s;
+  // The op's own issue, one forward and two backward (the framework's host time per op); an
+  // eager chain (Op::kernels_fwd, kernels_bwd) issues each further PyTorch op at one ATen
+  // op's host time.
   t.host_fwd_s = dev.kernel_launch_s;
   t.host_bwd_s = 2 * dev.kernel_launch_s;
+  if (op.kernels_fwd > 1) t.host_fwd_s += (op.kernels_fwd - 1) * dev.eager_kernel_s;
+  if (op.kernels_bwd > 2) t.host_bwd_s += (op.kernels_bwd - 2) * dev.eager_kernel_s;
   return t;
 }
 
@@ -127,7 +135,7 @@ inline bool same_op_time_inputs(const Op& a, const Op& b) {
   return a.kind == b.kind && a.m == b.m && a.n == b.n && a.k == b.k && a.count == b.count &&
          a.fwd_bytes == b.fwd_bytes && a.bwd_bytes == b.bwd_bytes && a.fwd_flops == b.fwd_flops &&
          a.bwd_flops == b.bwd_flops && a.exps == b.exps && a.low_precision == b.low_precision && a.masked == b.masked &&
-         a.batched == b.batched;
+         a.batched == b.batched && a.kernels_fwd == b.kernels_fwd && a.kernels_bwd == b.kernels_bwd;
 }
 
 // Sum over the ops of a layer (GPU and host times summed separately).

@@ -30,7 +30,10 @@ OpRoofline op_roofline(const TrainContext& ctx, const Plan& plan) {
   build_layer_ops(*ctx.model, r.layer, shape, ops);
   for (const Op& op : ops) {
     const OpTime t = op_time(ctx.device, op, shape.gemm, shape.act);
-    r.ops.push_back({op.name, op_kind_name(op.kind), op.fwd_flops, op.fwd_bytes, t.fwd_s});
+    const double kernels = op.kind == OpKind::gemm ? (op.batched ? 1 : op.count)
+                           : op.kind == OpKind::memory && op.kernels_fwd > 0 ? op.kernels_fwd
+                                                                              : 1;
+    r.ops.push_back({op.name, op_kind_name(op.kind), op.fwd_flops, op.fwd_bytes, t.fwd_s, kernels});
   }
   return r;
 }

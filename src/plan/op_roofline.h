@@ -17,6 +17,10 @@ struct OpRooflinePoint {
   double flops = 0;   // forward FLOPs of one micro-batch on one GPU
   double bytes = 0;   // forward HBM bytes
   double time_s = 0;  // forward GPU time (roofline with shape efficiency)
+  // Forward kernels the host issues for it: one per GEMM (each local expert's), one for
+  // attention, one for a fused memory-bound kernel, one per PyTorch op of an eager chain
+  // (Op::kernels_fwd).
+  double kernels = 1;
   double intensity_flops_per_byte() const { return bytes > 0 ? flops / bytes : 0; }
   double achieved_flops_per_s() const { return time_s > 0 ? flops / time_s : 0; }
 };

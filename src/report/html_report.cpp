@@ -33,6 +33,7 @@ nlohmann::ordered_json to_json(const OpRoofline& r) {
                    {"flops", op.flops},
                    {"bytes", op.bytes},
                    {"time_s", op.time_s},
+                   {"kernels", op.kernels},
                    {"intensity_flops_per_byte", op.intensity_flops_per_byte()},
                    {"achieved_flops_per_s", op.achieved_flops_per_s()}});
   }

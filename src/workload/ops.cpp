@@ -196,8 +196,11 @@ bool layer_norm_is_rms(const ModelSpec& m) { return m.norm == NormKind::rmsnorm;
   const double elements = c.shape.tokens() * width;
   if (c.shape.rope_unfused && !c.shape.eager_elementwise) {
     memory(c, "rope_unfused", OpGroup::attention, elements * eager_elementwise::megatron_rope_fwd_bytes(c.act_bytes));
-    c.out.ops[static_cast<std::size_t>(c.out.count - 1)].bwd_bytes =
-        elements * eager_elementwise::megatron_rope_bwd_bytes(c.act_bytes);
+    Op& rope = c.out.ops[static_cast<std::size_t>(c.out.count - 1)];
+    rope.bwd_bytes = elements * eager_elementwise::megatron_rope_bwd_bytes(c.act_bytes);
+    // One kernel per PyTorch op, for q and for k (apply_rotary_pos_emb runs once on each).
+    rope.kernels_fwd = 2 * eager_elementwise::kMegatronRopeFwdKernels;
+    rope.kernels_bwd = 2 * eager_elementwise::kMegatronRopeBwdKernels;
     return;
   }
   memory(c, "rope", OpGroup::attention,
@@ -411,6 +414,11 @@ void mlp_block(Ctx& c, bool moe_layer) {
       memory(c, "expert_act_clamp", OpGroup::moe, 8 * received * f * c.act_bytes);
       Op& clamp = c.out.ops[static_cast<std::size_t>(c.out.count - 1)];
       clamp.bwd_bytes = 10 * received * f * c.act_bytes;
+      // Kernels: the two clamps and the cat forward; backward the two-sided clamp's
+      // where((x >= -l) & (x <= l), g, 0) (four), the one-sided one's where(x <= l, g, 0) (two)
+      // and the chunk's cat (PyTorch clamp_backward, torch/csrc/autograd/FunctionsManual.cpp).
+      clamp.kernels_fwd = 3;
+      clamp.kernels_bwd = 7;
       mark_selective(c);
       mark_modules(c, kRecomputeMoeAct);
     }
@@ -422,13 +430,15 @@ void mlp_block(Ctx& c, bool moe_layer) {
       // Experts with biases (gpt-oss): the up-projection's bias rides its GEMM's epilogue, but
       // Megatron-Core adds the down-projection's, scaled by each copy's routing probability,
       // eagerly per local expert (TEGroupedMLP._apply_bias, megatron/core/transformer/moe/
-      // experts.py at core_v0.16.0: torch.cat of t + b·p over the experts' splits): forward
-      // b·p written, t and b·p read and their sum written, the concatenation read and written
-      // (6 passes of the received copies); backward the two products' gradients, each written
-      // and read back for its per-expert sum (6 passes).
-      memory(c, "expert_bias", OpGroup::moe, 6 * received * h * c.act_bytes);
+      // experts.py at core_v0.16.0: torch.cat of t + b·p over the experts' splits, then
+      // .to(t.dtype)). Its bytes and kernels: eager_elementwise::moe_expert_bias_cost.
+      const double element = s.moe_flex_dispatch && s.ep > 1 ? 4 : c.act_bytes;
+      const eager_elementwise::ExpertBiasCost cost = eager_elementwise::moe_expert_bias_cost(c.act_bytes, element, local);
+      memory(c, "expert_bias", OpGroup::moe, received * h * cost.fwd_bytes_per_element);
       Op& bias = c.out.ops[static_cast<std::size_t>(c.out.count - 1)];
-      bias.bwd_bytes = bias.fwd_bytes;
+      bias.bwd_bytes = received * h * cost.bwd_bytes_per_element;
+      bias.kernels_fwd = static_cast<std::uint16_t>(cost.kernels_fwd);
+      bias.kernels_bwd = static_cast<std::uint16_t>(cost.kernels_bwd);
     }
     memory(c, "combine_unpermute", OpGroup::moe, 2 * sorted_rows * h * c.act_bytes);
     if (e.shared_ffn() > 0) {

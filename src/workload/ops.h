@@ -87,6 +87,12 @@ struct Op {
   // (cost/checkpoint_recompute.h).
   bool saves_for_backward = true;
   std::uint8_t modules = 0;  // the RecomputeModule parts this op belongs to
+  // Kernels the host issues for a memory-bound op that the framework runs as an eager chain
+  // (one per PyTorch op: Megatron-Core's unfused YaRN RoPE, the GLU clamps, the per-expert
+  // bias of workload/ops.cpp), forward and backward; 0 = one kernel forward and two backward,
+  // a fused kernel's. GEMMs and attention ignore them (cost/roofline.h op_time).
+  std::uint16_t kernels_fwd = 0;
+  std::uint16_t kernels_bwd = 0;
   double fwd_flops = 0;
   double bwd_flops = 0;
   double exps = 0;       // attention: softmax exponentials of the forward, one per score

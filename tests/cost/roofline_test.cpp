@@ -183,6 +183,34 @@ TEST(Roofline, AGroupedGemmIssuesOneGemmPerExpert) {
   EXPECT_DOUBLE_EQ(h.host_fwd_s, 8 * 40e-6);
 }
 
+// A memory-bound op is one fused kernel (one host issue forward, two backward, 40 µs each)
+// unless the framework runs it as an eager chain (Op::kernels_fwd, kernels_bwd: Megatron-Core's
+// per-expert bias over 16 local experts is 33 kernels forward, 82 backward), whose further
+// kernels cost one ATen op's host time each (25 µs): 40 + 32 × 25 = 840 µs forward, 80 + 80 ×
+// 25 = 2,080 µs backward. Its GPU time is its bytes either way.
+TEST(Roofline, AnEagerChainIssuesOneKernelPerOp) {
+  RooflineDevice dev = make_roofline_device(test_gpu(), test_efficiency());
+  dev.kernel_launch_s = 40e-6;
+  dev.eager_kernel_s = 25e-6;
+  Op op;
+  op.kind = OpKind::memory;
+  op.fwd_bytes = 1e9;
+  op.bwd_bytes = 2e9;
+  const OpTime fused = op_time(dev, op, Precision::bf16, Precision::bf16);
+  EXPECT_DOUBLE_EQ(fused.host_fwd_s, 40e-6);
+  EXPECT_DOUBLE_EQ(fused.host_bwd_s, 2 * 40e-6);
+  op.kernels_fwd = 33;
+  op.kernels_bwd = 82;
+  const OpTime chain = op_time(dev, op, Precision::bf16, Precision::bf16);
+  EXPECT_NEAR(chain.host_fwd_s, 840e-6, 1e-15);
+  EXPECT_NEAR(chain.host_bwd_s, 2080e-6, 1e-15);
+  EXPECT_DOUBLE_EQ(chain.fwd_s, fused.fwd_s);
+  EXPECT_DOUBLE_EQ(chain.bwd_s, fused.bwd_s);
+  Op other = op;
+  other.kernels_bwd = 81;
+  EXPECT_FALSE(same_op_time_inputs(op, other));
+}
+
 // A batched GEMM (torch.bmm / baddbmm over sequences × heads: materialised attention, workload/
 // ops.cpp) is one kernel: one host issue forward, two backward, whatever its count, and all its
 // GEMMs' tiles share the waves. 24 GEMMs of 2048 × 2048 (K = 128): 16 × 8 = 128 tiles each,

@@ -98,6 +98,25 @@ TEST(EagerElementwise, MegatronUnfusedRopeBytesByHand) {
   EXPECT_DOUBLE_EQ(eager_elementwise::megatron_rope_bwd_bytes(2), 28);
 }
 
+TEST(EagerElementwise, MegatronExpertBiasBytesByHand) {
+  // bf16 probabilities (a = p = 2): forward b·p 2, t + b·p 2+2+2, cat 2+2 = 12; backward the
+  // split's cat 2+2, per product 2+2 and its sum 2, twice = 16. Kernels with 4 experts:
+  // 2·4 + 1 = 9 forward, 5·4 + 2 = 22 backward.
+  const eager_elementwise::ExpertBiasCost bf16 = eager_elementwise::moe_expert_bias_cost(2, 2, 4);
+  EXPECT_DOUBLE_EQ(bf16.fwd_bytes_per_element, 12);
+  EXPECT_DOUBLE_EQ(bf16.bwd_bytes_per_element, 16);
+  EXPECT_EQ(bf16.kernels_fwd, 9);
+  EXPECT_EQ(bf16.kernels_bwd, 22);
+  // float32 probabilities: forward b·p 4, t + b·p 2+4+4, cat 4+4, .to(bf16) 4+2 = 28; backward
+  // .to's gradient 2+4, t's cast back 4+2, the split's cat 2+2, per product 4+4 and its sum 4,
+  // twice = 40. Kernels: 10 forward (the cast), 22 + 2·4 + 1 = 31 backward.
+  const eager_elementwise::ExpertBiasCost fp32 = eager_elementwise::moe_expert_bias_cost(2, 4, 4);
+  EXPECT_DOUBLE_EQ(fp32.fwd_bytes_per_element, 28);
+  EXPECT_DOUBLE_EQ(fp32.bwd_bytes_per_element, 40);
+  EXPECT_EQ(fp32.kernels_fwd, 10);
+  EXPECT_EQ(fp32.kernels_bwd, 31);
+}
+
 // A gpt-oss-120b-shaped attention block (64 heads, 8 KV heads, head_dim 64) whose RoPE cannot
 // use the fused kernel: the op is `rope_unfused`, over (64 + 8) × 64 = 4,608 columns of 16,384
 // tokens, 24 bytes per element forward (1,811,939,328) and 28 backward (2,113,929,216), against
@@ -122,6 +141,10 @@ TEST(EagerElementwise, UnfusedYarnRopeIsItsOwnOp) {
   ASSERT_NE(rope, nullptr);
   EXPECT_DOUBLE_EQ(rope->fwd_bytes, 1811939328.0);
   EXPECT_DOUBLE_EQ(rope->bwd_bytes, 2113929216.0);
+  // 12 kernels forward and 8 backward for each of q and k; the fused kernel's default.
+  EXPECT_EQ(rope->kernels_fwd, 24);
+  EXPECT_EQ(rope->kernels_bwd, 16);
+  EXPECT_EQ(find_op(f, "rope")->kernels_fwd, 0);
   EXPECT_DOUBLE_EQ(find_op(f, "rope")->fwd_bytes, 16384.0 * 4608 * 4);
   EXPECT_DOUBLE_EQ(find_op(f, "rope")->bwd_bytes, 16384.0 * 4608 * 8);
   EXPECT_EQ(u.count, f.count);

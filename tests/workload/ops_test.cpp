@@ -301,12 +301,15 @@ TEST(Ops, FlexDispatchHasNoSenderSidePermute) {
 }
 
 // gpt-oss's expert biases: Megatron-Core adds the down-projection's bias times the routing
-// probability eagerly (TEGroupedMLP._apply_bias). Qwen3-30B-A3B-like layer on EP 8, 4096
-// tokens, top-8: 32,768 received copies × 2048 × 2 bytes × 6 passes = 805,306,368 bytes
-// forward, as many backward. Without biases no such op.
+// probability eagerly (TEGroupedMLP._apply_bias). Qwen3-30B-A3B-like layer on EP 8 (16 local
+// experts), 4096 tokens, top-8: 32,768 received copies × 2048 = 67,108,864 elements; with the
+// AllToAll dispatcher's bf16 probabilities 12 bytes each forward (805,306,368) and 16 backward
+// (1,073,741,824), 2 × 16 + 1 = 33 kernels forward and 5 × 16 + 2 = 82 backward. The flex
+// dispatcher's float32 probabilities promote the chain: 28 bytes forward (1,879,048,192), 40
+// backward (2,684,354,560), 34 and 82 + 2 × 16 + 1 = 115 kernels. Without biases no such op.
 TEST(Ops, ExpertBiasAppliedEagerlyPerExpert) {
   ModelSpec m = qwen3_30b_like();
-  const OpShape s = qwen3_30b_like_shape();
+  OpShape s = qwen3_30b_like_shape();
   LayerOps ops;
   build_layer_ops(m, 0, s, ops);
   EXPECT_EQ(find(ops, "expert_bias"), nullptr);
@@ -315,8 +318,18 @@ TEST(Ops, ExpertBiasAppliedEagerlyPerExpert) {
   const Op* bias = find(ops, "expert_bias");
   ASSERT_NE(bias, nullptr);
   EXPECT_DOUBLE_EQ(bias->fwd_bytes, 805306368.0);
-  EXPECT_DOUBLE_EQ(bias->bwd_bytes, 805306368.0);
+  EXPECT_DOUBLE_EQ(bias->bwd_bytes, 1073741824.0);
   EXPECT_DOUBLE_EQ(bias->fwd_flops, 0.0);
+  EXPECT_EQ(bias->kernels_fwd, 33);
+  EXPECT_EQ(bias->kernels_bwd, 82);
+  s.moe_flex_dispatch = true;
+  build_layer_ops(m, 0, s, ops);
+  bias = find(ops, "expert_bias");
+  ASSERT_NE(bias, nullptr);
+  EXPECT_DOUBLE_EQ(bias->fwd_bytes, 1879048192.0);
+  EXPECT_DOUBLE_EQ(bias->bwd_bytes, 2684354560.0);
+  EXPECT_EQ(bias->kernels_fwd, 34);
+  EXPECT_EQ(bias->kernels_bwd, 115);
 }
 
 // gpt-oss's clamped GLU as Megatron-Core runs it: two eager clamps and a concatenation before
@@ -338,6 +351,8 @@ TEST(Ops, ClampedGluRunsItsClampsEagerly) {
   ASSERT_NE(clamp, nullptr);
   EXPECT_DOUBLE_EQ(clamp->fwd_bytes, 402653184.0);
   EXPECT_DOUBLE_EQ(clamp->bwd_bytes, 503316480.0);
+  EXPECT_EQ(clamp->kernels_fwd, 3);  // clamp, clamp, cat
+  EXPECT_EQ(clamp->kernels_bwd, 7);  // ge, le, and, where; le, where; the chunk's cat
   EXPECT_TRUE(clamp->selective);
   EXPECT_DOUBLE_EQ(layer_activations(m, 0, s, Recompute::none).stored_bytes - plain.stored_bytes, 100663296.0);
   EXPECT_DOUBLE_EQ(layer_activations(m, 0, s, Recompute::selective).stored_bytes,
