@@ -91,7 +91,8 @@ EdgeBucket dp_edge_bucket(const TrainContext& ctx, const Plan& p, const LayerCos
                           bool fp8_gather, double weight_bytes_per_param) {
   const ModelSpec& m = *ctx.model;
   const std::int64_t chunks = static_cast<std::int64_t>(p.pp) * p.vp;
-  const LayerRange first = pipeline_chunk_layers(m.layers, chunks, p.pp_embedding_head_slots, 0);
+  // Chunk 0's layers as the plan splits them (an explicit layout's count, else the even split).
+  const LayerRange first = plan_chunk_layers(p, m.layers, 0);
   const double head = chunks == 1 ? costs.head.params : 0.0;
   BucketWalk walk{bucket_params};
   double sixteen_bit = costs.embedding.params + head;
