@@ -48,20 +48,24 @@ struct TransportHandLine {
   double transfer_s;
 };
 
-TransportHandLine transport_allgather_by_hand(const CollectiveTopology& t, double bytes, double nic_bw, double base_s) {
+TransportHandLine transport_allgather_by_hand(const CollectiveTopology& t, double bytes, double nic_bw,
+                                              double base_s, double net_simple_hop_s) {
   const double wire = bytes * 15.0 / 16.0;
   const double nvlink_bw = t.levels[0].bw_bytes_per_s;
   const double transfer = std::max(wire / 8 / nic_bw, wire * 7 / 8 / nvlink_bw);
   const int simple = static_cast<int>(Protocol::simple);
-  double latency = 8.4e-6 * t.fixed_cost_ratio + 14 * t.levels[0].ring_hop_s[simple] + 1 * 14.0e-6 * 1.9 + base_s;
+  double latency =
+      8.4e-6 * t.fixed_cost_ratio + 14 * t.levels[0].ring_hop_s[simple] + 1 * net_simple_hop_s * 1.9 + base_s;
   const double step = t.net_simple_step_bytes > 0 ? t.net_simple_step_bytes : t.simple_step_bytes;
   const double fill = 14 * step / nvlink_bw + 1 * step / (8 * nic_bw);
   latency += std::min(fill, transfer);
   return {latency, transfer};
 }
 
+// `net_simple_hop_s`: the transport's NET ring Simple step, NCCL's 14 us unless its plugin has its
+// own (aws-ofi-nccl's EFA step, 20 + 3 us).
 void expect_allgather_line(const char* system_id, double nic_line_bytes_per_s, double efficiency,
-                           const char* transport) {
+                           const char* transport, double net_simple_hop_s = 14.0e-6) {
   const CollectiveTopology t = transport_test_topology(system_id);
   ASSERT_EQ(t.transport, transport) << system_id;
   const double nic_bw = nic_line_bytes_per_s * efficiency;
@@ -72,7 +76,7 @@ void expect_allgather_line(const char* system_id, double nic_line_bytes_per_s, d
     const auto e =
         estimate_collective_with(request(CollectiveOp::all_gather, bytes, 8, 2), t, Algo::ring, Protocol::simple);
     ASSERT_TRUE(e.feasible) << system_id << ": " << e.reason;
-    const TransportHandLine h = transport_allgather_by_hand(t, bytes, nic_bw, base);
+    const TransportHandLine h = transport_allgather_by_hand(t, bytes, nic_bw, base, net_simple_hop_s);
     EXPECT_NEAR(e.latency_s, h.latency_s, 1e-12) << system_id << " " << bytes;
     EXPECT_NEAR(e.transfer_s, h.transfer_s, 1e-12 + 1e-9 * h.transfer_s) << system_id << " " << bytes;
   }
@@ -179,11 +183,27 @@ TEST(CollectiveRccl, RoceAllReduceAgainstRccl2078) {
   EXPECT_NEAR(sum_busbw / sizes / 142.652e9, 1.0, 0.10);
 }
 
-// AWS EFA v1 (p4d): 4 x 100 Gb/s for 8 GPUs = 6.25 GB/s per GPU at 0.9.
-TEST(CollectiveTransport, EfaByHand) { expect_allgather_line("aws-p4d", 6.25e9, 0.9, "efa"); }
+// AWS EFA v1 (p4d): 4 x 100 Gb/s for 8 GPUs = 6.25 GB/s per GPU at 0.9; each inter-node step
+// is aws-ofi-nccl's own EFA step (its tuner at v1.8.1: 20 us, + 3 us completion overhead for
+// Simple), not NCCL's InfiniBand 14 us.
+TEST(CollectiveTransport, EfaByHand) { expect_allgather_line("aws-p4d", 6.25e9, 0.9, "efa", 23e-6); }
 
 // AWS EFA with RDMA (p5): 32 x 100 Gb/s for 8 GPUs = 50 GB/s per GPU at 0.9.
-TEST(CollectiveTransport, EfaRdmaByHand) { expect_allgather_line("aws-p5", 50e9, 0.9, "efa-rdma"); }
+TEST(CollectiveTransport, EfaRdmaByHand) { expect_allgather_line("aws-p5", 50e9, 0.9, "efa-rdma", 23e-6); }
+
+// EFA's per-message step, by hand on the small AllReduce of two p5 nodes (Tree/LL, what the
+// model picks): NCCL's Tree LL base 6.8 us + 14 NVLink 4 Tree LL hops + 2 EFA steps of 20 us
+// (aws-ofi-nccl v1.8.1 include/nccl_ofi_tuner.h TUNER_NET_LATENCY; NCCL's own NET Tree LL hop
+// is 5 us). Measured (aws-samples/awsome-distributed-training 88c2e71b): 65-75 us at 8 B - 1 KiB;
+// with NCCL's hop the model gave 24 us.
+TEST(CollectiveTransport, EfaStepIsThePluginsOwn) {
+  const CollectiveTopology t = transport_test_topology("aws-p5");
+  const int ll = static_cast<int>(Protocol::ll);
+  const auto e = estimate_collective_with(request(CollectiveOp::all_reduce, 8, 8, 2), t, Algo::tree, Protocol::ll);
+  ASSERT_TRUE(e.feasible) << e.reason;
+  EXPECT_NEAR(e.latency_s, 6.8e-6 + 14 * t.levels[0].tree_hop_s[ll] + 2 * 20e-6, 1e-9);
+  EXPECT_NEAR(estimate_collective(request(CollectiveOp::all_reduce, 8, 8, 2), t).time_s / 69.12e-6, 1.0, 0.25);
+}
 
 // GCP TCPX (A3 High): 4 x 200 Gb/s for 8 GPUs = 12.5 GB/s per GPU at 0.946, plus its base.
 TEST(CollectiveTransport, TcpxByHand) {
@@ -265,7 +285,7 @@ TEST(CollectiveTransport, SystemFileNamesSocketAndAzureIb) {
       const auto line = estimate_collective_with(request(CollectiveOp::all_gather, bytes, 8, 2), *topology, Algo::ring,
                                                  Protocol::simple);
       ASSERT_TRUE(line.feasible) << line.reason;
-      const TransportHandLine h = transport_allgather_by_hand(*topology, bytes, 50e9 * efficiency, 0);
+      const TransportHandLine h = transport_allgather_by_hand(*topology, bytes, 50e9 * efficiency, 0, 14.0e-6);
       EXPECT_NEAR(line.latency_s, h.latency_s, 1e-12) << topology->transport << " " << bytes;
       EXPECT_NEAR(line.transfer_s, h.transfer_s, 1e-12 + 1e-9 * h.transfer_s) << topology->transport << " " << bytes;
       if (bytes < 1e6) {

@@ -251,9 +251,11 @@ TEST(CollectiveValidation, PublishedH100Cluster01InfiniBandRunsRead) {
 // training's nccl-tests README at 88c2e71b, 2 x p4de.24xlarge 8 B - 2 GiB and 2 x p5.48xlarge 8 B -
 // 16 GiB AllReduce, one process per GPU; issue 32, fifteenth session): the cloud family's first EFA
 // source. 61 rows that read with their source, 2 domains of 8, in the cloud family; p4de runs
-// Simple only (aws-ofi-nccl's send/receive protocol on EFA v1). Scored unseen in sample, not bounded
-// here below 1 GiB: 41.7% median, the small sizes 30-80% too fast (EFA's per-message cost is not
-// modelled; docs/validation.md). From 1 GiB p5 runs NVLS_TREE over its 8 NET devices of 4 EFA rails
+// Simple only (aws-ofi-nccl's send/receive protocol on EFA v1). Scored unseen in sample: 41.7%
+// median with NCCL's InfiniBand NET hops, the small sizes 30-80% too fast; with aws-ofi-nccl's own
+// EFA step (20 us, + 3 us for Simple: its tuner at v1.8.1) 25.9%, 8 B - 2 KiB within 30% (-18 ...
+// -28%), 16 KiB - 32 MiB still -30 ... -58% and not bounded here (docs/validation.md, fifteenth
+// session, fit round). From 1 GiB p5 runs NVLS_TREE over its 8 NET devices of 4 EFA rails
 // each (data/hardware/nics/efa-v2-x4.toml) and is within 15% (-3 ... -9%; with 32 x 100 Gb/s NICs,
 // one per channel, the model took the ring and was +33 ... +37%).
 TEST(CollectiveValidation, PublishedAwsEfaRunsRead) {
@@ -268,6 +270,9 @@ TEST(CollectiveValidation, PublishedAwsEfaRunsRead) {
     EXPECT_EQ(r.request.gpus_per_domain, 8) << r.id;
     EXPECT_FALSE(r.source.empty()) << r.id;
     EXPECT_GT(r.predicted.time_s, 0.0) << r.id;
+    if (r.request.bytes <= 2048) {
+      EXPECT_LT(std::abs(r.error), 0.30) << r.id;
+    }
     if (r.system == "aws-p4de") {
       ++p4de;
       EXPECT_EQ(r.predicted.protocol, Protocol::simple) << r.id;
