@@ -23,6 +23,28 @@ void add_edge_to_rank(const EdgeCost& e, RankLoad& r) {
   r.params += e.params;
 }
 
+// `count` layers of one kind on a rank: their times, parameters and saved activations (the
+// rank's class sums and the MTP block's extra layer alike).
+inline void add_layers(const KindCost& k, double count, RankLoad& r) {
+  r.fwd_s += count * k.fwd_s;
+  r.bwd_s += count * k.bwd_s;
+  r.recompute_s += count * k.recompute_s;
+  r.tp_s += count * k.tp_comm_s;
+  r.tp_exposed_s += count * k.tp_exposed_s;
+  r.cp_s += count * k.cp_comm_s;
+  r.cp_exposed_s += count * k.cp_exposed_s;
+  r.ep_s += count * k.ep_comm_s;
+  r.ep_exposed_s += count * k.ep_exposed_s;
+  r.params += count * k.params;
+  r.expert_params += count * k.expert_params;
+  r.low_precision_params += count * k.low_precision_params;
+  r.stored_bytes += count * k.stored_bytes;
+  r.working_bytes = std::max(r.working_bytes, k.working_bytes);
+  r.eager_stored_bytes += count * k.eager.stored_bytes;
+  r.eager_working_bytes = std::max(r.eager_working_bytes, k.eager.working_bytes);
+  r.max_layer_params = std::max(r.max_layer_params, k.params);
+}
+
 // The multi-token-prediction block on its rank (Plan::mtp_layers): its own ops (costs.mtp) and,
 // per depth, one more decoder layer of the model's last layer's kind (Megatron-Core's
 // get_gpt_mtp_block_spec builds it from the decoder's last layer spec), with that layer's
@@ -33,21 +55,7 @@ void add_mtp_to_rank(const TrainContext& ctx, const Plan& p, const LayerCosts& c
   const double depths = p.mtp_layers;
   const double fwd_before = r.fwd_s;
   const double bwd_before = r.bwd_s;
-  r.fwd_s += depths * k.fwd_s;
-  r.bwd_s += depths * k.bwd_s;
-  r.recompute_s += depths * k.recompute_s;
-  r.tp_s += depths * k.tp_comm_s;
-  r.tp_exposed_s += depths * k.tp_exposed_s;
-  r.cp_s += depths * k.cp_comm_s;
-  r.cp_exposed_s += depths * k.cp_exposed_s;
-  r.ep_s += depths * k.ep_comm_s;
-  r.ep_exposed_s += depths * k.ep_exposed_s;
-  r.params += depths * k.params;
-  r.expert_params += depths * k.expert_params;
-  r.low_precision_params += depths * k.low_precision_params;
-  r.stored_bytes += depths * k.stored_bytes;
-  r.working_bytes = std::max(r.working_bytes, k.working_bytes);
-  r.max_layer_params = std::max(r.max_layer_params, k.params);
+  add_layers(k, depths, r);  // its eager ops' saved activations too
   add_edge_to_rank(costs.mtp, r);
   r.mtp_s = (r.fwd_s - fwd_before) + (r.bwd_s - bwd_before);
   out.hw_flops_per_mb += (depths * k.hw_flops + costs.mtp.flops) * p.tp * p.cp;
@@ -130,23 +138,7 @@ void cost_class(const TrainContext& ctx, const Plan& p, const LayerCosts& costs,
     const KindCost& k = kinds[ctx.present_kinds[static_cast<std::size_t>(i)]];
     const double count = c.n[static_cast<std::size_t>(i)];
     if (count == 0) continue;
-    sums.fwd_s += count * k.fwd_s;
-    sums.bwd_s += count * k.bwd_s;
-    sums.recompute_s += count * k.recompute_s;
-    sums.tp_s += count * k.tp_comm_s;
-    sums.tp_exposed_s += count * k.tp_exposed_s;
-    sums.cp_s += count * k.cp_comm_s;
-    sums.cp_exposed_s += count * k.cp_exposed_s;
-    sums.ep_s += count * k.ep_comm_s;
-    sums.ep_exposed_s += count * k.ep_exposed_s;
-    sums.params += count * k.params;
-    sums.expert_params += count * k.expert_params;
-    sums.low_precision_params += count * k.low_precision_params;
-    sums.stored_bytes += count * k.stored_bytes;
-    sums.working_bytes = std::max(sums.working_bytes, k.working_bytes);
-    sums.eager_stored_bytes += count * k.eager.stored_bytes;
-    sums.eager_working_bytes = std::max(sums.eager_working_bytes, k.eager.working_bytes);
-    sums.max_layer_params = std::max(sums.max_layer_params, k.params);
+    add_layers(k, count, sums);
     c.hw_flops[static_cast<std::size_t>(i)] = count * k.hw_flops * p.tp * p.cp;
     c.recompute_flops[static_cast<std::size_t>(i)] = count * k.recompute_flops * p.tp * p.cp;
   }
