@@ -14,6 +14,7 @@ list(APPEND GPUPLAN_DATA_FILES
   hardware/systems/gb200-nvl72.toml
   hardware/systems/gb300-nvl72.toml
   hardware/systems/gcp-a3-high.toml
+  hardware/systems/gcp-a4.toml
   hardware/systems/gcp-a3-mega.toml
   hardware/systems/hgx-h800.toml
   hardware/systems/mi300x-8.toml
