@@ -11,7 +11,8 @@
 # c16 (c13 + them), c17 (every row: c13 + the rings + the three unseen sources), c20 (c14 + the
 # sixteenth session's NVIDIA sources over other fabrics, none fitted on: published-nccltests309-h100-ib.csv,
 # 106 rows of 2-8 x 8 H100 over InfiniBand from two posters; published-gke-a4-gib.csv, 24 rows of
-# 2 x 8 B200 AllGather over GCP A4's RoCE through the gIB plugin). Every row is the source's own line.
+# 2 x 8 B200 AllGather over GCP A4's RoCE through the gIB plugin; published-gke-a3ultra-gib.csv, 48 rows
+# of 2 x 8 H200 AllGather over GCP A3 Ultra's RoCE, two runs). Every row is the source's own line.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 S="${GPUPLAN_SHARED:-$here/../shared}/data/collectives.csv"
@@ -34,5 +35,6 @@ body() { tail -n +2 "$1"; }
 { cat "$O/c13.csv"; body "$F/published-h100-cluster01-sendrecv.csv"; } > "$O/c16.csv"
 { cat "$O/c16.csv"; body "$F/published-aws-efa.csv"; body "$F/published-hisohara-rccl.csv"
   body "$F/published-oci-multinode.csv"; } > "$O/c17.csv"
-{ cat "$O/c14.csv"; body "$F/published-nccltests309-h100-ib.csv"; body "$F/published-gke-a4-gib.csv"; } > "$O/c20.csv"
+{ cat "$O/c14.csv"; body "$F/published-nccltests309-h100-ib.csv"; body "$F/published-gke-a4-gib.csv"
+  body "$F/published-gke-a3ultra-gib.csv"; } > "$O/c20.csv"
 wc -l "$O"/c*.csv

@@ -16,6 +16,7 @@ list(APPEND GPUPLAN_DATA_FILES
   hardware/systems/gcp-a3-high.toml
   hardware/systems/gcp-a4.toml
   hardware/systems/gcp-a3-mega.toml
+  hardware/systems/gcp-a3-ultra.toml
   hardware/systems/hgx-h800.toml
   hardware/systems/mi300x-8.toml
   hardware/systems/oci-b300-8.toml
