@@ -8,6 +8,7 @@
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -339,6 +340,81 @@ TEST(CollectiveValidation, PublishedOciMultiNodeRunsRead) {
   EXPECT_EQ(racks, 12);
   EXPECT_EQ(roce, 8);
   EXPECT_EQ(rccl, 12);
+}
+
+// nccl-tests issue 309's AllReduce runs on H100 over 400 Gb/s InfiniBand (tests/fixtures/collectives/
+// published-nccltests309-h100-ib.csv, sixteenth session): two posters, so two sources - qoofyk's
+// 2 x Dell XE9680 bare metal and the same 4 hosts as VMware VMs, 8 B - 16 GiB on NCCL 2.26.2, and
+// gj-aion's 2, 4 and 8 nodes at 1 MiB - 8 GiB with NCCL's defaults. 106 rows on dgx-h100, all in the
+// InfiniBand family, none fitted on; from 1 GiB in sample within 20% (NVLS_TREE / ring as NCCL's
+// tuner picks them); the 512 KiB - 16 MiB rows are 20-90% too fast (docs/validation.md).
+TEST(CollectiveValidation, PublishedNcclTests309RunsRead) {
+  const CollectiveValidation v = validate_collectives(
+      CsvTable::read(testing::source_dir() + "/tests/fixtures/collectives/published-nccltests309-h100-ib.csv"),
+      validation_catalog(), validation_params());
+  ASSERT_EQ(v.rows.size(), 106U);
+  int two = 0;
+  int four = 0;
+  int eight = 0;
+  std::set<std::string> sources;
+  for (const auto& r : v.rows) {
+    EXPECT_EQ(r.fabric_family, "InfiniBand") << r.id;
+    EXPECT_EQ(r.system, "dgx-h100") << r.id;
+    EXPECT_EQ(r.request.gpus_per_domain, 8) << r.id;
+    EXPECT_GT(r.predicted.time_s, 0.0) << r.id;
+    two += r.request.domains == 2;
+    four += r.request.domains == 4;
+    eight += r.request.domains == 8;
+    sources.insert(r.source);
+    if (r.request.bytes >= 1024.0 * 1024 * 1024) {
+      EXPECT_LT(std::abs(r.error), 0.20) << r.id;
+    }
+  }
+  EXPECT_EQ(two, 46);
+  EXPECT_EQ(four, 46);
+  EXPECT_EQ(eight, 14);
+  EXPECT_EQ(sources.size(), 2U);
+}
+
+// google/dranet's GKE A4 AllGather (tests/fixtures/collectives/published-gke-a4-gib.csv at 9d775b5d,
+// sixteenth session): 2 x a4-highgpu-8g, 8 B200 and 8 ConnectX-7 400 Gb/s RoCE NICs each, Google's
+// gIB plugin, NCCL 2.26.6, 1 KiB - 8 GiB. 24 rows on the catalog's gcp-a4 (data/hardware/systems/
+// gcp-a4.toml, from Google's A4 network page), RoCE family, NCCL's own library; none fitted on.
+TEST(CollectiveValidation, PublishedGkeA4RunsRead) {
+  const CollectiveValidation v = validate_collectives(
+      CsvTable::read(testing::source_dir() + "/tests/fixtures/collectives/published-gke-a4-gib.csv"),
+      validation_catalog(), validation_params());
+  ASSERT_EQ(v.rows.size(), 24U);
+  for (const auto& r : v.rows) {
+    EXPECT_EQ(r.fabric_family, "RoCE") << r.id;
+    EXPECT_EQ(r.system, "gcp-a4") << r.id;
+    EXPECT_EQ(r.request.domains, 2) << r.id;
+    EXPECT_EQ(r.request.gpus_per_domain, 8) << r.id;
+    EXPECT_EQ(r.source, v.rows.front().source) << r.id;
+    EXPECT_GT(r.predicted.time_s, 0.0) << r.id;
+  }
+}
+
+// SkyPilot's GCP A3 Ultra AllGather (tests/fixtures/collectives/published-gke-a3ultra-gib.csv,
+// skypilot-org/skypilot examples/gcp_gpu_direct_tcpx/README.md at 9a3aa4d9, sixteenth session): two
+// runs of 2 x a3-ultragpu-8g (8 H200, 8 ConnectX-7 400 Gb/s RoCE each, Google's gIB plugin, NCCL
+// 2.26.6), 1 KiB - 8 GiB: 48 rows on gcp-a3-ultra (data/hardware/systems/gcp-a3-ultra.toml), RoCE
+// family; none fitted on. From 1 GiB in sample within 15% (the ring over 8 x 400 Gb/s NICs).
+TEST(CollectiveValidation, PublishedGkeA3UltraRunsRead) {
+  const CollectiveValidation v = validate_collectives(
+      CsvTable::read(testing::source_dir() + "/tests/fixtures/collectives/published-gke-a3ultra-gib.csv"),
+      validation_catalog(), validation_params());
+  ASSERT_EQ(v.rows.size(), 48U);
+  for (const auto& r : v.rows) {
+    EXPECT_EQ(r.fabric_family, "RoCE") << r.id;
+    EXPECT_EQ(r.system, "gcp-a3-ultra") << r.id;
+    EXPECT_EQ(r.request.domains, 2) << r.id;
+    EXPECT_EQ(r.source, v.rows.front().source) << r.id;
+    EXPECT_GT(r.predicted.time_s, 0.0) << r.id;
+    if (r.request.bytes >= 1024.0 * 1024 * 1024) {
+      EXPECT_LT(std::abs(r.error), 0.15) << r.id;
+    }
+  }
 }
 
 // Azure's ND GB200 v6 AllReduce (tests/fixtures/collectives/published-azure-gb200.csv, 20 rows of
