@@ -8,7 +8,10 @@
 # published-hisohara-rccl.csv, 106 rows of RCCL on MI300X / MI325X / MI355X over xGMI and RoCE;
 # published-oci-multinode.csv, 32 rows of OCI's multi-rack GB200 / GB300, B300, MI355X and H100
 # over RoCE or InfiniBand); c15 (c10 + the cluster01 source's 8- and 4-rank SendRecv rings),
-# c16 (c13 + them), c17 (every row: c13 + the rings + the three unseen sources). Every row is the
+# c16 (c13 + them), c17 (every row: c13 + the rings + the three unseen sources), c18 (652: c14 +
+# the sixteenth session's second AWS EFA source, published-aws-efa-2.csv, 92 rows: p5 2-32 nodes
+# AllReduce / AllToAll 32 MiB - 8 GiB from crazyguitar/aws-gpu-communication-benchmark, and the
+# 2 x p4d / 2 x p6-b200 small-message lines of dstack PRs #3865 / #3961). Every row is the
 # source's own line.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -32,4 +35,5 @@ body() { tail -n +2 "$1"; }
 { cat "$O/c13.csv"; body "$F/published-h100-cluster01-sendrecv.csv"; } > "$O/c16.csv"
 { cat "$O/c16.csv"; body "$F/published-aws-efa.csv"; body "$F/published-hisohara-rccl.csv"
   body "$F/published-oci-multinode.csv"; } > "$O/c17.csv"
+{ cat "$O/c14.csv"; body "$F/published-aws-efa-2.csv"; } > "$O/c18.csv"
 wc -l "$O"/c*.csv
