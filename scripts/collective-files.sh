@@ -12,7 +12,11 @@
 # sixteenth session's NVIDIA sources over other fabrics, none fitted on: published-nccltests309-h100-ib.csv,
 # 106 rows of 2-8 x 8 H100 over InfiniBand from two posters; published-gke-a4-gib.csv, 24 rows of
 # 2 x 8 B200 AllGather over GCP A4's RoCE through the gIB plugin; published-gke-a3ultra-gib.csv, 48 rows
-# of 2 x 8 H200 AllGather over GCP A3 Ultra's RoCE, two runs). Every row is the source's own line.
+# of 2 x 8 H200 AllGather over GCP A3 Ultra's RoCE, two runs), c18 (652: c14 +
+# the sixteenth session's second AWS EFA source, published-aws-efa-2.csv, 92 rows: p5 2-32 nodes
+# AllReduce / AllToAll 32 MiB - 8 GiB from crazyguitar/aws-gpu-communication-benchmark, and the
+# 2 x p4d / 2 x p6-b200 small-message lines of dstack PRs #3865 / #3961). Every row is the
+# source's own line.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 S="${GPUPLAN_SHARED:-$here/../shared}/data/collectives.csv"
@@ -37,4 +41,5 @@ body() { tail -n +2 "$1"; }
   body "$F/published-oci-multinode.csv"; } > "$O/c17.csv"
 { cat "$O/c14.csv"; body "$F/published-nccltests309-h100-ib.csv"; body "$F/published-gke-a4-gib.csv"
   body "$F/published-gke-a3ultra-gib.csv"; } > "$O/c20.csv"
+{ cat "$O/c14.csv"; body "$F/published-aws-efa-2.csv"; } > "$O/c18.csv"
 wc -l "$O"/c*.csv

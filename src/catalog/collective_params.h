@@ -55,6 +55,10 @@ struct CollectiveLinkParams {
   // this is (docs/model/collectives.md, "Fixed cost per GPU
   // generation"). Measured, not fitted; 1 = NCCL's figures as they stand.
   double fixed_cost_ratio = 1.0;
+  // NCCL flushes every Simple receive from the network on this generation (NCCL
+  // src/graph/paths.cc ncclTopoNeedFlush: compute capability < 9.0, i.e. before Hopper): the
+  // transport's flush_latency_s applies to groups whose scale-up link this is.
+  bool net_receive_flush = false;
   // NCCL's per-channel ceiling on a Tree AllReduce's bus bandwidth for the GPU generation this
   // link belongs to (src/graph/tuning.cc perChMaxTreeBws / perChMaxTreeLL128Bws: busBw =
   // min(busBw, nChannels x ceiling), by scale: one node, two nodes, more), bytes/s per channel,
@@ -95,6 +99,16 @@ struct CollectiveTransportParams {
   // Simple pipeline chunk where the NCCL a transport runs cuts its own (none in the catalog: GCP's
   // NCCL_DYNAMIC_CHUNK_SIZE is no upstream NCCL's); 0 = the parameter set's simple_step_bytes.
   double simple_step_bytes = 0;
+  // AWS EFA's costs per message across the network (cost/collective_net_message.h;
+  // docs/model/collectives.md, "AWS EFA's per-message costs"), each paid once per inter-domain
+  // step of a line, 0 = none: a flush of every Simple receive on GPUs NCCL flushes for
+  // (CollectiveLinkParams::net_receive_flush); a rendezvous for a per-channel message above the
+  // eager limit; and, on aws-ofi-nccl's RDMA protocol, a message at or below its stripe threshold
+  // riding one rail of its NET device (Nic::rails) instead of all of them.
+  double flush_latency_s = 0;
+  double eager_max_bytes = 0;  // 0 = no rendezvous term
+  double rendezvous_latency_s = 0;
+  double stripe_min_bytes = 0;  // 0 = every message striped
   std::string notes;
   Provenance provenance;
 };
@@ -126,6 +140,11 @@ struct CollectiveFitPriors {
   // NCCL's tuner (GPUDirect-TCPXO's ncclNetProperties_t.latency = 0).
   double transport_base_latency_s = 0;
   std::vector<std::string> base_fitted_transports;
+  // The EFA per-message costs fitted per fold ([priors] message_fitted_transports): their
+  // flush_us and rendezvous_us, with these priors where a fold's rows do not show them.
+  double transport_flush_latency_s = 0;
+  double transport_rendezvous_latency_s = 0;
+  std::vector<std::string> message_fitted_transports;
   Provenance provenance;
 };
 

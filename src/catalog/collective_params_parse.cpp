@@ -56,6 +56,7 @@ CollectiveLinkParams parse_link_params(Fields& f, const Provenance& parent) {
     }
     l.fixed_cost_ratio = r;
   }
+  l.net_receive_flush = f.opt_boolean("net_receive_flush").value_or(false);
   l.one_shot_allreduce = f.opt_boolean("one_shot_allreduce").value_or(false);
   l.one_shot_max_bytes = f.opt_nonneg("one_shot_max_mb").value_or(0) * 1e6;
   if (l.one_shot_allreduce && !(l.one_shot_max_bytes > 0)) {
@@ -137,6 +138,13 @@ CollectiveTransportParams parse_transport_params(Fields& f, const Provenance& pa
   t.bw_efficiency = f.fraction("bw_efficiency");
   t.base_latency_s = f.opt_nonneg("base_us").value_or(0) * 1e-6;
   t.simple_step_bytes = f.opt_nonneg("simple_step_mb").value_or(0) * 1e6;
+  t.flush_latency_s = f.opt_nonneg("flush_us").value_or(0) * 1e-6;
+  t.eager_max_bytes = f.opt_nonneg("eager_max_bytes").value_or(0);
+  t.rendezvous_latency_s = f.opt_nonneg("rendezvous_us").value_or(0) * 1e-6;
+  if (t.rendezvous_latency_s > 0 && !(t.eager_max_bytes > 0)) {
+    f.missing("eager_max_bytes", "the largest message sent without a rendezvous, in bytes (rendezvous_us needs it)");
+  }
+  t.stripe_min_bytes = f.opt_nonneg("stripe_min_bytes").value_or(0);
   t.notes = f.opt_str("notes").value_or("");
   t.provenance = f.provenance(parent);
   f.finish();
@@ -166,6 +174,9 @@ CollectiveFitPriors parse_fit_priors(Fields& f, const Provenance& parent) {
   p.bw_efficiency_links = f.str_list("bw_efficiency_links");
   p.transport_base_latency_s = f.opt_nonneg("transport_base_us").value_or(0) * 1e-6;
   p.base_fitted_transports = f.str_list("base_fitted_transports");
+  p.transport_flush_latency_s = f.opt_nonneg("transport_flush_us").value_or(0) * 1e-6;
+  p.transport_rendezvous_latency_s = f.opt_nonneg("transport_rendezvous_us").value_or(0) * 1e-6;
+  p.message_fitted_transports = f.str_list("message_fitted_transports");
   f.finish();
   return p;
 }
@@ -305,11 +316,14 @@ CollectiveParams parse_collective_params(Fields& top) {
       }
     }
   }
-  for (const std::string& name : c.priors.base_fitted_transports) {
-    if (!c.find_transport(name)) {
-      top.fail("priors", fmt::format("base_fitted_transports names transport '{}', which has no [[transport]] table in "
-                                     "this file; add one or drop the name",
-                                     name));
+  for (const auto& [key, names] : {std::pair{"base_fitted_transports", &c.priors.base_fitted_transports},
+                                   std::pair{"message_fitted_transports", &c.priors.message_fitted_transports}}) {
+    for (const std::string& name : *names) {
+      if (!c.find_transport(name)) {
+        top.fail("priors", fmt::format("{} names transport '{}', which has no [[transport]] table in this file; add one "
+                                       "or drop the name",
+                                       key, name));
+      }
     }
   }
   return c;

@@ -53,6 +53,9 @@ struct Nic {
   std::string link;  // link id ("ib-ndr")
   double bw_uni_bytes_per_s = 0;  // line rate, one direction
   int pcie_gen = 0;
+  // Physical cards behind this one NET device (aws-ofi-nccl's RDMA protocol groups the EFA cards
+  // nearest a GPU into one device and stripes across them); 1 = a card.
+  int rails = 1;
   std::optional<double> latency_s;
   std::string notes;
   Provenance provenance;

@@ -107,6 +107,13 @@ Nic parse_nic(Fields& top) {
   nic.link = top.str("link");
   nic.bw_uni_bytes_per_s = top.pos("bw_gbit_per_s") * kGbitPerS;
   nic.pcie_gen = count(top, "pcie_gen");
+  if (top.has("rails")) {
+    const auto rails = top.opt_integer("rails");
+    if (!rails || *rails < 1 || *rails > 64) {
+      top.fail("rails", "must be a whole number of cards in 1..64 (physical NICs behind this one NET device)");
+    }
+    nic.rails = static_cast<int>(*rails);
+  }
   if (auto us = top.opt_pos("latency_us")) nic.latency_s = *us * 1e-6;
   nic.notes = top.opt_str("notes").value_or("");
   nic.provenance = top.file_provenance();

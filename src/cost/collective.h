@@ -116,6 +116,16 @@ struct CollectiveTopology {
   // auto_'s slot unused): the cloud profiles pin NCCL_ALGO and disable NVLS.
   std::array<bool, 5> net_algorithms{true, true, true, true, true};
   double net_base_s = 0;
+  // The transport's per-message costs per inter-domain step (cost/collective_net_message.h):
+  // the flush of a Simple receive where the scale-up link's generation flushes (0 otherwise),
+  // the rendezvous above the eager limit, and the extra seconds per byte of a message at or
+  // below the stripe threshold on one rail (1 / rail rate - 1 / device rate).
+  double net_flush_s = 0;
+  double net_eager_max_bytes = 0;
+  double net_rendezvous_s = 0;
+  double net_stripe_min_bytes = 0;
+  double net_rail_s_per_byte = 0;
+  int net_message_channels = 0;  // the channels a network message is split over at most (NCCL's default)
   // The Simple pipeline chunk of a multi-domain group where the transport's profile sets one
   // (0 = simple_step_bytes).
   double net_simple_step_bytes = 0;
@@ -166,6 +176,14 @@ struct CollectiveEstimate {
   // rate); 0 when no such bound applies.
   int p2p_channels = 0;
   double p2p_channel_cap_bytes_per_s = 0;
+  // The transport's per-message costs across the network, part of latency_s (all 0 inside one
+  // domain or on a transport without them): the per-channel message of one inter-domain step,
+  // the steps, and what the flushes, rendezvous and one-rail messages add in all.
+  double net_message_bytes = 0;
+  int net_steps = 0;
+  double net_flush_s = 0;
+  double net_rendezvous_s = 0;
+  double net_rail_s = 0;
 };
 
 // The cost of one collective. Never throws and never allocates; an impossible request (wrong

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "cost/collective_levels.h"
+#include "cost/collective_net_message.h"
 #include "cost/collective_p2p_channels.h"
 #include "cost/collective_simple_fill.h"
 
@@ -401,6 +402,10 @@ struct LineTime {
   }
   const Steps& st = lines.steps;
   double latency_s = latency(algorithm, protocol, shape, st, topology);
+  // The transport's per-message costs (flush, rendezvous, one rail), per step across domains.
+  latency_s += collective_detail::net_message_cost(request.op, algorithm, protocol, request.bytes, st.inter, shape,
+                                                   topology)
+                   .total_s();
   if (protocol == Protocol::simple && topology.simple_step_bytes > 0) {
     // A multi-domain group pipelines in the transport's chunk where its profile sets one.
     const double step = shape.domains > 1 && topology.net_simple_step_bytes > 0 ? topology.net_simple_step_bytes
@@ -455,6 +460,15 @@ CollectiveEstimate chosen_line(const CollectiveRequest& request, const Collectiv
       slowest = e.level_time_s[i];
       e.bottleneck_level = i;
     }
+  }
+  const collective_detail::NetMessageCost msg = collective_detail::net_message_cost(
+      request.op, algorithm, protocol, request.bytes, lines.steps.inter, shape, topology);
+  if (msg.steps > 0) {
+    e.net_message_bytes = msg.message_bytes;
+    e.net_steps = msg.steps;
+    e.net_flush_s = msg.flush_s;
+    e.net_rendezvous_s = msg.rendezvous_s;
+    e.net_rail_s = msg.rail_s;
   }
   e.transfer_s = time.transfer_s;
   e.latency_s = time.latency_s;

@@ -135,6 +135,17 @@ CollectiveTopology make_collective_topology(const Catalog& catalog, const System
       t.net_protocols = transport->net_protocols;
       t.net_base_s = transport->base_latency_s;
       t.net_simple_step_bytes = transport->simple_step_bytes;
+      // The transport's per-message costs (cost/collective_net_message.h): the flush only on a
+      // generation NCCL flushes for; one rail's rate from the NIC's rails behind one NET device.
+      if (up_params.net_receive_flush) t.net_flush_s = transport->flush_latency_s;
+      t.net_eager_max_bytes = transport->eager_max_bytes;
+      t.net_rendezvous_s = transport->rendezvous_latency_s;
+      const double device = system.nic_bw_uni_bytes_per_s * transport->bw_efficiency;  // one NET device, delivered
+      if (transport->stripe_min_bytes > 0 && nic && nic->rails > 1 && device > 0) {
+        t.net_stripe_min_bytes = transport->stripe_min_bytes;
+        t.net_rail_s_per_byte = (nic->rails - 1) / device;  // rails / device - 1 / device
+      }
+      t.net_message_channels = params.tree_channels;
       if (!transport->net_algorithms.empty()) {
         t.net_algorithms.fill(false);
         for (const std::string& name : transport->net_algorithms) {

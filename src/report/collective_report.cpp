@@ -105,6 +105,12 @@ nlohmann::ordered_json transport_json(const CollectiveTopology& t) {
     if (t.net_algorithms[static_cast<int>(a)]) j["net_algorithms"].push_back(algorithm_name(a));
   }
   j["base_latency_s"] = t.net_base_s;
+  // Its per-message costs per inter-domain step (cost/collective_net_message.h).
+  j["flush_latency_s"] = t.net_flush_s;
+  j["eager_max_bytes"] = t.net_eager_max_bytes;
+  j["rendezvous_latency_s"] = t.net_rendezvous_s;
+  j["stripe_min_bytes"] = t.net_stripe_min_bytes;
+  j["rail_s_per_byte"] = t.net_rail_s_per_byte;
   return j;
 }
 
@@ -150,6 +156,16 @@ nlohmann::ordered_json collective_json(const CollectiveAnswer& a) {
     j["p2p_channel_bw_bytes_per_s"] = t.p2p_channel_bw_bytes_per_s;
     j["p2p_channel_cap_bytes_per_s"] = e.p2p_channel_cap_bytes_per_s;
   }
+  // The transport's per-message costs, part of latency_s; written only where the line pays them.
+  if (e.net_steps > 0) {
+    nlohmann::ordered_json m;
+    m["message_bytes"] = e.net_message_bytes;
+    m["steps"] = e.net_steps;
+    m["flush_s"] = e.net_flush_s;
+    m["rendezvous_s"] = e.net_rendezvous_s;
+    m["rail_s"] = e.net_rail_s;
+    j["net_message"] = m;
+  }
   j["levels"] = levels_json(e, t);
   j["candidates"] = nlohmann::ordered_json::array();
   for (const auto& c : candidates) {
@@ -188,6 +204,12 @@ std::string collective_text(const CollectiveAnswer& a) {
   if (!t.transport.empty()) {
     out += fmt::format("  transport   {} ({}){}: protocols across the network {}\n", t.transport, t.transport_name,
                        r.domains > 1 ? "" : ", not used inside one domain", net_protocols_text(t));
+  }
+  if (e.net_steps > 0) {
+    out += fmt::format("  per message {} per channel on each of {} steps across the network: flush {} + rendezvous {} + "
+                       "one rail {} (in the latency)\n",
+                       format_bytes(e.net_message_bytes, true), e.net_steps, format_seconds(e.net_flush_s),
+                       format_seconds(e.net_rendezvous_s), format_seconds(e.net_rail_s));
   }
   if (e.p2p_channels > 0) {
     out += fmt::format("  p2p         NCCL's send/receive kernel on {} channels x {} each: at most {} per GPU{}\n",

@@ -23,7 +23,9 @@ enum class KnobKind {
   nvls_hop,
   hop_scale,
   bw_efficiency,
-  transport_base
+  transport_base,
+  transport_flush,
+  transport_rendezvous
 };
 
 // One fitted constant: how it is named and shown, where it sits in the parameter set, the
@@ -88,6 +90,12 @@ void set_knob(CollectiveParams& p, const Knob& k, double v) {
     case KnobKind::transport_base:
       find_transport_entry(p, k.link)->base_latency_s = v * 1e-6;
       break;
+    case KnobKind::transport_flush:
+      find_transport_entry(p, k.link)->flush_latency_s = v * 1e-6;
+      break;
+    case KnobKind::transport_rendezvous:
+      find_transport_entry(p, k.link)->rendezvous_latency_s = v * 1e-6;
+      break;
   }
 }
 
@@ -116,6 +124,10 @@ double get_knob(const CollectiveParams& p, const Knob& k) {
       return find_entry(p, k.link)->bw_efficiency;
     case KnobKind::transport_base:
       return find_transport_entry(const_cast<CollectiveParams&>(p), k.link)->base_latency_s * 1e6;
+    case KnobKind::transport_flush:
+      return find_transport_entry(const_cast<CollectiveParams&>(p), k.link)->flush_latency_s * 1e6;
+    case KnobKind::transport_rendezvous:
+      return find_transport_entry(const_cast<CollectiveParams&>(p), k.link)->rendezvous_latency_s * 1e6;
   }
   return 0;
 }
@@ -148,6 +160,14 @@ std::vector<Knob> knobs_of(const CollectiveParams& params) {
   }
   for (const std::string& id : pr.base_fitted_transports) {
     k.push_back({KnobKind::transport_base, id, "base_us " + id, "us", 0.0, 1000.0, pr.transport_base_latency_s * 1e6});
+  }
+  // AWS EFA's per-message costs (cost/collective_net_message.h), per transport: the flush of a
+  // Simple receive (prior 0: no library states its time) and the rendezvous above the eager
+  // limit (prior: one more network step, aws-ofi-nccl's tuner figure; [priors] in nccl.toml).
+  for (const std::string& id : pr.message_fitted_transports) {
+    k.push_back({KnobKind::transport_flush, id, "flush_us " + id, "us", 0.0, 100.0, pr.transport_flush_latency_s * 1e6});
+    k.push_back({KnobKind::transport_rendezvous, id, "rendezvous_us " + id, "us", 0.0, 100.0,
+                 pr.transport_rendezvous_latency_s * 1e6});
   }
   return k;
 }
@@ -507,7 +527,9 @@ CollectiveConstantsFit fit_collective_constants(const std::vector<CollectiveMeas
     // read p2p_us off them as 50 us (the range end, against 11.7 us on every row) and NVLS's
     // per-GPU cost as 0 (the other end).
     std::vector<int> bound_rows = vis;
-    if ((k.kind == KnobKind::p2p || k.kind == KnobKind::nvls || k.kind == KnobKind::nvls_hop) && !vis.empty()) {
+    if ((k.kind == KnobKind::p2p || k.kind == KnobKind::nvls || k.kind == KnobKind::nvls_hop ||
+         k.kind == KnobKind::transport_flush || k.kind == KnobKind::transport_rendezvous) &&
+        !vis.empty()) {
       bound_rows = fixed_cost_bound_rows(problem, k, values[i], vis);
       if (bound_rows.empty()) {
         free[i] = false;

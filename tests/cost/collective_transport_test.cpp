@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <string>
 #include <utility>
 
@@ -64,8 +65,10 @@ TransportHandLine transport_allgather_by_hand(const CollectiveTopology& t, doubl
 
 // `net_simple_hop_s`: the transport's NET ring Simple step, NCCL's 14 us unless its plugin has its
 // own (aws-ofi-nccl's EFA step, 20 + 3 us).
+// `message_s`: the transport's per-message costs of the line at a size, by hand (EFA only).
 void expect_allgather_line(const char* system_id, double nic_line_bytes_per_s, double efficiency,
-                           const char* transport, double net_simple_hop_s = 14.0e-6) {
+                           const char* transport, double net_simple_hop_s = 14.0e-6,
+                           const std::function<double(double)>& message_s = nullptr) {
   const CollectiveTopology t = transport_test_topology(system_id);
   ASSERT_EQ(t.transport, transport) << system_id;
   const double nic_bw = nic_line_bytes_per_s * efficiency;
@@ -77,7 +80,8 @@ void expect_allgather_line(const char* system_id, double nic_line_bytes_per_s, d
         estimate_collective_with(request(CollectiveOp::all_gather, bytes, 8, 2), t, Algo::ring, Protocol::simple);
     ASSERT_TRUE(e.feasible) << system_id << ": " << e.reason;
     const TransportHandLine h = transport_allgather_by_hand(t, bytes, nic_bw, base, net_simple_hop_s);
-    EXPECT_NEAR(e.latency_s, h.latency_s, 1e-12) << system_id << " " << bytes;
+    const double message = message_s ? message_s(bytes) : 0.0;
+    EXPECT_NEAR(e.latency_s, h.latency_s + message, 1e-12) << system_id << " " << bytes;
     EXPECT_NEAR(e.transfer_s, h.transfer_s, 1e-12 + 1e-9 * h.transfer_s) << system_id << " " << bytes;
   }
   const auto small =
@@ -186,10 +190,90 @@ TEST(CollectiveRccl, RoceAllReduceAgainstRccl2078) {
 // AWS EFA v1 (p4d): 4 x 100 Gb/s for 8 GPUs = 6.25 GB/s per GPU at 0.9; each inter-node step
 // is aws-ofi-nccl's own EFA step (its tuner at v1.8.1: 20 us, + 3 us completion overhead for
 // Simple), not NCCL's InfiniBand 14 us.
-TEST(CollectiveTransport, EfaByHand) { expect_allgather_line("aws-p4d", 6.25e9, 0.9, "efa", 23e-6); }
+// Per message (cost/collective_net_message.h) on the ring AllGather's one step across the nodes:
+// A100 flushes every Simple receive (flush_us); 64 KiB's message, 2 KiB a step, goes eagerly;
+// 8 GiB's, 32 MiB, after a rendezvous.
+TEST(CollectiveTransport, EfaByHand) {
+  const CollectiveTransportParams& efa = *transport_test_params().find_transport("efa");
+  ASSERT_GT(efa.flush_latency_s, 0);
+  expect_allgather_line("aws-p4d", 6.25e9, 0.9, "efa", 23e-6, [&](double bytes) {
+    return efa.flush_latency_s + (bytes < 1e6 ? 0.0 : efa.rendezvous_latency_s);
+  });
+}
+
+// AWS EFA's per-message costs by hand, one latency-bound and one bandwidth-bound size per rule,
+// on the lines the model picks for the two published EFA runs (2 x 8 GPUs, Tree AllReduce).
+// p4de (A100, aws-ofi-nccl SENDRECV, Simple only): every inter-node receive flushes (2 steps:
+// up and down the tree); 1 KiB on one channel is one 1 KiB message, eager; 256 MiB on 16
+// channels is 16 MiB a message: a rendezvous on each step too. p5 (H100, RDMA protocol): no
+// flush; 64 KiB on 2 channels is 32 KiB a message: above the 8 KiB eager limit and on one rail
+// of the 4 (3 / 45 GB/s more per byte); 1 GiB, 64 MiB a message: striped, the rendezvous only.
+TEST(CollectiveTransport, EfaPerMessageCostsByHand) {
+  const CollectiveParams& p = transport_test_params();
+  const double flush = p.find_transport("efa")->flush_latency_s;
+  const double rdv_efa = p.find_transport("efa")->rendezvous_latency_s;
+  const double rdv_rdma = p.find_transport("efa-rdma")->rendezvous_latency_s;
+  ASSERT_GT(flush, 0);
+  ASSERT_GT(rdv_efa, 0);
+  ASSERT_GT(rdv_rdma, 0);
+  struct Case {
+    const char* system;
+    Protocol protocol;
+    double bytes;
+    double message_bytes;
+    double flush_s;
+    double rendezvous_s;
+    double rail_s;
+  };
+  const double rail = 3 / (50e9 * 0.9);  // s per byte: 4 rails / device rate - 1 / device rate
+  const Case cases[] = {
+      {"aws-p4de", Protocol::simple, 1024, 1024, 2 * flush, 0, 0},
+      {"aws-p4de", Protocol::simple, 256.0 * (1 << 20), 16.0 * (1 << 20), 2 * flush, 2 * rdv_efa, 0},
+      {"aws-p5", Protocol::ll, 65536, 32768, 0, 2 * rdv_rdma, 2 * 32768 * rail},
+      {"aws-p5", Protocol::simple, 1.0 * (1 << 30), 64.0 * (1 << 20), 0, 2 * rdv_rdma, 0},
+  };
+  for (const Case& c : cases) {
+    const CollectiveTopology t = transport_test_topology(c.system);
+    const auto e =
+        estimate_collective_with(request(CollectiveOp::all_reduce, c.bytes, 8, 2), t, Algo::tree, c.protocol);
+    ASSERT_TRUE(e.feasible) << c.system << " " << e.reason;
+    EXPECT_EQ(e.net_steps, 2) << c.system << " " << c.bytes;
+    EXPECT_NEAR(e.net_message_bytes, c.message_bytes, 1e-6) << c.system << " " << c.bytes;
+    EXPECT_NEAR(e.net_flush_s, c.flush_s, 1e-15) << c.system << " " << c.bytes;
+    EXPECT_NEAR(e.net_rendezvous_s, c.rendezvous_s, 1e-15) << c.system << " " << c.bytes;
+    EXPECT_NEAR(e.net_rail_s, c.rail_s, 1e-15) << c.system << " " << c.bytes;
+    // They are part of the latency: the same line without them is shorter by exactly their sum.
+    CollectiveTopology bare = t;
+    bare.net_flush_s = 0;
+    bare.net_eager_max_bytes = 0;
+    bare.net_stripe_min_bytes = 0;
+    const auto b = estimate_collective_with(request(CollectiveOp::all_reduce, c.bytes, 8, 2), bare, Algo::tree,
+                                            c.protocol);
+    EXPECT_NEAR(e.latency_s - b.latency_s, c.flush_s + c.rendezvous_s + c.rail_s, 1e-12) << c.system << " " << c.bytes;
+    EXPECT_EQ(e.transfer_s, b.transfer_s) << c.system << " " << c.bytes;
+  }
+  // Inside one node nothing crosses the network: no per-message cost.
+  const auto one = estimate_collective_with(request(CollectiveOp::all_reduce, 1024, 8, 1),
+                                            transport_test_topology("aws-p4de"), Algo::tree, Protocol::simple);
+  EXPECT_EQ(one.net_steps, 0);
+  EXPECT_EQ(one.net_flush_s, 0);
+  // H100 does not flush, and InfiniBand has none of these costs.
+  EXPECT_EQ(transport_test_topology("aws-p5").net_flush_s, 0);
+  const CollectiveTopology ib = transport_test_topology("dgx-h100");
+  EXPECT_EQ(ib.net_flush_s + ib.net_eager_max_bytes + ib.net_stripe_min_bytes, 0);
+}
 
 // AWS EFA with RDMA (p5): 32 x 100 Gb/s for 8 GPUs = 50 GB/s per GPU at 0.9.
-TEST(CollectiveTransport, EfaRdmaByHand) { expect_allgather_line("aws-p5", 50e9, 0.9, "efa-rdma", 23e-6); }
+// Per message (cost/collective_net_message.h), the ring AllGather's one step across the two
+// nodes: 64 KiB runs on 2 channels of 32 KiB, a step's message 32 KiB / 16 ranks = 2 KiB, under
+// the 8 KiB eager limit and the 256 KiB stripe threshold: one rail of the 4, 2 KiB x 3 / 45 GB/s
+// more; 8 GiB on 16 channels, 32 MiB a step: striped, and a rendezvous.
+TEST(CollectiveTransport, EfaRdmaByHand) {
+  const double rendezvous = transport_test_params().find_transport("efa-rdma")->rendezvous_latency_s;
+  expect_allgather_line("aws-p5", 50e9, 0.9, "efa-rdma", 23e-6, [&](double bytes) {
+    return bytes < 1e6 ? 2048.0 * 3 / (50e9 * 0.9) : rendezvous;
+  });
+}
 
 // EFA's per-message step, by hand on the small AllReduce of two p5 nodes (Tree/LL, what the
 // model picks): NCCL's Tree LL base 6.8 us + 14 NVLink 4 Tree LL hops + 2 EFA steps of 20 us
@@ -201,7 +285,8 @@ TEST(CollectiveTransport, EfaStepIsThePluginsOwn) {
   const int ll = static_cast<int>(Protocol::ll);
   const auto e = estimate_collective_with(request(CollectiveOp::all_reduce, 8, 8, 2), t, Algo::tree, Protocol::ll);
   ASSERT_TRUE(e.feasible) << e.reason;
-  EXPECT_NEAR(e.latency_s, 6.8e-6 + 14 * t.levels[0].tree_hop_s[ll] + 2 * 20e-6, 1e-9);
+  // + the 8 B message on one rail of the 4 on each of the 2 steps (8 x 3 / 45 GB/s each).
+  EXPECT_NEAR(e.latency_s, 6.8e-6 + 14 * t.levels[0].tree_hop_s[ll] + 2 * 20e-6 + 2 * 8 * 3 / 45e9, 1e-12);
   EXPECT_NEAR(estimate_collective(request(CollectiveOp::all_reduce, 8, 8, 2), t).time_s / 69.12e-6, 1.0, 0.25);
 }
 

@@ -288,6 +288,50 @@ TEST(CollectiveValidation, PublishedAwsEfaRunsRead) {
   EXPECT_EQ(p4de, 29);
 }
 
+// The second AWS EFA fixture (sixteenth session; tests/fixtures/collectives/published-aws-efa-2.csv):
+// crazyguitar/aws-gpu-communication-benchmark's p5 AllReduce (45 rows) and AllToAll (35) on 2-32
+// nodes at 32 MiB - 8 GiB, as busbw only (the csv prints no time), and the small-message lines of
+// two dstack pull requests, 2 x p4d (A100, EFA v1) and 2 x p6-b200 (B200) at 8-256 B: three
+// sources, every row across EFA. The p4d floor pays NCCL's flush on both tree steps (A100).
+TEST(CollectiveValidation, PublishedAwsEfaSecondSourceRead) {
+  const CollectiveValidation v = validate_collectives(
+      CsvTable::read(testing::source_dir() + "/tests/fixtures/collectives/published-aws-efa-2.csv"),
+      validation_catalog(), validation_params());
+  ASSERT_EQ(v.rows.size(), 92U);
+  int p5 = 0;
+  int alltoall = 0;
+  int p4d = 0;
+  int p6 = 0;
+  for (const auto& r : v.rows) {
+    EXPECT_EQ(r.fabric_family, "cloud") << r.id;
+    EXPECT_GE(r.request.domains, 2) << r.id;
+    EXPECT_EQ(r.request.gpus_per_domain, 8) << r.id;
+    EXPECT_GT(r.measured_time_s, 0.0) << r.id;
+    EXPECT_GT(r.predicted.time_s, 0.0) << r.id;
+    if (r.system == "aws-p5") {
+      ++p5;
+      alltoall += r.request.op == CollectiveOp::all_to_all;
+      EXPECT_GE(r.request.bytes, 32.0 * (1 << 20)) << r.id;
+    } else if (r.system == "aws-p4d") {
+      ++p4d;
+      EXPECT_EQ(r.predicted.protocol, Protocol::simple) << r.id;
+      EXPECT_EQ(r.predicted.net_steps, 2) << r.id;
+      EXPECT_GT(r.predicted.net_flush_s, 0.0) << r.id;
+      EXPECT_LT(std::abs(r.error), 0.30) << r.id;
+    } else {
+      EXPECT_EQ(r.system, "aws-p6-b200") << r.id;
+      ++p6;
+      EXPECT_EQ(r.predicted.net_flush_s, 0.0) << r.id;  // B200: compute capability 10.0, no flush
+    }
+  }
+  EXPECT_EQ(p5, 80);
+  EXPECT_EQ(alltoall, 35);
+  EXPECT_EQ(p4d, 6);
+  EXPECT_EQ(p6, 6);
+  // busbw-only rows: the time is bytes x factor / busbw (AllReduce 2 (n-1)/n, 2 x 8: 15/8).
+  EXPECT_NEAR(v.rows.front().measured_time_s, 33554432.0 * 15 / 8 / 147.32e9, 1e-12);
+}
+
 // hisohara/ai-scripts' rccl-tests runs on four AMD Accelerator Cloud clusters (tests/fixtures/
 // collectives/published-hisohara-rccl.csv at 9acb273b, one source: 8 x MI300X over xGMI 8 B - 8 GiB,
 // 2 x 8 MI300X over ConnectX RoCE 8 B - 16 GiB on RCCL 2.22.3, 1-8 x 8 MI325X over Broadcom RoCE at
