@@ -8,7 +8,9 @@
 # published-hisohara-rccl.csv, 106 rows of RCCL on MI300X / MI325X / MI355X over xGMI and RoCE;
 # published-oci-multinode.csv, 32 rows of OCI's multi-rack GB200 / GB300, B300, MI355X and H100
 # over RoCE or InfiniBand); c15 (c10 + the cluster01 source's 8- and 4-rank SendRecv rings),
-# c16 (c13 + them), c17 (every row: c13 + the rings + the three unseen sources). Every row is the
+# c16 (c13 + them), c17 (every row: c13 + the rings + the three unseen sources), c19 (c14 + the
+# sixteenth session's RCCL multi-node source, published-rccl-multinode.csv: 58 rows of 2 x 8 MI355X
+# over AMD Pollara 400 RoCE, AllReduce and AllToAll 16 B - 16 GiB, RCCL 2.27.7). Every row is the
 # source's own line.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -32,4 +34,5 @@ body() { tail -n +2 "$1"; }
 { cat "$O/c13.csv"; body "$F/published-h100-cluster01-sendrecv.csv"; } > "$O/c16.csv"
 { cat "$O/c16.csv"; body "$F/published-aws-efa.csv"; body "$F/published-hisohara-rccl.csv"
   body "$F/published-oci-multinode.csv"; } > "$O/c17.csv"
+{ cat "$O/c14.csv"; body "$F/published-rccl-multinode.csv"; } > "$O/c19.csv"
 wc -l "$O"/c*.csv
