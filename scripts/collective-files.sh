@@ -15,8 +15,11 @@
 # of 2 x 8 H200 AllGather over GCP A3 Ultra's RoCE, two runs), c18 (652: c14 +
 # the sixteenth session's second AWS EFA source, published-aws-efa-2.csv, 92 rows: p5 2-32 nodes
 # AllReduce / AllToAll 32 MiB - 8 GiB from crazyguitar/aws-gpu-communication-benchmark, and the
-# 2 x p4d / 2 x p6-b200 small-message lines of dstack PRs #3865 / #3961). Every row is the
-# source's own line.
+# 2 x p4d / 2 x p6-b200 small-message lines of dstack PRs #3865 / #3961), c19 (c14 + the
+# sixteenth session's RCCL multi-node source, published-rccl-multinode.csv: 58 rows of 2 x 8 MI355X
+# over AMD Pollara 400 RoCE, AllReduce and AllToAll 16 B - 16 GiB, RCCL 2.27.7), c21 (c14 + every
+# sixteenth-session source: c18's, c19's and c20's new rows together, the unseen headline of the
+# sixteenth session). Every row is the source's own line.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 S="${GPUPLAN_SHARED:-$here/../shared}/data/collectives.csv"
@@ -42,4 +45,8 @@ body() { tail -n +2 "$1"; }
 { cat "$O/c14.csv"; body "$F/published-nccltests309-h100-ib.csv"; body "$F/published-gke-a4-gib.csv"
   body "$F/published-gke-a3ultra-gib.csv"; } > "$O/c20.csv"
 { cat "$O/c14.csv"; body "$F/published-aws-efa-2.csv"; } > "$O/c18.csv"
+{ cat "$O/c14.csv"; body "$F/published-rccl-multinode.csv"; } > "$O/c19.csv"
+{ cat "$O/c14.csv"; body "$F/published-aws-efa-2.csv"; body "$F/published-rccl-multinode.csv"
+  body "$F/published-nccltests309-h100-ib.csv"; body "$F/published-gke-a4-gib.csv"
+  body "$F/published-gke-a3ultra-gib.csv"; } > "$O/c21.csv"
 wc -l "$O"/c*.csv

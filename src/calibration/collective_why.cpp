@@ -98,6 +98,12 @@ std::string collective_why(const CollectiveQuery& q, const CollectiveTopology& t
   if (chosen.algorithm == CollectiveAlgorithm::direct &&
       (r.op == CollectiveOp::all_to_all || r.op == CollectiveOp::send_recv)) {
     why += "; NCCL sends to each peer on LL up to 16 KiB (NCCL_P2P_LL_THRESHOLD), else Simple, never LL128";
+    if (r.domains > 1) {
+      // docs/model/collectives.md "Point-to-point across the network": no LL buffers there.
+      why +=
+          "; across the network Simple only (the net transport allocates no LL buffers for point-to-point: "
+          "NCCL_ALLOC_P2P_NET_LL_BUFFERS=0)";
+    }
   }
   if (chosen.algorithm == CollectiveAlgorithm::nvls && r.domains > 1 && !t.sharp()) {
     why += "; NVLS inside each domain and a tree across domains (NCCL NVLS_TREE): no switch of the network reduces";
@@ -130,6 +136,14 @@ std::string collective_why(const CollectiveQuery& q, const CollectiveTopology& t
     why += fmt::format("; the {} transport adds {} per collective that leaves the domain", t.transport,
                        format_seconds(t.net_base_s));
   }
+  // The LL ceiling a library sets for multi-node groups only (none inside one domain), when it
+  // holds the chosen Tree/LL line's chain: 0 otherwise.
+  double host_ll_cap = 0;
+  if (chosen.algorithm == CollectiveAlgorithm::tree && chosen.protocol == Protocol::ll && r.domains > 1 &&
+      chosen.bottleneck_level == 0 && t.ring_cap_bytes_per_s[0][static_cast<int>(Protocol::ll)] == 0) {
+    const double cap = t.ring_cap_bytes_per_s[r.domains == 2 ? 1 : 2][static_cast<int>(Protocol::ll)] / r.concurrent;
+    if (cap > 0 && chosen.level_bw_bytes_per_s[0] >= cap * (1 - 1e-9)) host_ll_cap = cap;
+  }
   if (chosen.bottleneck_level > 0 && chosen.bottleneck_level < t.level_count) {
     why += fmt::format("; limited by the scale-out network ({})", t.level_names[chosen.bottleneck_level]);
     const int channels = chosen.algorithm == CollectiveAlgorithm::nvls && t.nvls() ? t.nvls_tree_heads : t.net_channels;
@@ -137,6 +151,13 @@ std::string collective_why(const CollectiveQuery& q, const CollectiveTopology& t
     if (channels > 0 && nics > channels) {
       why += fmt::format(": {} of the {:.0f} NICs per domain carry it, one per NCCL channel", channels, nics);
     }
+  } else if (r.domains > 1 && host_ll_cap > 0) {
+    // docs/model/collectives.md "LL across nodes at the host's rate": a library whose LL ceiling
+    // is set for multi-node groups only (RCCL on xGMI: none inside a node) binds Tree's LL too.
+    why += fmt::format(
+        "; LL across nodes runs at the host's rate ({:.1f} GB/s per GPU, NCCL's llMaxBw for AMD hosts): the sender's "
+        "LL buffer sits in host memory even with GPUDirect RDMA",
+        host_ll_cap / 1e9);
   } else if (r.domains > 1) {
     // Tree's chain may be held below the link rate by NCCL's per-channel Tree ceiling.
     const int scale = r.domains == 2 ? 1 : 2;

@@ -1,9 +1,10 @@
 // Parser for `kind = "collective_params"` files (data/fitted/collectives/), and the idealised
 // parameter set the seed documents' bounds use. Schema: the commented shipped file
 // data/fitted/collectives/nccl.toml; meaning of each figure: docs/model/collectives.md.
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
 
 #include "catalog/collective_params.h"
 #include "catalog/parsers.h"
@@ -76,6 +77,7 @@ CollectiveLinkParams parse_link_params(Fields& f, const Provenance& parent) {
     }
   }
   // [N1, N2, N4+] GB/s: NCCL llMaxBws (the whole ring) and perChMaxRingLL128Bws (per channel).
+  // 0 = no ceiling at that scale (RCCL inside one xGMI node: llMaxBws is NCCL's per-GPU figure).
   for (auto [key, field] : {std::pair{"ll_max_gb_per_s", &l.ll_max_bw_bytes_per_s},
                             std::pair{"ring_ll128_channel_max_gb_per_s", &l.ring_ll128_channel_max_bw_bytes_per_s}}) {
     if (!f.has(key)) continue;
@@ -84,7 +86,9 @@ CollectiveLinkParams parse_link_params(Fields& f, const Provenance& parent) {
       f.fail(key, fmt::format("expected 3 values [one node, two nodes, more], got {}", values.size()));
     }
     for (int scale = 0; scale < 3; ++scale) {
-      if (!(values[scale] > 0)) f.fail(key, "every ceiling must be positive (GB/s)");
+      if (!(values[scale] >= 0) || !std::isfinite(values[scale])) {
+        f.fail(key, "every ceiling must be positive (GB/s), or 0 for none at that scale");
+      }
       (*field)[scale] = values[scale] * 1e9;
     }
   }
@@ -272,7 +276,8 @@ CollectiveParams parse_collective_params(Fields& top) {
   c.ll_channels = static_cast<int>(ll_channels);
   c.ll_channel_fill_bytes_per_rank = proto.opt_nonneg("ll_channel_fill_bytes_per_rank").value_or(0);
   if (c.ll_channels > 0 && !(c.ll_channel_fill_bytes_per_rank > 0)) {
-    proto.fail("ll_channel_fill_bytes_per_rank", "must be positive when ll_channels is set (NCCL: 512 threads x 8 B = 4096)");
+    proto.fail("ll_channel_fill_bytes_per_rank",
+               "must be positive when ll_channels is set (NCCL: 512 threads x 8 B = 4096)");
   }
   proto.finish();
 
@@ -307,8 +312,9 @@ CollectiveParams parse_collective_params(Fields& top) {
   for (const auto& [key, names] : {std::pair{"hop_scale_links", &c.priors.hop_scale_links},
                                    std::pair{"bw_efficiency_links", &c.priors.bw_efficiency_links}}) {
     for (const std::string& name : *names) {
-      const bool found = std::any_of(c.links.begin(), c.links.end(),
-                                     [&](const CollectiveLinkParams& l) { return normalize_name(l.link) == normalize_name(name); });
+      const bool found = std::any_of(c.links.begin(), c.links.end(), [&](const CollectiveLinkParams& l) {
+        return normalize_name(l.link) == normalize_name(name);
+      });
       if (!found) {
         top.fail("priors", fmt::format("{} names link '{}', which has no [[link]] table in this file; add one or drop "
                                        "the name",

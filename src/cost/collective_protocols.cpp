@@ -108,6 +108,17 @@ const char* p2p_protocol_unavailable(CollectiveOp op, CollectiveAlgorithm algori
   if (protocol == Protocol::ll && per_peer > kP2pLlMaxBytesPerPeer) {
     return "NCCL's point-to-point path runs LL only up to NCCL_P2P_LL_THRESHOLD (16 KiB) per peer";
   }
+  // A send to a peer across the network has no LL buffer: the net transport's point-to-point
+  // connections share one Simple buffer and get LL buffers only with NCCL_ALLOC_P2P_NET_LL_BUFFERS=1
+  // (default 0), and the protocol is LL only where the connection has one (NVIDIA/nccl 5067397c
+  // src/transport/net.cc sendProxySetup/recvProxySetup "if (proxyState->allocP2pNetLLBuffers)",
+  // src/enqueue.cc "protoLL[dir] &= conn->conn.buffs[NCCL_PROTO_LL] != nullptr"; RCCL 2.21.5
+  // (ROCm/rccl 0cbce2a7) src/transport/net.cc:765 and src/enqueue.cc:590 the same). The network
+  // peers' sends then set the time of a group that leaves the domain.
+  if (protocol == Protocol::ll && shape.domains > 1) {
+    return "a point-to-point send across the network runs Simple: the net transport allocates no LL buffers for it "
+           "(NCCL_ALLOC_P2P_NET_LL_BUFFERS=0)";
+  }
   return nullptr;
 }
 

@@ -358,6 +358,33 @@ TEST(CollectiveValidation, PublishedHisoharaRcclRunsRead) {
   EXPECT_EQ(roce, 72);
 }
 
+// AMD's RCCL test plan for Alibaba (tests/fixtures/collectives/published-rccl-multinode.csv:
+// github.com/prasad-nair-amd/alibaba README.md at 0c12da7c, "Test 11" / "Test 12"): 2 x 8 MI355X
+// over 8 AMD Pollara 400 RoCE NICs per node, RCCL 2.27.7, all_reduce_perf 16 B - 16 GiB and
+// alltoall_perf 256 B - 16 GiB (the 0-byte lines left out): 58 rows, one source, all across RoCE
+// under RCCL. Its AllToAll crosses the network on Simple only (no LL buffers for network
+// point-to-point), and its small AllReduce sits at RCCL's ~38 us floor (within 10%).
+TEST(CollectiveValidation, PublishedRcclMultiNodeRunsRead) {
+  const CollectiveValidation v = validate_collectives(
+      CsvTable::read(testing::source_dir() + "/tests/fixtures/collectives/published-rccl-multinode.csv"),
+      validation_catalog(), validation_params());
+  ASSERT_EQ(v.rows.size(), 58U);
+  int alltoall = 0;
+  for (const auto& r : v.rows) {
+    EXPECT_EQ(r.fabric_family, "RoCE (RCCL)") << r.id;
+    EXPECT_EQ(r.source, v.rows.front().source) << r.id;
+    EXPECT_GT(r.predicted.time_s, 0.0) << r.id;
+    if (r.request.op == CollectiveOp::all_to_all) {
+      ++alltoall;
+      EXPECT_EQ(r.predicted.protocol, Protocol::simple) << r.id;
+    }
+    if (r.request.op == CollectiveOp::all_reduce && r.request.bytes <= 512) {
+      EXPECT_NEAR(r.predicted.time_s / r.measured_time_s, 1.0, 0.10) << r.id;
+    }
+  }
+  EXPECT_EQ(alltoall, 27);
+}
+
 // OCI's multi-node runs (tests/fixtures/collectives/published-oci-multinode.csv: oracle-quickstart/
 // oci-gpu-quickstarts at 6a0abdc7 - GB200 2 and 3 racks on NCCL 2.27.3, GB300 2 racks over RoCE on
 // 2.28.7, 2 x B300 over RoCE, 1-4 x 8 MI355X over Pollara 400 - and oracle-japan/ocitutorials'
