@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 
 #include "catalog/collective_params.h"
 #include "catalog/parsers.h"
@@ -77,7 +78,8 @@ CollectiveLinkParams parse_link_params(Fields& f, const Provenance& parent) {
     }
   }
   // [N1, N2, N4+] GB/s: NCCL llMaxBws (the whole ring) and perChMaxRingLL128Bws (per channel).
-  // 0 = no ceiling at that scale (RCCL inside one xGMI node: llMaxBws is NCCL's per-GPU figure).
+  // llMaxBws may be 0 at a scale: no ceiling there (RCCL inside one xGMI node, where LL goes GPU
+  // to GPU; across nodes the sender's LL buffer is in host memory, docs/model/collectives.md).
   for (auto [key, field] : {std::pair{"ll_max_gb_per_s", &l.ll_max_bw_bytes_per_s},
                             std::pair{"ring_ll128_channel_max_gb_per_s", &l.ring_ll128_channel_max_bw_bytes_per_s}}) {
     if (!f.has(key)) continue;
@@ -85,9 +87,12 @@ CollectiveLinkParams parse_link_params(Fields& f, const Provenance& parent) {
     if (values.size() != 3) {
       f.fail(key, fmt::format("expected 3 values [one node, two nodes, more], got {}", values.size()));
     }
+    const bool zero_is_none = std::string_view{key} == "ll_max_gb_per_s";
     for (int scale = 0; scale < 3; ++scale) {
-      if (!(values[scale] >= 0) || !std::isfinite(values[scale])) {
-        f.fail(key, "every ceiling must be positive (GB/s), or 0 for none at that scale");
+      const bool ok = zero_is_none ? values[scale] >= 0 && std::isfinite(values[scale]) : values[scale] > 0;
+      if (!ok) {
+        f.fail(key, zero_is_none ? "every ceiling must be positive (GB/s), or 0 for none at that scale"
+                                 : "every ceiling must be positive (GB/s)");
       }
       (*field)[scale] = values[scale] * 1e9;
     }

@@ -81,6 +81,10 @@ TEST(CollectiveParams, BadFilesNameFileLineAndKey) {
   const std::string zero_cap = catalog_error(replaced(
       kGoodParams, "bw_efficiency = 0.8", "bw_efficiency = 0.8\nring_ll128_channel_max_gb_per_s = [36.7, 0, 36.7]"));
   EXPECT_NE(zero_cap.find("ring_ll128_channel_max_gb_per_s"), std::string::npos) << zero_cap;
+  // llMaxBws takes 0 for "no ceiling at that scale" (RCCL inside one xGMI node), not a negative.
+  const std::string negative_ll = catalog_error(
+      replaced(kGoodParams, "bw_efficiency = 0.8", "bw_efficiency = 0.8\nll_max_gb_per_s = [0.0, -22.5, 19.0]"));
+  EXPECT_NE(negative_ll.find("0 for none"), std::string::npos) << negative_ll;
   const std::string tree = catalog_error(
       replaced(kGoodParams, "alltoall_bw_fraction = 0.8", "alltoall_bw_fraction = 0.8\ntree_bw_fraction = [0.2, 1.5, 0.9]"));
   EXPECT_NE(tree.find("tree_bw_fraction"), std::string::npos) << tree;
