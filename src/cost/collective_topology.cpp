@@ -13,7 +13,8 @@
 namespace gpuplan {
 namespace {
 
-// The boost clock p2p_us is quoted at (Hopper, NVIDIA H100 SXM / H20: 1,980 MHz max boost).
+// The boost clock p2p_us is quoted at: Hopper's, NVIDIA H100 SXM's 1,980 MHz max boost (its prior
+// is an 8 x H20 measurement, a Hopper part whose clock the catalog does not give: taken as H100's).
 constexpr double kNcclP2pReferenceClockHz = 1.98e9;
 
 ScaleupKind scaleup_kind(const System& s) {
@@ -205,7 +206,7 @@ CollectiveTopology make_collective_topology(const Catalog& catalog, const System
   // NCCL's grouped send/receive fixed cost is the GPU's own work (the kernel's per-peer
   // connection setup and FIFO handshakes, progressed by the CTAs: no proxy on NVLink), so it
   // runs in SM cycles: p2p_us is at Hopper's 1,980 MHz boost clock (its prior measured on 8 x H20,
-  // a GH100 part) and scales with reference / this GPU's boost clock (A100 1,410 MHz: x 1.404;
+  // a Hopper part) and scales with reference / this GPU's boost clock (A100 1,410 MHz: x 1.404;
   // B200 1,965: x 1.008; GB200 2,062: x 0.960). AIConfigurator's 512 B - 32 KiB AllToAll floors,
   // 8 x A100 14.9 us against 8 x B200 11.0 and 4 x GB200 10.8 (docs/model/collectives.md,
   // "The point-to-point fixed cost in SM cycles"). NCCL only: RCCL's kernels are not costed so.
