@@ -13,6 +13,10 @@
 namespace gpuplan {
 namespace {
 
+// The boost clock p2p_us is quoted at: Hopper's, NVIDIA H100 SXM's 1,980 MHz max boost (its prior
+// is an 8 x H20 measurement, a Hopper part whose clock the catalog does not give: taken as H100's).
+constexpr double kNcclP2pReferenceClockHz = 1.98e9;
+
 ScaleupKind scaleup_kind(const System& s) {
   if (s.scaleup_topology == "mesh") return ScaleupKind::mesh;
   if (s.scaleup_topology == "pcie") return ScaleupKind::pcie;
@@ -210,10 +214,24 @@ CollectiveTopology make_collective_topology(const Catalog& catalog, const System
   t.nvls_tree_heads = params.nvls_tree_heads;
   t.nvls_min_gpus = params.nvls_min_gpus;
   t.p2p_latency_s = params.p2p_latency_s;
+  // NCCL's grouped send/receive fixed cost is the GPU's own work (the kernel's per-peer
+  // connection setup and FIFO handshakes, progressed by the CTAs: no proxy on NVLink), so it
+  // runs in SM cycles: p2p_us is at Hopper's 1,980 MHz boost clock (its prior measured on 8 x H20,
+  // a Hopper part) and scales with reference / this GPU's boost clock (A100 1,410 MHz: x 1.404;
+  // B200 1,965: x 1.008; GB200 2,062: x 0.960). AIConfigurator's 512 B - 32 KiB AllToAll floors,
+  // 8 x A100 14.9 us against 8 x B200 11.0 and 4 x GB200 10.8 (docs/model/collectives.md,
+  // "The point-to-point fixed cost in SM cycles"). NCCL only: RCCL's kernels are not costed so.
+  if (up_params.library.empty()) {
+    const Gpu* gpu = catalog.find_gpu(system.gpu);
+    if (gpu && gpu->boost_clock_hz && *gpu->boost_clock_hz > 0) {
+      t.p2p_latency_s *= kNcclP2pReferenceClockHz / *gpu->boost_clock_hz;
+    }
+  }
   // A GPU generation whose collective kernels cost more per launch and per step than NCCL's
   // figures (NVLink 5: measured B200 vs Hopper AllReduce, docs/model/collectives.md): the
-  // library's base and the scale-up hops scale together. Not scaled: the grouped send/receive
-  // cost (no measurement of it; AIConfigurator's B200 AllToAll floor is below A100's), NVLS's
+  // library's base and the scale-up hops scale together. Not scaled by it: the grouped
+  // send/receive cost (it runs at the GPU's clock, above: AIConfigurator's B200 AllToAll floor
+  // is below A100's), NVLS's
   // fixed cost (fitted on each generation's rows directly) and the network hops (the transport's).
   t.fixed_cost_ratio = up_params.fixed_cost_ratio;
   if (t.fixed_cost_ratio != 1.0) {

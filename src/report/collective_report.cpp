@@ -155,6 +155,8 @@ nlohmann::ordered_json collective_json(const CollectiveAnswer& a) {
     j["p2p_channels"] = e.p2p_channels;
     j["p2p_channel_bw_bytes_per_s"] = t.p2p_channel_bw_bytes_per_s;
     j["p2p_channel_cap_bytes_per_s"] = e.p2p_channel_cap_bytes_per_s;
+    // The grouped send/receive fixed cost at this GPU's clock (p2p_us x 1,980 MHz / boost).
+    j["p2p_fixed_cost_s"] = t.p2p_latency_s;
   }
   // The transport's per-message costs, part of latency_s; written only where the line pays them.
   if (e.net_steps > 0) {
@@ -215,6 +217,8 @@ std::string collective_text(const CollectiveAnswer& a) {
     out += fmt::format("  p2p         NCCL's send/receive kernel on {} channels x {} each: at most {} per GPU{}\n",
                        e.p2p_channels, gbps(t.p2p_channel_bw_bytes_per_s), gbps(e.p2p_channel_cap_bytes_per_s),
                        e.level_bw_bytes_per_s[0] >= e.p2p_channel_cap_bytes_per_s ? " (binds)" : "");
+    out += fmt::format("              fixed cost {} (p2p_us at Hopper's 1,980 MHz x 1,980 / this GPU's boost clock)\n",
+                       format_seconds(t.p2p_latency_s));
   }
   if (r.gpus() > 1) {
     out += fmt::format("  bottleneck  {}\n\n", t.level_names[e.bottleneck_level]);

@@ -357,6 +357,18 @@ std::vector<int> fixed_cost_bound_rows(FitProblem& problem, const Knob& k, doubl
   return out;
 }
 
+// Of the rows `rows`, those whose chosen line's fixed part (latency, Simple's fill included) is
+// at least its transfer: the rows a fixed cost is most of.
+std::vector<int> mostly_fixed_rows(FitProblem& problem, const std::vector<int>& rows) {
+  std::vector<CollectiveEstimate> chosen;
+  problem.chosen(rows, chosen);
+  std::vector<int> out;
+  for (std::size_t j = 0; j < rows.size(); ++j) {
+    if (chosen[j].feasible && chosen[j].latency_s >= chosen[j].transfer_s) out.push_back(rows[j]);
+  }
+  return out;
+}
+
 // The most message sizes any one line (op, algorithm, protocol) has among `bound`. A line's
 // time is a fixed part (the steps times the per-step latency) plus bytes over its bandwidth, and
 // each protocol has its own bandwidth and its own per-step latency (NCCL's tuning.cc: the
@@ -531,11 +543,18 @@ CollectiveConstantsFit fit_collective_constants(const std::vector<CollectiveMeas
          k.kind == KnobKind::transport_flush || k.kind == KnobKind::transport_rendezvous) &&
         !vis.empty()) {
       bound_rows = fixed_cost_bound_rows(problem, k, values[i], vis);
+      // The grouped send/receive cost, moreover, only by rows whose chosen line is mostly fixed
+      // part (latency at least its transfer): across its 0-50 us range it moves a 32 MiB
+      // AllToAll of 125 us by 40%, and the folds without AIConfigurator read it off xxrjun's
+      // 32-64 MiB H100 rows, traded against the bandwidth terms, as 6.15 us against the
+      // 10-16 us the latency-bound rows show (issue 32, sixteenth session).
+      if (k.kind == KnobKind::p2p) bound_rows = mostly_fixed_rows(problem, bound_rows);
       if (bound_rows.empty()) {
         free[i] = false;
         c.why_prior = fmt::format(
-            "none of its {} rows is latency-bound (across its range it moves the chosen line by under {:.0f}%)",
-            vis.size(), kLatencyBoundShare * 100);
+            "none of its {} rows is latency-bound (across its range it moves the chosen line by under {:.0f}%{})",
+            vis.size(), kLatencyBoundShare * 100,
+            k.kind == KnobKind::p2p ? ", or its fixed part is under its transfer" : "");
       }
     }
     // AllToAll's bandwidth fraction, the other way round: told only by rows whose transfer is a

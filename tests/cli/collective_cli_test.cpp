@@ -76,6 +76,21 @@ TEST(CollectiveCli, SendRecvNamesThePointToPointKernelsFraction) {
   EXPECT_NEAR(b["transfer_s"].get<double>(), 1073741824.0 / (0.914 * 0.777 * 300e9), 1e-9);
 }
 
+// The grouped send/receive fixed cost runs at the GPU's clock (issue 32, sixteenth session): an
+// 8 x A100 AllToAll of 512 B pays the shipped 9.8 us x 1,980 / 1,410 = 13.762 us, plus one NVLink 3
+// LL hop 0.55 us x 1.404 = 0.772 us: 14.534 us of latency; the JSON and the text both show it.
+TEST(CollectiveCli, AllToAllShowsItsFixedCostAtTheGpusClock) {
+  const auto r =
+      run({"collective", "--op", "alltoall", "--bytes", "512", "--gpus", "8", "--system", "dgx-a100", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_NEAR(j["p2p_fixed_cost_s"].get<double>(), 9.8e-6 * 1980 / 1410, 1e-12);
+  EXPECT_NEAR(j["latency_s"].get<double>(), 9.8e-6 * 1980 / 1410 + 0.55e-6 * 1.404, 1e-12);
+  const auto text = run({"collective", "--op", "alltoall", "--bytes", "512", "--gpus", "8", "--system", "dgx-a100"});
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("fixed cost 13.8 us (p2p_us at Hopper's 1,980 MHz"), std::string::npos) << text.out;
+}
+
 // The answer names the transport and the protocol it assumed: two A3 Mega nodes run Simple
 // only (Google's TCPXO profile), and the text says so.
 TEST(CollectiveCli, NamesTheTransportAndProtocol) {

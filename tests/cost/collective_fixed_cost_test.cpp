@@ -2,9 +2,9 @@
 // data/fitted/collectives/nccl.toml; issue 32, sixth round). NCCL's tuner has one set of NVLink
 // latencies for every GPU generation; B200's measured minimum AllReduce latency is 1.3 x
 // Hopper's (NVIDIA/nccl#1940). The ratio multiplies the library's base latency and the
-// scale-up hops; the grouped send/receive cost, NVLS's fitted fixed cost, the network hops and
-// the transport's base do not move. Each case by hand arithmetic, one latency-bound and one
-// bandwidth-bound size.
+// scale-up hops; the grouped send/receive cost (which runs at the GPU's clock instead, last
+// test), NVLS's fitted fixed cost, the network hops and the transport's base do not move. Each case by hand arithmetic,
+// one latency-bound and one bandwidth-bound size.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -186,6 +186,54 @@ fixed_cost_ratio = 1.3
     const std::string e = testing::catalog_error(testing::replaced(kFixedCostParams, "fixed_cost_ratio = 1.3", bad));
     EXPECT_NE(e.find("fixed_cost_ratio"), std::string::npos) << bad << ": " << e;
   }
+}
+
+}  // namespace
+}  // namespace gpuplan
+
+namespace gpuplan {
+namespace {
+
+// The grouped send/receive fixed cost runs in SM cycles (issue 32, sixteenth session;
+// cost/collective_topology.cpp): p2p_us is at Hopper's 1,980 MHz and scales with 1,980 / the
+// GPU's boost clock. Idealised parameters (no hops, no fill, the links' rate) with p2p = 10 us
+// on the catalog's systems, so only the clock moves the fixed part:
+// - latency-bound, 8 x A100 (1,410 MHz) AllToAll of 512 B, direct/LL: latency = 10 x 1,980 /
+//   1,410 = 14.043 us, transfer = 7/8 x 512 B / the A100's 300 GB/s = 1.49 ns; 8 x H100
+//   (1,980 MHz) 10.000 us; 8 x B200 (1,965 MHz) 10.076 us; RCCL's MI300X (not NCCL) 10.000 us.
+// - bandwidth-bound, 8 x A100 AllToAll of 512 MiB, direct/Simple: the same 14.043 us of latency
+//   and a transfer of 7/8 x 536,870,912 B / 300 GB/s = 1,565.873 us, 1,579.916 us in all: the
+//   clock moves it by 0.26%.
+TEST(CollectiveFixedCost, ThePointToPointCostRunsInSmCycles) {
+  const Catalog& cat = default_catalog();
+  CollectiveParams p = ideal_collective_params();
+  p.p2p_latency_s = 10e-6;
+  const auto topo = [&](const char* system) { return make_collective_topology(cat, cat.system(system), nullptr, p); };
+  const CollectiveTopology a100 = topo("dgx-a100");
+  EXPECT_NEAR(a100.p2p_latency_s, 10e-6 * 1980 / 1410, 1e-12);
+  EXPECT_NEAR(topo("dgx-h100").p2p_latency_s, 10e-6, 1e-12);
+  EXPECT_NEAR(topo("dgx-b200").p2p_latency_s, 10e-6 * 1980 / 1965, 1e-12);
+  // RCCL's xGMI entry (the shipped parameter set's) keeps p2p_us as it is.
+  CollectiveParams shipped = default_collective_params(cat);
+  shipped.p2p_latency_s = 10e-6;
+  EXPECT_NEAR(make_collective_topology(cat, cat.system("mi300x-8"), nullptr, shipped).p2p_latency_s, 10e-6, 1e-12);
+
+  const double a100_bw = cat.system("dgx-a100").scaleup_bw_uni_bytes_per_s;
+  ASSERT_NEAR(a100_bw, 300e9, 1e6);
+  const auto small = estimate_collective(request(CollectiveOp::all_to_all, 512, 8), a100);
+  ASSERT_TRUE(small.feasible) << small.reason;
+  EXPECT_EQ(small.algorithm, Algo::direct);
+  EXPECT_EQ(small.protocol, Protocol::ll);
+  EXPECT_NEAR(small.latency_s, 14.0426e-6, 0.0001e-6);
+  EXPECT_NEAR(small.transfer_s, 7.0 / 8 * 512 / 300e9, 1e-13);
+
+  const double bytes = 536870912.0;
+  const auto big = estimate_collective(request(CollectiveOp::all_to_all, bytes, 8), a100);
+  ASSERT_TRUE(big.feasible) << big.reason;
+  EXPECT_EQ(big.protocol, Protocol::simple);
+  EXPECT_NEAR(big.latency_s, 14.0426e-6, 0.0001e-6);
+  EXPECT_NEAR(big.transfer_s, 7.0 / 8 * bytes / 300e9, 1e-9);
+  EXPECT_NEAR(big.time_s, 1579.916e-6, 0.001e-6);
 }
 
 }  // namespace
