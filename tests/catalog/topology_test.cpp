@@ -353,6 +353,10 @@ retrieved = "2026-11-22"
   EXPECT_NE(catalog_error(replaced(nic, "bw_gbit_per_s = 400", "bw_gbit_per_s = -4")).find("positive"),
             std::string::npos);
   EXPECT_NE(catalog_error(replaced(nic, "bw_gbit_per_s", "bw_gb_per_s")).find("bw_gbit_per_s"), std::string::npos);
+  // rails: the cards behind one NET device (aws-ofi-nccl's grouping), a whole number >= 1.
+  EXPECT_EQ(catalog_error(replaced(nic, "bw_gbit_per_s = 400\n", "bw_gbit_per_s = 400\nrails = 4\n")), "");
+  EXPECT_NE(catalog_error(replaced(nic, "bw_gbit_per_s = 400\n", "bw_gbit_per_s = 400\nrails = 0\n")).find("'rails'"),
+            std::string::npos);
 }
 
 const char* kFabric = R"(kind = "fabric"
