@@ -150,6 +150,13 @@ nlohmann::ordered_json collective_json(const CollectiveAnswer& a) {
     j["p2p_channel_bw_bytes_per_s"] = t.p2p_channel_bw_bytes_per_s;
     j["p2p_channel_cap_bytes_per_s"] = e.p2p_channel_cap_bytes_per_s;
   }
+  // NVLS_TREE across domains: NCCL's network chunk and the rate a head NIC's proxy posts it at
+  // (chunk / the Simple net step's cost; cost/collective_nvls_tree.h); only where it applies.
+  if (e.net_step_cap_bytes_per_s > 0) {
+    j["nvls_tree_chunk_bytes"] = e.nvls_tree_chunk_bytes;
+    j["net_step_overhead_s"] = t.net_step_overhead_s;
+    j["net_step_cap_bytes_per_s"] = e.net_step_cap_bytes_per_s;
+  }
   j["levels"] = levels_json(e, t);
   j["candidates"] = nlohmann::ordered_json::array();
   for (const auto& c : candidates) {
@@ -193,6 +200,15 @@ std::string collective_text(const CollectiveAnswer& a) {
     out += fmt::format("  p2p         NCCL's send/receive kernel on {} channels x {} each: at most {} per GPU{}\n",
                        e.p2p_channels, gbps(t.p2p_channel_bw_bytes_per_s), gbps(e.p2p_channel_cap_bytes_per_s),
                        e.level_bw_bytes_per_s[0] >= e.p2p_channel_cap_bytes_per_s ? " (binds)" : "");
+  }
+  if (e.net_step_cap_bytes_per_s > 0) {
+    bool binds = false;
+    for (int i = 1; i < t.level_count; ++i) {
+      binds = binds || (e.level_bytes[i] > 0 && e.level_bw_bytes_per_s[i] >= e.net_step_cap_bytes_per_s);
+    }
+    out += fmt::format("  net step    NVLS_TREE chunk {} per head NIC step of {}: at most {} per head NIC{}\n",
+                       format_bytes(e.nvls_tree_chunk_bytes, true), format_seconds(t.net_step_overhead_s),
+                       gbps(e.net_step_cap_bytes_per_s), binds ? " (binds)" : "");
   }
   if (r.gpus() > 1) {
     out += fmt::format("  bottleneck  {}\n\n", t.level_names[e.bottleneck_level]);
