@@ -151,6 +151,13 @@ std::string collective_why(const CollectiveQuery& q, const CollectiveTopology& t
     if (channels > 0 && nics > channels) {
       why += fmt::format(": {} of the {:.0f} NICs per domain carry it, one per NCCL channel", channels, nics);
     }
+    // NVLS_TREE's heads post one chunk per Simple net step (cost/collective_nvls_tree.h).
+    if (chosen.net_step_cap_bytes_per_s > 0 &&
+        chosen.level_bw_bytes_per_s[chosen.bottleneck_level] >= chosen.net_step_cap_bytes_per_s * (1 - 1e-9)) {
+      why += fmt::format(", each at one {:.0f} KiB chunk per {} net step ({:.1f} GB/s)",
+                         chosen.nvls_tree_chunk_bytes / 1024, format_seconds(t.net_step_overhead_s),
+                         chosen.net_step_cap_bytes_per_s / 1e9);
+    }
   } else if (r.domains > 1 && host_ll_cap > 0) {
     // docs/model/collectives.md "LL across nodes at the host's rate": a library whose LL ceiling
     // is set for multi-node groups only (RCCL on xGMI: none inside a node) binds Tree's LL too.

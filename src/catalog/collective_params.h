@@ -71,6 +71,10 @@ struct CollectiveLinkParams {
   // busBw = min(0.92 busBw, nChannels x it)). 0 = no ceiling (links NCCL has no figure for).
   std::array<double, 3> ll_max_bw_bytes_per_s{};
   std::array<double, 3> ring_ll128_channel_max_bw_bytes_per_s{};
+  // NVLS compute channels NCCL runs on this GPU generation (src/transport/nvls.cc
+  // NVLS_NCHANNELS_SM90 16, NVLS_NCHANNELS_SM100 32): with the heads, NVLS_TREE's chunk
+  // thresholds (cost/collective_nvls_tree.h). 0 = unknown (no small-buffer chunk cut).
+  int nvls_channels = 0;
   std::string notes;
   Provenance provenance;
 };
@@ -185,6 +189,17 @@ struct CollectiveParams {
   // tree: net_channels; NVLS-tree: nvls_tree_heads (its "heads", <= NCCL_MAX_NVLS_ARITY).
   int net_channels = 0;
   int nvls_tree_heads = 0;
+  // NVLS_TREE's network chunk (NCCL src/enqueue.cc calcCollChunking): NCCL_NVLS_CHUNKSIZE, cut
+  // to `nvls_tree_max_chunk_bytes` once the group spans `nvls_tree_max_chunk_min_domains`
+  // domains or more (NCCL_NVLSTREE_MAX_CHUNKSIZE's default), then halved for small buffers by
+  // NCCL's thresholds on channels x heads x chunk (cost/collective_nvls_tree.h). 0 = no chunk rule.
+  double nvls_chunk_bytes = 0;
+  double nvls_tree_max_chunk_bytes = 0;
+  int nvls_tree_max_chunk_min_domains = 0;
+  // What one Simple network step costs the proxy that posts it (NCCL src/graph/tuning.cc:
+  // getNetOverhead x 3 for Simple), so a head NIC moves at most one chunk per this each way;
+  // 0 = no such bound.
+  double net_step_overhead_s = 0;
   // Channels (CTAs) a Tree AllReduce runs on by default: with the links' per-channel Tree
   // ceiling (tree_channel_max_bw_bytes_per_s) it bounds Tree's bus bandwidth. 0 = no bound.
   int tree_channels = 0;

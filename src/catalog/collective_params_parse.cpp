@@ -97,6 +97,13 @@ CollectiveLinkParams parse_link_params(Fields& f, const Provenance& parent) {
       (*field)[scale] = values[scale] * 1e9;
     }
   }
+  const std::int64_t nvls_channels = f.opt_integer("nvls_channels").value_or(0);
+  if (nvls_channels < 0 || nvls_channels > 64) {
+    f.fail("nvls_channels",
+           "must be between 0 (unknown) and 64 (NCCL's MAXCHANNELS): NCCL's NVLS channels for this "
+           "GPU generation (NVLS_NCHANNELS_SM90 16, NVLS_NCHANNELS_SM100 32)");
+  }
+  l.nvls_channels = static_cast<int>(nvls_channels);
   l.notes = f.opt_str("notes").value_or("");
   l.provenance = f.provenance(parent);
   f.finish();
@@ -244,6 +251,7 @@ CollectiveParams parse_collective_params(Fields& top) {
   c.nvls_latency_s = lat.opt_nonneg("nvls_us").value_or(0) * 1e-6;
   c.nvls_hop_latency_s = lat.opt_nonneg("nvls_hop_us").value_or(0) * 1e-6;
   c.p2p_latency_s = lat.opt_nonneg("p2p_us").value_or(0) * 1e-6;
+  c.net_step_overhead_s = lat.opt_nonneg("net_step_overhead_us").value_or(0) * 1e-6;
   lat.finish();
 
   Fields proto = top.sub("protocols");
@@ -273,6 +281,18 @@ CollectiveParams parse_collective_params(Fields& top) {
     const std::int64_t v = proto.opt_integer(key).value_or(0);
     if (v < 0 || v > 1'000'000) proto.fail(key, "must be between 0 (every NIC) and 1,000,000 channels");
     *field = static_cast<int>(v);
+  }
+  // NVLS_TREE's chunk rule (cost/collective_nvls_tree.h), in KiB as NCCL's environment gives them.
+  c.nvls_chunk_bytes = proto.opt_nonneg("nvls_chunk_kib").value_or(0) * 1024;
+  c.nvls_tree_max_chunk_bytes = proto.opt_nonneg("nvls_tree_max_chunk_kib").value_or(0) * 1024;
+  const std::int64_t min_domains = proto.opt_integer("nvls_tree_max_chunk_min_domains").value_or(0);
+  if (min_domains < 0 || min_domains > 1'000'000) {
+    proto.fail("nvls_tree_max_chunk_min_domains", "must be between 0 (never) and 1,000,000 domains (NCCL: 4 nodes)");
+  }
+  c.nvls_tree_max_chunk_min_domains = static_cast<int>(min_domains);
+  if (c.nvls_tree_max_chunk_bytes > 0 && c.nvls_tree_max_chunk_min_domains == 0) {
+    proto.missing("nvls_tree_max_chunk_min_domains",
+                  "the domain count from which NCCL caps NVLS_TREE's chunk (NCCL: 4)");
   }
   const std::int64_t ll_channels = proto.opt_integer("ll_channels").value_or(0);
   if (ll_channels < 0 || ll_channels > 1'000'000) {

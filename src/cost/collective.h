@@ -91,6 +91,12 @@ struct CollectiveTopology {
   double nics_per_gpu = 1;
   int net_channels = 0;
   int nvls_tree_heads = 0;
+  // NVLS_TREE's network chunk rule and the Simple network step's cost (collective_nvls_tree.h).
+  double nvls_chunk_bytes = 0;
+  double nvls_tree_max_chunk_bytes = 0;
+  int nvls_tree_max_chunk_min_domains = 0;
+  int nvls_channels = 0;
+  double net_step_overhead_s = 0;
   double p2p_latency_s = 0;
   double alltoall_bw_fraction = 1.0;
   // One channel of NCCL's send/receive kernel: the parameter set's bytes per clock x the GPU's
@@ -184,6 +190,11 @@ struct CollectiveEstimate {
   double net_flush_s = 0;
   double net_rendezvous_s = 0;
   double net_rail_s = 0;
+  // NVLS_TREE across domains: NCCL's network chunk for this buffer and the rate a head NIC's
+  // proxy posts chunks at (chunk / the Simple net step's cost), which caps the network levels;
+  // 0 when no such bound applies (cost/collective_nvls_tree.h).
+  double nvls_tree_chunk_bytes = 0;
+  double net_step_cap_bytes_per_s = 0;
 };
 
 // The cost of one collective. Never throws and never allocates; an impossible request (wrong

@@ -12,6 +12,7 @@
 
 #include "cost/collective_levels.h"
 #include "cost/collective_net_message.h"
+#include "cost/collective_nvls_tree.h"
 #include "cost/collective_p2p_channels.h"
 #include "cost/collective_simple_fill.h"
 
@@ -303,6 +304,11 @@ struct AlgorithmLines {
   // of the double binary tree takes two children's chunks and forwards one), so a chunk
   // crosses a tree step at 1/c of the NIC's rate, as the transfer does. 1 otherwise.
   double net_fill_share = 1.0;
+  // NVLS_TREE across domains: NCCL's network chunk for this buffer and the rate a head NIC's
+  // proxy posts it at, which caps every network level's rate (cost/collective_nvls_tree.h); 0
+  // otherwise.
+  double nvls_tree_chunk_bytes = 0;
+  double net_step_cap_bytes_per_s = 0;
 };
 
 [[gnu::always_inline]] inline AlgorithmLines algorithm_lines(const CollectiveRequest& request,
@@ -320,6 +326,24 @@ struct AlgorithmLines {
       const double n = shape.children[i];
       if (topology.levels[i].reduction_bw_bytes_per_s > 0 || n <= 2) continue;
       a.net_fill_share = std::max(a.net_fill_share, 2.0 * 2.0 * (n - 1) / n);
+    }
+    // NVLS_TREE (NVLS inside, a tree of heads across, no SHARP): each head NIC moves one chunk
+    // per Simple net step's cost, with NCCL's chunk for this buffer and domain count. The heads
+    // (for the chunk rule's channels x heads) are the NICs that carry the domain's shards, at
+    // most nvls_tree_heads (NCCL_MAX_NVLS_ARITY), as level_traffic crowds them.
+    if (shape.domains > 1 && topology.nvls() && !topology.sharp()) {
+      const double nics = shape.per_domain * topology.nics_per_gpu;
+      int heads = std::max(1, static_cast<int>(std::floor(nics)));
+      if (topology.nvls_tree_heads > 0) heads = std::min(heads, topology.nvls_tree_heads);
+      a.nvls_tree_chunk_bytes =
+          nvls_tree_chunk_bytes(request.bytes, shape.domains, topology.nvls_channels, heads, topology.nvls_chunk_bytes,
+                                topology.nvls_tree_max_chunk_bytes, topology.nvls_tree_max_chunk_min_domains);
+      a.net_step_cap_bytes_per_s = net_step_rate_bytes_per_s(a.nvls_tree_chunk_bytes, topology.net_step_overhead_s);
+      if (a.net_step_cap_bytes_per_s > 0) {
+        for (int i = 1; i <= shape.top; ++i) {
+          if (a.traffic.bytes[i] > 0) a.level_bw[i] = std::min(a.level_bw[i], a.net_step_cap_bytes_per_s);
+        }
+      }
     }
   }
   return a;
@@ -460,6 +484,8 @@ CollectiveEstimate chosen_line(const CollectiveRequest& request, const Collectiv
     e.p2p_channels = nccl_p2p_send_channels(request.op, request.bytes, shape.ranks, shape.domains);
     e.p2p_channel_cap_bytes_per_s = p2p_cap;
   }
+  e.nvls_tree_chunk_bytes = lines.nvls_tree_chunk_bytes;
+  e.net_step_cap_bytes_per_s = lines.net_step_cap_bytes_per_s;
   for (int i = 0; i <= shape.top; ++i) {
     e.level_bytes[i] = lines.traffic.bytes[i];
     if (lines.traffic.bytes[i] <= 0) continue;

@@ -212,6 +212,11 @@ CollectiveTopology make_collective_topology(const Catalog& catalog, const System
   t.nics_per_gpu = system.gpus > 0 && system.nics > 0 ? static_cast<double>(system.nics) / system.gpus : 1.0;
   t.net_channels = params.net_channels;
   t.nvls_tree_heads = params.nvls_tree_heads;
+  t.nvls_chunk_bytes = params.nvls_chunk_bytes;
+  t.nvls_tree_max_chunk_bytes = params.nvls_tree_max_chunk_bytes;
+  t.nvls_tree_max_chunk_min_domains = params.nvls_tree_max_chunk_min_domains;
+  t.nvls_channels = up_params.nvls_channels;
+  t.net_step_overhead_s = params.net_step_overhead_s;
   t.nvls_min_gpus = params.nvls_min_gpus;
   t.p2p_latency_s = params.p2p_latency_s;
   // NCCL's grouped send/receive fixed cost is the GPU's own work (the kernel's per-peer

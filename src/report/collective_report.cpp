@@ -168,6 +168,13 @@ nlohmann::ordered_json collective_json(const CollectiveAnswer& a) {
     m["rail_s"] = e.net_rail_s;
     j["net_message"] = m;
   }
+  // NVLS_TREE across domains: NCCL's network chunk and the rate a head NIC's proxy posts it at
+  // (chunk / the Simple net step's cost; cost/collective_nvls_tree.h); only where it applies.
+  if (e.net_step_cap_bytes_per_s > 0) {
+    j["nvls_tree_chunk_bytes"] = e.nvls_tree_chunk_bytes;
+    j["net_step_overhead_s"] = t.net_step_overhead_s;
+    j["net_step_cap_bytes_per_s"] = e.net_step_cap_bytes_per_s;
+  }
   j["levels"] = levels_json(e, t);
   j["candidates"] = nlohmann::ordered_json::array();
   for (const auto& c : candidates) {
@@ -219,6 +226,15 @@ std::string collective_text(const CollectiveAnswer& a) {
                        e.level_bw_bytes_per_s[0] >= e.p2p_channel_cap_bytes_per_s ? " (binds)" : "");
     out += fmt::format("              fixed cost {} (p2p_us at Hopper's 1,980 MHz x 1,980 / this GPU's boost clock)\n",
                        format_seconds(t.p2p_latency_s));
+  }
+  if (e.net_step_cap_bytes_per_s > 0) {
+    bool binds = false;
+    for (int i = 1; i < t.level_count; ++i) {
+      binds = binds || (e.level_bytes[i] > 0 && e.level_bw_bytes_per_s[i] >= e.net_step_cap_bytes_per_s);
+    }
+    out += fmt::format("  net step    NVLS_TREE chunk {} per head NIC step of {}: at most {} per head NIC{}\n",
+                       format_bytes(e.nvls_tree_chunk_bytes, true), format_seconds(t.net_step_overhead_s),
+                       gbps(e.net_step_cap_bytes_per_s), binds ? " (binds)" : "");
   }
   if (r.gpus() > 1) {
     out += fmt::format("  bottleneck  {}\n\n", t.level_names[e.bottleneck_level]);

@@ -89,13 +89,13 @@ TEST(CollectiveC2cTransport, TreeLlAcrossTwoRacksByHand) {
   EXPECT_GT(e.latency_s, e.transfer_s);  // latency-bound
 }
 
-// Bandwidth-bound: 16 GiB over 20 racks, NVLS_TREE/Simple (what auto runs there now that Tree
-// and ring lose LL128): each of the 16 head NICs of a rack carries 3.8 x 16 GiB / 72 x 72/16
-// = 3.8 x 16 GiB / 16 at 47.5 GB/s = 85.9 ms; NVLS in the rack is faster. CoreWeave measured
-// 84.6 ms (NCCL 2.26.2).
-// Since the fifteenth session a ring's Simple chunk set crosses a rack through its NICs together
-// (cost/collective_simple_fill.h), and auto's ring/Simple comes within 1.5% of NVLS_TREE here
-// (89.1 against 90.4 ms): the NVLS_TREE line is forced; auto runs one of the two.
+// Bandwidth-bound: 16 GiB over 20 racks, NVLS_TREE/Simple forced: each of the 32 head NICs of
+// a rack carries 3.8 x 16 GiB / 72 x 72/32 = 3.8 x 16 GiB / 32 at the head's step rate, one 64
+// KiB chunk per 3 us = 21.85 GB/s (below the NIC's 47.5: cost/collective_nvls_tree.h) = 93.4 ms;
+// NVLS in the rack is faster. With its Simple fill at that rate (10 x 4.66 MB x 3.8 / 21.85 GB/s
+// = 8.1 ms) the line is ~21% above CoreWeave's 84.6 ms (NCCL 2.26.2), and auto's ring/Simple
+// (a chunk set crossing a rack through its NICs together, cost/collective_simple_fill.h) is the
+// cheaper line, within 10% of the measurement.
 TEST(CollectiveC2cTransport, TwentyRacksLargeByHand) {
   const CollectiveTopology t = c2c_topology("gb200-nvl72");
   const double bytes = 16.0 * 1024 * 1024 * 1024;
@@ -103,11 +103,11 @@ TEST(CollectiveC2cTransport, TwentyRacksLargeByHand) {
       estimate_collective_with(request(CollectiveOp::all_reduce, bytes, 72, 20), t, C2cAlgo::nvls, Protocol::simple);
   ASSERT_TRUE(e.feasible) << e.reason;
   const auto chosen = estimate_collective(request(CollectiveOp::all_reduce, bytes, 72, 20), t);
-  EXPECT_NEAR(chosen.time_s / e.time_s, 1.0, 0.03);
+  EXPECT_LE(chosen.time_s, e.time_s);
   EXPECT_EQ(e.bottleneck_level, 1);
-  EXPECT_NEAR(e.transfer_s, 2 * 2 * 19.0 / 20 * bytes / 16 / (50e9 * 0.95), 1e-9);
+  EXPECT_NEAR(e.transfer_s, 2 * 2 * 19.0 / 20 * bytes / 32 / (65536 / 3e-6), 1e-9);
   EXPECT_GT(e.transfer_s, 10 * e.latency_s);  // bandwidth-bound
-  EXPECT_NEAR(e.time_s / 84625e-6, 1.0, 0.10);
+  EXPECT_NEAR(chosen.time_s / 84625e-6, 1.0, 0.10);
 }
 
 // The double binary tree's network volume on 8-GPU nodes with slow NICs (GCP A3 Mega, TCPXO:

@@ -57,16 +57,18 @@ TEST(CollectiveScaleOut, NvlsFixedCostGrowsWithTheGpusInTheDomain) {
 }
 
 // 20 NVL72 racks: after NVLS inside each rack, each rack's reduced buffer leaves through one NIC
-// per NVLS channel (16 heads, not 72 NICs), and NVLS_TREE over 20 racks carries, per NCCL's
-// tuner (tuning.cc: interBw / 2 beyond two nodes, algBw = busBw x nNodes / (2 (nNodes - 1))),
-// c = 2 x 2(19)/20 = 3.8 shards per head: per busy NIC 3.8 x bytes / 16 at 50 GB/s x 0.95 =
-// 47.5 GB/s, i.e. bytes / 200 GB/s (CoreWeave's 20 racks: algbw 203 GB/s at 16 GiB), slower than
-// the rack's NVLS (bytes x 2(71/72) / 838 GB/s = bytes / 425 GB/s). The network is the
-// bottleneck and the report names it. Two racks exchange once (one shard each way): bytes /
-// 760 GB/s, and NVLS stays the bottleneck, as CoreWeave's 2-rack runs (810 GB/s busbw) show.
+// per head (32 heads, NCCL_MAX_NVLS_ARITY, not 72 NICs), and NVLS_TREE over 20 racks carries, per
+// NCCL's tuner (tuning.cc: interBw / 2 beyond two nodes, algBw = busBw x nNodes / (2 (nNodes -
+// 1))), c = 2 x 2(19)/20 = 3.8 shards per head: per busy NIC 3.8 x bytes / 32 at the head's step
+// rate, 64 KiB per 3 us = 21.85 GB/s (NCCL's 64 KiB NVLS_TREE chunk from 4 nodes up,
+// cost/collective_nvls_tree.h), i.e. bytes / 184 GB/s (CoreWeave's 20 racks: 217 GB/s between 8
+// and 16 GiB), slower than the rack's NVLS (bytes x 2(71/72) / 838 GB/s = bytes / 425 GB/s).
+// The network is the bottleneck and the report names it. Two racks exchange once (one shard
+// each way, 128 KiB chunks at 43.7 GB/s): bytes / 1,398 GB/s, and NVLS stays the bottleneck, as
+// CoreWeave's 2-rack runs (810 GB/s busbw) show.
 TEST(CollectiveScaleOut, TwentyNvl72RacksAreBoundByTheScaleOutNetwork) {
   const auto t = nvl72();
-  ASSERT_EQ(t.nvls_tree_heads, 16);
+  ASSERT_EQ(t.nvls_tree_heads, 32);
   const double bytes = 8 * 1024.0 * 1024 * 1024;
   // The NVLS line (NVLS_TREE across racks); Tree's per-channel ceiling and auto's choice over
   // many racks: collective_multirack_test.cpp.
@@ -75,13 +77,13 @@ TEST(CollectiveScaleOut, TwentyNvl72RacksAreBoundByTheScaleOutNetwork) {
   ASSERT_TRUE(twenty.feasible) << twenty.reason;
   EXPECT_EQ(twenty.bottleneck_level, 1);
   EXPECT_NE(t.level_names[1].find("network"), std::string::npos);
-  EXPECT_NEAR(twenty.level_bytes[1], 3.8 * bytes / 16, 1);
-  EXPECT_NEAR(twenty.transfer_s, 3.8 * bytes / 16 / (50e9 * 0.95), 1e-9);
+  EXPECT_NEAR(twenty.level_bytes[1], 3.8 * bytes / 32, 1);
+  EXPECT_NEAR(twenty.transfer_s, 3.8 * bytes / 32 / (65536 / 3e-6), 1e-9);
 
   const auto two = estimate_collective(request(CollectiveOp::all_reduce, bytes, 72, 2), t);
   EXPECT_EQ(two.algorithm, Algo::nvls);
   EXPECT_EQ(two.bottleneck_level, 0);
-  EXPECT_NEAR(two.level_bytes[1], bytes / 16, 1);
+  EXPECT_NEAR(two.level_bytes[1], bytes / 32, 1);
   EXPECT_GT(two.busbw_bytes_per_s, twenty.busbw_bytes_per_s);
 }
 
