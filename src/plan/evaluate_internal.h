@@ -173,6 +173,18 @@ struct PipelineLoad {
     }
     ++ranks_added;
   }
+  // Adds `count` ranks of the same τ at once (a rank class's interior ranks, rank_load.cpp):
+  // add_rank_tau `count` times, the equal gaps summed by one product (the same sum but for the
+  // rounding of its last digit; still exactly 0 when every τ is the same).
+  void add_rank_taus(double tau_s, int count) {
+    if (tau_s > tau_max_s) {
+      tau_slack_s += (tau_s - tau_max_s) * ranks_added;
+      tau_max_s = tau_s;
+    } else {
+      tau_slack_s += (tau_max_s - tau_s) * count;
+    }
+    ranks_added += count;
+  }
   MemoryBreakdown worst_memory;
   int worst_memory_rank = 0;
   double hw_flops_per_mb = 0;  // all ranks, one micro-batch of one DP replica

@@ -82,7 +82,10 @@ struct RankClass {
   // adds to the step's FLOPs.
   std::array<double, kLayerKinds> hw_flops;
   std::array<double, kLayerKinds> recompute_flops;
-  std::uint64_t key;     // n packed (class_key), where it packs
+  std::uint64_t key;  // n packed (class_key), where it packs
+  // The ranks of this class neither first, last nor the MTP block's: each takes the class's τ
+  // (load.tau_s), added for the bubble once, with this multiplicity, after the ranks' loop.
+  std::int32_t interior_ranks;
   bool interior_costed;  // a rank of this class, neither the first nor the last, has been costed
   bool first_costed;     // the first rank (0, with the embedding) is of this class
 };
@@ -122,6 +125,8 @@ struct RankClassTable {
     }
     return nullptr;
   }
+  // The entry a class past kMax is costed in (find never returns it).
+  RankClass* spare() { return &at[static_cast<std::size_t>(kMax)]; }
   RankClass& add() {
     RankClass* c = ::new (&at[static_cast<std::size_t>(count < kMax ? count++ : kMax)]) RankClass;
     return *c;
@@ -152,6 +157,9 @@ void cost_class(const TrainContext& ctx, const Plan& p, const LayerCosts& costs,
           : ActivationOffloadCost{};
   sums.offload_s = c.offload.transfer_s;
   sums.offload_exposed_s = c.offload.exposed_s;
+  // An interior rank's τ (no embedding, head or MTP added): what the bubble adds per such rank.
+  sums.tau_s = sums.busy_s();
+  c.interior_ranks = 0;
 }
 
 // What every rank's memory shares under the plan, set once per plan (rank_memory adds the rank's own terms).
@@ -432,9 +440,17 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
       add_rank_flops<0>(*c, n, present, out);
     }
     const bool interior = rank > 0 && rank < stages - 1 && rank != mtp_rank;
-    // An interior rank's τ is its class's (no embedding, head or MTP added), added here for
-    // the bubble (pipeline_bubble_s) before a repeated class is skipped below.
-    if (interior) out.add_rank_tau(c->load.busy_s());
+    // An interior rank's τ is its class's (cost_class: no embedding, head or MTP added),
+    // counted here and added for the bubble (pipeline_bubble_s) once per class with its
+    // multiplicity after the loop; a class past the table's kMax (the spare entry, overwritten
+    // by the next such rank) adds its rank's τ at once.
+    if (interior) {
+      if (c == classes.spare()) {
+        out.add_rank_tau(c->load.tau_s);
+      } else {
+        ++c->interior_ranks;
+      }
+    }
     // An interior rank of a class whose interior rank came before: the same load (so not a
     // strictly slower rank) and every memory term of that rank but the activations in flight,
     // of which it has no more (in_flight_micro_batches); memory_per_gpu is a sum, maximum and
@@ -464,8 +480,10 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
       // A tied model's last stage holds a copy already (above).
       if (rank != 0 && !(m.tied_embeddings && rank == stages - 1)) r.params += memory_base.table_params;
     }
-    r.tau_s = r.busy_s();
-    if (!interior) out.add_rank_tau(r.tau_s);
+    if (!interior) {
+      r.tau_s = r.busy_s();
+      out.add_rank_tau(r.tau_s);
+    }
     if (r.tau_s > out.worst.tau_s) out.worst = r;
     MemoryBreakdown mem;
     rank_memory(ctx, p, s, memory_base, r, c->offload.resident_fraction, rank, mem);
@@ -474,6 +492,10 @@ PipelineLoad load_ranks(const TrainContext& ctx, const Plan& p, const MicroBatch
       out.worst_memory = mem;
       out.worst_memory_rank = rank;
     }
+  }
+  for (int j = 0; j < classes.count; ++j) {
+    const RankClass& c = classes.at[static_cast<std::size_t>(j)];
+    if (c.interior_ranks > 0) out.add_rank_taus(c.load.tau_s, c.interior_ranks);
   }
   return out;
 }
