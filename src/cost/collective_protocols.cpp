@@ -12,7 +12,6 @@
 
 #include "cost/collective_levels.h"
 #include "cost/collective_p2p_channels.h"
-#include "cost/collective_p2p_fill.h"
 #include "cost/collective_simple_fill.h"
 
 namespace gpuplan {
@@ -402,13 +401,7 @@ struct LineTime {
   }
   const Steps& st = lines.steps;
   double latency_s = latency(algorithm, protocol, shape, st, topology);
-  if (protocol == Protocol::simple && p2p_cap > 0) {
-    // NCCL's send/receive kernel inside one domain pipelines in its own 512 KiB chunks, not the
-    // collective's Simple steps: its fill is one chunk of a channel's part copied out at one
-    // channel's rate (cost/collective_p2p_fill.h).
-    latency_s += nccl_p2p_fill_s(topology.p2p_channel_bw_bytes_per_s, request.op, request.bytes, shape.ranks,
-                                 shape.domains);
-  } else if (protocol == Protocol::simple && topology.simple_step_bytes > 0) {
+  if (protocol == Protocol::simple && topology.simple_step_bytes > 0) {
     // A multi-domain group pipelines in the transport's chunk where its profile sets one.
     const double step = shape.domains > 1 && topology.net_simple_step_bytes > 0 ? topology.net_simple_step_bytes
                                                                                 : topology.simple_step_bytes;

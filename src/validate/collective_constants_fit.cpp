@@ -607,16 +607,6 @@ CollectiveConstantsFit fit_collective_constants(const std::vector<CollectiveMeas
                                       return k.kind != KnobKind::transport_base && problem.crosses_fitted_transport(r);
                                     }),
                      fit_rows.end());
-      // NCCL's send/receive kernel's rate per channel is read where it is a rate: on rows whose
-      // chosen line is mostly transfer. Its other use, the send/receive pipeline's fill (one
-      // chunk at one channel's rate, cost/collective_p2p_fill.h), is a few microseconds of a
-      // mid-size AllToAll's fixed part, which p2p_us and the hop share (issue 32, sixteenth session).
-      if (k.kind == KnobKind::p2p_channel) {
-        const std::vector<int> fixed = mostly_fixed_rows(problem, fit_rows);
-        fit_rows.erase(std::remove_if(fit_rows.begin(), fit_rows.end(),
-                                      [&](int r) { return std::find(fixed.begin(), fixed.end(), r) != fixed.end(); }),
-                       fit_rows.end());
-      }
       if (fit_rows.empty()) continue;
       const double v = search_1d(problem, knobs[i], values[i], fit_rows);
       moved = moved || v != values[i];
