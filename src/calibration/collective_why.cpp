@@ -134,10 +134,7 @@ std::string collective_why(const CollectiveQuery& q, const CollectiveTopology& t
   }
   // docs/model/collectives.md "RCCL's protocol ranges across nodes": the library's size rule,
   // not its cost model, sets the protocol of a multi-node AllReduce / AllGather / ReduceScatter.
-  const int range_row = r.op == CollectiveOp::reduce_scatter ? 0
-                        : r.op == CollectiveOp::all_gather   ? 1
-                        : r.op == CollectiveOp::all_reduce   ? 2
-                                                             : -1;
+  const int range_row = r.op == CollectiveOp::all_reduce ? 2 : -1;  // AllReduce only (collective_protocols.cpp)
   if (r.domains > 1 && t.net_protocol_ranges && range_row >= 0 && chosen.algorithm != CollectiveAlgorithm::direct &&
       chosen.algorithm != CollectiveAlgorithm::nvls) {
     const double per_rank = r.op == CollectiveOp::all_reduce ? r.bytes : r.bytes / std::max(1, r.gpus());

@@ -134,20 +134,12 @@ Protocol library_net_protocol(CollectiveOp op, const GroupShape& shape, const Co
                               bool& applies) {
   applies = false;
   if (!t.net_protocol_ranges || shape.domains <= 1) return Protocol::simple;
-  int row = 0;  // RCCL's RcclTunableColls order
-  switch (op) {
-    case CollectiveOp::reduce_scatter:
-      row = 0;
-      break;
-    case CollectiveOp::all_gather:
-      row = 1;
-      break;
-    case CollectiveOp::all_reduce:
-      row = 2;
-      break;
-    default:
-      return Protocol::simple;
-  }
+  // AllReduce only (row 2 of RCCL's RcclTunableColls order). AllGather and ReduceScatter have rows
+  // of their own, which differ on gfx942; applying them would break same_collective_time's
+  // contract (cost/collective.h: the two cost alike on any topology, the training evaluator's
+  // cache rests on it), which needs the topology to tell them apart: not done (docs/model).
+  if (op != CollectiveOp::all_reduce) return Protocol::simple;
+  const int row = 2;
   applies = true;
   const double per_rank = op == CollectiveOp::all_reduce ? bytes : bytes / std::max(1, shape.ranks);
   Protocol chosen = Protocol::simple;
