@@ -132,6 +132,21 @@ std::string collective_why(const CollectiveQuery& q, const CollectiveTopology& t
         "path gate sets it)",
         t.transport, why_net_protocols_text(t));
   }
+  // docs/model/collectives.md "RCCL's protocol ranges across nodes": the library's size rule,
+  // not its cost model, sets the protocol of a multi-node AllReduce / AllGather / ReduceScatter.
+  const int range_row = r.op == CollectiveOp::all_reduce ? 2 : -1;  // AllReduce only (collective_protocols.cpp)
+  if (r.domains > 1 && t.net_protocol_ranges && range_row >= 0 && chosen.algorithm != CollectiveAlgorithm::direct &&
+      chosen.algorithm != CollectiveAlgorithm::nvls) {
+    const double per_rank = r.op == CollectiveOp::all_reduce ? r.bytes : r.bytes / std::max(1, r.gpus());
+    const double ll128_max = t.net_ll128_max_bytes[range_row] *
+                             (r.op == CollectiveOp::all_reduce && r.domains > 2 ? t.kNetLl128AllReduceStretch : 1.0);
+    why += fmt::format(
+        "; across nodes RCCL sets the protocol by size, not by cost (rcclUpdateCollectiveProtocol, {}): {} per rank, "
+        "LL in ({}, {}], LL128 in ({}, {}], Simple outside: {}",
+        t.net_protocol_ranges_id, format_bytes(per_rank, true), format_bytes(t.net_ll_min_bytes[range_row], true),
+        format_bytes(t.net_ll_max_bytes[range_row], true), format_bytes(t.net_ll128_min_bytes[range_row], true),
+        format_bytes(ll128_max, true), protocol_name(chosen.protocol));
+  }
   if (r.domains > 1 && t.net_base_s > 0) {
     why += fmt::format("; the {} transport adds {} per collective that leaves the domain", t.transport,
                        format_seconds(t.net_base_s));

@@ -19,6 +19,18 @@ enum class Protocol { ll = 0, ll128 = 1, simple = 2 };
 inline constexpr int kProtocolCount = 3;
 using PerProtocol = std::array<double, kProtocolCount>;  // LL, LL128, Simple
 
+// One GPU architecture's protocol ranges across nodes (RCCL's llProtoRanges rows), indexed
+// [ReduceScatter, AllGather, AllReduce]; sizes in bytes per rank (AllReduce: the whole buffer),
+// each range (min, max]. Outside both ranges the library runs Simple; LL128 wins where both hold.
+struct NetProtocolRange {
+  std::string architecture;  // a prefix of the GPU's `architecture` ("CDNA 3" = gfx942)
+  std::array<double, 3> ll_min_bytes{};
+  std::array<double, 3> ll_max_bytes{};
+  std::array<double, 3> ll128_min_bytes{};
+  std::array<double, 3> ll128_max_bytes{};
+  std::string release;  // the library release / commit the table was read at
+};
+
 // How one kind of link behaves under collectives. `link` names a catalog link id ("nvlink4"),
 // a link family ("nvlink", "infiniband", "pcie", "xgmi") or "default"; the model takes the
 // most specific entry that matches.
@@ -75,6 +87,10 @@ struct CollectiveLinkParams {
   // NVLS_NCHANNELS_SM90 16, NVLS_NCHANNELS_SM100 32): with the heads, NVLS_TREE's chunk
   // thresholds (cost/collective_nvls_tree.h). 0 = unknown (no small-buffer chunk cut).
   int nvls_channels = 0;
+  // The library's protocol by size for groups that span nodes, per GPU architecture (RCCL's
+  // rcclUpdateCollectiveProtocol over its tuning model's llProtoRanges; docs/model/collectives.md,
+  // "RCCL's protocol ranges across nodes"). Empty: the cheapest protocol, as NCCL's tuner picks.
+  std::vector<NetProtocolRange> net_protocol_ranges;
   std::string notes;
   Provenance provenance;
 };

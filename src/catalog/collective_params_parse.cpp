@@ -29,6 +29,35 @@ PerProtocol per_protocol_us(Fields& f, std::string_view key) {
   return out;
 }
 
+// `[[link.net_protocol_range]]`: one architecture's RCCL llProtoRanges rows, each list
+// [ReduceScatter, AllGather, AllReduce] in bytes, every range (min, max] with min <= max.
+NetProtocolRange parse_net_protocol_range(Fields& f) {
+  NetProtocolRange r;
+  r.architecture = f.str("architecture");
+  r.release = f.str("release");
+  for (auto [key, field] :
+       {std::pair{"ll_min_bytes", &r.ll_min_bytes}, std::pair{"ll_max_bytes", &r.ll_max_bytes},
+        std::pair{"ll128_min_bytes", &r.ll128_min_bytes}, std::pair{"ll128_max_bytes", &r.ll128_max_bytes}}) {
+    const std::vector<double> values = f.num_list(key);
+    if (!f.has(key)) f.missing(key, "[ReduceScatter, AllGather, AllReduce] in bytes");
+    if (values.size() != 3) {
+      f.fail(key, fmt::format("expected 3 values [ReduceScatter, AllGather, AllReduce], got {}", values.size()));
+    }
+    for (int i = 0; i < 3; ++i) {
+      if (!(values[i] >= 0 && std::isfinite(values[i]))) f.fail(key, "sizes must be finite and >= 0 (bytes)");
+      (*field)[i] = values[i];
+    }
+  }
+  for (int i = 0; i < 3; ++i) {
+    if (r.ll_min_bytes[i] > r.ll_max_bytes[i]) f.fail("ll_max_bytes", "each maximum must be >= its ll_min_bytes");
+    if (r.ll128_min_bytes[i] > r.ll128_max_bytes[i]) {
+      f.fail("ll128_max_bytes", "each maximum must be >= its ll128_min_bytes");
+    }
+  }
+  f.finish();
+  return r;
+}
+
 CollectiveLinkParams parse_link_params(Fields& f, const Provenance& parent) {
   CollectiveLinkParams l;
   l.link = f.str("link");
@@ -104,6 +133,7 @@ CollectiveLinkParams parse_link_params(Fields& f, const Provenance& parent) {
            "GPU generation (NVLS_NCHANNELS_SM90 16, NVLS_NCHANNELS_SM100 32)");
   }
   l.nvls_channels = static_cast<int>(nvls_channels);
+  for (Fields& r : f.table_array("net_protocol_range")) l.net_protocol_ranges.push_back(parse_net_protocol_range(r));
   l.notes = f.opt_str("notes").value_or("");
   l.provenance = f.provenance(parent);
   f.finish();

@@ -139,6 +139,17 @@ struct CollectiveTopology {
   // runs AllReduce inside one domain (docs/model/collectives.md, "RCCL").
   bool one_shot_allreduce = false;
   double one_shot_max_bytes = 0;
+  // The library's protocol by size once a group spans domains (RCCL's rcclUpdateCollectiveProtocol
+  // over its tuning model's llProtoRanges for the GPU's architecture), [ReduceScatter, AllGather,
+  // AllReduce], bytes per rank, ranges (min, max]; unset: the cheapest protocol (NCCL's tuner).
+  bool net_protocol_ranges = false;
+  std::array<double, 3> net_ll_min_bytes{};
+  std::array<double, 3> net_ll_max_bytes{};
+  std::array<double, 3> net_ll128_min_bytes{};
+  std::array<double, 3> net_ll128_max_bytes{};
+  // RCCL stretches an AllReduce's LL128 maximum by this beyond two nodes ("Tree has special
+  // behavior at 2 nodes", rcclUpdateCollectiveProtocol).
+  static constexpr double kNetLl128AllReduceStretch = 3.8;
 
   // For reports only (never read by estimate_collective).
   std::array<std::string, kMaxCollectiveLevels> level_names;
@@ -146,6 +157,7 @@ struct CollectiveTopology {
   std::string fabric_id;
   std::string params_id;
   std::string library;  // the collective library costed: "nccl", or the scale-up link's ("rccl")
+  std::string net_protocol_ranges_id;  // "CDNA 4 (<release>)" where net_protocol_ranges is set
   std::string transport;         // [[transport]] id the NIC levels use ("" = none: [[link]] figures)
   std::string transport_name;    // its description
   std::string transport_family;  // "InfiniBand", "RoCE", "cloud", "Ethernet/TCP"

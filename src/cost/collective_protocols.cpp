@@ -123,7 +123,59 @@ const char* p2p_protocol_unavailable(CollectiveOp op, CollectiveAlgorithm algori
   return nullptr;
 }
 
+// RCCL picks the protocol of a multi-node AllReduce / AllGather / ReduceScatter by size, not by
+// its cost model (rcclUpdateCollectiveProtocol, ROCm/rccl src/misc/rccl_wrap.cc as stored on
+// 2026-11-28; added after RCCL 2.21.5, which has no llProtoRanges): Simple, LL where the size per
+// rank lies in the tuning model's LL range, LL128 where it lies in the LL128 range (the later test
+// wins) and LL128 is enabled; an AllReduce beyond two nodes stretches the LL128 maximum by 3.8
+// ("Tree has special behavior at 2 nodes"). The size per rank is the whole buffer for AllReduce,
+// bytes / ranks for AllGather and ReduceScatter (rcclGetSizePerRank). The algorithm stays the
+// tuner's. Ranges: the scale-up link's [[link.net_protocol_range]] for the GPU's architecture.
+
+Protocol library_net_protocol(CollectiveOp op, const GroupShape& shape, const CollectiveTopology& t, double bytes,
+                              bool& applies) {
+  applies = false;
+  if (!t.net_protocol_ranges || shape.domains <= 1) return Protocol::simple;
+  // AllReduce only (row 2 of RCCL's RcclTunableColls order). AllGather and ReduceScatter have rows
+  // of their own, which differ on gfx942; applying them would break same_collective_time's
+  // contract (cost/collective.h: the two cost alike on any topology, the training evaluator's
+  // cache rests on it), which needs the topology to tell them apart: not done (docs/model).
+  if (op != CollectiveOp::all_reduce) return Protocol::simple;
+  const int row = 2;
+  applies = true;
+  const double per_rank = op == CollectiveOp::all_reduce ? bytes : bytes / std::max(1, shape.ranks);
+  Protocol chosen = Protocol::simple;
+  if (per_rank > t.net_ll_min_bytes[row] && per_rank <= t.net_ll_max_bytes[row]) chosen = Protocol::ll;
+  double ll128_max = t.net_ll128_max_bytes[row];
+  if (op == CollectiveOp::all_reduce && shape.domains > 2) ll128_max *= CollectiveTopology::kNetLl128AllReduceStretch;
+  const bool ll128_enabled = t.net_protocols[static_cast<int>(Protocol::ll128)] && t.scaleup != ScaleupKind::pcie;
+  if (ll128_enabled && per_rank > t.net_ll128_min_bytes[row] && per_rank <= ll128_max) chosen = Protocol::ll128;
+  return chosen;
+}
+
+const char* library_net_protocol_unavailable(CollectiveOp op, CollectiveAlgorithm algorithm, Protocol protocol,
+                                             const GroupShape& shape, const CollectiveTopology& t, double bytes) {
+  if (algorithm == CollectiveAlgorithm::direct || algorithm == CollectiveAlgorithm::nvls) return nullptr;
+  bool applies = false;
+  const Protocol chosen = library_net_protocol(op, shape, t, bytes, applies);
+  if (!applies || protocol == chosen) return nullptr;
+  switch (chosen) {
+    case Protocol::ll:
+      return "across nodes RCCL runs LL at this size (rcclUpdateCollectiveProtocol: inside its tuning model's LL "
+             "range for the GPU's architecture)";
+    case Protocol::ll128:
+      return "across nodes RCCL runs LL128 at this size (rcclUpdateCollectiveProtocol: inside its tuning model's "
+             "LL128 range for the GPU's architecture)";
+    case Protocol::simple:
+      return "across nodes RCCL runs Simple at this size (rcclUpdateCollectiveProtocol: outside its tuning model's "
+             "LL and LL128 ranges for the GPU's architecture)";
+  }
+  return nullptr;
+}
+
 // Which (algorithm, protocol) pairs may run `op` on this group: the algorithm's reason first.
+// A protocol the caller forces (estimate_collective_with, as NCCL_PROTO does) escapes the
+// library's size rule: RCCL honours NCCL_PROTO and skips rcclUpdateCollectiveProtocol then.
 const char* unavailable(CollectiveOp op, CollectiveAlgorithm algorithm, Protocol protocol, const GroupShape& shape,
                         const CollectiveTopology& topology, double bytes) {
   if (const char* why = algorithm_unavailable(op, algorithm, shape, topology, bytes)) return why;
@@ -619,6 +671,10 @@ void choose(const CollectiveRequest& request, const CollectiveTopology& topology
         if (!c.found) reason = why;
         return;
       }
+      if (const char* why = library_net_protocol_unavailable(request.op, a, p, c.shape, topology, request.bytes)) {
+        if (!c.found) reason = why;
+        return;
+      }
       const LineTime t = line_time(request, topology, c.shape, lines, a, p);
       if (!c.found || t.time_s() < c.time.time_s()) {
         c.found = true;
@@ -665,6 +721,11 @@ std::vector<CollectiveEstimate> collective_candidates(const CollectiveRequest& r
   for (CollectiveAlgorithm a : kAlgorithms) {
     if (!auto_considers(request, topology, a)) continue;
     for (Protocol p : kProtocols) {
+      // The lines auto chooses among: the library's protocol by size across nodes too.
+      GroupShape shape;
+      shape.ranks = request.gpus();
+      shape.domains = request.domains;
+      if (library_net_protocol_unavailable(request.op, a, p, shape, topology, request.bytes)) continue;
       CollectiveEstimate e = estimate_collective_with(request, topology, a, p);
       if (e.feasible) out.push_back(e);
     }

@@ -203,6 +203,20 @@ CollectiveTopology make_collective_topology(const Catalog& catalog, const System
   t.library = up_params.library.empty() ? params.id : up_params.library;
   t.one_shot_allreduce = up_params.one_shot_allreduce && t.scaleup == ScaleupKind::mesh;
   t.one_shot_max_bytes = up_params.one_shot_max_bytes;
+  // The library's protocol ranges across nodes for this system's GPU architecture (the first
+  // entry whose `architecture` starts the GPU's; docs/model/collectives.md).
+  if (const Gpu* gpu = up_params.net_protocol_ranges.empty() ? nullptr : catalog.find_gpu(system.gpu)) {
+    for (const NetProtocolRange& r : up_params.net_protocol_ranges) {
+      if (!gpu->architecture.starts_with(r.architecture)) continue;
+      t.net_protocol_ranges = true;
+      t.net_ll_min_bytes = r.ll_min_bytes;
+      t.net_ll_max_bytes = r.ll_max_bytes;
+      t.net_ll128_min_bytes = r.ll128_min_bytes;
+      t.net_ll128_max_bytes = r.ll128_max_bytes;
+      t.net_protocol_ranges_id = fmt::format("{} ({})", r.architecture, r.release);
+      break;
+    }
+  }
   t.protocol_bw_fraction = {params.ll_bw_fraction, params.ll128_bw_fraction, 1.0};
   t.tree_protocol_bw_fraction = params.tree_bw_fraction;
   t.simple_step_bytes = params.simple_step_bytes;

@@ -116,5 +116,76 @@ TEST(CollectiveRcclNet, PointToPointAcrossTheNetworkIsSimpleByHand) {
       estimate_collective_with(request(CollectiveOp::send_recv, 1024, 1, 2), t, Algo::direct, Protocol::ll).feasible);
 }
 
+// RCCL's protocol ranges across nodes (docs/model/collectives.md "RCCL's protocol ranges across
+// nodes"): for a multi-node AllReduce / AllGather / ReduceScatter RCCL sets the protocol by size
+// (rcclUpdateCollectiveProtocol over its tuning model's llProtoRanges, ROCm/rocm-systems 03a89144:
+// gfx942 AllReduce LL <= 524288, LL128 <= 4415057; gfx950 LL <= 262144, LL128 <= 70640910), not
+// by its cost model. The ranges as data, per architecture.
+TEST(CollectiveRcclNet, ProtocolRangesPerArchitecture) {
+  const CollectiveTopology mi355x = rccl_net_topology("mi355x-8");
+  ASSERT_TRUE(mi355x.net_protocol_ranges);
+  EXPECT_DOUBLE_EQ(mi355x.net_ll_max_bytes[2], 262144);
+  EXPECT_DOUBLE_EQ(mi355x.net_ll128_max_bytes[2], 70640910);
+  const CollectiveTopology mi300x = rccl_net_topology("mi300x-8");
+  ASSERT_TRUE(mi300x.net_protocol_ranges);
+  EXPECT_DOUBLE_EQ(mi300x.net_ll_max_bytes[2], 524288);
+  EXPECT_DOUBLE_EQ(mi300x.net_ll128_max_bytes[2], 4415057);
+  // NCCL systems keep the cheapest protocol.
+  EXPECT_FALSE(rccl_net_topology("dgx-h100").net_protocol_ranges);
+}
+
+// Latency-bound, 2 x 8 MI355X AllReduce of 128 KiB: 131072 B per rank is inside gfx950's LL range
+// (0, 262144], so LL (the cost model alone took LL128). Tree/LL: 38.8 us fixed (12 + 2 x 7 x 1.2 +
+// 2 x 5.0) + 2 x 131072 B / 22.5 GB/s (the host's LL rate) = 38.8 + 11.6508 = 50.4508 us.
+// Bandwidth-bound, 2 x 8 MI300X AllReduce of 512 KiB: 524288 B is inside gfx942's LL range
+// (0, 524288] (gfx950's would take LL128): 38.8 + 2 x 524288 / 22.5e9 = 38.8 + 46.6034 = 85.4034 us.
+TEST(CollectiveRcclNet, ProtocolRangesAcrossNodesByHand) {
+  const CollectiveTopology mi355x = rccl_net_topology("mi355x-8");
+  const auto small = estimate_collective(request(CollectiveOp::all_reduce, 131072, 8, 2), mi355x);
+  ASSERT_TRUE(small.feasible) << small.reason;
+  EXPECT_EQ(small.algorithm, Algo::tree);
+  EXPECT_EQ(small.protocol, Protocol::ll);
+  EXPECT_NEAR(small.time_s, 50.4508e-6, 0.0001e-6);
+  // Forced (NCCL_PROTO) LL128 stays available: RCCL honours the user's protocol.
+  EXPECT_TRUE(
+      estimate_collective_with(request(CollectiveOp::all_reduce, 131072, 8, 2), mi355x, Algo::tree, Protocol::ll128)
+          .feasible);
+
+  const CollectiveTopology mi300x = rccl_net_topology("mi300x-8");
+  const auto big = estimate_collective(request(CollectiveOp::all_reduce, 524288, 8, 2), mi300x);
+  ASSERT_TRUE(big.feasible) << big.reason;
+  EXPECT_EQ(big.algorithm, Algo::tree);
+  EXPECT_EQ(big.protocol, Protocol::ll);
+  EXPECT_NEAR(big.latency_s, 38.8e-6, 1e-12);
+  EXPECT_NEAR(big.time_s, 85.4034e-6, 0.0001e-6);
+  EXPECT_GT(big.transfer_s, big.latency_s);
+  // One byte past gfx942's LL128 maximum (4415057) on two nodes: Simple; on four nodes the
+  // AllReduce's LL128 maximum is stretched x 3.8 (16777216.6): LL128.
+  EXPECT_EQ(estimate_collective(request(CollectiveOp::all_reduce, 4415058, 8, 2), mi300x).protocol, Protocol::simple);
+  EXPECT_EQ(estimate_collective(request(CollectiveOp::all_reduce, 4415058, 8, 4), mi300x).protocol, Protocol::ll128);
+  // 256 MiB on MI355X: past 70640910, Simple. AllGather and ReduceScatter keep the cheapest
+  // protocol (their rows are not applied: same_collective_time's contract).
+  EXPECT_EQ(estimate_collective(request(CollectiveOp::all_reduce, 268435456, 8, 2), mi355x).protocol, Protocol::simple);
+  const auto ag = request(CollectiveOp::all_gather, 15133422, 1, 3);
+  auto rs = ag;
+  rs.op = CollectiveOp::reduce_scatter;
+  EXPECT_EQ(estimate_collective_time(ag, mi300x).time_s, estimate_collective_time(rs, mi300x).time_s);
+}
+
+// `gpuplan collective` names the rule, the architecture's table and its release.
+TEST(CollectiveRcclNet, WhyNamesTheProtocolRange) {
+  const CollectiveTopology t = rccl_net_topology("mi355x-8");
+  CollectiveQuery q;
+  q.request = request(CollectiveOp::all_reduce, 131072, 8, 2);
+  const auto chosen = estimate_collective(q.request, t);
+  const std::string why = collective_why(q, t, chosen, collective_candidates(q.request, t));
+  EXPECT_NE(
+      why.find(
+          "across nodes RCCL sets the protocol by size, not by cost (rcclUpdateCollectiveProtocol, CDNA 4 (RCCL 2.27"),
+      std::string::npos)
+      << why;
+  EXPECT_NE(why.find("Simple outside: LL"), std::string::npos) << why;
+}
+
 }  // namespace
 }  // namespace gpuplan
