@@ -50,8 +50,8 @@ struct CollectiveRequest {
 
 // One level of the hierarchy, as the model sees it (precomputed, SI units, per GPU).
 struct CollectiveLevel {
-  int gpus_per_unit = 0;     // GPUs under one unit (level 0: the domain's GPUs)
-  int domains_per_unit = 1;  // scale-up domains under one unit (level 0: 1)
+  int gpus_per_unit = 0;                // GPUs under one unit (level 0: the domain's GPUs)
+  int domains_per_unit = 1;             // scale-up domains under one unit (level 0: 1)
   double line_bw_bytes_per_s = 0;       // per GPU, one direction, line rate
   double bw_bytes_per_s = 0;            // per GPU, one direction, achieved (Simple, large messages)
   double reduction_bw_bytes_per_s = 0;  // per GPU, in-network reduction (NVLS/SHARP); 0 = none
@@ -126,6 +126,7 @@ struct CollectiveTopology {
   // the flush of a Simple receive where the scale-up link's generation flushes (0 otherwise),
   // the rendezvous above the eager limit, and the extra seconds per byte of a message at or
   // below the stripe threshold on one rail (1 / rail rate - 1 / device rate).
+  bool net_message_costs = false;  // any of the three below set: the per-line check reads one flag
   double net_flush_s = 0;
   double net_eager_max_bytes = 0;
   double net_rendezvous_s = 0;
@@ -156,11 +157,11 @@ struct CollectiveTopology {
   std::string system_id;
   std::string fabric_id;
   std::string params_id;
-  std::string library;  // the collective library costed: "nccl", or the scale-up link's ("rccl")
+  std::string library;                 // the collective library costed: "nccl", or the scale-up link's ("rccl")
   std::string net_protocol_ranges_id;  // "CDNA 4 (<release>)" where net_protocol_ranges is set
-  std::string transport;         // [[transport]] id the NIC levels use ("" = none: [[link]] figures)
-  std::string transport_name;    // its description
-  std::string transport_family;  // "InfiniBand", "RoCE", "cloud", "Ethernet/TCP"
+  std::string transport;               // [[transport]] id the NIC levels use ("" = none: [[link]] figures)
+  std::string transport_name;          // its description
+  std::string transport_family;        // "InfiniBand", "RoCE", "cloud", "Ethernet/TCP"
 
   bool nvls() const { return levels[0].reduction_bw_bytes_per_s > 0; }
   bool sharp() const { return level_count > 1 && levels[1].reduction_bw_bytes_per_s > 0; }

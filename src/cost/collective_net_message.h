@@ -41,9 +41,9 @@ struct NetMessageCost {
 // The per-channel message of one inter-domain step: the buffer split over the channels NCCL runs
 // (at least 32 KiB each, at most net_message_channels), then a ring's step moves 1/n of it, a
 // tree's the whole of it (pipelined), NVLS_TREE's heads 1/g of it, the point-to-point path one
-// peer's part. Always inline: called for every candidate line.
-[[gnu::always_inline]] inline double net_message_bytes(CollectiveOp op, CollectiveAlgorithm algorithm, double bytes,
-                                                       const GroupShape& shape, const CollectiveTopology& topology) {
+// peer's part.
+inline double net_message_bytes(CollectiveOp op, CollectiveAlgorithm algorithm, double bytes, const GroupShape& shape,
+                                const CollectiveTopology& topology) {
   const double max_channels = std::max(1, topology.net_message_channels);
   const double channels = std::clamp(std::floor(bytes / kNetMessageChannelMinBytes), 1.0, max_channels);
   const double per_channel = bytes / channels;
@@ -62,15 +62,15 @@ struct NetMessageCost {
   return per_channel;
 }
 
-// The transport's per-message costs of one line with `inter_steps` steps across domains.
-[[gnu::always_inline]] inline NetMessageCost net_message_cost(CollectiveOp op, CollectiveAlgorithm algorithm,
-                                                              Protocol protocol, double bytes, int inter_steps,
-                                                              const GroupShape& shape,
-                                                              const CollectiveTopology& topology) {
+// The transport's per-message costs of one line with `inter_steps` steps across domains. Kept out
+// of line: the candidate lines call it only where the topology has such costs
+// (CollectiveTopology::net_message_costs), and inlined into each of them it would push the
+// unrolled line costing past the inliner's budget (a cold plan's collectives +5% instructions).
+[[gnu::noinline]] inline NetMessageCost net_message_cost(CollectiveOp op, CollectiveAlgorithm algorithm,
+                                                         Protocol protocol, double bytes, int inter_steps,
+                                                         const GroupShape& shape, const CollectiveTopology& topology) {
   NetMessageCost c;
-  if (shape.domains <= 1 || inter_steps <= 0) return c;
-  const bool any = topology.net_flush_s > 0 || topology.net_eager_max_bytes > 0 || topology.net_stripe_min_bytes > 0;
-  if (!any) return c;
+  if (!topology.net_message_costs || shape.domains <= 1 || inter_steps <= 0) return c;
   c.steps = inter_steps;
   c.message_bytes = net_message_bytes(op, algorithm, bytes, shape, topology);
   if (protocol == Protocol::simple) c.flush_s = inter_steps * topology.net_flush_s;

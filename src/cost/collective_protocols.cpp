@@ -153,8 +153,9 @@ Protocol library_net_protocol(CollectiveOp op, const GroupShape& shape, const Co
   return chosen;
 }
 
-const char* library_net_protocol_unavailable(CollectiveOp op, CollectiveAlgorithm algorithm, Protocol protocol,
-                                             const GroupShape& shape, const CollectiveTopology& t, double bytes) {
+[[gnu::noinline]] const char* library_net_protocol_rule(CollectiveOp op, CollectiveAlgorithm algorithm,
+                                                        Protocol protocol, const GroupShape& shape,
+                                                        const CollectiveTopology& t, double bytes) {
   if (algorithm == CollectiveAlgorithm::direct || algorithm == CollectiveAlgorithm::nvls) return nullptr;
   bool applies = false;
   const Protocol chosen = library_net_protocol(op, shape, t, bytes, applies);
@@ -171,6 +172,16 @@ const char* library_net_protocol_unavailable(CollectiveOp op, CollectiveAlgorith
              "LL and LL128 ranges for the GPU's architecture)";
   }
   return nullptr;
+}
+
+// The size rule's check on every candidate line: inline where no rule applies (the common case),
+// the rule itself out of line so the unrolled line costing stays within the inliner's budget.
+[[gnu::always_inline]] inline const char* library_net_protocol_unavailable(CollectiveOp op,
+                                                                           CollectiveAlgorithm algorithm,
+                                                                           Protocol protocol, const GroupShape& shape,
+                                                                           const CollectiveTopology& t, double bytes) {
+  if (!t.net_protocol_ranges || shape.domains <= 1) return nullptr;
+  return library_net_protocol_rule(op, algorithm, protocol, shape, t, bytes);
 }
 
 // Which (algorithm, protocol) pairs may run `op` on this group: the algorithm's reason first.
@@ -363,6 +374,25 @@ struct AlgorithmLines {
   double net_step_cap_bytes_per_s = 0;
 };
 
+// NVLS_TREE's network chunk and the rate its head NICs post it at, capping the network levels
+// (cost/collective_nvls_tree.h). Out of line: only NVLS lines across domains pay for it, and
+// inlined into every unrolled line it pushes the line costing past the inliner's budget.
+[[gnu::noinline]] void cap_nvls_tree_levels(AlgorithmLines& a, const CollectiveRequest& request,
+                                            const CollectiveTopology& topology, const GroupShape& shape) {
+  const double nics = shape.per_domain * topology.nics_per_gpu;
+  int heads = std::max(1, static_cast<int>(std::floor(nics)));
+  if (topology.nvls_tree_heads > 0) heads = std::min(heads, topology.nvls_tree_heads);
+  a.nvls_tree_chunk_bytes =
+      nvls_tree_chunk_bytes(request.bytes, shape.domains, topology.nvls_channels, heads, topology.nvls_chunk_bytes,
+                            topology.nvls_tree_max_chunk_bytes, topology.nvls_tree_max_chunk_min_domains);
+  a.net_step_cap_bytes_per_s = net_step_rate_bytes_per_s(a.nvls_tree_chunk_bytes, topology.net_step_overhead_s);
+  if (a.net_step_cap_bytes_per_s > 0) {
+    for (int i = 1; i <= shape.top; ++i) {
+      if (a.traffic.bytes[i] > 0) a.level_bw[i] = std::min(a.level_bw[i], a.net_step_cap_bytes_per_s);
+    }
+  }
+}
+
 [[gnu::always_inline]] inline AlgorithmLines algorithm_lines(const CollectiveRequest& request,
                                                              const CollectiveTopology& topology,
                                                              const GroupShape& shape, CollectiveAlgorithm algorithm) {
@@ -383,20 +413,7 @@ struct AlgorithmLines {
     // per Simple net step's cost, with NCCL's chunk for this buffer and domain count. The heads
     // (for the chunk rule's channels x heads) are the NICs that carry the domain's shards, at
     // most nvls_tree_heads (NCCL_MAX_NVLS_ARITY), as level_traffic crowds them.
-    if (shape.domains > 1 && topology.nvls() && !topology.sharp()) {
-      const double nics = shape.per_domain * topology.nics_per_gpu;
-      int heads = std::max(1, static_cast<int>(std::floor(nics)));
-      if (topology.nvls_tree_heads > 0) heads = std::min(heads, topology.nvls_tree_heads);
-      a.nvls_tree_chunk_bytes =
-          nvls_tree_chunk_bytes(request.bytes, shape.domains, topology.nvls_channels, heads, topology.nvls_chunk_bytes,
-                                topology.nvls_tree_max_chunk_bytes, topology.nvls_tree_max_chunk_min_domains);
-      a.net_step_cap_bytes_per_s = net_step_rate_bytes_per_s(a.nvls_tree_chunk_bytes, topology.net_step_overhead_s);
-      if (a.net_step_cap_bytes_per_s > 0) {
-        for (int i = 1; i <= shape.top; ++i) {
-          if (a.traffic.bytes[i] > 0) a.level_bw[i] = std::min(a.level_bw[i], a.net_step_cap_bytes_per_s);
-        }
-      }
-    }
+    if (shape.domains > 1 && topology.nvls() && !topology.sharp()) cap_nvls_tree_levels(a, request, topology, shape);
   }
   return a;
 }
@@ -406,9 +423,10 @@ struct AlgorithmLines {
 // domain runs no faster than NCCL's per-channel Tree ceiling x its channels (NCCL tuning.cc: busBw = min(busBw,
 // nChannels x perChMaxTreeBw), Tree algBw = busBw / 2, and the chain moves 2 x bytes per GPU), by scale: one domain,
 // two, more. line_time() and chosen_line() both take it from here.
-inline double line_level_bw(const CollectiveRequest& request, const CollectiveTopology& topology,
-                            const GroupShape& shape, const AlgorithmLines& lines, int i, double bw_scale, double share,
-                            CollectiveAlgorithm algorithm, Protocol protocol) {
+[[gnu::always_inline]] inline double line_level_bw(const CollectiveRequest& request, const CollectiveTopology& topology,
+                                                   const GroupShape& shape, const AlgorithmLines& lines, int i,
+                                                   double bw_scale, double share, CollectiveAlgorithm algorithm,
+                                                   Protocol protocol) {
   double bw = lines.level_bw[i] * bw_scale;
   if (i == 0) {
     // NCCL runs AllToAll and SendRecv through one kernel (grouped ncclSend/ncclRecv: enqueue.cc
@@ -490,9 +508,11 @@ struct LineTime {
   const Steps& st = lines.steps;
   double latency_s = latency(algorithm, protocol, shape, st, topology);
   // The transport's per-message costs (flush, rendezvous, one rail), per step across domains.
-  latency_s += collective_detail::net_message_cost(request.op, algorithm, protocol, request.bytes, st.inter, shape,
-                                                   topology)
-                   .total_s();
+  if (topology.net_message_costs && shape.domains > 1) {
+    latency_s +=
+        collective_detail::net_message_cost(request.op, algorithm, protocol, request.bytes, st.inter, shape, topology)
+            .total_s();
+  }
   if (protocol == Protocol::simple && topology.simple_step_bytes > 0) {
     // A multi-domain group pipelines in the transport's chunk where its profile sets one.
     const double step = shape.domains > 1 && topology.net_simple_step_bytes > 0 ? topology.net_simple_step_bytes
@@ -641,7 +661,8 @@ template <auto... kValues, class F>
 }
 
 template <bool kKeepLines>
-void choose(const CollectiveRequest& request, const CollectiveTopology& topology, Choice<kKeepLines>& c) {
+[[gnu::always_inline]] inline void choose(const CollectiveRequest& request, const CollectiveTopology& topology,
+                                          Choice<kKeepLines>& c) {
   const char* reason = group_problem(request, topology, c.shape);
   if (reason != nullptr) {
     c.reason = reason;
@@ -652,7 +673,7 @@ void choose(const CollectiveRequest& request, const CollectiveTopology& topology
   // would give (unavailable() checks the algorithm before the protocol). The first of equal
   // times wins. The order is kAlgorithms' and kProtocols'.
   for_each_constant<CollectiveAlgorithm::ring, CollectiveAlgorithm::tree, CollectiveAlgorithm::nvls,
-                    CollectiveAlgorithm::direct>([&](auto algorithm) {
+                    CollectiveAlgorithm::direct>([&](auto algorithm) __attribute__((always_inline)) {
     constexpr CollectiveAlgorithm a = decltype(algorithm)::value;
     if (!auto_considers(request, topology, a)) return;
     if (const char* why = algorithm_unavailable(request.op, a, c.shape, topology, request.bytes)) {
@@ -661,7 +682,8 @@ void choose(const CollectiveRequest& request, const CollectiveTopology& topology
     }
     const AlgorithmLines lines = algorithm_lines(request, topology, c.shape, a);
     [[maybe_unused]] bool best_is_a = false;  // the winner so far is one of this algorithm's lines
-    for_each_constant<Protocol::ll, Protocol::ll128, Protocol::simple>([&](auto protocol) {
+    for_each_constant<Protocol::ll, Protocol::ll128, Protocol::simple>([&](
+        auto protocol) __attribute__((always_inline)) {
       constexpr Protocol p = decltype(protocol)::value;
       if (const char* why = protocol_unavailable(a, p, c.shape, topology)) {
         if (!c.found) reason = why;

@@ -72,15 +72,17 @@ CollectiveTopology make_collective_topology(const Catalog& catalog, const System
       link_params(catalog, params, system.scaleup_link, fmt::format("scale-up link of system '{}'", system.id));
   up.bw_bytes_per_s = up.line_bw_bytes_per_s * up_params.bw_efficiency;
   if (system.in_network_reduction) {
-    up.reduction_bw_bytes_per_s = up.line_bw_bytes_per_s * up_params.reduction_bw_efficiency.value_or(up_params.bw_efficiency);
+    up.reduction_bw_bytes_per_s =
+        up.line_bw_bytes_per_s * up_params.reduction_bw_efficiency.value_or(up_params.bw_efficiency);
     if (up_params.nvls_busbw_efficiency) {
       up.reduction_busbw_bytes_per_s = up.line_bw_bytes_per_s * *up_params.nvls_busbw_efficiency;
     }
   }
   set_hops(up, up_params);
   if (t.scaleup == ScaleupKind::mesh) {
-    t.mesh_peer_line_bw = system.scaleup_per_peer_bw_uni_bytes_per_s > 0 ? system.scaleup_per_peer_bw_uni_bytes_per_s
-                                                                         : up.line_bw_bytes_per_s / std::max(1, system.gpus - 1);
+    t.mesh_peer_line_bw = system.scaleup_per_peer_bw_uni_bytes_per_s > 0
+                              ? system.scaleup_per_peer_bw_uni_bytes_per_s
+                              : up.line_bw_bytes_per_s / std::max(1, system.gpus - 1);
     t.mesh_peer_bw = t.mesh_peer_line_bw * up_params.bw_efficiency;
   }
   t.level_names[0] =
@@ -122,9 +124,10 @@ CollectiveTopology make_collective_topology(const Catalog& catalog, const System
           if (!known.empty()) known += ", ";
           known += tp.id;
         }
-        throw Error(fmt::format("system '{}' names scale-out transport '{}', which collective parameters '{}' do "
-                                "not have; use one of: {}",
-                                system.id, system.scaleout_transport, params.id, known));
+        throw Error(
+            fmt::format("system '{}' names scale-out transport '{}', which collective parameters '{}' do "
+                        "not have; use one of: {}",
+                        system.id, system.scaleout_transport, params.id, known));
       }
     } else {
       transport = params.transport_for_nic(system.nic, nic_link_data ? nic_link_data->family : std::string_view{});
@@ -150,6 +153,7 @@ CollectiveTopology make_collective_topology(const Catalog& catalog, const System
         t.net_rail_s_per_byte = (nic->rails - 1) / device;  // rails / device - 1 / device
       }
       t.net_message_channels = params.tree_channels;
+      t.net_message_costs = t.net_flush_s > 0 || t.net_eager_max_bytes > 0 || t.net_stripe_min_bytes > 0;
       if (!transport->net_algorithms.empty()) {
         t.net_algorithms.fill(false);
         for (const std::string& name : transport->net_algorithms) {
